@@ -1,0 +1,45 @@
+import { Slot } from "radix-ui";
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+const VARIANTS = {
+  primary:
+    "bg-gradient-to-r from-aurora-500 to-aurora-600 text-white shadow-lg shadow-aurora-600/25 hover:from-aurora-400 hover:to-aurora-500",
+  gold: "bg-gradient-to-r from-ember-400 to-ember-500 text-night-950 shadow-lg shadow-ember-500/20 hover:from-ember-300 hover:to-ember-400",
+  outline: "border border-aurora-400/50 text-mist-100 hover:bg-aurora-500/15 hover:border-aurora-300",
+  ghost: "text-mist-300 hover:bg-white/5 hover:text-mist-100",
+} as const;
+
+const SIZES = {
+  sm: "h-9 px-3 text-sm",
+  md: "h-11 px-5 text-sm",
+  lg: "h-12 px-7 text-base",
+} as const;
+
+export interface ButtonProps extends ComponentProps<"button"> {
+  variant?: keyof typeof VARIANTS;
+  size?: keyof typeof SIZES;
+  /** Render the child element (a Link, an anchor) with the button's look. */
+  asChild?: boolean;
+}
+
+export function Button({
+  variant = "primary",
+  size = "md",
+  asChild = false,
+  className,
+  ...props
+}: ButtonProps) {
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      className={cn(
+        "inline-flex items-center justify-center gap-2 rounded-lg font-semibold tracking-wide transition-colors disabled:pointer-events-none disabled:opacity-50",
+        VARIANTS[variant],
+        SIZES[size],
+        className,
+      )}
+      {...props}
+    />
+  );
+}

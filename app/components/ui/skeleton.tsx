@@ -1,0 +1,12 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+export function Skeleton({ className, ...props }: ComponentProps<"div">) {
+  return (
+    <div
+      aria-hidden="true"
+      className={cn("animate-pulse rounded-lg bg-night-700/60", className)}
+      {...props}
+    />
+  );
+}

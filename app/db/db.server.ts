@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { log } from "~/utils/log.server";
+import * as schema from "./schema";
+
+/** The one database type the app codes against: the same on PGlite and on PostgreSQL. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** True when this start created the embedded database (it had no data folder yet). */
+  created: boolean;
+  close(): Promise<void>;
+}
+
+// Resolves to <project>/drizzle both from app/db/ (dev, tests) and from build/server/ (production).
+const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+// Any constant works; it only has to be the same in every process sharing the database.
+const MIGRATION_LOCK_KEY = 72_616_657;
+
+export function wrapPglite(client: PGlite, created = false): DatabaseHandle {
+  return {
+    db: drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Database,
+    kind: "pglite",
+    created,
+    close: () => client.close(),
+  };
+}
+
+export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+  if (dataDir === null) return wrapPglite(await PGlite.create(), true);
+  // PGlite does not create missing parent folders.
+  await mkdir(dataDir, { recursive: true });
+  const created = !existsSync(`${dataDir}/PG_VERSION`);
+  return wrapPglite(await PGlite.create(dataDir), created);
+}
+
+export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on("error", (error) => log.error("postgres pool error", { error }));
+  return {
+    db: drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database,
+    kind: "postgres",
+    created: false,
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Applies pending migrations. On PostgreSQL several processes may start at once, so they take
+ * turns under an advisory lock held on one dedicated connection.
+ */
+export async function migrateDatabase(handle: DatabaseHandle, url?: string): Promise<void> {
+  if (handle.kind === "pglite") {
+    // The cast is safe: the handle was built by wrapPglite.
+    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  if (!url) throw new Error("migrateDatabase needs the PostgreSQL URL");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await migrateNodePg(drizzleNodePg({ client, casing: "snake_case" }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+    });
+  } finally {
+    // Ending the connection releases the advisory lock too.
+    await client.end();
+  }
+}
+
+export async function pingDatabase(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
+}

@@ -1,0 +1,184 @@
+/**
+ * The tables of spec section 3, with the original's table and column names (camelCase here,
+ * snake_case in the database), so a group can move its rows over with a plain data dump.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const QUESTION_TYPES = ["text", "textarea", "select"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** Every abbreviation the time module understands (see features/events/event-timing.ts). */
+const STORED_TIMEZONES = ["UTC", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"];
+
+const inList = (values: readonly string[]) =>
+  sql.raw(`(${values.map((value) => `'${value}'`).join(", ")})`);
+
+const timestamps = {
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+export const events = pgTable(
+  "events",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    title: text().notNull(),
+    description: text().notNull().default(""),
+    eventDate: date({ mode: "string" }).notNull(),
+    eventTime: time().notNull(),
+    timezone: text().notNull().default("UTC"),
+    worldName: text().notNull(),
+    applicationRequired: boolean().notNull().default(false),
+    applicationDeadline: timestamp({ withTimezone: true }),
+    maxAttendees: integer(),
+    applicationInstructions: text(),
+    featured: boolean().notNull().default(false),
+    createdBy: uuid(),
+    ...timestamps,
+  },
+  (table) => [
+    check("events_timezone_check", sql`${table.timezone} in ${inList(STORED_TIMEZONES)}`),
+    check("events_max_attendees_check", sql`${table.maxAttendees} >= 1`),
+    check("events_title_check", sql`btrim(${table.title}) <> ''`),
+    index("events_schedule_idx").on(table.eventDate, table.eventTime),
+    index("events_featured_idx")
+      .on(table.eventDate, table.eventTime)
+      .where(sql`${table.featured}`),
+  ],
+);
+
+const questionColumns = {
+  id: uuid().primaryKey().defaultRandom(),
+  question: text().notNull(),
+  questionType: text().notNull().default("text"),
+  options: jsonb().$type<string[]>(),
+  required: boolean().notNull().default(true),
+  orderIndex: integer().notNull().default(0),
+  ...timestamps,
+};
+
+export const applicationQuestions = pgTable(
+  "application_questions",
+  questionColumns,
+  (table) => [
+    check(
+      "application_questions_type_check",
+      sql`${table.questionType} in ${inList(QUESTION_TYPES)}`,
+    ),
+    check(
+      "application_questions_options_check",
+      sql`${table.options} is null or jsonb_typeof(${table.options}) = 'array'`,
+    ),
+    index("application_questions_order_idx").on(table.orderIndex),
+  ],
+);
+
+export const eventApplicationQuestions = pgTable(
+  "event_application_questions",
+  {
+    ...questionColumns,
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    check(
+      "event_application_questions_type_check",
+      sql`${table.questionType} in ${inList(QUESTION_TYPES)}`,
+    ),
+    check(
+      "event_application_questions_options_check",
+      sql`${table.options} is null or (${table.questionType} = 'select' and jsonb_typeof(${table.options}) = 'array')`,
+    ),
+    index("event_application_questions_event_order_idx").on(table.eventId, table.orderIndex),
+  ],
+);
+
+/**
+ * Duplicates are refused by these indexes, not by a read before the write: the same VRChat
+ * username (trimmed, any case) or the same Discord ID, once per scope. Empty values never collide.
+ */
+const normalized = (column: Parameters<typeof sql>[1]) => sql`lower(btrim(${column}))`;
+const present = (column: Parameters<typeof sql>[1]) => sql`btrim(coalesce(${column}, '')) <> ''`;
+
+export const applications = pgTable(
+  "applications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatUsername: text().notNull().default(""),
+    discordId: text().notNull().default(""),
+    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    status: text().$type<ApplicationStatus>().notNull().default("pending"),
+    submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    check("applications_status_check", sql`${table.status} in ${inList(APPLICATION_STATUSES)}`),
+    uniqueIndex("applications_vrchat_username_key")
+      .on(normalized(table.vrchatUsername))
+      .where(present(table.vrchatUsername)),
+    uniqueIndex("applications_discord_id_key")
+      .on(normalized(table.discordId))
+      .where(present(table.discordId)),
+    index("applications_submitted_at_idx").on(table.submittedAt.desc()),
+    index("applications_status_idx").on(table.status),
+  ],
+);
+
+export const eventApplications = pgTable(
+  "event_applications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    vrchatUsername: text().notNull().default(""),
+    discordId: text().default(""),
+    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    status: text().$type<ApplicationStatus>().notNull().default("pending"),
+    submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp({ withTimezone: true }),
+    notes: text(),
+    ...timestamps,
+  },
+  (table) => [
+    check(
+      "event_applications_status_check",
+      sql`${table.status} in ${inList(APPLICATION_STATUSES)}`,
+    ),
+    uniqueIndex("event_applications_vrchat_username_key")
+      .on(table.eventId, normalized(table.vrchatUsername))
+      .where(present(table.vrchatUsername)),
+    uniqueIndex("event_applications_discord_id_key")
+      .on(table.eventId, normalized(table.discordId))
+      .where(present(table.discordId)),
+    index("event_applications_event_submitted_idx").on(table.eventId, table.submittedAt.desc()),
+    index("event_applications_event_status_idx").on(table.eventId, table.status),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type NewEventRow = typeof events.$inferInsert;
+export type QuestionRow = typeof applicationQuestions.$inferSelect;
+export type EventQuestionRow = typeof eventApplicationQuestions.$inferSelect;

@@ -1,0 +1,192 @@
+import { AlertTriangle, ArrowLeft, CalendarDays, Globe, ScrollText } from "lucide-react";
+import type { ReactNode } from "react";
+import { href, Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
+import { formatLongDateTime, zoneOf, type ApplicationState } from "./event-timing";
+import { EventWhen } from "./event-when";
+import type { EventDetail } from "./events.server";
+
+const CLOSED_NOTICE: Record<Exclude<ApplicationState, "open" | "not-required">, string> = {
+  "event-past": "This event has already occurred",
+  "deadline-passed": "Application deadline has passed",
+};
+
+function closedNotice(state: ApplicationState): string | null {
+  if (state === "open" || state === "not-required") return null;
+  return CLOSED_NOTICE[state] ?? "Applications are not currently available";
+}
+
+function BackToEvents() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-3">
+      <Link to={href("/events")}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to Prophecies
+      </Link>
+    </Button>
+  );
+}
+
+export function EventNotFound() {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
+      <BackToEvents />
+      <Card className="mt-8 p-10 text-center">
+        <p className="font-display text-2xl text-mist-100">Event not found or could not be loaded</p>
+      </Card>
+    </div>
+  );
+}
+
+export function EventDetailView({ event }: { event: EventDetail }) {
+  const viewerTimeZone = useViewerTimeZone();
+  const open = event.applicationState === "open";
+  const notice = event.applicationRequired ? closedNotice(event.applicationState) : null;
+  const applyPath = `/events/${event.id}/apply`;
+  const deadline = event.applicationDeadline ? new Date(event.applicationDeadline) : null;
+  const eventZone = zoneOf(event.timezone);
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
+      <BackToEvents />
+
+      <header className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <h1 className="font-display text-4xl text-mist-100 sm:text-5xl">{event.title}</h1>
+          <div className="mt-3 flex flex-wrap gap-2">
+            {event.isPast ? <Badge tone="muted">Past Event</Badge> : null}
+            {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
+            {event.maxAttendees ? (
+              <MaxAttendeesBadge label={`Max ${event.maxAttendees} Dwellers`} />
+            ) : null}
+          </div>
+        </div>
+        {open ? (
+          <Button asChild size="lg" className="shrink-0">
+            <Link to={applyPath}>Apply Now</Link>
+          </Button>
+        ) : null}
+      </header>
+
+      {notice ? (
+        <p
+          role="status"
+          className="mt-6 flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300"
+        >
+          <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
+          {notice}
+        </p>
+      ) : null}
+
+      <div className="mt-8 grid gap-4 sm:grid-cols-2">
+        <InfoCard icon={<CalendarDays className="size-5" />} title="When">
+          <EventWhen event={event} />
+        </InfoCard>
+        <InfoCard icon={<Globe className="size-5" />} title="World">
+          <p className="text-mist-100">{event.worldName}</p>
+        </InfoCard>
+      </div>
+
+      <Tabs defaultValue="details" className="mt-10">
+        <TabsList>
+          <TabsTrigger value="details">Event Details</TabsTrigger>
+          {event.applicationRequired ? (
+            <TabsTrigger value="application">Application Info</TabsTrigger>
+          ) : null}
+        </TabsList>
+
+        <TabsContent value="details" className="space-y-6">
+          <Card className="p-6">
+            <h2 className="font-display text-2xl text-mist-100">About This Event</h2>
+            <p className="mt-3 whitespace-pre-line text-mist-300">{event.description}</p>
+          </Card>
+          <Card className="p-6">
+            <h2 className="font-display text-2xl text-mist-100">Event Information</h2>
+            <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+              <Fact term="Event Status">{event.isPast ? "Completed" : "Upcoming"}</Fact>
+              {event.timezone ? (
+                <Fact term="Timezone">
+                  {event.timezone}
+                  {eventZone !== "UTC" ? (
+                    <span className="text-mist-400"> ({eventZone})</span>
+                  ) : null}
+                </Fact>
+              ) : null}
+            </dl>
+          </Card>
+        </TabsContent>
+
+        {event.applicationRequired ? (
+          <TabsContent value="application">
+            <Card className="space-y-6 p-6">
+              <dl className="grid gap-6 sm:grid-cols-2">
+                <Fact term="Application Deadline">
+                  {deadline ? (
+                    <>
+                      <span className="block">{formatLongDateTime(deadline, eventZone)}</span>
+                      {viewerTimeZone !== eventZone ? (
+                        <span className="block text-sm text-mist-400">
+                          {formatLongDateTime(deadline, viewerTimeZone)} your time
+                        </span>
+                      ) : null}
+                      {event.applicationState === "deadline-passed" ? (
+                        <span className="mt-1 block text-sm font-semibold text-red-400">
+                          Application deadline has passed
+                        </span>
+                      ) : null}
+                    </>
+                  ) : (
+                    "No deadline"
+                  )}
+                </Fact>
+                <Fact term="Maximum Attendees">{event.maxAttendees ?? "Unlimited"}</Fact>
+              </dl>
+              {event.applicationInstructions ? (
+                <div>
+                  <h2 className="flex items-center gap-2 font-display text-xl text-mist-100">
+                    <ScrollText aria-hidden="true" className="size-5 text-aurora-300" />
+                    Application Instructions
+                  </h2>
+                  <p className="mt-2 whitespace-pre-line text-mist-300">
+                    {event.applicationInstructions}
+                  </p>
+                </div>
+              ) : null}
+              {open ? (
+                <Button asChild size="lg">
+                  <Link to={applyPath}>Submit Your Application</Link>
+                </Button>
+              ) : null}
+            </Card>
+          </TabsContent>
+        ) : null}
+      </Tabs>
+    </div>
+  );
+}
+
+function InfoCard({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <Card className="p-5">
+      <h2 className="flex items-center gap-2 text-sm font-semibold tracking-widest text-aurora-300 uppercase">
+        <span aria-hidden="true">{icon}</span>
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </Card>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm font-semibold tracking-wide text-mist-400">{term}</dt>
+      <dd className="mt-1 text-mist-100">{children}</dd>
+    </div>
+  );
+}

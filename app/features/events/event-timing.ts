@@ -1,0 +1,207 @@
+/**
+ * Everything about when an event happens, in one place: its start instant, whether it is past,
+ * whether its applications are open, which calendar day it falls on for a viewer, and how its
+ * dates read. Pure functions of their inputs (`now` and time zones are always passed in), so the
+ * server and the browser compute the same thing. See docs/decisions/002-time-model.md.
+ */
+import { TZDate } from "@date-fns/tz";
+
+/** The zones an admin can choose for an event (spec section 9). */
+export const EVENT_TIMEZONES = ["UTC", "PST", "EST", "CST", "MST"] as const;
+export type EventTimezone = (typeof EVENT_TIMEZONES)[number];
+
+/**
+ * Abbreviations stand for regional zones, so daylight saving applies: an event at 19:00 "PST"
+ * in July starts at 19:00 Pacific daylight time. MST is Mountain time with DST (Denver), the
+ * zone most of the region keeps.
+ */
+export const ZONE_BY_ABBREVIATION = {
+  UTC: "UTC",
+  EST: "America/New_York",
+  EDT: "America/New_York",
+  CST: "America/Chicago",
+  CDT: "America/Chicago",
+  MST: "America/Denver",
+  MDT: "America/Denver",
+  PST: "America/Los_Angeles",
+  PDT: "America/Los_Angeles",
+} as const;
+
+export type TimezoneAbbreviation = keyof typeof ZONE_BY_ABBREVIATION;
+export const TIMEZONE_ABBREVIATIONS = Object.keys(ZONE_BY_ABBREVIATION) as TimezoneAbbreviation[];
+
+export function isTimezoneAbbreviation(value: unknown): value is TimezoneAbbreviation {
+  return typeof value === "string" && Object.hasOwn(ZONE_BY_ABBREVIATION, value);
+}
+
+/** The IANA zone of an event's timezone value; missing or unknown values are UTC. */
+export function zoneOf(timezone: string | null | undefined): string {
+  const key = timezone?.trim().toUpperCase();
+  return isTimezoneAbbreviation(key) ? ZONE_BY_ABBREVIATION[key] : "UTC";
+}
+
+/** The fields of an event that decide its timing; the names are the table's. */
+export interface EventSchedule {
+  eventDate: string; // yyyy-MM-dd
+  eventTime: string; // HH:mm or HH:mm:ss
+  timezone?: string | null;
+}
+
+export interface EventApplicationRules extends EventSchedule {
+  applicationRequired: boolean;
+  applicationDeadline: Date | null;
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_PATTERN = /^(\d{2}):(\d{2})(?::(\d{2}))?/;
+
+function parseDate(date: string): [number, number, number] {
+  const match = DATE_PATTERN.exec(date);
+  if (!match) throw new RangeError(`Not a calendar date: ${date}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+function parseTime(time: string): [number, number, number] {
+  const match = TIME_PATTERN.exec(time);
+  if (!match) throw new RangeError(`Not a time of day: ${time}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+/**
+ * The instant a wall-clock time happens in a zone. A time skipped by a DST change (02:30 on the
+ * spring-forward night) resolves to the same clock time an hour later (03:30); a time
+ * that happens twice (01:30 on the fall-back night) resolves to the first of the two.
+ */
+export function wallTimeToInstant(date: string, time: string, zone: string): Date {
+  const [year, month, day] = parseDate(date);
+  const [hours, minutes, seconds] = parseTime(time);
+  return new Date(new TZDate(year, month - 1, day, hours, minutes, seconds, zone).getTime());
+}
+
+export function eventStart(event: EventSchedule): Date {
+  return wallTimeToInstant(event.eventDate, event.eventTime, zoneOf(event.timezone));
+}
+
+/** Stored events have no end: one is past ("Completed") once its start has come. */
+export function isEventPast(event: EventSchedule, now: Date): boolean {
+  return eventStart(event).getTime() <= now.getTime();
+}
+
+/** The deadline an admin means by choosing a date: that day's 23:59:59 in the event's zone. */
+export function applicationDeadlineFor(date: string, timezone: string | null | undefined): Date {
+  return wallTimeToInstant(date, "23:59:59", zoneOf(timezone));
+}
+
+/** The calendar date (yyyy-MM-dd) of a deadline instant, as seen in the event's zone. */
+export function deadlineDateOf(deadline: Date, timezone: string | null | undefined): string {
+  return localDayKey(deadline, zoneOf(timezone));
+}
+
+export const APPLICATION_STATES = [
+  "open",
+  "not-required",
+  "event-past",
+  "deadline-passed",
+] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+
+/** Open only when required, the event is not past, and the deadline (if any) has not passed. */
+export function applicationState(event: EventApplicationRules, now: Date): ApplicationState {
+  if (!event.applicationRequired) return "not-required";
+  if (isEventPast(event, now)) return "event-past";
+  if (event.applicationDeadline && event.applicationDeadline.getTime() < now.getTime()) {
+    return "deadline-passed";
+  }
+  return "open";
+}
+
+export function isDeadlinePassed(deadline: Date | null, now: Date): boolean {
+  return deadline !== null && deadline.getTime() < now.getTime();
+}
+
+/** The viewer's calendar day (yyyy-MM-dd) of an instant. */
+export function localDayKey(instant: Date, timeZone: string): string {
+  const local = new TZDate(instant.getTime(), timeZone);
+  const month = String(local.getMonth() + 1).padStart(2, "0");
+  const day = String(local.getDate()).padStart(2, "0");
+  return `${local.getFullYear()}-${month}-${day}`;
+}
+
+/** The first instant of the viewer's today: days before it cannot be chosen on the calendar. */
+export function startOfLocalDay(now: Date, timeZone: string): Date {
+  return wallTimeToInstant(localDayKey(now, timeZone), "00:00:00", timeZone);
+}
+
+/** A time zone name the runtime knows, or null. Guards the viewer's zone read from a cookie. */
+export function validTimeZone(value: string | null | undefined): string | null {
+  if (!value || value.length > 64) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    // RangeError: not a zone this runtime knows.
+    return null;
+  }
+}
+
+// Dates are shown in en-US (spec section 9). Formatters are cached: building one is costly.
+const formatterCache = new Map<string, Intl.DateTimeFormat>();
+function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let cached = formatterCache.get(key);
+  if (!cached) {
+    cached = new Intl.DateTimeFormat("en-US", options);
+    formatterCache.set(key, cached);
+  }
+  return cached;
+}
+
+/** "Saturday, November 28, 2026" */
+export function formatLongDate(instant: Date, timeZone: string): string {
+  return formatter({ dateStyle: "full", timeZone }).format(instant);
+}
+
+/** "Nov 28, 2026" */
+export function formatShortDate(instant: Date, timeZone: string): string {
+  return formatter({ dateStyle: "medium", timeZone }).format(instant);
+}
+
+/** "7:00 PM" */
+export function formatTime(instant: Date, timeZone: string): string {
+  return formatter({ hour: "numeric", minute: "2-digit", timeZone }).format(instant);
+}
+
+/** "PST", "EDT", "GMT+1": the zone's short name at that instant. */
+export function formatZoneName(instant: Date, timeZone: string): string {
+  const parts = formatter({ timeZoneName: "short", timeZone }).formatToParts(instant);
+  return parts.find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+}
+
+/** "Saturday, November 28, 2026 at 11:59 PM PST" */
+export function formatLongDateTime(instant: Date, timeZone: string): string {
+  return `${formatLongDate(instant, timeZone)} at ${formatTime(instant, timeZone)} ${formatZoneName(instant, timeZone)}`;
+}
+
+/** The event's own date (long US style), read from its stored date without any zone shift. */
+export function formatEventDate(eventDate: string): string {
+  return formatLongDate(wallTimeToInstant(eventDate, "12:00", "UTC"), "UTC");
+}
+
+export interface EventTimeLabels {
+  /** "7:00 PM PST": the time where the event happens. */
+  eventTime: string;
+  /** "10:00 PM EST, Sat, Nov 28": the same moment for the viewer, or null when it reads the same. */
+  viewerTime: string | null;
+}
+
+export function eventTimeLabels(event: EventSchedule, viewerTimeZone: string): EventTimeLabels {
+  const start = eventStart(event);
+  const zone = zoneOf(event.timezone);
+  const eventTime = `${formatTime(start, zone)} ${formatZoneName(start, zone)}`;
+  const viewerClock = `${formatTime(start, viewerTimeZone)} ${formatZoneName(start, viewerTimeZone)}`;
+  if (viewerClock === eventTime) return { eventTime, viewerTime: null };
+  const sameDay = localDayKey(start, viewerTimeZone) === localDayKey(start, zone);
+  const viewerDay = sameDay
+    ? ""
+    : `, ${formatter({ weekday: "short", month: "short", day: "numeric", timeZone: viewerTimeZone }).format(start)}`;
+  return { eventTime, viewerTime: `${viewerClock}${viewerDay}` };
+}

@@ -1,0 +1,24 @@
+import { CalendarDays, Clock } from "lucide-react";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import { eventTimeLabels, formatEventDate, type EventSchedule } from "./event-timing";
+
+/** The event's date and time where it happens, and the same moment on the viewer's clock. */
+export function EventWhen({ event, compact = false }: { event: EventSchedule; compact?: boolean }) {
+  const viewerTimeZone = useViewerTimeZone();
+  const { eventTime, viewerTime } = eventTimeLabels(event, viewerTimeZone);
+  return (
+    <div className={compact ? "space-y-1 text-sm" : "space-y-2"}>
+      <p className="flex items-center gap-2 text-mist-100">
+        <CalendarDays aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+        <span>{formatEventDate(event.eventDate)}</span>
+      </p>
+      <p className="flex flex-wrap items-center gap-x-2 text-mist-100">
+        <Clock aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+        <span>{eventTime}</span>
+        {viewerTime ? (
+          <span className="text-mist-400">({viewerTime} your time)</span>
+        ) : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { and, asc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import { events, type EventRow } from "~/db/schema";
+import { log } from "~/utils/log.server";
+import {
+  applicationState,
+  eventStart,
+  ZONE_BY_ABBREVIATION,
+  type ApplicationState,
+} from "./event-timing";
+
+/**
+ * The start instant of an event in SQL, from the same abbreviation map as the time module, so
+ * lists filtered and ordered here agree with what the pages compute from a row.
+ */
+const startsAt: SQL = sql`((${events.eventDate} + ${events.eventTime}) at time zone (case upper(${events.timezone}) ${sql.join(
+  Object.entries(ZONE_BY_ABBREVIATION).map(
+    ([abbreviation, zone]) => sql`when ${abbreviation} then ${zone}`,
+  ),
+  sql` `,
+)} else 'UTC' end))`;
+
+/** An event as the public pages need it: plain JSON, no internal columns. */
+export interface EventSummary {
+  id: string;
+  title: string;
+  description: string;
+  eventDate: string;
+  eventTime: string;
+  timezone: string;
+  worldName: string;
+  applicationRequired: boolean;
+  maxAttendees: number | null;
+  featured: boolean;
+  /** ISO instant of the start. */
+  startsAt: string;
+  isPast: boolean;
+}
+
+export interface EventDetail extends EventSummary {
+  applicationDeadline: string | null;
+  applicationInstructions: string | null;
+  applicationState: ApplicationState;
+}
+
+export function toEventSummary(row: EventRow, now: Date): EventSummary {
+  const start = eventStart(row);
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    eventDate: row.eventDate,
+    eventTime: row.eventTime,
+    timezone: row.timezone,
+    worldName: row.worldName,
+    applicationRequired: row.applicationRequired,
+    maxAttendees: row.maxAttendees,
+    featured: row.featured,
+    startsAt: start.toISOString(),
+    isPast: start.getTime() <= now.getTime(),
+  };
+}
+
+export function toEventDetail(row: EventRow, now: Date): EventDetail {
+  return {
+    ...toEventSummary(row, now),
+    applicationDeadline: row.applicationDeadline?.toISOString() ?? null,
+    applicationInstructions: row.applicationInstructions,
+    applicationState: applicationState(row, now),
+  };
+}
+
+/**
+ * Events that have not started yet. The date bound lets the schedule index narrow the scan:
+ * no zone is more than a day away from UTC, so nothing upcoming is dated before yesterday (UTC).
+ */
+function notStartedBy(now: Date): SQL {
+  const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return and(gte(events.eventDate, yesterday), sql`${startsAt} > ${now.toISOString()}::timestamptz`)!;
+}
+
+/** The featured event: the earliest featured one that has not started yet. */
+export async function getFeaturedEvent(db: Database, now: Date): Promise<EventSummary | null> {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.featured, true), notStartedBy(now)))
+    .orderBy(asc(startsAt), asc(events.id))
+    .limit(1);
+  return row ? toEventSummary(row, now) : null;
+}
+
+export async function listUpcomingEvents(
+  db: Database,
+  now: Date,
+  limit?: number,
+): Promise<EventSummary[]> {
+  const query = db
+    .select()
+    .from(events)
+    .where(notStartedBy(now))
+    .orderBy(asc(startsAt), asc(events.id));
+  const rows = limit === undefined ? await query : await query.limit(limit);
+  return rows.map((row) => toEventSummary(row, now));
+}
+
+/** Every event, earliest first (the events page and the home calendar). */
+export async function listEvents(db: Database, now: Date): Promise<EventSummary[]> {
+  const rows = await db.select().from(events).orderBy(asc(startsAt), asc(events.id));
+  return rows.map((row) => toEventSummary(row, now));
+}
+
+const EventIdSchema = z.uuid();
+
+/** One event, or null when the id is unknown or not an id at all. */
+export async function getEvent(db: Database, id: string): Promise<EventRow | null> {
+  if (!EventIdSchema.safeParse(id).success) return null;
+  const [row] = await db.select().from(events).where(eq(events.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * A read for a public page that must render even when the database does not answer: the
+ * failure is logged and the page shows its empty state (spec section 8).
+ */
+export async function orEmpty<T>(read: Promise<T[]>, what: string): Promise<T[]> {
+  try {
+    return await read;
+  } catch (error) {
+    log.error(`failed to read ${what}`, { error });
+    return [];
+  }
+}

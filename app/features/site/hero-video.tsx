@@ -1,0 +1,34 @@
+import { Sparkles } from "lucide-react";
+
+const VIDEO_FILE = /\.(mp4|webm|ogv|mov)(\?.*)?$/i;
+
+/** The configured video: a file plays in a <video>, anything else (YouTube, Vimeo) is embedded. */
+export function HeroVideo({ url }: { url: string | null }) {
+  const frame =
+    "aspect-video w-full overflow-hidden rounded-2xl border border-aurora-400/25 bg-night-900 shadow-2xl shadow-aurora-600/20";
+  if (!url) {
+    return (
+      <div className={`${frame} flex items-center justify-center`} aria-hidden="true">
+        <Sparkles className="size-16 text-aurora-400/60" />
+      </div>
+    );
+  }
+  if (VIDEO_FILE.test(new URL(url).pathname)) {
+    return (
+      <video className={frame} src={url} controls preload="metadata" playsInline>
+        <track kind="captions" />
+      </video>
+    );
+  }
+  return (
+    <iframe
+      className={frame}
+      src={url}
+      title="The Dwellers: a glimpse of our worlds"
+      loading="lazy"
+      allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share"
+      referrerPolicy="strict-origin-when-cross-origin"
+      allowFullScreen
+    />
+  );
+}

@@ -1,0 +1,77 @@
+import { Menu, X } from "lucide-react";
+import { useState } from "react";
+import { href, Link, NavLink } from "react-router";
+import { cn } from "~/components/ui/cn";
+
+const NAV_LINKS = [
+  { to: href("/"), label: "The Calling", end: true },
+  { to: href("/events"), label: "The Prophecies", end: false },
+  { to: "/admin", label: "The Sanctum", end: false },
+] as const;
+
+function linkClass({ isActive }: { isActive: boolean }) {
+  return cn(
+    "rounded-lg px-3 py-2 text-sm font-semibold tracking-wide transition-colors",
+    isActive
+      ? "bg-aurora-500/20 text-ember-300"
+      : "text-mist-300 hover:bg-white/5 hover:text-mist-100",
+  );
+}
+
+export function SiteNav({ stats }: { stats?: React.ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <header className="sticky top-0 z-40 border-b border-aurora-400/15 bg-night-950/85 backdrop-blur-md">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3 sm:px-6">
+        <Link to={href("/")} className="flex items-center gap-2" onClick={() => setOpen(false)}>
+          <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
+          <span className="font-display text-xl font-semibold tracking-[0.2em] text-mist-100">
+            DWELL
+          </span>
+        </Link>
+
+        <ul className="ml-4 hidden items-center gap-1 md:flex">
+          {NAV_LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end={link.end} className={linkClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+
+        <div className="ml-auto flex items-center gap-3">
+          {stats}
+          <button
+            type="button"
+            className="inline-flex size-10 items-center justify-center rounded-lg text-mist-300 hover:bg-white/5 md:hidden"
+            aria-expanded={open}
+            aria-controls="site-menu"
+            aria-label={open ? "Close menu" : "Open menu"}
+            onClick={() => setOpen((value) => !value)}
+          >
+            {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+          </button>
+        </div>
+      </nav>
+      <ul
+        id="site-menu"
+        hidden={!open}
+        className="border-t border-aurora-400/15 px-4 py-3 md:hidden"
+      >
+        {NAV_LINKS.map((link) => (
+          <li key={link.to}>
+            <NavLink
+              to={link.to}
+              end={link.end}
+              className={(state) => cn(linkClass(state), "block")}
+              onClick={() => setOpen(false)}
+            >
+              {link.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </header>
+  );
+}

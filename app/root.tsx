@@ -1,0 +1,95 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { appContext } from "./context";
+import { validTimeZone } from "./features/events/event-timing";
+import { publicConfig } from "./utils/env.server";
+import {
+  DEFAULT_TIME_ZONE,
+  readTimeZoneCookie,
+  timeZoneHintScript,
+  ViewerTimeZoneProvider,
+} from "./utils/viewer-time-zone";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { config } = context.get(appContext);
+  const timeZone =
+    validTimeZone(readTimeZoneCookie(request.headers.get("Cookie"))) ?? DEFAULT_TIME_ZONE;
+  return { timeZone, publicConfig: publicConfig(config) };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function meta() {
+  return [
+    { title: "Dwell · The Dwellers" },
+    {
+      name: "description",
+      content:
+        "The Dwellers: a VRChat community. See the group live, browse upcoming events, and apply to join.",
+    },
+  ];
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const timeZone = data?.timeZone ?? DEFAULT_TIME_ZONE;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#07061a" />
+        <script dangerouslySetInnerHTML={{ __html: timeZoneHintScript(timeZone) }} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="font-sans antialiased">
+        <ViewerTimeZoneProvider timeZone={timeZone}>{children}</ViewerTimeZoneProvider>
+        <Toaster theme="dark" position="top-center" richColors />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** React Router's default error page, in the site's colours: title, message and stack. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let message: string;
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    message = `${error.status} ${error.statusText}`;
+  } else if (error instanceof Error) {
+    message = error.message;
+    stack = error.stack;
+  } else {
+    message = String(error);
+  }
+  return (
+    <main className="mx-auto max-w-3xl px-6 py-20">
+      <h2 className="font-display text-3xl text-ember-300">Unexpected Application Error!</h2>
+      <h3 className="mt-4 text-lg text-mist-100">{message}</h3>
+      {stack ? (
+        <pre className="mt-6 overflow-x-auto rounded-xl bg-night-900 p-4 text-xs text-mist-300">
+          {stack}
+        </pre>
+      ) : null}
+    </main>
+  );
+}

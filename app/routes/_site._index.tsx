@@ -1,0 +1,173 @@
+import { ArrowRight, Globe, MessageCircle } from "lucide-react";
+import { href, Link, useRouteLoaderData } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { appContext } from "~/context";
+import { EventCalendar } from "~/features/events/event-calendar";
+import { EventCard } from "~/features/events/event-card";
+import { EventWhen } from "~/features/events/event-when";
+import {
+  getFeaturedEvent,
+  listEvents,
+  listUpcomingEvents,
+  orEmpty,
+  type EventSummary,
+} from "~/features/events/events.server";
+import { HeroVideo } from "~/features/site/hero-video";
+import { log } from "~/utils/log.server";
+import type { loader as rootLoader } from "../root";
+import type { Route } from "./+types/_site._index";
+
+/** Upcoming events shown on the home page (spec section 9). */
+const HOME_UPCOMING_LIMIT = 3;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  const now = new Date();
+  const [featured, upcoming, calendar] = await Promise.all([
+    getFeaturedEvent(db, now).catch((error: unknown) => {
+      log.error("failed to read the featured event", { error });
+      return null;
+    }),
+    orEmpty(listUpcomingEvents(db, now, HOME_UPCOMING_LIMIT), "upcoming events"),
+    orEmpty(listEvents(db, now), "events"),
+  ]);
+  return { featured, upcoming, calendar, now: now.toISOString() };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { featured, upcoming, calendar, now } = loaderData;
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const { heroVideoUrl, discordInviteUrl } = root?.publicConfig ?? {
+    heroVideoUrl: null,
+    discordInviteUrl: null,
+  };
+
+  return (
+    <>
+      <section className="mx-auto grid max-w-6xl items-center gap-10 px-4 pt-12 pb-16 sm:px-6 lg:grid-cols-2 lg:pt-20">
+        <div>
+          <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">
+            A VRChat community
+          </p>
+          <h1 className="mt-3 font-display text-5xl leading-tight text-mist-100 sm:text-6xl">
+            The <span className="text-ember-300">Dwellers</span>
+          </h1>
+          <p className="mt-4 max-w-prose text-lg text-mist-300">
+            Wanderers of worlds between worlds. We gather, we listen, we make strange and lovely
+            evenings together.
+          </p>
+          {featured ? <FeaturedEvent event={featured} /> : null}
+          <HeroButtons featured={featured} />
+        </div>
+        <HeroVideo url={heroVideoUrl} />
+      </section>
+
+      {calendar.length > 0 ? (
+        <section aria-labelledby="calendar-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+          <h2 id="calendar-heading" className="mb-6 font-display text-3xl tracking-widest text-mist-100">
+            EVENT CALENDAR
+          </h2>
+          <EventCalendar events={calendar} now={now} />
+        </section>
+      ) : null}
+
+      <section aria-labelledby="upcoming-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <h2 id="upcoming-heading" className="mb-6 font-display text-3xl text-mist-100">
+          All Upcoming Events
+        </h2>
+        {upcoming.length === 0 ? (
+          <p className="rounded-2xl border border-dashed border-aurora-400/25 px-6 py-12 text-center text-mist-300">
+            The cosmic energies are quiet for now. Check back soon for new prophecies.
+          </p>
+        ) : (
+          <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+            {upcoming.map((event) => (
+              <EventCard key={event.id} event={event} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      {/* The group's live statistics arrive here with the VRChat data; the anchor is the LIVE NOW button's target. */}
+      <section id="vrchat-stats" aria-label="Group statistics" className="scroll-mt-24" />
+
+      <section className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6">
+        <Card className="px-6 py-12">
+          <h2 className="font-display text-3xl text-mist-100 sm:text-4xl">
+            Are You Ready to Become a Dweller?
+          </h2>
+          <p className="mx-auto mt-4 max-w-xl text-mist-300">
+            Our circle gathers on Discord between the nights we meet in VR. Come say hello.
+          </p>
+          {discordInviteUrl ? (
+            <Button asChild variant="gold" size="lg" className="mt-8">
+              <a href={discordInviteUrl} target="_blank" rel="noopener noreferrer">
+                <MessageCircle aria-hidden="true" className="size-5" />
+                Join Our Discord
+              </a>
+            </Button>
+          ) : null}
+        </Card>
+      </section>
+    </>
+  );
+}
+
+function FeaturedEvent({ event }: { event: EventSummary }) {
+  return (
+    <Card className="mt-8 p-6">
+      <p className="text-xs font-semibold tracking-[0.25em] text-ember-400 uppercase">
+        Next gathering
+      </p>
+      <h2 className="mt-2 font-display text-2xl text-mist-100">{event.title}</h2>
+      {event.description ? (
+        <p className="mt-2 line-clamp-3 text-mist-300">{event.description}</p>
+      ) : null}
+      <div className="mt-4 space-y-2">
+        <EventWhen event={event} compact />
+        <p className="flex items-center gap-2 text-sm text-mist-100">
+          <Globe aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+          {event.worldName}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+function HeroButtons({ featured }: { featured: EventSummary | null }) {
+  if (!featured) {
+    return (
+      <div className="mt-8 flex flex-wrap gap-3">
+        <Button asChild size="lg">
+          <Link to="/apply">
+            Seek Entry <ArrowRight aria-hidden="true" className="size-4" />
+          </Link>
+        </Button>
+        <Button asChild size="lg" variant="outline">
+          <Link to={href("/events")}>View Prophecies</Link>
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      {featured.applicationRequired ? (
+        <Button asChild size="lg">
+          <Link to={`/events/${featured.id}/apply`}>
+            Apply to Event <ArrowRight aria-hidden="true" className="size-4" />
+          </Link>
+        </Button>
+      ) : (
+        <Button asChild size="lg">
+          <Link to={href("/events/:id", { id: featured.id })}>
+            Event Details <ArrowRight aria-hidden="true" className="size-4" />
+          </Link>
+        </Button>
+      )}
+      <Button asChild size="lg" variant="outline">
+        <Link to={href("/events")}>View All Events</Link>
+      </Button>
+    </div>
+  );
+}

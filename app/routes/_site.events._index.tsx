@@ -1,0 +1,82 @@
+import { CalendarX } from "lucide-react";
+import { cn } from "~/components/ui/cn";
+import { EmptyState } from "~/components/ui/empty-state";
+import { appContext } from "~/context";
+import { EventCard } from "~/features/events/event-card";
+import { listEvents, orEmpty } from "~/features/events/events.server";
+import type { Route } from "./+types/_site.events._index";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  const events = await orEmpty(listEvents(db, new Date()), "events");
+  return {
+    upcoming: events.filter((event) => !event.isPast),
+    // Most recent first: the past section reads backwards from today.
+    past: events.filter((event) => event.isPast).reverse(),
+  };
+}
+
+export function meta() {
+  return [{ title: "The Prophecies · Dwell" }];
+}
+
+/** One column for one upcoming event, two for two, three on large screens for more. */
+function upcomingGrid(count: number) {
+  if (count === 1) return "grid-cols-1 max-w-2xl";
+  if (count === 2) return "grid-cols-1 md:grid-cols-2";
+  return "grid-cols-1 md:grid-cols-2 lg:grid-cols-3";
+}
+
+export default function EventsPage({ loaderData }: Route.ComponentProps) {
+  const { upcoming, past } = loaderData;
+  const none = upcoming.length === 0 && past.length === 0;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <h1 className="font-display text-5xl text-mist-100">The Prophecies</h1>
+      <p className="mt-3 max-w-2xl text-mist-300">
+        Gatherings foretold: what the Dwellers are planning next, and the nights already past.
+      </p>
+
+      {none ? (
+        <EmptyState
+          className="mt-10"
+          icon={<CalendarX aria-hidden="true" className="size-10" />}
+          title="No Events Scheduled"
+          description="Check back soon for upcoming DWELL events and community gatherings."
+        />
+      ) : (
+        <>
+          <section aria-labelledby="upcoming-heading" className="mt-10">
+            <h2 id="upcoming-heading" className="mb-6 font-display text-3xl text-ember-300">
+              Prophesied Meetings
+            </h2>
+            {upcoming.length === 0 ? (
+              <EmptyState
+                title="No Events Scheduled"
+                description="Check back soon for upcoming DWELL events and community gatherings."
+              />
+            ) : (
+              <div className={cn("grid gap-6", upcomingGrid(upcoming.length))}>
+                {upcoming.map((event) => (
+                  <EventCard key={event.id} event={event} />
+                ))}
+              </div>
+            )}
+          </section>
+          {past.length > 0 ? (
+            <section aria-labelledby="past-heading" className="mt-16">
+              <h2 id="past-heading" className="mb-6 font-display text-2xl text-mist-400">
+                Past Events
+              </h2>
+              <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+                {past.map((event) => (
+                  <EventCard key={event.id} event={event} past />
+                ))}
+              </div>
+            </section>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * One JSON object per line on stdout (stderr for errors): what log collectors read, and grep-able
+ * by hand. Fields that could carry secrets are never passed in; callers log ids, not payloads.
+ */
+type Level = "debug" | "info" | "warn" | "error";
+type Fields = Record<string, unknown>;
+
+const LEVEL_ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+let threshold: Level = "info";
+
+export function setLogLevel(level: Level) {
+  threshold = level;
+}
+
+function describeError(error: unknown): unknown {
+  if (error instanceof Error) {
+    const cause: unknown = error.cause;
+    return {
+      name: error.name,
+      message: error.message,
+      ...(cause instanceof Error ? { cause: describeError(cause) } : {}),
+      ...(threshold === "debug" ? { stack: error.stack } : {}),
+    };
+  }
+  return error;
+}
+
+function write(level: Level, message: string, fields?: Fields) {
+  if (LEVEL_ORDER[level] < LEVEL_ORDER[threshold]) return;
+  const entry: Fields = { time: new Date().toISOString(), level, msg: message };
+  for (const [key, value] of Object.entries(fields ?? {})) {
+    entry[key] = key === "error" || value instanceof Error ? describeError(value) : value;
+  }
+  const line = `${JSON.stringify(entry)}\n`;
+  if (level === "error" || level === "warn") process.stderr.write(line);
+  else process.stdout.write(line);
+}
+
+export const log = {
+  debug: (message: string, fields?: Fields) => write("debug", message, fields),
+  info: (message: string, fields?: Fields) => write("info", message, fields),
+  warn: (message: string, fields?: Fields) => write("warn", message, fields),
+  error: (message: string, fields?: Fields) => write("error", message, fields),
+};

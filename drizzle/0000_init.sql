@@ -1,0 +1,90 @@
+CREATE TABLE "application_questions" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"question" text NOT NULL,
+	"question_type" text DEFAULT 'text' NOT NULL,
+	"options" jsonb,
+	"required" boolean DEFAULT true NOT NULL,
+	"order_index" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "application_questions_type_check" CHECK ("application_questions"."question_type" in ('text', 'textarea', 'select')),
+	CONSTRAINT "application_questions_options_check" CHECK ("application_questions"."options" is null or jsonb_typeof("application_questions"."options") = 'array')
+);
+--> statement-breakpoint
+CREATE TABLE "applications" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"vrchat_username" text DEFAULT '' NOT NULL,
+	"discord_id" text DEFAULT '' NOT NULL,
+	"responses" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"submitted_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"reviewed_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "applications_status_check" CHECK ("applications"."status" in ('pending', 'approved', 'rejected'))
+);
+--> statement-breakpoint
+CREATE TABLE "event_application_questions" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"question" text NOT NULL,
+	"question_type" text DEFAULT 'text' NOT NULL,
+	"options" jsonb,
+	"required" boolean DEFAULT true NOT NULL,
+	"order_index" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"event_id" uuid NOT NULL,
+	CONSTRAINT "event_application_questions_type_check" CHECK ("event_application_questions"."question_type" in ('text', 'textarea', 'select')),
+	CONSTRAINT "event_application_questions_options_check" CHECK ("event_application_questions"."options" is null or ("event_application_questions"."question_type" = 'select' and jsonb_typeof("event_application_questions"."options") = 'array'))
+);
+--> statement-breakpoint
+CREATE TABLE "event_applications" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"event_id" uuid NOT NULL,
+	"vrchat_username" text DEFAULT '' NOT NULL,
+	"discord_id" text DEFAULT '',
+	"responses" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"submitted_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"reviewed_at" timestamp with time zone,
+	"notes" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "event_applications_status_check" CHECK ("event_applications"."status" in ('pending', 'approved', 'rejected'))
+);
+--> statement-breakpoint
+CREATE TABLE "events" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"title" text NOT NULL,
+	"description" text DEFAULT '' NOT NULL,
+	"event_date" date NOT NULL,
+	"event_time" time NOT NULL,
+	"timezone" text DEFAULT 'UTC' NOT NULL,
+	"world_name" text NOT NULL,
+	"application_required" boolean DEFAULT false NOT NULL,
+	"application_deadline" timestamp with time zone,
+	"max_attendees" integer,
+	"application_instructions" text,
+	"featured" boolean DEFAULT false NOT NULL,
+	"created_by" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "events_timezone_check" CHECK ("events"."timezone" in ('UTC', 'EST', 'EDT', 'CST', 'CDT', 'MST', 'MDT', 'PST', 'PDT')),
+	CONSTRAINT "events_max_attendees_check" CHECK ("events"."max_attendees" >= 1),
+	CONSTRAINT "events_title_check" CHECK (btrim("events"."title") <> '')
+);
+--> statement-breakpoint
+ALTER TABLE "event_application_questions" ADD CONSTRAINT "event_application_questions_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "application_questions_order_idx" ON "application_questions" USING btree ("order_index");--> statement-breakpoint
+CREATE UNIQUE INDEX "applications_vrchat_username_key" ON "applications" USING btree (lower(btrim("vrchat_username"))) WHERE btrim(coalesce("applications"."vrchat_username", '')) <> '';--> statement-breakpoint
+CREATE UNIQUE INDEX "applications_discord_id_key" ON "applications" USING btree (lower(btrim("discord_id"))) WHERE btrim(coalesce("applications"."discord_id", '')) <> '';--> statement-breakpoint
+CREATE INDEX "applications_submitted_at_idx" ON "applications" USING btree ("submitted_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "applications_status_idx" ON "applications" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "event_application_questions_event_order_idx" ON "event_application_questions" USING btree ("event_id","order_index");--> statement-breakpoint
+CREATE UNIQUE INDEX "event_applications_vrchat_username_key" ON "event_applications" USING btree ("event_id",lower(btrim("vrchat_username"))) WHERE btrim(coalesce("event_applications"."vrchat_username", '')) <> '';--> statement-breakpoint
+CREATE UNIQUE INDEX "event_applications_discord_id_key" ON "event_applications" USING btree ("event_id",lower(btrim("discord_id"))) WHERE btrim(coalesce("event_applications"."discord_id", '')) <> '';--> statement-breakpoint
+CREATE INDEX "event_applications_event_submitted_idx" ON "event_applications" USING btree ("event_id","submitted_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "event_applications_event_status_idx" ON "event_applications" USING btree ("event_id","status");--> statement-breakpoint
+CREATE INDEX "events_schedule_idx" ON "events" USING btree ("event_date","event_time");--> statement-breakpoint
+CREATE INDEX "events_featured_idx" ON "events" USING btree ("event_date","event_time") WHERE "events"."featured";
