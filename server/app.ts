@@ -20,7 +20,7 @@ import {
   type Database,
   type DatabaseHandle,
 } from "~/db/db.server";
-import { seedDemoContent } from "~/db/demo-content.server";
+import { seedDemoContent } from "./demo-content";
 import { loadConfig, type Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 

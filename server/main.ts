@@ -64,6 +64,11 @@ async function start() {
   return module.startServer({ staticRoot: join(root, "build/client") });
 }
 
+if (process.argv.includes("--build-only")) {
+  ensureBuild();
+  process.exit(0);
+}
+
 try {
   const server = await start();
   const stop = (signal: string) => {

@@ -145,14 +145,20 @@ export function validTimeZone(value: string | null | undefined): string | null {
 
 // Dates are shown in en-US (spec section 9). Formatters are cached: building one is costly.
 const formatterCache = new Map<string, Intl.DateTimeFormat>();
-function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function formatter(options: Intl.DateTimeFormatOptions) {
   const key = JSON.stringify(options);
   let cached = formatterCache.get(key);
   if (!cached) {
     cached = new Intl.DateTimeFormat("en-US", options);
     formatterCache.set(key, cached);
   }
-  return cached;
+  const intl = cached;
+  return {
+    // ICU versions disagree on the space before AM/PM (U+202F or a plain one); a server and a
+    // browser that disagreed would break hydration, so it is always a plain space.
+    format: (instant: Date) => intl.format(instant).replace(/[\u202f\u00a0]/g, " "),
+    formatToParts: (instant: Date) => intl.formatToParts(instant),
+  };
 }
 
 /** "Saturday, November 28, 2026" */

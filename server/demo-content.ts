@@ -3,8 +3,8 @@
  * sees every page working. Dates are relative to the day it is seeded.
  */
 import { applicationDeadlineFor, localDayKey, zoneOf } from "~/features/events/event-timing";
-import type { Database } from "./db.server";
-import { applicationQuestions, eventApplicationQuestions, events } from "./schema";
+import type { Database } from "~/db/db.server";
+import { applicationQuestions, eventApplicationQuestions, events } from "~/db/schema";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -53,6 +53,18 @@ export async function seedDemoContent(db: Database, now: Date) {
           applicationRequired: true,
           maxAttendees: 12,
           applicationInstructions: "Mute-friendly: you may take part without speaking.",
+        },
+        {
+          title: "Winter Solstice Ball",
+          description:
+            "Our grand ball of the longest night. The guest list is complete; the doors open for everyone's next ball.",
+          eventDate: dayIn(now, 3, "PST"),
+          eventTime: "18:30",
+          timezone: "PST",
+          worldName: "Crystal Palace",
+          applicationRequired: true,
+          applicationDeadline: applicationDeadlineFor(dayIn(now, -2, "PST"), "PST"),
+          maxAttendees: 60,
         },
         {
           title: "Cosmic Dance Night",

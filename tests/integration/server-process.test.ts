@@ -1,0 +1,102 @@
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { postgresUrl } from "../setup/test-database";
+import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const dirs: string[] = [];
+const running: ServerProcess[] = [];
+function dataDir() {
+  const dir = mkdtempSync(join(tmpdir(), "dwell-server-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(running.map((server) => server.stop("SIGKILL")));
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+async function start(env: Record<string, string>) {
+  const server = await startServerProcess(env);
+  running.push(server);
+  return server;
+}
+
+describe("the server process on the embedded database", () => {
+  it("seeds demo content on a new data folder, serves pages, and answers 404s", async () => {
+    const server = await start({ DATA_DIR: dataDir() });
+    const events = await fetch(`${server.url}/events`);
+    expect(events.status).toBe(200);
+    expect(await events.text()).toContain("The Gathering at the Threshold");
+    expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);
+    expect((await fetch(`${server.url}/events/not-an-id`)).status).toBe(404);
+    expect((await fetch(`${server.url}/events/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    const health = await fetch(`${server.url}/api/health`);
+    expect(await health.json()).toMatchObject({ status: "ok", database: "ok" });
+    expect(server.output()).toContain('"msg":"page not found","path":"/no-such-page"');
+    expect(await server.stop()).toBe(0);
+  });
+
+  it("refuses a data folder another live server holds, naming the problem", async () => {
+    const dir = dataDir();
+    const first = await start({ DATA_DIR: dir });
+    const second = await runServerProcess({ DATA_DIR: dir });
+    expect(second.code).not.toBe(0);
+    expect(second.output).toContain("is in use by another running Dwell process");
+    // The first one is unharmed.
+    expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+    await first.stop();
+  });
+
+  it("restarts after being killed, with its data intact and nothing seeded twice", async () => {
+    const dir = dataDir();
+    const first = await start({ DATA_DIR: dir });
+    await first.stop("SIGKILL");
+    const second = await start({ DATA_DIR: dir });
+    const page = await (await fetch(`${second.url}/events`)).text();
+    expect(page.match(/>Starlight Open Mic<\/h3>/g)?.length).toBe(1);
+    await second.stop();
+  });
+
+  it("starts empty with DEMO_CONTENT=false", async () => {
+    const server = await start({ DATA_DIR: dataDir(), DEMO_CONTENT: "false" });
+    const page = await (await fetch(`${server.url}/events`)).text();
+    expect(page).toContain("No Events Scheduled");
+    expect(page).not.toContain("Starlight Open Mic");
+    await server.stop();
+  });
+
+  it.each([
+    [{ PORT: "not-a-port" }, "PORT"],
+    [{ DATABASE_URL: "mysql://nope" }, "DATABASE_URL"],
+    [{ DEMO_CONTENT: "maybe" }, "DEMO_CONTENT"],
+  ])("stops on bad configuration %o and names the variable", async (env, name) => {
+    const result = await runServerProcess({ DATA_DIR: dataDir(), ...env });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("Dwell cannot start. Invalid configuration:");
+    expect(result.output).toContain(`${name}:`);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("the server process on PostgreSQL", () => {
+  it("migrates once with several processes starting together, and seeds nothing", async () => {
+    const name = `dwell_proc_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    try {
+      const env = { DATABASE_URL: postgresUrl(name), DATA_DIR: dataDir() };
+      const servers = await Promise.all([start(env), start(env), start(env)]);
+      for (const server of servers) {
+        const page = await (await fetch(`${server.url}/events`)).text();
+        expect(page).toContain("No Events Scheduled");
+      }
+      await Promise.all(servers.map((server) => server.stop()));
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/** Runs the real server (`node server/main.ts`, production build) as a child process. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface ExitedProcess {
+  code: number | null;
+  output: string;
+}
+
+function launch(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["server/main.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Starts a server and resolves once it listens; rejects with its output if it exits first. */
+export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const { child, output } = launch(env);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start in time:\n${output()}`));
+    }, timeoutMs);
+    const onData = () => {
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(output());
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      resolve({
+        url: match[1]!,
+        process: child,
+        output,
+        stop: (signal = "SIGTERM") =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
+            child.once("exit", (code) => done(code));
+            child.kill(signal);
+          }),
+      });
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output()}`));
+    });
+  });
+}
+
+/** Runs the server expecting it to stop by itself (a refused start). */
+export function runServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ExitedProcess> {
+  const { child, output } = launch(env);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server kept running:\n${output()}`));
+    }, timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output() });
+    });
+  });
+}

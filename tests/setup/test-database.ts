@@ -1,0 +1,69 @@
+/**
+ * Real databases for tests, never mocks: an in-memory PGlite always, and a PostgreSQL database
+ * too when TEST_DATABASE_URL is set. Each call gets its own empty, migrated database.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { describe } from "vitest";
+import {
+  migrateDatabase,
+  openPglite,
+  openPostgres,
+  type DatabaseHandle,
+} from "~/db/db.server";
+
+export type DatabaseKind = "pglite" | "postgres";
+export const DATABASE_KINDS: DatabaseKind[] = process.env.TEST_DATABASE_URL
+  ? ["pglite", "postgres"]
+  : ["pglite"];
+
+/** The template database the global setup migrates once; test databases are copies of it. */
+export const POSTGRES_TEMPLATE = "dwell_test_template";
+
+export function postgresUrl(database: string): string {
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export interface TestDatabase extends DatabaseHandle {
+  /** Connection URL, for PostgreSQL only (other processes can open it). */
+  url?: string;
+}
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === "pglite") {
+    const handle = await openPglite(null);
+    await migrateDatabase(handle);
+    return handle;
+  }
+  const name = `dwell_test_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${POSTGRES_TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = postgresUrl(name);
+  const handle = openPostgres(url, 20);
+  return {
+    ...handle,
+    url,
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
+
+/** Runs a suite once per available database. */
+export function describeEachDatabase(name: string, suite: (kind: DatabaseKind) => void) {
+  for (const kind of DATABASE_KINDS) describe(`${name} [${kind}]`, () => suite(kind));
+}
