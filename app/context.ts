@@ -1,11 +1,20 @@
 import { createContext } from "react-router";
 import type { Database } from "~/db/db.server";
+import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
 
 /** What every loader and action gets from the server: set once per request in server/app.ts. */
 export interface AppContext {
   db: Database;
   config: Config;
+  /** The requesting client's IP address (see TRUST_PROXY). */
+  clientAddress: string;
+  notifications: {
+    /** The configured targets: one outbox job each per application. */
+    targets: readonly NotificationTarget[];
+    /** Ask the outbox worker to deliver soon. */
+    wake(): void;
+  };
 }
 
 export const appContext = createContext<AppContext>();

@@ -74,6 +74,30 @@ CREATE TABLE "events" (
 	CONSTRAINT "events_title_check" CHECK (btrim("events"."title") <> '')
 );
 --> statement-breakpoint
+CREATE TABLE "outbox" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"target" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"locked_until" timestamp with time zone,
+	"last_error" text,
+	"delivered_at" timestamp with time zone,
+	"source_id" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord')),
+	CONSTRAINT "outbox_status_check" CHECK ("outbox"."status" in ('pending', 'delivered', 'failed'))
+);
+--> statement-breakpoint
+CREATE TABLE "rate_limits" (
+	"key" text NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"count" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "rate_limits_key_window_start_pk" PRIMARY KEY("key","window_start")
+);
+--> statement-breakpoint
 ALTER TABLE "event_application_questions" ADD CONSTRAINT "event_application_questions_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "application_questions_order_idx" ON "application_questions" USING btree ("order_index");--> statement-breakpoint
@@ -87,4 +111,6 @@ CREATE UNIQUE INDEX "event_applications_discord_id_key" ON "event_applications" 
 CREATE INDEX "event_applications_event_submitted_idx" ON "event_applications" USING btree ("event_id","submitted_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "event_applications_event_status_idx" ON "event_applications" USING btree ("event_id","status");--> statement-breakpoint
 CREATE INDEX "events_schedule_idx" ON "events" USING btree ("event_date","event_time");--> statement-breakpoint
-CREATE INDEX "events_featured_idx" ON "events" USING btree ("event_date","event_time") WHERE "events"."featured";
+CREATE INDEX "events_featured_idx" ON "events" USING btree ("event_date","event_time") WHERE "events"."featured";--> statement-breakpoint
+CREATE INDEX "outbox_due_idx" ON "outbox" USING btree ("next_attempt_at") WHERE "outbox"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "outbox_status_idx" ON "outbox" USING btree ("status","updated_at" DESC NULLS LAST);

@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   time,
   timestamp,
@@ -18,11 +19,9 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-export const QUESTION_TYPES = ["text", "textarea", "select"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import { APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus } from "./enums";
 
-export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export { APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus, type QuestionType } from "./enums";
 
 /** Every abbreviation the time module understands (see features/events/event-timing.ts). */
 const STORED_TIMEZONES = ["UTC", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"];
@@ -182,3 +181,56 @@ export type EventRow = typeof events.$inferSelect;
 export type NewEventRow = typeof events.$inferInsert;
 export type QuestionRow = typeof applicationQuestions.$inferSelect;
 export type EventQuestionRow = typeof eventApplicationQuestions.$inferSelect;
+
+export const OUTBOX_STATUSES = ["pending", "delivered", "failed"] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** Where notifications go; one job per application and configured target. */
+export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord"] as const;
+
+/**
+ * Notification jobs, written in the same transaction as the application that caused them, so an
+ * application is never stored without its notifications (or the reverse). Workers lease a job by
+ * setting `locked_until`; a lease that runs out (a crashed process) frees the job again.
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    target: text().notNull(),
+    payload: jsonb().notNull(),
+    status: text().$type<OutboxStatus>().notNull().default("pending"),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    /** The application (group or event) the job is about; no foreign key, so history outlives it. */
+    sourceId: uuid(),
+    ...timestamps,
+  },
+  (table) => [
+    check("outbox_target_check", sql`${table.target} in ${inList(OUTBOX_TARGETS)}`),
+    check("outbox_status_check", sql`${table.status} in ${inList(OUTBOX_STATUSES)}`),
+    index("outbox_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
+    index("outbox_status_idx").on(table.status, table.updatedAt.desc()),
+  ],
+);
+
+/**
+ * Fixed-window counters for rate limits (public forms), in the database so that every server
+ * process sharing it counts the same submissions.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }).notNull(),
+    count: integer().notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
+);
+
+export type OutboxRow = typeof outbox.$inferSelect;

@@ -140,7 +140,7 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
     return (
       <div className="mt-8 flex flex-wrap gap-3">
         <Button asChild size="lg">
-          <Link to="/apply">
+          <Link to={href("/apply")}>
             Seek Entry <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </Button>
@@ -154,7 +154,7 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
     <div className="mt-6 flex flex-wrap gap-3">
       {featured.applicationRequired ? (
         <Button asChild size="lg">
-          <Link to={`/events/${featured.id}/apply`}>
+          <Link to={href("/events/:id/apply", { id: featured.id })}>
             Apply to Event <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </Button>

@@ -1,14 +1,65 @@
-import { Outlet } from "react-router";
+import { Loader2 } from "lucide-react";
+import { useEffect, useState, type ReactNode } from "react";
+import { matchPath, Outlet, useLocation, useNavigation } from "react-router";
+import { EventDetailSkeleton } from "~/features/events/event-detail";
 import { SiteFooter } from "~/features/site/site-footer";
 import { SiteNav } from "~/features/site/site-nav";
 
+function PendingText({ text }: { text: string }) {
+  return (
+    <p role="status" className="flex items-center justify-center gap-3 px-6 py-32 text-lg text-mist-300">
+      <Loader2 aria-hidden="true" className="size-5 animate-spin text-aurora-300" />
+      {text}
+    </p>
+  );
+}
+
+/** What a page shows while it loads during client navigation (spec loading states). */
+const PENDING_VIEWS: { path: string; view: () => ReactNode }[] = [
+  { path: "/events/:id/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
+  { path: "/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
+  { path: "/events/:id", view: () => <EventDetailSkeleton /> },
+  { path: "/events", view: () => <PendingText text="Loading events..." /> },
+  { path: "/", view: () => <PendingText text="Loading events..." /> },
+];
+
+/** Only loads that take a moment show a loading state; quick ones just swap the page. */
+const PENDING_DELAY_MS = 300;
+
+function usePendingView(): ReactNode {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const target =
+    navigation.state === "loading" && !navigation.formMethod && navigation.location.pathname !== location.pathname
+      ? navigation.location.pathname
+      : null;
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    if (!target) {
+      setShown(null);
+      return;
+    }
+    const timer = setTimeout(() => setShown(target), PENDING_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [target]);
+  if (!shown) return null;
+  return PENDING_VIEWS.find((entry) => matchPath({ path: entry.path, end: true }, shown))?.view() ?? null;
+}
+
 export default function SiteLayout() {
+  const pending = usePendingView();
   return (
     <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-night-800 focus:px-4 focus:py-2"
+      >
+        Skip to content
+      </a>
       {/* The live member and online counts and the LIVE NOW button join the bar with the VRChat data. */}
       <SiteNav />
       <main id="main" className="flex-1">
-        <Outlet />
+        {pending ?? <Outlet />}
       </main>
       <SiteFooter />
     </div>

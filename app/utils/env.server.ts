@@ -6,9 +6,8 @@ const booleanFromEnv = z
   })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
-const optionalUrl = z
-  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
-  .optional();
+const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+const optionalUrl = httpUrl.optional();
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -29,6 +28,38 @@ const EnvSchema = z.object({
   DEMO_CONTENT: booleanFromEnv.default(true),
   DISCORD_INVITE_URL: optionalUrl,
   HERO_VIDEO_URL: optionalUrl,
+
+  /** Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry. */
+  TRUST_PROXY: booleanFromEnv.default(false),
+  RATE_LIMIT_APPLICATIONS: z.coerce
+    .number({ error: "expected a number of submissions" })
+    .int()
+    .min(1)
+    .default(20),
+
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_CHAT_ID: z.string().optional(),
+  TELEGRAM_API_URL: httpUrl.default("https://api.telegram.org"),
+  GOOGLE_SHEETS_ID: z.string().optional(),
+  GOOGLE_SERVICE_ACCOUNT_FILE: z.string().optional(),
+  GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
+  GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
+  DISCORD_WEBHOOK_URL: optionalUrl,
+  /** Delivery attempts before a notification is marked failed. */
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number" }).int().min(1).default(10),
+});
+
+/** Settings that only make sense together: naming the one that is missing. */
+const PAIRS = [
+  ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID"],
+  ["GOOGLE_SHEETS_ID", "GOOGLE_SERVICE_ACCOUNT_FILE"],
+] as const;
+
+const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
+  for (const [a, b] of PAIRS) {
+    if (env[a] && !env[b]) ctx.addIssue({ code: "custom", path: [b], message: `required when ${a} is set` });
+    if (env[b] && !env[a]) ctx.addIssue({ code: "custom", path: [a], message: `required when ${b} is set` });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -50,7 +81,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = CheckedEnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       (issue) => `  ${issue.path.join(".")}: ${issue.message}`,

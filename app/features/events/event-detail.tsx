@@ -4,22 +4,14 @@ import { href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
-import { formatLongDateTime, zoneOf, type ApplicationState } from "./event-timing";
+import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "./application-notice";
+import { formatLongDateTime, zoneOf } from "./event-timing";
 import { EventWhen } from "./event-when";
 import type { EventDetail } from "./events.server";
-
-const CLOSED_NOTICE: Record<Exclude<ApplicationState, "open" | "not-required">, string> = {
-  "event-past": "This event has already occurred",
-  "deadline-passed": "Application deadline has passed",
-};
-
-function closedNotice(state: ApplicationState): string | null {
-  if (state === "open" || state === "not-required") return null;
-  return CLOSED_NOTICE[state] ?? "Applications are not currently available";
-}
 
 function BackToEvents() {
   return (
@@ -37,7 +29,7 @@ export function EventNotFound() {
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <BackToEvents />
       <Card className="mt-8 p-10 text-center">
-        <p className="font-display text-2xl text-mist-100">Event not found or could not be loaded</p>
+        <p className="font-display text-2xl text-mist-100">{EVENT_NOT_FOUND_MESSAGE}</p>
       </Card>
     </div>
   );
@@ -46,8 +38,8 @@ export function EventNotFound() {
 export function EventDetailView({ event }: { event: EventDetail }) {
   const viewerTimeZone = useViewerTimeZone();
   const open = event.applicationState === "open";
-  const notice = event.applicationRequired ? closedNotice(event.applicationState) : null;
-  const applyPath = `/events/${event.id}/apply`;
+  const notice = applicationClosedNotice(event.applicationState);
+  const applyPath = href("/events/:id/apply", { id: event.id });
   const deadline = event.applicationDeadline ? new Date(event.applicationDeadline) : null;
   const eventZone = zoneOf(event.timezone);
 
@@ -187,6 +179,22 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
     <div>
       <dt className="text-sm font-semibold tracking-wide text-mist-400">{term}</dt>
       <dd className="mt-1 text-mist-100">{children}</dd>
+    </div>
+  );
+}
+
+/** Shown while an event's page loads during client navigation. */
+export function EventDetailSkeleton() {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6" aria-busy="true" aria-label="Loading event">
+      <Skeleton className="h-8 w-48" />
+      <Skeleton className="mt-8 h-12 w-3/4" />
+      <Skeleton className="mt-4 h-6 w-64" />
+      <div className="mt-8 grid gap-4 sm:grid-cols-2">
+        <Skeleton className="h-28" />
+        <Skeleton className="h-28" />
+      </div>
+      <Skeleton className="mt-10 h-48" />
     </div>
   );
 }

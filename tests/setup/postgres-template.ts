@@ -1,18 +1,12 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { migrateDatabase, openPostgres } from "~/db/db.server";
 import { POSTGRES_TEMPLATE, postgresUrl } from "./test-database";
 
+/** With TEST_DATABASE_URL, migrate one template database that every test database copies. */
 export async function setup() {
-  // Tests that run the real server need a current production build; make it once, up front.
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const build = spawnSync(process.execPath, ["server/main.ts", "--build-only"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) throw new Error("the production build failed");
-
-  // With TEST_DATABASE_URL, migrate one template database that every test database copies.
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return;
+  // Each test project runs its global setup; the template is made once per run.
+  if (!url || process.env.DWELL_TEST_TEMPLATE_READY) return;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -28,4 +22,5 @@ export async function setup() {
   } finally {
     await handle.close();
   }
+  process.env.DWELL_TEST_TEMPLATE_READY = "1";
 }

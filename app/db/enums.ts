@@ -1,0 +1,9 @@
+/**
+ * The enumerations of the data model, in a module free of database code so the browser bundle can
+ * use them too. schema.ts builds its CHECK constraints from these lists.
+ */
+export const QUESTION_TYPES = ["text", "textarea", "select"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];

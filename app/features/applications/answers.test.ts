@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import {
+  ANSWER_MAX_LENGTH,
+  answerFieldName,
+  applicantIdentity,
+  checkAnswers,
+  cleanAnswer,
+  responsesByQuestion,
+  type FormQuestion,
+} from "./answers";
+
+const questions: FormQuestion[] = [
+  { id: "q1", question: "What is your VRChat username?", questionType: "text", options: null, required: true },
+  { id: "q2", question: "Your Discord handle", questionType: "text", options: null, required: true },
+  { id: "q3", question: "Why join?", questionType: "textarea", options: null, required: true },
+  { id: "q4", question: "Which role?", questionType: "select", options: ["Listener", "Performer"], required: false },
+];
+
+const fieldsOf = (answers: Record<string, unknown>) => (name: string) =>
+  Object.entries(answers).find(([id]) => answerFieldName(id) === name)?.[1];
+
+describe("checkAnswers", () => {
+  it("accepts complete answers and drops fields of other questions", () => {
+    const result = checkAnswers(questions, (name) =>
+      name === "answer.unknown" ? "ignored" : fieldsOf({ q1: " Moth ", q2: "moth", q3: "Because", q4: "" })(name),
+    );
+    expect(result).toEqual({ ok: true, answers: { q1: "Moth", q2: "moth", q3: "Because", q4: "" } });
+  });
+
+  it("stops at the first blank required answer, in order", () => {
+    expect(checkAnswers(questions, fieldsOf({ q1: "Moth", q2: "   ", q3: "" }))).toEqual({
+      ok: false,
+      questionId: "q2",
+      message: "Please answer: Your Discord handle",
+    });
+    expect(checkAnswers(questions, fieldsOf({}))).toMatchObject({ message: "Please answer: What is your VRChat username?" });
+  });
+
+  it("counts an answer of only control characters as blank", () => {
+    expect(checkAnswers(questions, fieldsOf({ q1: "\u0000\u0007\u001b", q2: "x", q3: "x" }))).toMatchObject({ ok: false, questionId: "q1" });
+  });
+
+  it.each([
+    ["a short answer over its limit", { q1: "x".repeat(ANSWER_MAX_LENGTH.text + 1) }, "q1", /too long: at most 500 characters/],
+    ["a long answer over its limit", { q1: "a", q2: "b", q3: "x".repeat(ANSWER_MAX_LENGTH.textarea + 1) }, "q3", /at most 10,000 characters/],
+    ["a choice that is not an option", { q1: "a", q2: "b", q3: "c", q4: "Dictator" }, "q4", /choose one of the options/],
+    ["a file instead of text", { q1: new Blob(["x"]) }, "q1", /must be text/],
+    ["a number instead of text", { q1: 42 }, "q1", /must be text/],
+  ])("refuses %s with a clear message", (_name, answers, questionId, message) => {
+    const result = checkAnswers(questions, fieldsOf(answers));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.questionId).toBe(questionId);
+      expect(result.message).toMatch(message);
+    }
+  });
+
+  it("keeps HTML and script text as plain text (escaping is the renderer's job)", () => {
+    const payload = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
+    const result = checkAnswers(questions, fieldsOf({ q1: payload, q2: "b", q3: payload }));
+    expect(result).toMatchObject({ ok: true, answers: { q1: payload, q3: payload } });
+  });
+
+  it("accepts answers exactly at the limits", () => {
+    const result = checkAnswers(questions, fieldsOf({ q1: "é".repeat(500), q2: "b", q3: "😀".repeat(5000) }));
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe("cleanAnswer", () => {
+  it("unifies line ends, keeps lines in long answers, folds them in short ones", () => {
+    expect(cleanAnswer("one\r\ntwo\rthree", "textarea")).toBe("one\ntwo\nthree");
+    expect(cleanAnswer("one\r\ntwo\tthree", "text")).toBe("one two three");
+  });
+
+  it("drops control characters but not ordinary text", () => {
+    expect(cleanAnswer("a\u0000b\u0008c\u007fd\u009fe ünï 日本", "text")).toBe("abcde ünï 日本");
+  });
+});
+
+describe("applicantIdentity", () => {
+  it("takes the VRChat username and Discord ID from the matching questions", () => {
+    expect(applicantIdentity(questions, { q1: "Moth", q2: "moth#1" })).toEqual({ vrchatUsername: "Moth", discordId: "moth#1" });
+  });
+
+  it("is empty when the form has no such questions", () => {
+    const other: FormQuestion[] = [{ id: "x", question: "Favourite world?", questionType: "text", options: null, required: true }];
+    expect(applicantIdentity(other, { x: "Lakeside" })).toEqual({ vrchatUsername: "", discordId: "" });
+  });
+
+  it("matches without regard to case", () => {
+    const shouty: FormQuestion[] = [
+      { id: "a", question: "VRCHAT USERNAME", questionType: "text", options: null, required: true },
+      { id: "b", question: "DISCORD", questionType: "text", options: null, required: true },
+    ];
+    expect(applicantIdentity(shouty, { a: "A", b: "B" })).toEqual({ vrchatUsername: "A", discordId: "B" });
+  });
+});
+
+describe("responsesByQuestion", () => {
+  it("maps each question's text to its answer, empty when unanswered", () => {
+    expect(responsesByQuestion(questions, { q1: "Moth", q2: "m", q3: "why" })).toEqual({
+      "What is your VRChat username?": "Moth",
+      "Your Discord handle": "m",
+      "Why join?": "why",
+      "Which role?": "",
+    });
+  });
+});

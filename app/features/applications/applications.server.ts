@@ -1,0 +1,118 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
+
+/** Who an application is for: the group, or one event. */
+export type ApplicationScope = { kind: "group" } | { kind: "event"; eventId: string };
+
+export const DUPLICATE_MESSAGE = {
+  event: "You have already submitted an application for this event.",
+  group: "You have already submitted an application to join the group.",
+} as const;
+
+export const SUBMIT_FAILED_MESSAGE = "Failed to submit application. Please try again.";
+
+export async function listFormQuestions(db: Database, scope: ApplicationScope): Promise<FormQuestion[]> {
+  const table = scope.kind === "event" ? eventApplicationQuestions : applicationQuestions;
+  const columns = {
+    id: table.id,
+    question: table.question,
+    questionType: table.questionType,
+    options: table.options,
+    required: table.required,
+  };
+  const rows =
+    scope.kind === "event"
+      ? await db
+          .select(columns)
+          .from(eventApplicationQuestions)
+          .where(eq(eventApplicationQuestions.eventId, scope.eventId))
+          .orderBy(asc(eventApplicationQuestions.orderIndex), asc(eventApplicationQuestions.createdAt))
+      : await db
+          .select(columns)
+          .from(applicationQuestions)
+          .orderBy(asc(applicationQuestions.orderIndex), asc(applicationQuestions.createdAt));
+  return rows.map((row) => ({
+    ...row,
+    questionType: row.questionType as FormQuestion["questionType"],
+    options: row.questionType === "select" ? (row.options ?? []) : null,
+  }));
+}
+
+/** A unique-index violation, however the driver reports it (spec section 5). */
+export function isDuplicateError(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+    if (/duplicate|unique/i.test(current.message)) return true;
+  }
+  return false;
+}
+
+export interface StoredApplication {
+  id: string;
+  scope: ApplicationScope;
+  vrchatUsername: string;
+  discordId: string;
+  submittedAt: Date;
+  answers: { question: string; answer: string }[];
+}
+
+export type SubmitResult =
+  | { ok: true; application: StoredApplication }
+  | { ok: false; status: 400 | 409; message: string; questionId?: string };
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * Checks the answers against the current questions and stores the application. `onStored` runs in
+ * the same transaction (the route queues the notifications there), so either both are written or
+ * neither is. Duplicates are refused by the unique indexes, never by a read before the write.
+ */
+export async function submitApplication(
+  db: Database,
+  {
+    scope,
+    questions,
+    fields,
+    now,
+    onStored,
+  }: {
+    scope: ApplicationScope;
+    questions: readonly FormQuestion[];
+    fields: (name: string) => unknown;
+    now: Date;
+    onStored?: (tx: Transaction, application: StoredApplication) => Promise<void>;
+  },
+): Promise<SubmitResult> {
+  const checked = checkAnswers(questions, fields);
+  if (!checked.ok) return { ok: false, status: 400, message: checked.message, questionId: checked.questionId };
+
+  const identity = applicantIdentity(questions, checked.answers);
+  const responses = responsesByQuestion(questions, checked.answers);
+  const values = { ...identity, responses, submittedAt: now };
+  try {
+    const application = await db.transaction(async (tx) => {
+      const [row] =
+        scope.kind === "event"
+          ? await tx
+              .insert(eventApplications)
+              .values({ ...values, eventId: scope.eventId })
+              .returning({ id: eventApplications.id })
+          : await tx.insert(applications).values(values).returning({ id: applications.id });
+      const stored: StoredApplication = {
+        id: row!.id,
+        scope,
+        ...identity,
+        submittedAt: now,
+        answers: questions.map((q) => ({ question: q.question, answer: checked.answers[q.id] ?? "" })),
+      };
+      await onStored?.(tx, stored);
+      return stored;
+    });
+    return { ok: true, application };
+  } catch (error) {
+    if (isDuplicateError(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+    throw error;
+  }
+}

@@ -1,0 +1,232 @@
+import { ArrowLeft, Sparkles } from "lucide-react";
+import { useEffect } from "react";
+import { data, href, Link } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { appContext } from "~/context";
+import { ApplicationForm } from "~/features/applications/application-form";
+import {
+  listFormQuestions,
+  submitApplication,
+  SUBMIT_FAILED_MESSAGE,
+  type ApplicationScope,
+} from "~/features/applications/applications.server";
+import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
+import { applicationState } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { toApplicationNotification } from "~/features/notifications/application-notification";
+import { enqueueNotification } from "~/features/notifications/outbox.server";
+import { log } from "~/utils/log.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+import type { Route } from "./+types/_site.apply";
+
+const RATE_WINDOW_MS = 10 * 60 * 1000;
+const RATE_LIMITED_MESSAGE =
+  "You have sent a lot of applications in a short time. Please wait a few minutes and try again.";
+
+const TEXT = {
+  group: {
+    heading: "The Ritual of Entry",
+    submit: "Complete the Ritual",
+    done: "The Ritual Is Complete",
+    toast: "Application submitted successfully!",
+    loadFailed: "Failed to load application form",
+  },
+  event: {
+    submit: "Submit Application",
+    done: "Application Submitted",
+    toast: "Event application submitted successfully!",
+    loadFailed: "Failed to load event application form",
+  },
+} as const;
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  if (!params.id) {
+    try {
+      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), loadError: null };
+    } catch (error) {
+      log.error("failed to load the group application form", { error });
+      return data({ mode: "group" as const, questions: [], loadError: TEXT.group.loadFailed }, { status: 503 });
+    }
+  }
+
+  let event;
+  try {
+    event = await getEvent(db, params.id);
+  } catch (error) {
+    log.error("failed to load an event for its application form", { error, eventId: params.id });
+    return data({ mode: "missing" as const, loadError: "Failed to load event details" }, { status: 503 });
+  }
+  if (!event) return data({ mode: "missing" as const, loadError: null }, { status: 404 });
+  const summary = { id: event.id, title: event.title };
+  const closed = applicationClosedNotice(applicationState(event, new Date()));
+  if (!event.applicationRequired || closed) {
+    const notice = closed ?? "Applications are not currently available";
+    return { mode: "closed" as const, event: summary, notice, loadError: null };
+  }
+  try {
+    const questions = await listFormQuestions(db, { kind: "event", eventId: event.id });
+    return { mode: "event" as const, event: summary, questions, loadError: null };
+  } catch (error) {
+    log.error("failed to load an event's application questions", { error, eventId: event.id });
+    return data(
+      { mode: "event" as const, event: summary, questions: [], loadError: TEXT.event.loadFailed },
+      { status: 503 },
+    );
+  }
+}
+
+function failure(status: number, error: string, extra: { questionId?: string; values?: Record<string, string> } = {}, headers?: HeadersInit) {
+  return data({ ok: false as const, error, ...extra }, { status, headers });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { db, config, clientAddress, notifications } = context.get(appContext);
+  const now = new Date();
+
+  const limit = await hitRateLimit(db, {
+    key: `applications:${clientAddress}`,
+    limit: config.RATE_LIMIT_APPLICATIONS,
+    windowMs: RATE_WINDOW_MS,
+    now,
+  });
+  if (!limit.allowed) {
+    return failure(429, RATE_LIMITED_MESSAGE, {}, { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) });
+  }
+
+  let scope: ApplicationScope = { kind: "group" };
+  let eventTitle: string | null = null;
+  if (params.id) {
+    const event = await getEvent(db, params.id);
+    if (!event) return failure(404, EVENT_NOT_FOUND_MESSAGE);
+    const state = applicationState(event, now);
+    if (state !== "open") return failure(403, applicationClosedNotice(state) ?? "Applications are not currently available");
+    scope = { kind: "event", eventId: event.id };
+    eventTitle = event.title;
+  }
+
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return failure(400, "The form could not be read. Please try again.");
+  }
+  const fields = (name: string) => form.get(name) ?? undefined;
+  const values = Object.fromEntries(
+    [...form].flatMap(([name, value]) =>
+      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), value.slice(0, 10_000)]] : [],
+    ),
+  );
+
+  try {
+    const questions = await listFormQuestions(db, scope);
+    const result = await submitApplication(db, {
+      scope,
+      questions,
+      fields,
+      now,
+      onStored: (tx, stored) =>
+        enqueueNotification(tx, toApplicationNotification(stored, eventTitle), notifications.targets, stored.id),
+    });
+    if (!result.ok) return failure(result.status, result.message, { questionId: result.questionId, values });
+    notifications.wake();
+    return { ok: true as const };
+  } catch (error) {
+    log.error("failed to store an application", { error, scope: scope.kind });
+    return failure(503, SUBMIT_FAILED_MESSAGE, { values });
+  }
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (loaderData?.mode === "group") return [{ title: `${TEXT.group.heading} · Dwell` }];
+  if (loaderData && "event" in loaderData) return [{ title: `Apply for ${loaderData.event.title} · Dwell` }];
+  return [{ title: "Apply · Dwell" }];
+}
+
+export default function ApplyPage({ loaderData, actionData }: Route.ComponentProps) {
+  const submitted = actionData?.ok === true;
+  const mode = loaderData.mode;
+  const successToast = mode === "group" ? TEXT.group.toast : TEXT.event.toast;
+
+  useEffect(() => {
+    if (loaderData.loadError) toast.error(loaderData.loadError);
+  }, [loaderData.loadError]);
+  useEffect(() => {
+    if (submitted) toast.success(successToast);
+  }, [submitted, actionData, successToast]);
+
+  if (mode === "missing") {
+    return (
+      <Shell>
+        <Card className="p-10 text-center">
+          <p className="font-display text-2xl text-mist-100">{loaderData.loadError ?? EVENT_NOT_FOUND_MESSAGE}</p>
+        </Card>
+      </Shell>
+    );
+  }
+
+  const event = mode === "group" ? null : loaderData.event;
+  const backToEvent = event ? (
+    <Button asChild variant="ghost" size="sm" className="-ml-3">
+      <Link to={href("/events/:id", { id: event.id })}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to Event
+      </Link>
+    </Button>
+  ) : null;
+
+  if (submitted) {
+    return (
+      <Shell>
+        <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
+          <Sparkles aria-hidden="true" className="size-12 text-ember-300" />
+          <h1 className="font-display text-4xl text-mist-100">{event ? TEXT.event.done : TEXT.group.done}</h1>
+          <p className="max-w-md text-mist-300">
+            {event
+              ? `Your application for ${event.title} has been received. The hosts will be in touch on Discord.`
+              : "Your application has been received. The Dwellers will review it and reach out to you on Discord."}
+          </p>
+          {event ? (
+            <Button asChild variant="outline">
+              <Link to={href("/events/:id", { id: event.id })}>Back to Event</Link>
+            </Button>
+          ) : null}
+        </Card>
+      </Shell>
+    );
+  }
+
+  return (
+    <Shell>
+      {backToEvent}
+      <h1 className="mt-4 font-display text-4xl text-mist-100 sm:text-5xl">
+        {event ? `Apply for ${event.title}` : TEXT.group.heading}
+      </h1>
+      {mode === "group" ? (
+        <p className="mt-3 text-mist-300">
+          Answer the questions below to seek entry among the Dwellers. Fields marked * are required.
+        </p>
+      ) : null}
+      <Card className="mt-8 p-6 sm:p-8">
+        {mode === "closed" ? (
+          <p role="status" className="text-ember-300">{loaderData.notice}</p>
+        ) : loaderData.loadError ? (
+          <p role="alert" className="text-red-300">{loaderData.loadError}</p>
+        ) : (
+          <ApplicationForm
+            key={mode}
+            questions={loaderData.questions}
+            submitLabel={mode === "group" ? TEXT.group.submit : TEXT.event.submit}
+            failure={actionData && !actionData.ok ? actionData : undefined}
+          />
+        )}
+      </Card>
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">{children}</div>;
+}

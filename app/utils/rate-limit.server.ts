@@ -1,0 +1,34 @@
+/**
+ * Fixed-window rate limits counted in the database, so every process sharing it counts the same
+ * requests. One upsert per request; old windows are pruned by the server's maintenance timer.
+ */
+import { lt, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { rateLimits } from "~/db/schema";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Until the window ends, when not allowed. */
+  retryAfterMs: number;
+}
+
+export async function hitRateLimit(
+  db: Database,
+  { key, limit, windowMs, now }: { key: string; limit: number; windowMs: number; now: Date },
+): Promise<RateLimitResult> {
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimits.key, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + 1` },
+    })
+    .returning({ count: rateLimits.count });
+  const allowed = row!.count <= limit;
+  return { allowed, retryAfterMs: allowed ? 0 : windowStart.getTime() + windowMs - now.getTime() };
+}
+
+export async function pruneRateLimits(db: Database, olderThan: Date) {
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, olderThan));
+}
