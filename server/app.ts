@@ -66,7 +66,8 @@ export function createApp({ db, config, notifications, build, staticRoot }: AppD
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.text("The request is too large (256 KB at most).", 413),
+      // The unread rest of the body is still on the connection: close it rather than reuse it.
+      onError: (c) => c.text("The request is too large (256 KB at most).", 413, { Connection: "close" }),
     }),
   );
 

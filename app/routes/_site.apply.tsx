@@ -139,6 +139,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/** An action's own headers (Retry-After on a 429) reach the document response only through here. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
+}
+
 export function meta({ loaderData }: Route.MetaArgs) {
   if (loaderData?.mode === "group") return [{ title: `${TEXT.group.heading} · Dwell` }];
   if (loaderData && "event" in loaderData) return [{ title: `Apply for ${loaderData.event.title} · Dwell` }];

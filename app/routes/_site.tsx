@@ -33,17 +33,14 @@ function usePendingView(): ReactNode {
     navigation.state === "loading" && !navigation.formMethod && navigation.location.pathname !== location.pathname
       ? navigation.location.pathname
       : null;
-  const [shown, setShown] = useState<string | null>(null);
+  const [slowTarget, setSlowTarget] = useState<string | null>(null);
   useEffect(() => {
-    if (!target) {
-      setShown(null);
-      return;
-    }
-    const timer = setTimeout(() => setShown(target), PENDING_DELAY_MS);
+    if (!target) return;
+    const timer = setTimeout(() => setSlowTarget(target), PENDING_DELAY_MS);
     return () => clearTimeout(timer);
   }, [target]);
-  if (!shown) return null;
-  return PENDING_VIEWS.find((entry) => matchPath({ path: entry.path, end: true }, shown))?.view() ?? null;
+  if (!target || slowTarget !== target) return null;
+  return PENDING_VIEWS.find((entry) => matchPath({ path: entry.path, end: true }, target))?.view() ?? null;
 }
 
 export default function SiteLayout() {

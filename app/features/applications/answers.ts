@@ -28,6 +28,7 @@ export type AnswerCheck =
   | { ok: false; message: string; questionId: string };
 
 // C0 and C1 control characters other than tab and newline, which a textarea may hold.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 /** What is stored of an answer: control characters dropped, line ends unified, trimmed. */

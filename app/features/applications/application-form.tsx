@@ -48,11 +48,16 @@ export function ApplicationForm({
   const formRef = useRef<HTMLFormElement>(null);
   const errorId = useId();
 
+  // A new answer from the server replaces whatever the browser found before it.
+  const [seenFailure, setSeenFailure] = useState(failure);
+  if (failure !== seenFailure) {
+    setSeenFailure(failure);
+    setClientError(null);
+  }
   const error = clientError ?? (failure ? { message: failure.error, questionId: failure.questionId } : null);
 
   useEffect(() => {
     if (!failure) return;
-    setClientError(null);
     toast.error(failure.error);
     if (failure.questionId) {
       formRef.current?.querySelector<HTMLElement>(`[name="${answerFieldName(failure.questionId)}"]`)?.focus();

@@ -1,0 +1,41 @@
+import { ConfigError, type Config } from "~/utils/env.server";
+import { createDiscordChannel } from "./discord.server";
+import { createGoogleSheetsChannel, readServiceAccountKey } from "./google-sheets.server";
+import type { NotificationChannel } from "./notification";
+import { createTelegramChannel } from "./telegram.server";
+
+/** The channels the configuration enables; each is off unless its settings are present. */
+export async function buildNotificationChannels(config: Config): Promise<NotificationChannel[]> {
+  const channels: NotificationChannel[] = [];
+  if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_CHAT_ID) {
+    channels.push(
+      createTelegramChannel({
+        botToken: config.TELEGRAM_BOT_TOKEN,
+        chatId: config.TELEGRAM_CHAT_ID,
+        apiUrl: config.TELEGRAM_API_URL,
+      }),
+    );
+  }
+  if (config.GOOGLE_SHEETS_ID && config.GOOGLE_SERVICE_ACCOUNT_FILE) {
+    let serviceAccount;
+    try {
+      serviceAccount = await readServiceAccountKey(config.GOOGLE_SERVICE_ACCOUNT_FILE);
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  GOOGLE_SERVICE_ACCOUNT_FILE: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    channels.push(
+      createGoogleSheetsChannel({
+        spreadsheetId: config.GOOGLE_SHEETS_ID,
+        serviceAccount,
+        range: config.GOOGLE_SHEETS_RANGE,
+        apiUrl: config.GOOGLE_SHEETS_API_URL,
+      }),
+    );
+  }
+  if (config.DISCORD_WEBHOOK_URL) {
+    channels.push(createDiscordChannel({ webhookUrl: config.DISCORD_WEBHOOK_URL }));
+  }
+  return channels;
+}

@@ -1,0 +1,36 @@
+/**
+ * What the admins' channels receive for each application (spec section 7): the application's type,
+ * the event's title for an event application, the applicant's VRChat username and Discord ID, when
+ * it was submitted, and every question with its answer, in the form's order.
+ */
+export const NOTIFICATION_TARGETS = ["telegram", "google_sheets", "discord"] as const;
+export type NotificationTarget = (typeof NOTIFICATION_TARGETS)[number];
+
+export const APPLICATION_TYPES = ["group_application", "event_application"] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+
+export interface ApplicationNotification {
+  type: ApplicationType;
+  /** Set for event applications only. */
+  event_title: string | null;
+  vrchat_username: string;
+  discord_id: string;
+  /** ISO 8601 instant. */
+  submitted_at: string;
+  answers: { question: string; answer: string }[];
+}
+
+/**
+ * The result of one delivery attempt. `retry` is for failures that may pass (network, timeout,
+ * 5xx, 429 with the wait it asked for); `failed` is for those that will not (a 4xx such as a wrong
+ * token or chat): the job stops at once instead of using up its attempts.
+ */
+export type DeliveryOutcome =
+  | { kind: "delivered" }
+  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "failed"; error: string };
+
+export interface NotificationChannel {
+  target: NotificationTarget;
+  deliver(notification: ApplicationNotification): Promise<DeliveryOutcome>;
+}

@@ -1,0 +1,184 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openPostgres } from "~/db/db.server";
+import { outbox } from "~/db/schema";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
+import { createOutboxWorker, enqueueNotification, retryDelay, retryOutboxJob } from "./outbox.server";
+
+const notification = (name: string): ApplicationNotification => ({
+  type: "group_application",
+  event_title: null,
+  vrchat_username: name,
+  discord_id: name.toLowerCase(),
+  submitted_at: "2026-11-21T18:00:00.000Z",
+  answers: [{ question: "Why?", answer: "Because" }],
+});
+
+/** A channel whose answers the test scripts; it records what it was asked to deliver. */
+function scriptedChannel(target: NotificationTarget, answer: (n: ApplicationNotification) => DeliveryOutcome | Promise<DeliveryOutcome>) {
+  const received: string[] = [];
+  const channel: NotificationChannel = {
+    target,
+    async deliver(n) {
+      received.push(n.vrchat_username);
+      return answer(n);
+    },
+  };
+  return { channel, received };
+}
+
+describe("retryDelay", () => {
+  it("doubles from the base, stays under the cap, and jitters between half and all of it", () => {
+    expect(retryDelay(1, 1000, 60_000, () => 0)).toBe(500);
+    expect(retryDelay(1, 1000, 60_000, () => 1)).toBe(1000);
+    expect(retryDelay(4, 1000, 60_000, () => 1)).toBe(8000);
+    expect(retryDelay(20, 1000, 60_000, () => 1)).toBe(60_000);
+    expect(retryDelay(20, 1000, 60_000, () => 0)).toBe(30_000);
+  });
+});
+
+describeEachDatabase("the outbox", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    await database.db.delete(outbox);
+  });
+
+  async function enqueue(names: string[], targets: NotificationTarget[] = ["discord"]) {
+    for (const name of names) await enqueueNotification(database.db, notification(name), targets, crypto.randomUUID());
+  }
+  const jobs = () => database.db.select().from(outbox).orderBy(outbox.createdAt);
+
+  it("delivers every due job once and marks it delivered", async () => {
+    await enqueue(["A", "B", "C"], ["discord", "telegram"]);
+    const discord = scriptedChannel("discord", () => ({ kind: "delivered" }));
+    const telegram = scriptedChannel("telegram", () => ({ kind: "delivered" }));
+    const worker = createOutboxWorker(database.db, [discord.channel, telegram.channel], { maxAttempts: 3, batchSize: 2 });
+    expect(await worker.runOnce()).toBe(6);
+    expect(await worker.runOnce()).toBe(0);
+    expect(discord.received.sort()).toEqual(["A", "B", "C"]);
+    expect(telegram.received.sort()).toEqual(["A", "B", "C"]);
+    expect((await jobs()).every((job) => job.status === "delivered" && job.deliveredAt && job.attempts === 1)).toBe(true);
+  });
+
+  it("leaves jobs of targets that are not configured alone", async () => {
+    await enqueue(["A"], ["google_sheets"]);
+    const discord = scriptedChannel("discord", () => ({ kind: "delivered" }));
+    const worker = createOutboxWorker(database.db, [discord.channel], { maxAttempts: 3 });
+    expect(await worker.runOnce()).toBe(0);
+    expect((await jobs())[0]).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("backs off after a failure, then fails the job after the last attempt, keeping the error", async () => {
+    await enqueue(["A"]);
+    const down = scriptedChannel("discord", () => ({ kind: "retry", error: "503 Service Unavailable" }));
+    const worker = createOutboxWorker(database.db, [down.channel], { maxAttempts: 3, retryBaseMs: 1, random: () => 0 });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await worker.runOnce()).toBe(1);
+    }
+    const [job] = await jobs();
+    expect(job).toMatchObject({ status: "failed", attempts: 3, lastError: "503 Service Unavailable" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await worker.runOnce()).toBe(0);
+
+    // An admin retries it; the target is back.
+    expect(await retryOutboxJob(database.db, job!.id)).toBe(true);
+    const up = scriptedChannel("discord", () => ({ kind: "delivered" }));
+    expect(await createOutboxWorker(database.db, [up.channel], { maxAttempts: 3 }).runOnce()).toBe(1);
+    expect((await jobs())[0]).toMatchObject({ status: "delivered", lastError: null });
+  });
+
+  it("waits as long as a 429 asked", async () => {
+    await enqueue(["A"]);
+    const limited = scriptedChannel("discord", () => ({ kind: "retry", error: "429", retryAfterMs: 42_000 }));
+    const before = Date.now();
+    await createOutboxWorker(database.db, [limited.channel], { maxAttempts: 5 }).runOnce();
+    const [job] = await jobs();
+    const wait = job!.nextAttemptAt.getTime() - before;
+    expect(wait).toBeGreaterThanOrEqual(42_000);
+    expect(wait).toBeLessThan(43_000);
+    expect(job!.status).toBe("pending");
+  });
+
+  it("stops at once on a permanent failure", async () => {
+    await enqueue(["A"]);
+    const wrong = scriptedChannel("discord", () => ({ kind: "failed", error: "404 Unknown Webhook" }));
+    await createOutboxWorker(database.db, [wrong.channel], { maxAttempts: 10 }).runOnce();
+    expect((await jobs())[0]).toMatchObject({ status: "failed", attempts: 1, lastError: "404 Unknown Webhook" });
+  });
+
+  it("treats a channel that throws like a failure to retry", async () => {
+    await enqueue(["A"]);
+    const broken = scriptedChannel("discord", () => {
+      throw new Error("bug in the channel");
+    });
+    await createOutboxWorker(database.db, [broken.channel], { maxAttempts: 10 }).runOnce();
+    expect((await jobs())[0]).toMatchObject({ status: "pending", lastError: "bug in the channel" });
+  });
+
+  it("does not hand a job leased by a live worker to another, but takes it back once the lease runs out", async () => {
+    await enqueue(["A"]);
+    // A worker that crashed mid-delivery: the job is leased for 200 ms and never recorded.
+    const [job] = await jobs();
+    await database.db
+      .update(outbox)
+      .set({ lockedUntil: new Date(Date.now() + 200), attempts: 1 })
+      .where(eq(outbox.id, job!.id));
+    const rescuer = scriptedChannel("discord", () => ({ kind: "delivered" }));
+    const worker = createOutboxWorker(database.db, [rescuer.channel], { maxAttempts: 3 });
+    expect(await worker.runOnce()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await worker.runOnce()).toBe(1);
+    expect((await jobs())[0]).toMatchObject({ status: "delivered", attempts: 2 });
+  });
+
+  it("runs in the background, woken by new jobs, and stops cleanly", async () => {
+    const seen = scriptedChannel("discord", () => ({ kind: "delivered" }));
+    const worker = createOutboxWorker(database.db, [seen.channel], { maxAttempts: 3, pollIntervalMs: 60_000 });
+    worker.start();
+    await enqueue(["A"]);
+    worker.wake();
+    await expect.poll(() => seen.received, { timeout: 5000 }).toEqual(["A"]);
+    await worker.stop();
+    await enqueue(["B"]);
+    worker.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen.received).toEqual(["A"]);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("the outbox with two processes on PostgreSQL", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+  });
+  afterAll(() => database.close());
+
+  it("never delivers a job twice when two workers with their own connections run at once", async () => {
+    for (let i = 0; i < 60; i++) {
+      await enqueueNotification(database.db, notification(`P${i}`), ["discord"], crypto.randomUUID());
+    }
+    const other = openPostgres(database.url!, 5);
+    try {
+      const slow = () => new Promise<DeliveryOutcome>((resolve) => setTimeout(() => resolve({ kind: "delivered" }), 5));
+      const a = scriptedChannel("discord", slow);
+      const b = scriptedChannel("discord", slow);
+      const [ranA, ranB] = await Promise.all([
+        createOutboxWorker(database.db, [a.channel], { maxAttempts: 3, batchSize: 5 }).runOnce(),
+        createOutboxWorker(other.db, [b.channel], { maxAttempts: 3, batchSize: 5 }).runOnce(),
+      ]);
+      expect(ranA + ranB).toBe(60);
+      expect(ranA).toBeGreaterThan(0);
+      expect(ranB).toBeGreaterThan(0);
+      const all = [...a.received, ...b.received].sort();
+      expect(new Set(all).size).toBe(60);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * The notification outbox: jobs are inserted with the application that caused them (one
+ * transaction), then delivered by a worker in each server process. Delivery is at-least-once:
+ * a worker leases a batch (`locked_until`) in a short transaction, delivers without holding any
+ * database lock (PGlite has one connection: a transaction held across an HTTP call would stall
+ * every page), then records the outcome. A crashed worker's lease runs out and the job is taken
+ * again; `FOR UPDATE SKIP LOCKED` keeps two processes from leasing the same job at once.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { outbox, type OutboxRow } from "~/db/schema";
+import { log } from "~/utils/log.server";
+import type {
+  ApplicationNotification,
+  DeliveryOutcome,
+  NotificationChannel,
+  NotificationTarget,
+} from "./notification";
+
+type Executor = Pick<Database, "insert">;
+
+/** Writes one job per target; call it inside the transaction that stores the application. */
+export async function enqueueNotification(
+  tx: Executor,
+  notification: ApplicationNotification,
+  targets: readonly NotificationTarget[],
+  sourceId: string,
+) {
+  if (targets.length === 0) return;
+  await tx
+    .insert(outbox)
+    .values(targets.map((target) => ({ target, payload: notification, sourceId })));
+}
+
+export interface OutboxOptions {
+  /** Attempts before a job is marked failed. */
+  maxAttempts: number;
+  /** First retry delay; each later one doubles, up to `maxRetryDelayMs`, with jitter. */
+  retryBaseMs?: number;
+  maxRetryDelayMs?: number;
+  /** How long a leased job stays hidden from other workers; longer than any delivery timeout. */
+  leaseMs?: number;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+/** Exponential backoff with "equal jitter": between half and all of the doubled delay. */
+export function retryDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random) {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export interface OutboxWorker {
+  /** Delivers every job due now; resolves with how many were attempted. */
+  runOnce(): Promise<number>;
+  start(): void;
+  /** Ask for a run soon (after an application was stored). */
+  wake(): void;
+  /** Stops polling and waits for the delivery under way. */
+  stop(): Promise<void>;
+}
+
+export function createOutboxWorker(
+  db: Database,
+  channels: readonly NotificationChannel[],
+  options: OutboxOptions,
+): OutboxWorker {
+  const {
+    maxAttempts,
+    retryBaseMs = 5_000,
+    maxRetryDelayMs = 60 * 60 * 1000,
+    leaseMs = 60_000,
+    batchSize = 10,
+    pollIntervalMs = 5_000,
+    random = Math.random,
+  } = options;
+  const byTarget = new Map(channels.map((channel) => [channel.target, channel]));
+  const targets = [...byTarget.keys()];
+
+  async function lease(now: Date): Promise<OutboxRow[]> {
+    if (targets.length === 0) return [];
+    const due = db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.status, "pending"),
+          sql`${outbox.nextAttemptAt} <= ${now.toISOString()}::timestamptz`,
+          sql`(${outbox.lockedUntil} is null or ${outbox.lockedUntil} <= ${now.toISOString()}::timestamptz)`,
+          inArray(outbox.target, targets),
+        ),
+      )
+      .orderBy(outbox.nextAttemptAt)
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    return db
+      .update(outbox)
+      .set({
+        lockedUntil: new Date(now.getTime() + leaseMs),
+        attempts: sql`${outbox.attempts} + 1`,
+      })
+      .where(inArray(outbox.id, due))
+      .returning();
+  }
+
+  async function record(job: OutboxRow, outcome: DeliveryOutcome) {
+    const now = new Date();
+    if (outcome.kind === "delivered") {
+      await db
+        .update(outbox)
+        .set({ status: "delivered", deliveredAt: now, lockedUntil: null, lastError: null })
+        .where(eq(outbox.id, job.id));
+      return;
+    }
+    const giveUp = outcome.kind === "failed" || job.attempts >= maxAttempts;
+    const delay =
+      outcome.kind === "retry" && outcome.retryAfterMs !== undefined
+        ? outcome.retryAfterMs
+        : retryDelay(job.attempts, retryBaseMs, maxRetryDelayMs, random);
+    await db
+      .update(outbox)
+      .set({
+        status: giveUp ? "failed" : "pending",
+        nextAttemptAt: new Date(now.getTime() + delay),
+        lockedUntil: null,
+        lastError: outcome.error.slice(0, 1000),
+      })
+      .where(eq(outbox.id, job.id));
+    const fields = { jobId: job.id, target: job.target, attempts: job.attempts, error: outcome.error };
+    if (giveUp) log.error("notification failed for good", fields);
+    else log.warn("notification will be retried", { ...fields, retryInMs: delay });
+  }
+
+  async function deliver(job: OutboxRow) {
+    const channel = byTarget.get(job.target as NotificationTarget)!;
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await channel.deliver(job.payload as ApplicationNotification);
+    } catch (error) {
+      // A bug in a channel must not lose the job: retry it like a network failure.
+      outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+    }
+    await record(job, outcome);
+  }
+
+  async function runOnce() {
+    // Jobs due when the run began: one retried during this run waits for a later run. One
+    // millisecond ahead, because the database keeps microseconds: a job queued within the
+    // current millisecond is due too.
+    const started = new Date(Date.now() + 1);
+    let attempted = 0;
+    for (;;) {
+      const jobs = await lease(started);
+      if (jobs.length === 0) return attempted;
+      await Promise.all(jobs.map(deliver));
+      attempted += jobs.length;
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  let stopped = true;
+
+  function schedule(delayMs: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, delayMs);
+  }
+
+  function tick() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = runOnce()
+      .catch((error: unknown) => log.error("outbox run failed", { error }))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          schedule(0);
+        } else {
+          schedule(pollIntervalMs);
+        }
+      });
+  }
+
+  return {
+    runOnce,
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    wake() {
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** An admin's "try again" for a failed job: back to pending, due now, attempts reset. */
+export async function retryOutboxJob(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(outbox)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null })
+    .where(and(eq(outbox.id, id), eq(outbox.status, "failed")))
+    .returning({ id: outbox.id });
+  return rows.length > 0;
+}
