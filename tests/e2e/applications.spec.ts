@@ -107,6 +107,7 @@ test.describe("event application", () => {
   test("a closed event shows why instead of a form", async ({ page }) => {
     await page.goto("/events");
     await page.getByRole("link", { name: /Winter Solstice Ball/ }).click();
+    await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}$/);
     const eventUrl = page.url();
     await page.goto(`${eventUrl}/apply`);
     await expect(page.getByRole("status")).toHaveText("Application deadline has passed");

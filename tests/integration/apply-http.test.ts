@@ -106,6 +106,35 @@ describe("posting the group form", () => {
   });
 });
 
+describe("many applicants at once", () => {
+  it("lets one of many simultaneous submissions by one person through, and no request fails", async () => {
+    const name = `Twin ${unique()}`;
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post("/apply", groupForm([name, i % 2 ? name : `${name}-discord`, "A friend", "Hi"])).then(async (r) => {
+          await r.body?.cancel();
+          return r.status;
+        }),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+  });
+
+  it("stores every one of many different people applying together", async () => {
+    const batch = unique();
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post("/apply", groupForm([`Crowd ${batch} ${i}`, `crowd-${batch}-${i}`, "An event", "Hello"])).then(async (r) => {
+          await r.body?.cancel();
+          return r.status;
+        }),
+      ),
+    );
+    expect(statuses).toEqual(Array(30).fill(200));
+  });
+});
+
 describe("posting an event's form", () => {
   it("accepts an open event's application", async () => {
     const html = await page(`/events/${openEventId}/apply`);

@@ -4,6 +4,8 @@ import { openPostgres } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
+import { startFakeDiscord } from "../../../tests/fakes/discord";
+import { createDiscordChannel } from "./discord.server";
 import { createOutboxWorker, enqueueNotification, retryDelay, retryOutboxJob } from "./outbox.server";
 
 const notification = (name: string): ApplicationNotification => ({
@@ -143,7 +145,7 @@ describeEachDatabase("the outbox", (kind) => {
     worker.start();
     await enqueue(["A"]);
     worker.wake();
-    await expect.poll(() => seen.received, { timeout: 5000 }).toEqual(["A"]);
+    await expect.poll(() => seen.received, { timeout: 15_000 }).toEqual(["A"]);
     await worker.stop();
     await enqueue(["B"]);
     worker.wake();
@@ -180,5 +182,65 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the outbox with two processes on 
     } finally {
       await other.close();
     }
+  });
+});
+
+describeEachDatabase("the outbox with a real channel over HTTP", (kind) => {
+  let database: TestDatabase;
+  let discord: Awaited<ReturnType<typeof startFakeDiscord>>;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    discord = await startFakeDiscord();
+  });
+  afterAll(async () => {
+    await discord.close();
+    await database.close();
+  });
+  beforeEach(async () => {
+    await database.db.delete(outbox);
+    discord.setMode("normal");
+    discord.requests.length = 0;
+  });
+  const channel = () => createDiscordChannel({ webhookUrl: `${discord.url}/api/webhooks/1/t`, timeoutMs: 300 });
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("delivers every job once the target is back after being down", async () => {
+    for (const name of ["A", "B", "C"]) await enqueueNotification(database.db, notification(name), ["discord"], crypto.randomUUID());
+    discord.setMode("down");
+    const worker = createOutboxWorker(database.db, [channel()], { maxAttempts: 10, retryBaseMs: 20, random: () => 1 });
+    await worker.runOnce();
+    expect(discord.requests).toHaveLength(0);
+    discord.setMode("normal");
+    await pause(30);
+    await worker.runOnce();
+    expect(discord.requests.map((r) => r.body.embeds[0]!.fields[0]!.value).sort()).toEqual(["A", "B", "C"]);
+    const rows = await database.db.select().from(outbox);
+    expect(rows.every((row) => row.status === "delivered" && row.attempts === 2)).toBe(true);
+  });
+
+  it("honours Discord's retry_after before trying again", async () => {
+    await enqueueNotification(database.db, notification("A"), ["discord"], crypto.randomUUID());
+    discord.setMode("rate-limited", { retryAfterSeconds: 0.3 });
+    const worker = createOutboxWorker(database.db, [channel()], { maxAttempts: 10, retryBaseMs: 1 });
+    await worker.runOnce();
+    discord.setMode("normal");
+    expect(await worker.runOnce()).toBe(0); // still waiting
+    await pause(350);
+    expect(await worker.runOnce()).toBe(1);
+    expect(discord.requests).toHaveLength(1);
+  });
+
+  it("marks a job failed after N attempts at a target that never answers well", async () => {
+    await enqueueNotification(database.db, notification("A"), ["discord"], crypto.randomUUID());
+    discord.setMode("down");
+    const worker = createOutboxWorker(database.db, [channel()], { maxAttempts: 4, retryBaseMs: 1, random: () => 0 });
+    const attemptsBefore = discord.attempts;
+    for (let i = 0; i < 6; i++) {
+      await worker.runOnce();
+      await pause(10);
+    }
+    expect(discord.attempts - attemptsBefore).toBe(4);
+    const [job] = await database.db.select().from(outbox);
+    expect(job).toMatchObject({ status: "failed", attempts: 4, lastError: "Discord answered 503" });
   });
 });
