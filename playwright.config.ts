@@ -14,8 +14,10 @@ if (!existsSync(chromiumPath)) {
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 export const baseURL = `http://127.0.0.1:${port}`;
-// A fresh embedded database per run, seeded with the demo content.
+// A fresh embedded database per run, seeded with the demo content. Workers load this file again:
+// the environment carries the folder to them, so tests can run account commands against it.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "dwell-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { Database } from "~/db/db.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
+import type { Auth } from "~/utils/auth.server";
 import type { Config } from "~/utils/env.server";
 
 /** What every loader and action gets from the server: set once per request in server/app.ts. */
@@ -9,6 +10,9 @@ export interface AppContext {
   config: Config;
   /** The requesting client's IP address (see TRUST_PROXY). */
   clientAddress: string;
+  auth: Auth;
+  /** How outgoing mail leaves: by SMTP, or written to the server log. */
+  mailTransport: "smtp" | "log";
   notifications: {
     /** The configured targets: one outbox job each per application. */
     targets: readonly NotificationTarget[];

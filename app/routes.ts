@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 export default [
   layout("routes/_site.tsx", [
@@ -8,6 +8,16 @@ export default [
     // One screen for both forms (spec): with an event id it is the event's application form.
     route("events/:id/apply", "routes/_site.apply.tsx", { id: "event-apply" }),
     route("apply", "routes/_site.apply.tsx", { id: "group-apply" }),
+
+    // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
+    ...prefix("admin", [
+      route("sign-in", "routes/_site.admin.sign-in.tsx"),
+      route("sign-out", "routes/_site.admin.sign-out.tsx"),
+      route("forgot-password", "routes/_site.admin.forgot-password.tsx"),
+      route("reset-password", "routes/_site.admin.reset-password.tsx"),
+    ]),
+    route("admin", "routes/_site.admin.tsx", [index("routes/_site.admin._index.tsx")]),
+
     route("*", "routes/_site.$.tsx"),
   ]),
 ] satisfies RouteConfig;

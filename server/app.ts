@@ -4,7 +4,8 @@
  * database and the server share one module graph and one database connection.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { chmod } from "node:fs/promises";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -24,9 +25,13 @@ import {
 } from "~/db/db.server";
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
+import { resolveAuthSecret } from "~/utils/auth-secret.server";
+import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
+import { createMailer } from "~/utils/email.server";
 import { loadConfig, type Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 import { pruneRateLimits } from "~/utils/rate-limit.server";
+import { adminSocketHandler, runAdminCommand, type AdminReply } from "./admin-commands";
 import { seedDemoContent } from "./demo-content";
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
@@ -35,6 +40,8 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export interface AppDeps {
   db: Database;
   config: Config;
+  auth: Auth;
+  mailTransport: AppContext["mailTransport"];
   notifications: AppContext["notifications"];
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** Serve the client build's files (production); in development Vite serves them. */
@@ -53,7 +60,7 @@ function clientAddress(c: Context<{ Bindings: HttpBindings }>, trustProxy: boole
   return getConnInfo(c).remote.address ?? "unknown";
 }
 
-export function createApp({ db, config, notifications, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, notifications, build, staticRoot }: AppDeps) {
   const app = new Hono<{ Bindings: HttpBindings }>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
 
@@ -95,13 +102,12 @@ export function createApp({ db, config, notifications, build, staticRoot }: AppD
 
   app.all("*", (c) => {
     const context = new RouterContextProvider();
-    context.set(appContext, {
-      db,
-      config,
-      clientAddress: clientAddress(c, config.TRUST_PROXY),
-      notifications,
-    });
-    return handleRequest(c.req.raw, context);
+    const address = clientAddress(c, config.TRUST_PROXY);
+    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications });
+    // better-auth reads the client's address from this header (it cannot see the socket).
+    const request = new Request(c.req.raw);
+    request.headers.set(CLIENT_IP_HEADER, address);
+    return handleRequest(request, context);
   });
 
   return app;
@@ -124,13 +130,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function openConfiguredDatabase(config: Config) {
+async function openConfiguredDatabase(config: Config, onAdminConnection?: (socket: Socket) => void) {
   if (config.DATABASE_URL) {
     const database = openPostgres(config.DATABASE_URL);
     await migrateDatabase(database, config.DATABASE_URL);
     return { database, lock: null };
   }
-  const lock: DataDirLock = await lockDataDir(config.DATA_DIR);
+  const lock: DataDirLock = await lockDataDir(config.DATA_DIR, onAdminConnection);
+  // Only the owner of the data folder may send account commands.
+  await chmod(lock.socketPath, 0o600);
   try {
     const database = await openPglite(join(config.DATA_DIR, "pgdata"));
     await migrateDatabase(database);
@@ -144,7 +152,19 @@ async function openConfiguredDatabase(config: Config) {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
   const channels = await buildNotificationChannels(config);
-  const { database, lock } = await openConfiguredDatabase(config);
+  const secret = await resolveAuthSecret(config);
+  // Account commands arrive on the lock socket; they wait for the database to be ready.
+  const ready: { deps?: { db: Database; auth: Auth } } = {};
+  const { database, lock } = await openConfiguredDatabase(
+    config,
+    adminSocketHandler(async (input) =>
+      ready.deps ? runAdminCommand(ready.deps, input) : { ok: false, error: "the server is still starting; try again" },
+    ),
+  );
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  if (mailer.transport === "log") log.info("no SMTP_URL: password reset emails are written to this log");
+  const auth = createAuth({ db: database.db, publicUrl: config.PUBLIC_URL, secret, mailer });
+  ready.deps = { db: database.db, auth };
   if (database.created && config.DEMO_CONTENT) {
     await seedDemoContent(database.db, new Date());
     log.info("seeded demo content into the new embedded database");
@@ -168,6 +188,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const app = createApp({
     db: database.db,
     config,
+    auth,
+    mailTransport: mailer.transport,
     notifications: { targets: channels.map((channel) => channel.target), wake: outboxWorker.wake },
     build,
     staticRoot: options.staticRoot,
@@ -200,4 +222,22 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     return closing;
   };
   return { url, config, database, close };
+}
+
+/**
+ * Runs an account command without a server (none is running, or the database is PostgreSQL,
+ * which several processes may open at once). Takes the data folder's lock like a server would.
+ */
+export async function runAdminCommandOffline(command: unknown, env?: Record<string, string | undefined>): Promise<AdminReply> {
+  const config = loadConfig(env);
+  const secret = await resolveAuthSecret(config);
+  const { database, lock } = await openConfiguredDatabase(config);
+  try {
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+    const auth = createAuth({ db: database.db, publicUrl: config.PUBLIC_URL, secret, mailer });
+    return await runAdminCommand({ db: database.db, auth }, command);
+  } finally {
+    await database.close();
+    await lock?.release();
+  }
 }

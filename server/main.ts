@@ -2,44 +2,15 @@
  * `npm start` (production) and `npm run dev`: loads `.env`, makes sure the production build is
  * current, starts the server, and stops it cleanly on SIGTERM/SIGINT.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { ensureBuild, root, serverBundle } from "./build.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const dev = process.argv.includes("--dev");
-const serverBundle = join(root, "build/server/index.js");
 
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
 if (dev) process.env.NODE_ENV ??= "development";
-
-function newestSourceChange(): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    const stats = statSync(path);
-    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-    else newest = Math.max(newest, stats.mtimeMs);
-  };
-  for (const name of ["app", "server", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"]) {
-    if (existsSync(join(root, name))) visit(join(root, name));
-  }
-  return newest;
-}
-
-/** A fresh clone, or sources changed since the last build (a pull): build before serving. */
-function ensureBuild() {
-  if (existsSync(serverBundle) && statSync(serverBundle).mtimeMs >= newestSourceChange()) return;
-  console.log("Building the site (first start, or the sources changed)…");
-  const result = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (result.status !== 0) {
-    console.error("The build failed; see above.");
-    process.exit(1);
-  }
-}
 
 interface ServerModule {
   startServer(options: Record<string, unknown>): Promise<{ close(): Promise<void> }>;

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -23,8 +24,21 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// Resolves to <project>/drizzle both from app/db/ (dev, tests) and from build/server/ (production).
-const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+/**
+ * The project's drizzle/ folder, found by walking up from this module: it runs from app/db/ in
+ * development and tests, and from some chunk under build/server/ in production.
+ */
+function findMigrationsFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, "drizzle");
+    if (existsSync(join(candidate, "meta", "_journal.json"))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("The migrations folder (drizzle/) was not found above the server code.");
+    dir = parent;
+  }
+}
+const MIGRATIONS_FOLDER = findMigrationsFolder();
 
 // Any constant works; it only has to be the same in every process sharing the database.
 const MIGRATION_LOCK_KEY = 72_616_657;

@@ -19,9 +19,16 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-import { APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus } from "./enums";
+import { APPLICATION_STATUSES, QUESTION_TYPES, USER_ROLES, type ApplicationStatus, type UserRole } from "./enums";
 
-export { APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus, type QuestionType } from "./enums";
+export {
+  APPLICATION_STATUSES,
+  QUESTION_TYPES,
+  USER_ROLES,
+  type ApplicationStatus,
+  type QuestionType,
+  type UserRole,
+} from "./enums";
 
 /** Every abbreviation the time module understands (see features/events/event-timing.ts). */
 const STORED_TIMEZONES = ["UTC", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"];
@@ -36,6 +43,74 @@ const timestamps = {
     .defaultNow()
     .$onUpdate(() => new Date()),
 };
+
+/**
+ * The accounts of the Sanctum (spec: profiles). better-auth keeps its users here: `username` is its
+ * `name`, and `role` decides who is an admin. There is no public sign-up; accounts are made with
+ * `npm run user:create`.
+ */
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    username: text().notNull(),
+    email: text().notNull().unique(),
+    emailVerified: boolean().notNull().default(false),
+    image: text(),
+    role: text().$type<UserRole>().notNull().default("member"),
+    ...timestamps,
+  },
+  (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    token: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ipAddress: text(),
+    userAgent: text(),
+    ...timestamps,
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    accountId: text().notNull(),
+    providerId: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    accessToken: text(),
+    refreshToken: text(),
+    idToken: text(),
+    accessTokenExpiresAt: timestamp({ withTimezone: true }),
+    refreshTokenExpiresAt: timestamp({ withTimezone: true }),
+    scope: text(),
+    password: text(),
+    ...timestamps,
+  },
+  (table) => [index("accounts_user_idx").on(table.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    identifier: text().notNull(),
+    value: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
 
 export const events = pgTable(
   "events",
@@ -52,7 +127,7 @@ export const events = pgTable(
     maxAttendees: integer(),
     applicationInstructions: text(),
     featured: boolean().notNull().default(false),
-    createdBy: uuid(),
+    createdBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (table) => [

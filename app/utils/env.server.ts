@@ -45,6 +45,12 @@ const EnvSchema = z.object({
   GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
   GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
   DISCORD_WEBHOOK_URL: optionalUrl,
+  /** Signs sessions; at least 32 characters. Optional with the embedded database (one is generated). */
+  AUTH_SECRET: z.string().min(32, { error: "at least 32 characters (openssl rand -base64 32)" }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected smtp:// or smtps://user:password@host:port" }).optional(),
+  MAIL_FROM: z.string().min(3).default("Dwell <no-reply@localhost>"),
+  RATE_LIMIT_SIGN_IN: z.coerce.number({ error: "expected a number of attempts" }).int().min(1).default(10),
+
   /** Delivery attempts before a notification is marked failed. */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number" }).int().min(1).default(10),
 });

@@ -1,29 +1,83 @@
-/** A Discord webhook endpoint: POST /api/webhooks/{id}/{token}?wait=true with an embed. */
-import { startFake, type FakeRequest } from "./fake-server";
+/**
+ * A Discord webhook: POST /api/webhooks/{id}/{token}. Like Discord, it refuses a message whose
+ * embeds break the embed limits, and answers the message itself when asked to `wait`.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { parseJsonBody, startFake, type FakeReply } from "./fake-server";
+
+export interface DiscordEmbedField {
+  name: string;
+  value: string;
+  inline?: boolean;
+}
+
+interface Embed {
+  title?: string;
+  description?: string;
+  color?: number;
+  timestamp?: string;
+  fields?: DiscordEmbedField[];
+  footer?: { text: string };
+}
 
 export interface DiscordDelivery {
+  /** Path and query, as sent. */
   path: string;
+  headers: IncomingHttpHeaders;
+  /** As the channel sends it: a title and fields in every embed. */
   body: {
     username?: string;
-    embeds: { title: string; fields: { name: string; value: string; inline?: boolean }[]; timestamp?: string; footer?: { text: string } }[];
+    embeds: (Embed & { title: string; fields: DiscordEmbedField[] })[];
     allowed_mentions?: { parse: string[] };
   };
 }
 
+const unknownWebhook: FakeReply = { status: 404, body: { message: "Unknown Webhook", code: 10015 } };
+
+/** What Discord would refuse in these embeds, or none: https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
+export function embedLimitErrors(embeds: Embed[]): string[] {
+  const errors: string[] = [];
+  let total = 0;
+  for (const [i, embed] of embeds.entries()) {
+    const fields = embed.fields ?? [];
+    const check = (what: string, text: string | undefined, max: number) => {
+      if (text === undefined) return;
+      total += text.length;
+      if (text.length > max) errors.push(`embeds.${i}.${what}: must be ${max} or fewer in length`);
+    };
+    check("title", embed.title, 256);
+    check("description", embed.description, 4096);
+    check("footer.text", embed.footer?.text, 2048);
+    if (fields.length > 25) errors.push(`embeds.${i}.fields: must be 25 or fewer in length`);
+    for (const [j, field] of fields.entries()) {
+      if (field.name.trim() === "" || field.value.trim() === "") errors.push(`embeds.${i}.fields.${j}: must not be empty`);
+      check(`fields.${j}.name`, field.name, 256);
+      check(`fields.${j}.value`, field.value, 1024);
+    }
+  }
+  if (total > 6000) errors.push("embeds: embed size exceeds maximum size of 6000");
+  return errors;
+}
+
 export function startFakeDiscord() {
+  let messageId = 1000;
   return startFake<DiscordDelivery>({
-    accept(request: FakeRequest) {
-      if (request.method !== "POST" || !request.path.startsWith("/api/webhooks/")) {
-        return { reply: { status: 404, body: { message: "Unknown Webhook", code: 10015 } } };
-      }
-      const body = JSON.parse(request.body) as DiscordDelivery["body"];
-      return { record: { path: request.path, body }, reply: { status: 200, body: { id: "1", type: 0 } } };
+    accept(request) {
+      const url = new URL(request.path, "http://discord.test");
+      if (request.method !== "POST" || !/^\/api\/webhooks\/\d+\/[^/]+$/.test(url.pathname)) return { reply: unknownWebhook };
+      const body = parseJsonBody(request) as DiscordDelivery["body"];
+      const errors = embedLimitErrors(body.embeds);
+      if (errors.length > 0) return { reply: { status: 400, body: { message: "Invalid Form Body", code: 50035, errors } } };
+      messageId++;
+      const delivery = { path: request.path, headers: request.headers, body };
+      if (url.searchParams.get("wait") !== "true") return { delivery, reply: { status: 204 } };
+      return { delivery, reply: { status: 200, body: { id: String(messageId), type: 0, embeds: body.embeds } } };
     },
-    rateLimited: (seconds) => ({
+    rateLimited: (_request, seconds) => ({
       status: 429,
       body: { message: "You are being rate limited.", retry_after: seconds, global: false },
       headers: { "Retry-After": String(Math.ceil(seconds)) },
     }),
-    rejected: () => ({ status: 404, body: { message: "Unknown Webhook", code: 10015 } }),
+    rejected: () => unknownWebhook,
   });
 }

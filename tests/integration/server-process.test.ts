@@ -72,6 +72,8 @@ describe("the server process on the embedded database", () => {
     [{ PORT: "not-a-port" }, "PORT"],
     [{ DATABASE_URL: "mysql://nope" }, "DATABASE_URL"],
     [{ DEMO_CONTENT: "maybe" }, "DEMO_CONTENT"],
+    [{ DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }, "AUTH_SECRET"],
+    [{ AUTH_SECRET: "too-short" }, "AUTH_SECRET"],
   ])("stops on bad configuration %o and names the variable", async (env, name) => {
     const result = await runServerProcess({ DATA_DIR: dataDir(), ...env });
     expect(result.code).toBe(1);
@@ -87,7 +89,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the server process on PostgreSQL"
     await admin.connect();
     await admin.query(`create database ${name}`);
     try {
-      const env = { DATABASE_URL: postgresUrl(name), DATA_DIR: dataDir() };
+      const env = { DATABASE_URL: postgresUrl(name), DATA_DIR: dataDir(), AUTH_SECRET: "a-shared-secret-for-every-process-0123456789" };
       const servers = await Promise.all([start(env), start(env), start(env)]);
       for (const server of servers) {
         const page = await (await fetch(`${server.url}/events`)).text();

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
@@ -115,4 +115,22 @@ export async function submitApplication(
     if (isDuplicateError(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
     throw error;
   }
+}
+
+export interface ApplicationCounts {
+  group: { total: number; pending: number };
+  event: { total: number; pending: number };
+}
+
+/** The dashboard's application figures, counted in SQL. */
+export async function countApplications(db: Database): Promise<ApplicationCounts> {
+  const counts = (table: typeof applications | typeof eventApplications) =>
+    db
+      .select({
+        total: sql<number>`count(*)::int`,
+        pending: sql<number>`count(*) filter (where ${table.status} = 'pending')::int`,
+      })
+      .from(table);
+  const [[group], [event]] = await Promise.all([counts(applications), counts(eventApplications)]);
+  return { group: group!, event: event! };
 }

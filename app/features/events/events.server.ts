@@ -132,3 +132,21 @@ export async function orEmpty<T>(read: Promise<T[]>, what: string): Promise<T[]>
     return [];
   }
 }
+
+export interface EventCounts {
+  total: number;
+  upcoming: number;
+  requiringApplications: number;
+}
+
+/** The dashboard's event figures, counted in SQL. */
+export async function countEvents(db: Database, now: Date): Promise<EventCounts> {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      upcoming: sql<number>`count(*) filter (where ${startsAt} > ${now.toISOString()}::timestamptz)::int`,
+      requiringApplications: sql<number>`count(*) filter (where ${events.applicationRequired})::int`,
+    })
+    .from(events);
+  return row!;
+}

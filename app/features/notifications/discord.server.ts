@@ -1,81 +1,101 @@
 /**
- * Discord channel webhook: one embed per application. Discord's embed limits are hard errors
- * (400), so every part is cut to size here. `allowed_mentions` is empty: nothing an applicant
- * writes ("@everyone", "<@123>") can ping anyone.
+ * A Discord channel webhook: one embed per application. Discord refuses a whole message (400)
+ * when any embed limit is passed, so every part is cut to size here. `allowed_mentions` is empty:
+ * nothing an applicant writes ("@everyone", "<@123>") can ping anyone.
  */
 import { z } from "zod";
 import {
-  answerOrDash,
-  classifyHttpFailure,
+  fairShare,
   headline,
+  httpFailure,
   networkFailure,
+  orDash,
+  parseJson,
   retryAfterHeader,
   truncate,
+  unconfirmed,
 } from "./format";
-import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
+import type { ApplicationNotification, ApplicationType, DeliveryOutcome, NotificationChannel } from "./notification";
 
+/** https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
 export const DISCORD_LIMITS = {
   title: 256,
   fieldName: 256,
   fieldValue: 1024,
   fields: 25,
+  /** Title, description, field names and values, footer and author name together. */
   total: 6000,
 } as const;
+/** No answer is cut shorter than this; answers that would be are left out and counted instead. */
+const MIN_ANSWER = 64;
+/** No real VRChat name or Discord ID comes near this; a longer one is cut so the answers keep their room. */
+const IDENTITY_LIMIT = 256;
 
-const RateLimitBodySchema = z.object({ retry_after: z.number().nonnegative() });
-const ErrorBodySchema = z.object({ message: z.string() });
+const EMBED_COLOURS: Record<ApplicationType, number> = {
+  group_application: 0x5865f2,
+  event_application: 0xeb459e,
+};
 
-interface EmbedField {
-  name: string;
-  value: string;
-  inline?: boolean;
+const MessageSchema = z.object({ id: z.string() });
+const ErrorSchema = z.object({ message: z.string().optional(), retry_after: z.number().nonnegative().optional() });
+
+interface DiscordEmbed {
+  title: string;
+  color: number;
+  timestamp: string;
+  fields: { name: string; value: string; inline?: boolean }[];
 }
 
-export function buildDiscordEmbed(notification: ApplicationNotification) {
+function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {
   const title = truncate(headline(notification), DISCORD_LIMITS.title);
-  const fields: EmbedField[] = [
-    { name: "VRChat Username", value: truncate(answerOrDash(notification.vrchat_username), 256), inline: true },
-    { name: "Discord ID", value: truncate(answerOrDash(notification.discord_id), 256), inline: true },
+  const identity = [
+    { name: "VRChat Username", value: truncate(orDash(notification.vrchat_username), IDENTITY_LIMIT), inline: true },
+    { name: "Discord ID", value: truncate(orDash(notification.discord_id), IDENTITY_LIMIT), inline: true },
   ];
-  const footer = { text: "Dwell" };
-  // Room left for the answers, keeping space for a closing "N more" field.
-  let budget =
-    DISCORD_LIMITS.total - title.length - footer.text.length - fields.reduce((n, f) => n + f.name.length + f.value.length, 0) - 60;
-  let shown = 0;
-  for (const { question, answer } of notification.answers) {
-    if (fields.length >= DISCORD_LIMITS.fields - 1) break;
-    const name = truncate(question.trim() || "Question", DISCORD_LIMITS.fieldName);
-    const room = Math.min(DISCORD_LIMITS.fieldValue, budget - name.length);
-    if (room < 20) break;
-    const value = truncate(answerOrDash(answer), room);
-    fields.push({ name, value });
-    budget -= name.length + Array.from(value).length;
-    shown++;
-  }
-  const left = notification.answers.length - shown;
-  if (left > 0) fields.push({ name: "More answers", value: `${left} more not shown here; see the Sanctum.` });
-  return {
-    title,
-    color: 0x7a5af8,
-    fields,
-    timestamp: notification.submitted_at,
-    footer,
-  };
+  const answers = notification.answers.map(({ question, answer }) => ({
+    name: truncate(orDash(question), DISCORD_LIMITS.fieldName),
+    value: orDash(answer),
+  }));
+  const omitted = (count: number) => ({
+    name: "Not shown",
+    value: `${count} more ${count === 1 ? "answer" : "answers"}: the full application is in the Sanctum.`,
+  });
+  const length = (fields: { name: string; value: string }[]) =>
+    fields.reduce((sum, { name, value }) => sum + name.length + value.length, 0);
+
+  // The most answers that fit with at least MIN_ANSWER characters each, leaving room for a closing
+  // field that counts the others.
+  const base = title.length + length(identity);
+  let shown = Math.min(answers.length, DISCORD_LIMITS.fields - identity.length);
+  if (shown < answers.length) shown--;
+  const fixedFor = (count: number) =>
+    base +
+    answers.slice(0, count).reduce((sum, { name }) => sum + name.length, 0) +
+    (count < answers.length ? length([omitted(answers.length - count)]) : 0);
+  while (shown > 0 && fixedFor(shown) + shown * MIN_ANSWER > DISCORD_LIMITS.total) shown--;
+
+  const kept = answers.slice(0, shown);
+  const cap = Math.min(
+    DISCORD_LIMITS.fieldValue,
+    fairShare(
+      kept.map(({ value }) => value.length),
+      DISCORD_LIMITS.total - fixedFor(shown),
+    ),
+  );
+  const fields = [...identity, ...kept.map(({ name, value }) => ({ name, value: truncate(value, cap) }))];
+  if (shown < answers.length) fields.push(omitted(answers.length - shown));
+  return { title, color: EMBED_COLOURS[notification.type], timestamp: notification.submitted_at, fields };
 }
 
-export function createDiscordChannel({
-  webhookUrl,
-  timeoutMs = 10_000,
-}: {
-  webhookUrl: string;
-  timeoutMs?: number;
-}): NotificationChannel {
+export function createDiscordChannel({ webhookUrl, timeoutMs = 10_000 }: { webhookUrl: string; timeoutMs?: number }): NotificationChannel {
   const url = new URL(webhookUrl);
+  // Without wait=true Discord answers 204 before the message exists, and errors in it go unseen.
   url.searchParams.set("wait", "true");
   return {
     target: "discord",
     async deliver(notification): Promise<DeliveryOutcome> {
       let response: Response;
+      let body: unknown;
       try {
         response = await fetch(url, {
           method: "POST",
@@ -87,20 +107,19 @@ export function createDiscordChannel({
           }),
           signal: AbortSignal.timeout(timeoutMs),
         });
+        body = parseJson(await response.text());
       } catch (error) {
         return networkFailure("Discord", error);
       }
       if (response.ok) {
-        await response.body?.cancel();
-        return { kind: "delivered" };
+        return MessageSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Discord", response.status);
       }
-      const body: unknown = await response.json().catch(() => undefined);
-      const limited = RateLimitBodySchema.safeParse(body);
-      const retryAfterMs = limited.success
-        ? Math.ceil(limited.data.retry_after * 1000)
-        : retryAfterHeader(response.headers.get("Retry-After"));
-      const message = ErrorBodySchema.safeParse(body);
-      return classifyHttpFailure("Discord", response.status, message.success ? message.data.message : undefined, retryAfterMs);
+      const parsed = ErrorSchema.safeParse(body);
+      const { message, retry_after } = parsed.success ? parsed.data : {};
+      // The body's retry_after has milliseconds; the Retry-After header is rounded to seconds.
+      const retryAfterMs =
+        retry_after === undefined ? retryAfterHeader(response.headers.get("Retry-After")) : Math.ceil(retry_after * 1000);
+      return httpFailure("Discord", response.status, message, retryAfterMs);
     },
   };
 }

@@ -1,19 +1,23 @@
-import type { ApplicationNotification } from "./notification";
+/**
+ * What the three channels share: how an application reads in a message, and how an HTTP answer
+ * becomes a `DeliveryOutcome`.
+ *
+ * Lengths are UTF-16 code units (`string.length`). Telegram counts its limit in them, and they are
+ * never fewer than the code points other services count, so a text within a limit here is within
+ * it everywhere.
+ */
+import type { ApplicationNotification, ApplicationType, DeliveryOutcome } from "./notification";
 
 /** Shown for an unanswered question: chat services refuse empty fields, and a dash reads as "none". */
 export const NO_ANSWER = "—";
-
-/** Cuts text to `max` characters (code points), ending with an ellipsis when it was longer. */
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join("")}…`;
-}
+export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
+  group_application: "Group application",
+  event_application: "Event application",
+};
 
 export function headline(notification: ApplicationNotification): string {
-  return notification.type === "event_application"
-    ? `New event application: ${notification.event_title ?? "an event"}`
-    : "New group application";
+  if (notification.type === "group_application") return "New group application";
+  return notification.event_title ? `New event application: ${notification.event_title}` : "New event application";
 }
 
 /** "2026-11-21 18:00:00 UTC": unambiguous for admins wherever they are. */
@@ -23,39 +27,98 @@ export function formatSubmittedAt(iso: string): string {
   return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-export function answerOrDash(answer: string): string {
-  return answer.trim() === "" ? NO_ANSWER : answer;
+export function orDash(text: string): string {
+  return text.trim() === "" ? NO_ANSWER : text;
 }
 
-/** The HTTP failure every channel reports the same way: retry for 5xx and 429, give up for other 4xx. */
-export function classifyHttpFailure(
+export const ELLIPSIS = "…";
+
+/** Cuts `text` to at most `max` code units, the last being "…" when anything was cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max < 1) return "";
+  return prefix(text, max - 1) + ELLIPSIS;
+}
+
+/** The first `max` code units of `text`, one fewer rather than half an emoji. */
+export function prefix(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  // Half a surrogate pair would reach the service as an invalid character.
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
+/**
+ * The largest cap such that texts of these lengths, each cut to the cap, add up to no more than
+ * `budget`: one long answer is cut before short ones lose anything, and several long ones share
+ * the room equally.
+ */
+export function fairShare(lengths: readonly number[], budget: number): number {
+  const sorted = [...lengths].sort((a, b) => a - b);
+  let left = Math.max(0, budget);
+  for (const [index, length] of sorted.entries()) {
+    const share = Math.floor(left / (sorted.length - index));
+    if (length > share) return share;
+    left -= length;
+  }
+  return sorted.at(-1) ?? 0;
+}
+
+/**
+ * A 4xx other than 408 and 429 will not pass by trying again (wrong token, unknown chat, deleted
+ * webhook); anything else might.
+ */
+export function httpFailure(
   service: string,
   status: number,
   description: string | undefined,
-  retryAfterMs: number | undefined,
-) {
-  const error = `${service} answered ${status}${description ? `: ${truncate(description, 200)}` : ""}`;
-  if (status === 429) return { kind: "retry" as const, error, retryAfterMs };
-  if (status >= 500 || status === 408) return { kind: "retry" as const, error };
-  return { kind: "failed" as const, error };
+  retryAfterMs?: number,
+): DeliveryOutcome {
+  const error = `${service} answered ${status}${description ? `: ${truncate(description, 300)}` : ""}`;
+  if (status === 429) return retryAfterMs === undefined ? { kind: "retry", error } : { kind: "retry", error, retryAfterMs };
+  if (status >= 400 && status < 500 && status !== 408) return { kind: "failed", error };
+  return { kind: "retry", error };
 }
 
-/** A network error or timeout: worth another try. */
-export function networkFailure(service: string, error: unknown) {
-  const reason =
-    error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-      ? "timed out"
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return { kind: "retry" as const, error: `${service} unreachable: ${reason}` };
+/** A 2xx whose body does not say the message arrived: trying again risks a duplicate, not a loss. */
+export function unconfirmed(service: string, status: number): DeliveryOutcome {
+  return { kind: "retry", error: `${service} answered ${status} without the expected confirmation` };
 }
 
-/** Seconds from a Retry-After header (seconds or an HTTP date), as milliseconds. */
+export function networkFailure(service: string, error: unknown): DeliveryOutcome {
+  return { kind: "retry", error: `${service} unreachable: ${networkReason(error)}` };
+}
+
+/**
+ * Only the error's kind, never its message: undici's messages can quote the request URL, which
+ * holds the bot token or the webhook secret.
+ */
+function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return "network error";
+  if (error.name === "TimeoutError" || error.name === "AbortError") return "timed out";
+  const { cause } = error;
+  if (cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string") return cause.code;
+  return error.name;
+}
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds. */
 export function retryAfterHeader(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
+  if (value.trim() !== "" && Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The body as JSON, or undefined when it is not JSON: a proxy's HTML error page is an answer like
+ * any other, and the caller's zod schema decides what it means.
+ */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,77 +1,96 @@
 /**
- * Google Sheets `values.append`, authenticated as a service account: an RS256-signed JWT is
- * exchanged at the key's `token_uri` for an access token, cached until shortly before it expires.
+ * Google Sheets `values.append`, one row per application, signed in as a service account: an
+ * RS256 JWT is exchanged at the key's `token_uri` for an access token, which is kept until shortly
+ * before it expires.
  */
-import { createSign } from "node:crypto";
+import { createPrivateKey, createSign } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import {
-  answerOrDash,
-  classifyHttpFailure,
+  APPLICATION_TYPE_LABELS,
   formatSubmittedAt,
+  httpFailure,
   networkFailure,
+  orDash,
+  parseJson,
   retryAfterHeader,
   truncate,
+  unconfirmed,
 } from "./format";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
 
-export const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
-/** Google's limit for one cell. */
-const CELL_LIMIT = 50_000;
-/** Renew the token this long before Google says it expires. */
-const TOKEN_MARGIN_MS = 60_000;
+const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
+/** Google refuses the whole append when one cell holds more. */
+export const SHEETS_CELL_LIMIT = 50_000;
+/** Google's longest token lifetime, and the longest assertion it accepts. */
+const JWT_LIFETIME_SECONDS = 3600;
+/** A token this close to expiry is renewed first, so it cannot expire on the way to Google. */
+const TOKEN_RENEWAL_MARGIN_MS = 60_000;
+
+function isPrivateKey(pem: string) {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Messages that name the problem, never the value: the value may be the private key. */
+const missingOr = (problem: string) => (issue: { input: unknown }) => (issue.input === undefined ? "is missing" : problem);
 
 export const ServiceAccountKeySchema = z.object({
-  client_email: z.string().min(1),
-  private_key: z.string().includes("PRIVATE KEY", { error: "expected a PEM private key" }),
-  token_uri: z.url({ protocol: /^https?$/ }),
-});
+  client_email: z.string({ error: missingOr("must be a string") }).min(1, "is empty"),
+  private_key: z.string({ error: missingOr("must be a string") }).refine(isPrivateKey, "is not a PEM private key"),
+  token_uri: z.url({ protocol: /^https?$/, error: missingOr("must be an http(s) URL") }),
+}, { error: "must hold a JSON object" });
 export type ServiceAccountKey = z.infer<typeof ServiceAccountKeySchema>;
 
+/** Reads the key file downloaded from Google Cloud; throws an Error naming the file and the problem. */
 export async function readServiceAccountKey(path: string): Promise<ServiceAccountKey> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    const code = error instanceof Error && "code" in error ? String(error.code) : String(error);
+    throw new Error(`cannot read ${path} (${code})`, { cause: error });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not JSON (expected a service account key file)`, { cause: error });
-  }
+  const json = parseJson(text);
+  if (json === undefined) throw new Error(`${path} is not JSON; expected a service account key file`);
   const parsed = ServiceAccountKeySchema.safeParse(json);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => issue.path.join(".") || "key").join(", ");
-    throw new Error(`${path} is not a usable service account key (check: ${fields})`);
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "the file"} ${issue.message}`);
+    throw new Error(`${path} is not a usable service account key: ${problems.join("; ")}`);
   }
   return parsed.data;
 }
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString("base64url");
 
-export function signServiceAccountJwt(key: ServiceAccountKey, now: Date): string {
+function signServiceAccountJwt(key: ServiceAccountKey, now: Date): string {
   const iat = Math.floor(now.getTime() / 1000);
   const header = base64url(JSON.stringify({ alg: "RS256", typ: "JWT" }));
   const claims = base64url(
-    JSON.stringify({ iss: key.client_email, scope: SHEETS_SCOPE, aud: key.token_uri, iat, exp: iat + 3600 }),
+    JSON.stringify({ iss: key.client_email, scope: SHEETS_SCOPE, aud: key.token_uri, iat, exp: iat + JWT_LIFETIME_SECONDS }),
   );
   const signature = createSign("RSA-SHA256").update(`${header}.${claims}`).sign(key.private_key);
   return `${header}.${claims}.${base64url(signature)}`;
 }
 
 const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
+const TokenErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+const AppendedSchema = z.object({ updates: z.object({ updatedRows: z.number().int().positive() }) });
+const ApiErrorSchema = z.object({ error: z.object({ message: z.string() }) });
 
-export function sheetRow(notification: ApplicationNotification): string[] {
+function sheetRow(notification: ApplicationNotification): string[] {
   return [
     formatSubmittedAt(notification.submitted_at),
-    notification.type,
+    APPLICATION_TYPE_LABELS[notification.type],
     notification.event_title ?? "",
     notification.vrchat_username,
     notification.discord_id,
-    ...notification.answers.map(({ question, answer }) => truncate(`${question}: ${answerOrDash(answer)}`, CELL_LIMIT)),
-  ];
+    ...notification.answers.map(({ question, answer }) => `${question}: ${orDash(answer)}`),
+  ].map((cell) => truncate(cell, SHEETS_CELL_LIMIT));
 }
 
 export function createGoogleSheetsChannel({
@@ -89,43 +108,53 @@ export function createGoogleSheetsChannel({
   timeoutMs?: number;
   now?: () => Date;
 }): NotificationChannel {
-  let cached: { token: string; expiresAt: number } | null = null;
   const appendUrl =
-    `${apiUrl.replace(/\/+$/, "")}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}` +
-    // RAW stores what was typed as text: an answer starting with "=" never becomes a formula.
-    `/values/${encodeURIComponent(range)}:append?valueInputOption=RAW&insertDataOption=INSERT_ROWS`;
+    `${apiUrl.replace(/\/+$/, "")}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}:append` +
+    // RAW stores each cell as the text it is: an answer such as "=IMPORTXML(…)" or "+1" stays a
+    // string and never becomes a formula (USER_ENTERED would evaluate it in the admins' sheet).
+    "?valueInputOption=RAW&insertDataOption=INSERT_ROWS";
 
-  async function accessToken(): Promise<string | DeliveryOutcome> {
-    const current = now();
-    if (cached && cached.expiresAt - TOKEN_MARGIN_MS > current.getTime()) return cached.token;
+  let cached: { token: string; expiresAt: number } | undefined;
+  let pending: Promise<string | DeliveryOutcome> | undefined;
+
+  async function requestToken(): Promise<string | DeliveryOutcome> {
+    const issuedAt = now();
     let response: Response;
+    let body: unknown;
     try {
       response = await fetch(serviceAccount.token_uri, {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({
           grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-          assertion: signServiceAccountJwt(serviceAccount, current),
+          assertion: signServiceAccountJwt(serviceAccount, issuedAt),
         }),
         signal: AbortSignal.timeout(timeoutMs),
       });
+      body = parseJson(await response.text());
     } catch (error) {
-      return networkFailure("Google token endpoint", error);
+      return networkFailure("Google OAuth", error);
     }
-    const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const description = z.object({ error_description: z.string() }).safeParse(body);
-      return classifyHttpFailure(
-        "Google token endpoint",
-        response.status,
-        description.success ? description.data.error_description : undefined,
-        retryAfterHeader(response.headers.get("Retry-After")),
-      );
+      const parsed = TokenErrorSchema.safeParse(body);
+      const description = parsed.success
+        ? [parsed.data.error, parsed.data.error_description].filter(Boolean).join(": ")
+        : undefined;
+      return httpFailure("Google OAuth", response.status, description, retryAfterHeader(response.headers.get("Retry-After")));
     }
     const token = TokenSchema.safeParse(body);
-    if (!token.success) return { kind: "retry", error: "Google token endpoint answered without a token" };
-    cached = { token: token.data.access_token, expiresAt: current.getTime() + token.data.expires_in * 1000 };
+    if (!token.success) return unconfirmed("Google OAuth", response.status);
+    cached = { token: token.data.access_token, expiresAt: issuedAt.getTime() + token.data.expires_in * 1000 };
     return cached.token;
+  }
+
+  function accessToken(): Promise<string | DeliveryOutcome> {
+    if (cached && now().getTime() < cached.expiresAt - TOKEN_RENEWAL_MARGIN_MS) return Promise.resolve(cached.token);
+    // The outbox delivers a batch at once: the deliveries share one sign-in instead of one each.
+    pending ??= requestToken().finally(() => {
+      pending = undefined;
+    });
+    return pending;
   }
 
   return {
@@ -134,6 +163,7 @@ export function createGoogleSheetsChannel({
       const token = await accessToken();
       if (typeof token !== "string") return token;
       let response: Response;
+      let body: unknown;
       try {
         response = await fetch(appendUrl, {
           method: "POST",
@@ -141,22 +171,22 @@ export function createGoogleSheetsChannel({
           body: JSON.stringify({ values: [sheetRow(notification)] }),
           signal: AbortSignal.timeout(timeoutMs),
         });
+        body = parseJson(await response.text());
       } catch (error) {
         return networkFailure("Google Sheets", error);
       }
       if (response.ok) {
-        await response.body?.cancel();
-        return { kind: "delivered" };
+        return AppendedSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Google Sheets", response.status);
       }
-      const body: unknown = await response.json().catch(() => undefined);
-      const message = z.object({ error: z.object({ message: z.string() }) }).safeParse(body);
-      const description = message.success ? message.data.error.message : undefined;
+      const parsed = ApiErrorSchema.safeParse(body);
+      const description = parsed.success ? parsed.data.error.message : undefined;
       if (response.status === 401) {
-        // The token was revoked or expired early: fetch a new one next time.
-        cached = null;
+        // The token was revoked or expired early: sign in again on the next attempt. Unless a
+        // delivery running alongside already did.
+        if (cached?.token === token) cached = undefined;
         return { kind: "retry", error: `Google Sheets answered 401${description ? `: ${description}` : ""}` };
       }
-      return classifyHttpFailure("Google Sheets", response.status, description, retryAfterHeader(response.headers.get("Retry-After")));
+      return httpFailure("Google Sheets", response.status, description, retryAfterHeader(response.headers.get("Retry-After")));
     },
   };
 }

@@ -213,3 +213,37 @@ export async function retryOutboxJob(db: Database, id: string): Promise<boolean>
     .returning({ id: outbox.id });
   return rows.length > 0;
 }
+
+export interface ChannelHealth {
+  target: NotificationTarget;
+  pending: number;
+  failed: number;
+  lastDeliveredAt: Date | null;
+  lastError: string | null;
+}
+
+/** How each configured channel is doing, from its jobs: for the Sanctum's system status. */
+export async function channelHealth(db: Database, targets: readonly NotificationTarget[]): Promise<ChannelHealth[]> {
+  if (targets.length === 0) return [];
+  const rows = await db
+    .select({
+      target: outbox.target,
+      pending: sql<number>`count(*) filter (where ${outbox.status} = 'pending')::int`,
+      failed: sql<number>`count(*) filter (where ${outbox.status} = 'failed')::int`,
+      lastDeliveredAt: sql<string | null>`max(${outbox.deliveredAt})`,
+      lastError: sql<string | null>`(array_agg(${outbox.lastError} order by ${outbox.updatedAt} desc) filter (where ${outbox.lastError} is not null))[1]`,
+    })
+    .from(outbox)
+    .where(inArray(outbox.target, [...targets]))
+    .groupBy(outbox.target);
+  return targets.map((target) => {
+    const row = rows.find((r) => r.target === target);
+    return {
+      target,
+      pending: row?.pending ?? 0,
+      failed: row?.failed ?? 0,
+      lastDeliveredAt: row?.lastDeliveredAt ? new Date(row.lastDeliveredAt) : null,
+      lastError: row?.lastError ?? null,
+    };
+  });
+}

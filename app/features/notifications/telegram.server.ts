@@ -1,58 +1,101 @@
 /**
- * Telegram Bot API `sendMessage` in HTML parse mode. Everything user-written is escaped (Telegram
- * accepts only a few tags and refuses a message with any other), and long answers are cut so the
- * message stays within Telegram's 4,096 characters; cuts happen before escaping, so no entity
- * such as `&amp;` is ever split.
+ * Telegram Bot API `sendMessage` in HTML parse mode. Telegram refuses a whole message over one tag
+ * it does not know, so everything user-written is escaped. The message is built as plain text
+ * pieces and cut to size before escaping: the 4,096-character limit counts the text after entity
+ * parsing, and a cut made there can never split an entity such as `&amp;` or lose a closing tag.
  */
 import { z } from "zod";
 import {
-  answerOrDash,
-  classifyHttpFailure,
+  ELLIPSIS,
+  fairShare,
   formatSubmittedAt,
   headline,
+  httpFailure,
   networkFailure,
+  orDash,
+  parseJson,
+  prefix,
   retryAfterHeader,
   truncate,
+  unconfirmed,
 } from "./format";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
+/** Short enough that a long title or question leaves the answers room. */
+const LINE_LIMIT = 256;
 
-const ResponseSchema = z.object({
-  ok: z.boolean(),
+const SentSchema = z.object({ ok: z.literal(true) });
+const ErrorSchema = z.object({
   description: z.string().optional(),
-  parameters: z.object({ retry_after: z.number().optional() }).optional(),
+  parameters: z
+    .object({ retry_after: z.number().nonnegative().optional(), migrate_to_chat_id: z.number().optional() })
+    .optional(),
 });
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
 }
 
-export function buildTelegramText(notification: ApplicationNotification): string {
-  const answers = notification.answers.map(({ question, answer }) => ({
-    question: truncate(question, 300),
-    answer: answerOrDash(answer),
-  }));
-  const render = () =>
-    [
-      `<b>${escapeHtml(truncate(headline(notification), 300))}</b>`,
-      "",
-      `<b>VRChat username:</b> ${escapeHtml(answerOrDash(truncate(notification.vrchat_username, 200)))}`,
-      `<b>Discord ID:</b> ${escapeHtml(answerOrDash(truncate(notification.discord_id, 200)))}`,
-      `<b>Submitted:</b> ${escapeHtml(formatSubmittedAt(notification.submitted_at))}`,
-      ...answers.flatMap(({ question, answer }) => ["", `<b>${escapeHtml(question)}</b>`, escapeHtml(answer)]),
-    ].join("\n");
+interface Piece {
+  text: string;
+  bold?: boolean;
+}
 
-  let text = render();
-  // Shorten the longest answer until the message fits; each step cuts at least the overflow.
-  while (text.length > TELEGRAM_TEXT_LIMIT) {
-    const longest = answers.reduce((a, b) => (b.answer.length > a.answer.length ? b : a), answers[0]!);
-    if (!longest || longest.answer.length <= 1) return truncate(text.replace(/<[^>]*>/g, ""), TELEGRAM_TEXT_LIMIT);
-    const overflow = text.length - TELEGRAM_TEXT_LIMIT;
-    longest.answer = truncate(longest.answer, Math.max(1, Array.from(longest.answer).length - overflow - 1));
-    text = render();
+/** The message in HTML, shown by Telegram as at most `TELEGRAM_TEXT_LIMIT` characters. */
+function buildTelegramText(notification: ApplicationNotification): string {
+  const line = (text: string) => truncate(text, LINE_LIMIT);
+  const pieces: Piece[] = [
+    { text: line(headline(notification)), bold: true },
+    { text: "\n\n" },
+    { text: "VRChat username: ", bold: true },
+    { text: line(orDash(notification.vrchat_username)) },
+    { text: "\n" },
+    { text: "Discord ID: ", bold: true },
+    { text: line(orDash(notification.discord_id)) },
+    { text: "\n" },
+    { text: "Submitted: ", bold: true },
+    { text: formatSubmittedAt(notification.submitted_at) },
+  ];
+  const answers = notification.answers.map(({ question, answer }) => ({ question: line(question), answer: orDash(answer) }));
+  const fixed = answers.reduce(
+    (sum, { question }) => sum + "\n\n".length + question.length + "\n".length,
+    pieces.reduce((sum, piece) => sum + piece.text.length, 0),
+  );
+  const cap = fairShare(
+    answers.map(({ answer }) => answer.length),
+    TELEGRAM_TEXT_LIMIT - fixed,
+  );
+  for (const { question, answer } of answers) {
+    pieces.push({ text: "\n\n" }, { text: question, bold: true }, { text: "\n" }, { text: truncate(answer, cap) });
   }
-  return text;
+  return fitPieces(pieces, TELEGRAM_TEXT_LIMIT).map(toHtml).join("");
+}
+
+/** For forms so long that the questions alone overflow: keeps what fits and ends with "…". */
+function fitPieces(pieces: Piece[], limit: number): Piece[] {
+  if (pieces.reduce((sum, piece) => sum + piece.text.length, 0) <= limit) return pieces;
+  const kept: Piece[] = [];
+  let room = limit - ELLIPSIS.length;
+  for (const piece of pieces) {
+    if (piece.text.length > room) {
+      kept.push({ ...piece, text: prefix(piece.text, room) });
+      break;
+    }
+    kept.push(piece);
+    room -= piece.text.length;
+  }
+  return [...kept, { text: ELLIPSIS }];
+}
+
+function toHtml({ text, bold }: Piece): string {
+  if (text === "") return "";
+  return bold ? `<b>${escapeHtml(text)}</b>` : escapeHtml(text);
 }
 
 export function createTelegramChannel({
@@ -71,6 +114,7 @@ export function createTelegramChannel({
     target: "telegram",
     async deliver(notification): Promise<DeliveryOutcome> {
       let response: Response;
+      let body: unknown;
       try {
         response = await fetch(endpoint, {
           method: "POST",
@@ -83,21 +127,24 @@ export function createTelegramChannel({
           }),
           signal: AbortSignal.timeout(timeoutMs),
         });
+        body = parseJson(await response.text());
       } catch (error) {
         return networkFailure("Telegram", error);
       }
-      const parsed = ResponseSchema.safeParse(await response.json().catch(() => undefined));
-      if (response.ok && parsed.success && parsed.data.ok) return { kind: "delivered" };
-      if (response.ok) return { kind: "retry", error: "Telegram answered 200 without a confirmation" };
-      const retryAfterMs =
-        parsed.success && parsed.data.parameters?.retry_after !== undefined
-          ? parsed.data.parameters.retry_after * 1000
-          : retryAfterHeader(response.headers.get("Retry-After"));
-      return classifyHttpFailure(
+      if (response.ok) {
+        // Only `ok: true` says the message was sent; a 200 from anything else (a proxy) does not.
+        return SentSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Telegram", response.status);
+      }
+      const parsed = ErrorSchema.safeParse(body);
+      const { description, parameters } = parsed.success ? parsed.data : {};
+      const retryAfter = parameters?.retry_after;
+      return httpFailure(
         "Telegram",
         response.status,
-        parsed.success ? parsed.data.description : undefined,
-        retryAfterMs,
+        parameters?.migrate_to_chat_id === undefined
+          ? description
+          : `${description ?? "the chat moved"} (the chat's new ID is ${parameters.migrate_to_chat_id})`,
+        retryAfter === undefined ? retryAfterHeader(response.headers.get("Retry-After")) : Math.ceil(retryAfter * 1000),
       );
     },
   };

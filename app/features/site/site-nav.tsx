@@ -6,7 +6,7 @@ import { cn } from "~/components/ui/cn";
 const NAV_LINKS = [
   { to: href("/"), label: "The Calling", end: true },
   { to: href("/events"), label: "The Prophecies", end: false },
-  { to: "/admin", label: "The Sanctum", end: false },
+  { to: href("/admin"), label: "The Sanctum", end: false },
 ] as const;
 
 function linkClass({ isActive }: { isActive: boolean }) {

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAuth, getViewer, type Auth } from "~/utils/auth.server";
+import type { EmailMessage } from "~/utils/email.server";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { AccountError, createAccount, listAccounts, removeAccount } from "./accounts.server";
+
+describeEachDatabase("accounts", (kind) => {
+  let database: TestDatabase;
+  let auth: Auth;
+  const sent: EmailMessage[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    auth = createAuth({
+      db: database.db,
+      publicUrl: "http://localhost:3000",
+      secret: "a-test-secret-that-is-long-enough-1234",
+      mailer: { transport: "log", send: async (message) => void sent.push(message) },
+    });
+  });
+  afterAll(() => database.close());
+
+  async function signIn(email: string, password: string) {
+    const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
+    const cookie = headers.get("set-cookie")!.split(";")[0]!;
+    return new Request("http://localhost:3000/admin", { headers: { cookie } });
+  }
+
+  it("creates an admin who can sign in", async () => {
+    const account = await createAccount(auth, { email: " Keeper@Dwell.Example ", password: "moonlight", username: "Keeper" });
+    expect(account).toMatchObject({ email: "keeper@dwell.example", username: "Keeper", role: "admin" });
+    const viewer = await getViewer(auth, await signIn("keeper@dwell.example", "moonlight"));
+    expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "admin" });
+  });
+
+  it("refuses a wrong password without saying whether the account exists", async () => {
+    const wrong = await auth.api.signInEmail({ body: { email: "keeper@dwell.example", password: "sunlight" } }).catch((e: Error) => e.message);
+    const unknown = await auth.api.signInEmail({ body: { email: "nobody@dwell.example", password: "sunlight" } }).catch((e: Error) => e.message);
+    expect(wrong).toBe(unknown);
+  });
+
+  it("makes members who are not admins", async () => {
+    await createAccount(auth, { email: "member@dwell.example", password: "starlight", role: "member" });
+    expect((await getViewer(auth, await signIn("member@dwell.example", "starlight")))?.role).toBe("member");
+  });
+
+  it("refuses bad input and a second account with the same email", async () => {
+    await expect(createAccount(auth, { email: "not-an-email", password: "x" })).rejects.toThrow(AccountError);
+    await expect(createAccount(auth, { email: "short@dwell.example", password: "12345" })).rejects.toThrow(/at least 6 characters/);
+    await expect(createAccount(auth, { email: "KEEPER@dwell.example", password: "moonlight" })).rejects.toThrow(/already exists/);
+  });
+
+  it("lists and removes accounts, ending their sessions", async () => {
+    const request = await signIn("member@dwell.example", "starlight");
+    expect((await listAccounts(database.db)).map((a) => a.email)).toEqual(["keeper@dwell.example", "member@dwell.example"]);
+    expect(await removeAccount(database.db, "Member@dwell.example")).toBe(true);
+    expect(await removeAccount(database.db, "member@dwell.example")).toBe(false);
+    expect(await getViewer(auth, request)).toBeNull();
+  });
+
+  it("sends a reset link to /admin/reset-password that sets a new password", async () => {
+    await auth.api.requestPasswordReset({ body: { email: "keeper@dwell.example" } });
+    const link = /http:\/\/localhost:3000\/admin\/reset-password\?token=(\S+)/.exec(sent.at(-1)!.text);
+    expect(link).not.toBeNull();
+    await auth.api.resetPassword({ body: { newPassword: "newmoon", token: decodeURIComponent(link![1]!) } });
+    expect(await getViewer(auth, await signIn("keeper@dwell.example", "newmoon"))).not.toBeNull();
+  });
+});

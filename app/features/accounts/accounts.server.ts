@@ -1,0 +1,70 @@
+/**
+ * Sanctum accounts, managed by the operator's commands (npm run user:create / user:list /
+ * user:remove): there is no public sign-up.
+ */
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import { profiles, USER_ROLES } from "~/db/schema";
+import { MIN_PASSWORD_LENGTH, type Auth } from "~/utils/auth.server";
+
+export const NewAccountSchema = z.object({
+  email: z.string({ error: "an email address" }).trim().toLowerCase().pipe(z.email({ error: "a valid email address" })),
+  password: z
+    .string({ error: "a password" })
+    .min(MIN_PASSWORD_LENGTH, { error: `at least ${MIN_PASSWORD_LENGTH} characters` })
+    .max(128, { error: "at most 128 characters" }),
+  username: z.string().trim().min(1).max(64).optional(),
+  role: z.enum(USER_ROLES, { error: "admin or member" }).default("admin"),
+});
+export type NewAccount = z.input<typeof NewAccountSchema>;
+
+export class AccountError extends Error {
+  override name = "AccountError";
+}
+
+function describe(error: z.ZodError) {
+  return error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; ");
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+export async function createAccount(auth: Auth, input: NewAccount) {
+  const parsed = NewAccountSchema.safeParse(input);
+  if (!parsed.success) throw new AccountError(describe(parsed.error));
+  const { email, password, role } = parsed.data;
+  const username = parsed.data.username ?? email.split("@")[0]!;
+  const ctx = await auth.$context;
+  const hash = await ctx.password.hash(password);
+  let user;
+  try {
+    user = await ctx.internalAdapter.createUser({ email, name: username, emailVerified: true, role }, { method: "admin" });
+  } catch (error) {
+    // The email's unique index decides, even when two commands race.
+    if (isUniqueViolation(error)) throw new AccountError(`An account with the email ${email} already exists.`);
+    throw error;
+  }
+  await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+  return { id: user.id, email, username, role };
+}
+
+export async function listAccounts(db: Database) {
+  return db
+    .select({ id: profiles.id, email: profiles.email, username: profiles.username, role: profiles.role, createdAt: profiles.createdAt })
+    .from(profiles)
+    .orderBy(asc(profiles.createdAt));
+}
+
+/** Removes an account and, with it, its sessions. */
+export async function removeAccount(db: Database, email: string): Promise<boolean> {
+  const rows = await db
+    .delete(profiles)
+    .where(eq(profiles.email, email.trim().toLowerCase()))
+    .returning({ id: profiles.id });
+  return rows.length > 0;
+}

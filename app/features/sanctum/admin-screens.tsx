@@ -1,0 +1,117 @@
+import { KeyRound, LogOut, ShieldAlert } from "lucide-react";
+import { useId, useState } from "react";
+import { Form, href, Link, useFetcher, useLocation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+
+export const fieldClass =
+  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 placeholder:text-mist-400/60 focus:border-ember-400 focus:outline-none aria-[invalid=true]:border-red-400";
+
+export interface SignInResult {
+  error?: string;
+}
+export interface ForgotResult {
+  error?: string;
+  sent?: boolean;
+  viaLog?: boolean;
+}
+
+export const RESET_EMAIL_SENT = "Password reset email sent! Check your inbox and follow the link to reset your password.";
+
+function ErrorText({ id, message }: { id: string; message: string | undefined }) {
+  return (
+    <div id={id} role="alert" aria-live="assertive">
+      {message ? <p className="rounded-lg border border-red-400/40 bg-red-500/10 px-3 py-2 text-sm text-red-200">{message}</p> : null}
+    </div>
+  );
+}
+
+/** 'Enter the Sanctum': shown in place of any admin page to a visitor who is not signed in. */
+export function SignInScreen({ next, initial }: { next?: string; initial?: SignInResult & ForgotResult }) {
+  const location = useLocation();
+  const signIn = useFetcher<SignInResult>();
+  const forgot = useFetcher<ForgotResult>();
+  const [email, setEmail] = useState("");
+  const [dismissed, setDismissed] = useState<ForgotResult | undefined>();
+  const errorId = useId();
+  const busy = signIn.state !== "idle";
+  const sent = forgot.data ?? (initial?.sent ? initial : undefined);
+
+  if (sent?.sent && dismissed !== sent) {
+    return (
+      <GuardCard icon={<KeyRound className="size-10" />} title="Check your inbox">
+        <p role="status" className="text-mist-300">{RESET_EMAIL_SENT}</p>
+        {sent.viaLog ? (
+          <p className="mt-3 text-sm text-mist-400">
+            This site has no mail server configured, so the message was written to the server log instead.
+          </p>
+        ) : null}
+        <Button className="mt-6" variant="outline" onClick={() => setDismissed(sent)}>
+          Back to Login
+        </Button>
+      </GuardCard>
+    );
+  }
+
+  const error = signIn.data?.error ?? forgot.data?.error ?? initial?.error;
+  return (
+    <GuardCard icon={<KeyRound className="size-10" />} title="Enter the Sanctum">
+      <signIn.Form method="post" action={href("/admin/sign-in")} className="space-y-4 text-left" aria-describedby={errorId}>
+        <input type="hidden" name="next" value={next ?? location.pathname + location.search} />
+        <ErrorText id={errorId} message={error} />
+        <div className="space-y-2">
+          <label htmlFor="sign-in-email" className="block text-sm font-semibold text-mist-100">Email</label>
+          <input id="sign-in-email" name="email" type="email" autoComplete="username" required className={fieldClass} value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <div className="space-y-2">
+          <label htmlFor="sign-in-password" className="block text-sm font-semibold text-mist-100">Password</label>
+          <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required className={fieldClass} />
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={busy} aria-busy={busy}>
+          Enter Sanctum
+        </Button>
+      </signIn.Form>
+      <forgot.Form method="post" action={href("/admin/forgot-password")} className="mt-4">
+        <input type="hidden" name="email" value={email} />
+        <button type="submit" className="text-sm text-aurora-300 underline-offset-4 hover:text-ember-300 hover:underline">
+          Forgot your cosmic passphrase?
+        </button>
+      </forgot.Form>
+    </GuardCard>
+  );
+}
+
+export function AccessDeniedScreen() {
+  return (
+    <GuardCard icon={<ShieldAlert className="size-10" />} title="The Sanctum is sealed">
+      <p role="alert" className="text-mist-300">Access Denied - You don't have admin privileges.</p>
+      <SignOutButton className="mt-6" />
+    </GuardCard>
+  );
+}
+
+export function SignOutButton({ className }: { className?: string }) {
+  return (
+    <Form method="post" action={href("/admin/sign-out")} className={className}>
+      <Button type="submit" variant="outline">
+        <LogOut aria-hidden="true" className="size-4" />
+        Sign Out
+      </Button>
+    </Form>
+  );
+}
+
+export function GuardCard({ icon, title, children }: { icon: React.ReactNode; title: string; children: React.ReactNode }) {
+  return (
+    <div className="mx-auto max-w-md px-4 py-20">
+      <Card className="p-8 text-center">
+        <div className="mx-auto mb-4 flex justify-center text-ember-300" aria-hidden="true">{icon}</div>
+        <h1 className="mb-6 font-display text-3xl text-mist-100">{title}</h1>
+        {children}
+      </Card>
+      <p className="mt-6 text-center text-sm text-mist-400">
+        <Link to={href("/")} className="hover:text-mist-100">Return to The Calling</Link>
+      </p>
+    </div>
+  );
+}

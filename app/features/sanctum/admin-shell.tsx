@@ -1,0 +1,60 @@
+import { LayoutDashboard } from "lucide-react";
+import type { ReactNode } from "react";
+import { href, Link, NavLink } from "react-router";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/components/ui/cn";
+
+export interface SanctumLink {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  end?: boolean;
+}
+
+export const DASHBOARD_LINK: SanctumLink = {
+  to: "/admin",
+  label: "Dashboard",
+  icon: <LayoutDashboard aria-hidden="true" className="size-4" />,
+  end: true,
+};
+
+/** The Sanctum's frame: greeting, 'Leave Sanctum', and the sidebar of its sections. */
+export function AdminShell({ username, links, children }: { username: string; links: SanctumLink[]; children: ReactNode }) {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <div className="flex flex-wrap items-center justify-between gap-4 border-b border-aurora-400/15 pb-6">
+        <div>
+          <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">The Sanctum</p>
+          <p className="mt-1 font-display text-2xl text-mist-100">Welcome, {username}</p>
+        </div>
+        <Button asChild variant="outline" size="sm">
+          <Link to={href("/")}>Leave Sanctum</Link>
+        </Button>
+      </div>
+      <div className="mt-8 grid gap-8 md:grid-cols-[13rem_1fr]">
+        <nav aria-label="Sanctum">
+          <ul className="flex gap-1 overflow-x-auto md:flex-col">
+            {links.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  end={link.end}
+                  className={({ isActive }) =>
+                    cn(
+                      "flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap",
+                      isActive ? "bg-aurora-500/20 text-ember-300" : "text-mist-300 hover:bg-white/5 hover:text-mist-100",
+                    )
+                  }
+                >
+                  {link.icon}
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="min-w-0">{children}</div>
+      </div>
+    </div>
+  );
+}

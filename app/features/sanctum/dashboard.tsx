@@ -1,0 +1,85 @@
+import { CalendarClock, CalendarDays, Inbox, ScrollText } from "lucide-react";
+import type { ReactNode } from "react";
+import { Card } from "~/components/ui/card";
+import { cn } from "~/components/ui/cn";
+
+export interface DashboardFigures {
+  totalEvents: number;
+  upcomingEvents: number;
+  totalApplications: number;
+  pendingEventApplications: number;
+  pendingGroupApplications: number;
+  eventApplications: number;
+  eventsWithApplications: number;
+}
+
+export interface SystemCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string; value: number; note?: string }) {
+  return (
+    <Card className="p-5">
+      <p className="flex items-center gap-2 text-sm font-semibold text-mist-400">
+        <span aria-hidden="true" className="text-aurora-300">{icon}</span>
+        {label}
+      </p>
+      <p className="mt-2 font-display text-4xl text-mist-100">{value.toLocaleString("en-US")}</p>
+      {note ? <p className="mt-1 text-xs text-mist-400">{note}</p> : null}
+    </Card>
+  );
+}
+
+export function StatCards({ figures }: { figures: DashboardFigures }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <StatCard icon={<CalendarDays className="size-4" />} label="Total Events" value={figures.totalEvents} />
+      <StatCard icon={<CalendarClock className="size-4" />} label="Upcoming Events" value={figures.upcomingEvents} />
+      <StatCard icon={<Inbox className="size-4" />} label="Total Applications" value={figures.totalApplications} note="Group and event applications" />
+      <StatCard icon={<ScrollText className="size-4" />} label="Event Applications" value={figures.pendingEventApplications} note="Pending review" />
+    </div>
+  );
+}
+
+/** 'Cosmic Status': the figures, and the real state of the database and each configured channel. */
+export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; checks: SystemCheck[] }) {
+  const harmonious = checks.every((check) => check.ok);
+  const rows: [string, ReactNode][] = [
+    ["Active Events", figures.upcomingEvents],
+    ["Legacy Applications", `${figures.pendingGroupApplications} pending`],
+    ["Event Applications", figures.eventApplications],
+    ["Events w/ Applications", figures.eventsWithApplications],
+  ];
+  return (
+    <Card className="p-6">
+      <h2 className="font-display text-2xl text-mist-100">Cosmic Status</h2>
+      <dl className="mt-4 divide-y divide-aurora-400/10">
+        {rows.map(([term, value]) => (
+          <div key={term} className="flex justify-between gap-4 py-2">
+            <dt className="text-mist-400">{term}</dt>
+            <dd className="font-semibold text-mist-100">{value}</dd>
+          </div>
+        ))}
+        <div className="flex justify-between gap-4 py-2">
+          <dt className="text-mist-400">System Status</dt>
+          <dd className={cn("font-semibold", harmonious ? "text-emerald-300" : "text-ember-300")}>
+            {harmonious ? "Harmonious" : "Disturbed"}
+          </dd>
+        </div>
+      </dl>
+      <ul className="mt-4 space-y-2 text-sm" aria-label="System checks">
+        {checks.map((check) => (
+          <li key={check.name} className="flex items-start gap-2">
+            <span aria-hidden="true" className={cn("mt-1.5 size-2 shrink-0 rounded-full", check.ok ? "bg-emerald-400" : "bg-ember-400")} />
+            <span>
+              <span className="font-semibold text-mist-100">{check.name}:</span>{" "}
+              <span className="text-mist-300">{check.detail}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

@@ -1,0 +1,82 @@
+import { appContext } from "~/context";
+import { countApplications } from "~/features/applications/applications.server";
+import { countEvents } from "~/features/events/events.server";
+import { channelHealth } from "~/features/notifications/outbox.server";
+import { SignOutButton } from "~/features/sanctum/admin-screens";
+import { CosmicStatus, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
+import { pingDatabase } from "~/db/db.server";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin._index";
+
+const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db, notifications, mailTransport } = context.get(appContext);
+  try {
+    const [events, applications, channels] = await Promise.all([
+      countEvents(db, new Date()),
+      countApplications(db),
+      channelHealth(db, notifications.targets),
+      pingDatabase(db),
+    ]);
+    const checks: SystemCheck[] = [
+      { name: "Database", ok: true, detail: "answering" },
+      {
+        name: "Email",
+        ok: true,
+        detail: mailTransport === "smtp" ? "sent by SMTP" : "no SMTP configured: reset links go to the server log",
+      },
+      ...channels.map((channel) => ({
+        name: CHANNEL_NAMES[channel.target],
+        ok: channel.failed === 0,
+        detail:
+          channel.failed > 0
+            ? `${channel.failed} notification(s) failed${channel.lastError ? ` (last: ${channel.lastError})` : ""}`
+            : channel.lastDeliveredAt
+              ? `last delivered ${channel.lastDeliveredAt.toISOString().slice(0, 16).replace("T", " ")} UTC${channel.pending ? `, ${channel.pending} waiting` : ""}`
+              : channel.pending
+                ? `${channel.pending} waiting`
+                : "configured, nothing sent yet",
+      })),
+    ];
+    return {
+      figures: {
+        totalEvents: events.total,
+        upcomingEvents: events.upcoming,
+        totalApplications: applications.group.total + applications.event.total,
+        pendingEventApplications: applications.event.pending,
+        pendingGroupApplications: applications.group.pending,
+        eventApplications: applications.event.total,
+        eventsWithApplications: events.requiringApplications,
+      },
+      checks,
+      error: null,
+    };
+  } catch (error) {
+    log.error("failed to read the dashboard figures", { error });
+    return { figures: null, checks: [], error: "Failed to fetch dashboard stats" };
+  }
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="font-display text-4xl text-mist-100">The Sanctum</h1>
+        <SignOutButton />
+      </div>
+      {loaderData.figures ? (
+        <>
+          <StatCards figures={loaderData.figures} />
+          <CosmicStatus figures={loaderData.figures} checks={loaderData.checks} />
+        </>
+      ) : (
+        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
+          {loaderData.error}
+        </p>
+      )}
+    </div>
+  );
+}

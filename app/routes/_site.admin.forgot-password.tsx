@@ -1,0 +1,38 @@
+import { data, redirect } from "react-router";
+import { appContext } from "~/context";
+import { SignInScreen } from "~/features/sanctum/admin-screens";
+import { isSameOrigin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+import type { Route } from "./+types/_site.admin.forgot-password";
+
+export function loader() {
+  return redirect("/admin");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, db, config, clientAddress, mailTransport } = context.get(appContext);
+  if (!isSameOrigin(request, config.PUBLIC_URL)) return data({ error: "This form must be sent from the site itself." }, { status: 403 });
+  const form = await request.formData().catch(() => null);
+  const email = String(form?.get("email") ?? "").trim().toLowerCase();
+  if (!email) return data({ error: "Please enter your email address first" }, { status: 400 });
+  const limit = await hitRateLimit(db, {
+    key: `password-reset:${clientAddress}`,
+    limit: config.RATE_LIMIT_SIGN_IN,
+    windowMs: 15 * 60 * 1000,
+    now: new Date(),
+  });
+  if (!limit.allowed) return data({ error: "Too many requests. Please wait a few minutes and try again." }, { status: 429 });
+  try {
+    // The answer is the same whether or not the account exists.
+    await auth.api.requestPasswordReset({ body: { email } });
+  } catch (error) {
+    log.error("password reset request failed", { error });
+    return data({ error: "An unexpected error occurred" }, { status: 503 });
+  }
+  return { sent: true, viaLog: mailTransport === "log" };
+}
+
+export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
+  return <SignInScreen next="/admin" initial={actionData} />;
+}

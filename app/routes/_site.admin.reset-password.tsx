@@ -1,0 +1,95 @@
+import { APIError } from "better-auth/api";
+import { KeyRound, Sparkles } from "lucide-react";
+import { useEffect, useId } from "react";
+import { data, Form, href, Link, useNavigate, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { appContext } from "~/context";
+import { fieldClass, GuardCard } from "~/features/sanctum/admin-screens";
+import { isSameOrigin } from "~/utils/admin-guard.server";
+import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin.reset-password";
+
+const INVALID_LINK = "Invalid reset link. Please request a new password reset.";
+const REDIRECT_DELAY_MS = 3000;
+
+export function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  return { token: token || null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, config } = context.get(appContext);
+  if (!isSameOrigin(request, config.PUBLIC_URL)) return data({ error: "This form must be sent from the site itself." }, { status: 403 });
+  const form = await request.formData().catch(() => null);
+  const token = String(form?.get("token") ?? "");
+  const password = String(form?.get("password") ?? "");
+  const confirm = String(form?.get("confirm") ?? "");
+  if (!token) return data({ error: INVALID_LINK }, { status: 400 });
+  if (!password || !confirm) return data({ error: "Please fill in both fields." }, { status: 400 });
+  if (password !== confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  if (password.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });
+  try {
+    await auth.api.resetPassword({ body: { newPassword: password, token } });
+    return { updated: true as const };
+  } catch (error) {
+    if (error instanceof APIError) {
+      const message = /token/i.test(error.message) ? INVALID_LINK : error.message;
+      return data({ error: message }, { status: 400 });
+    }
+    log.error("password reset failed", { error });
+    return data({ error: "An unexpected error occurred" }, { status: 503 });
+  }
+}
+
+export function meta() {
+  return [{ title: "Renew Your Passphrase · Dwell" }];
+}
+
+export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const errorId = useId();
+  const busy = navigation.state === "submitting";
+  const updated = actionData && "updated" in actionData;
+
+  useEffect(() => {
+    if (!updated) return;
+    const timer = setTimeout(() => navigate(href("/admin")), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [updated, navigate]);
+
+  if (updated) {
+    return (
+      <GuardCard icon={<Sparkles className="size-10" />} title="Passphrase Updated">
+        <p role="status" className="text-mist-300">Redirecting to the Sanctum...</p>
+        <Button asChild className="mt-6">
+          <Link to={href("/admin")}>Enter Sanctum Now</Link>
+        </Button>
+      </GuardCard>
+    );
+  }
+
+  const error = !loaderData.token ? INVALID_LINK : actionData && "error" in actionData ? actionData.error : undefined;
+  return (
+    <GuardCard icon={<KeyRound className="size-10" />} title="Renew Your Passphrase">
+      <Form method="post" className="space-y-4 text-left" aria-describedby={errorId}>
+        <input type="hidden" name="token" value={loaderData.token ?? ""} />
+        <div id={errorId} role="alert">
+          {error ? <p className="rounded-lg border border-red-400/40 bg-red-500/10 px-3 py-2 text-sm text-red-200">{error}</p> : null}
+        </div>
+        <div className="space-y-2">
+          <label htmlFor="new-password" className="block text-sm font-semibold text-mist-100">New Cosmic Passphrase</label>
+          <input id="new-password" name="password" type="password" autoComplete="new-password" className={fieldClass} disabled={!loaderData.token} />
+        </div>
+        <div className="space-y-2">
+          <label htmlFor="confirm-password" className="block text-sm font-semibold text-mist-100">Confirm Passphrase</label>
+          <input id="confirm-password" name="confirm" type="password" autoComplete="new-password" className={fieldClass} disabled={!loaderData.token} />
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={busy || !loaderData.token} aria-busy={busy}>
+          {busy ? "Updating Passphrase..." : "Update Passphrase"}
+        </Button>
+      </Form>
+    </GuardCard>
+  );
+}

@@ -1,0 +1,17 @@
+import { redirect } from "react-router";
+import { appContext } from "~/context";
+import { isSameOrigin } from "~/utils/admin-guard.server";
+import type { Route } from "./+types/_site.admin.sign-out";
+
+export function loader() {
+  return redirect("/admin");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, config } = context.get(appContext);
+  const response = redirect("/admin");
+  if (!isSameOrigin(request, config.PUBLIC_URL)) return response;
+  const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
+  for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  return response;
+}

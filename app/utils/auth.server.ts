@@ -1,0 +1,88 @@
+/**
+ * Sign-in for the Sanctum, on better-auth with the site's own database. better-auth is used as a
+ * library: its HTTP routes are not exposed (no sign-up, no profile editing by users); every auth
+ * step goes through the site's own forms, which add rate limits and origin checks.
+ * See docs/decisions/006-auth.md.
+ */
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { Database } from "~/db/db.server";
+import { accounts, profiles, sessions, verifications, type UserRole } from "~/db/schema";
+import type { Mailer } from "./email.server";
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const CLIENT_IP_HEADER = "x-dwell-client-ip";
+
+export function createAuth({
+  db,
+  publicUrl,
+  secret,
+  mailer,
+}: {
+  db: Database;
+  publicUrl: string;
+  secret: string;
+  mailer: Mailer;
+}) {
+  return betterAuth({
+    appName: "Dwell",
+    baseURL: publicUrl,
+    basePath: "/api/auth",
+    secret,
+    trustedOrigins: [publicUrl],
+    database: drizzleAdapter(db, { provider: "pg", schema: { profiles, sessions, accounts, verifications } }),
+    user: {
+      modelName: "profiles",
+      fields: { name: "username" },
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "member", input: false },
+      },
+    },
+    session: { modelName: "sessions", expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    account: { modelName: "accounts" },
+    verification: { modelName: "verifications" },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        const link = `${publicUrl}/admin/reset-password?token=${encodeURIComponent(token)}`;
+        await mailer.send({
+          to: user.email,
+          subject: "Renew your passphrase for the Sanctum",
+          text:
+            `Someone (hopefully you) asked to renew the passphrase of ${user.email} on Dwell.\n\n` +
+            `Open this link within an hour to choose a new one:\n${link}\n\n` +
+            "If it was not you, ignore this message: nothing changes.",
+        });
+      },
+    },
+    // Counted in the site's own database-backed limits instead (all processes share them).
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: "dwell",
+      database: { generateId: "uuid" },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+export interface Viewer {
+  id: string;
+  username: string;
+  email: string;
+  role: UserRole;
+}
+
+/** The signed-in account, or null. */
+export async function getViewer(auth: Auth, request: Request): Promise<Viewer | null> {
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const { id, name, email, role } = session.user as typeof session.user & { role?: string };
+  return { id, username: name, email, role: role === "admin" ? "admin" : "member" };
+}

@@ -1,0 +1,122 @@
+/**
+ * npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
+ * npm run user:list
+ * npm run user:remove -- --email E
+ *
+ * The password may come from USER_PASSWORD instead of --password, to keep it out of the shell's
+ * history. Works whether or not the server is running (see server/admin-commands.ts).
+ */
+import { existsSync } from "node:fs";
+import net from "node:net";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { ensureBuild, root, serverBundle } from "../server/build.ts";
+
+const USAGE = `Usage:
+  npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
+  npm run user:list
+  npm run user:remove -- --email E`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
+
+const [action, ...rest] = process.argv.slice(2);
+let parsed;
+try {
+  parsed = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      username: { type: "string" },
+      role: { type: "string" },
+    },
+  }).values;
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+
+let command: Record<string, unknown>;
+switch (action) {
+  case "create": {
+    const password = parsed.password ?? process.env.USER_PASSWORD;
+    if (!parsed.email) fail(`--email is required.\n${USAGE}`);
+    if (!password) fail(`Give the password with --password, or in the USER_PASSWORD environment variable.\n${USAGE}`);
+    command = { command: "user:create", email: parsed.email, password, username: parsed.username, role: parsed.role ?? "admin" };
+    break;
+  }
+  case "list":
+    command = { command: "user:list" };
+    break;
+  case "remove":
+    if (!parsed.email) fail(`--email is required.\n${USAGE}`);
+    command = { command: "user:remove", email: parsed.email };
+    break;
+  default:
+    fail(USAGE);
+}
+
+type Reply = { ok: true; result: unknown } | { ok: false; error: string };
+
+/** Asks the running server, or resolves null when none answers on the data folder's socket. */
+function askRunningServer(socketPath: string): Promise<Reply | null> {
+  return new Promise((done, reject) => {
+    const socket = net.connect(socketPath);
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("connect", () => socket.write(`${JSON.stringify(command)}\n`));
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("end", () => {
+      try {
+        done(JSON.parse(answer) as Reply);
+      } catch {
+        reject(new Error("The server's answer could not be read."));
+      }
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ECONNREFUSED") done(null);
+      else reject(error);
+    });
+  });
+}
+
+async function run(): Promise<Reply> {
+  if (!process.env.DATABASE_URL) {
+    const socketPath = join(resolve(process.env.DATA_DIR || "./data"), ".dwell.sock");
+    const reply = await askRunningServer(socketPath);
+    if (reply) return reply;
+  }
+  ensureBuild();
+  const bundle = (await import(pathToFileURL(serverBundle).href)) as {
+    runAdminCommandOffline(command: unknown): Promise<Reply>;
+  };
+  return bundle.runAdminCommandOffline(command);
+}
+
+function print(result: unknown) {
+  if (action === "list") {
+    const accounts = result as { email: string; username: string; role: string; createdAt: string }[];
+    if (accounts.length === 0) return console.log("No accounts yet. Create one with: npm run user:create -- --email E");
+    for (const account of accounts) {
+      console.log(`${account.role.padEnd(7)} ${account.email}  (${account.username}, since ${new Date(account.createdAt).toISOString().slice(0, 10)})`);
+    }
+  } else if (action === "create") {
+    const account = result as { email: string; username: string; role: string };
+    console.log(`Created ${account.role} account ${account.email} (username ${account.username}).`);
+  } else {
+    console.log(`Removed the account ${(result as { removed: string }).removed}.`);
+  }
+}
+
+try {
+  const reply = await run();
+  if (!reply.ok) fail(reply.error);
+  print(reply.result);
+} catch (error) {
+  fail(`The command failed: ${error instanceof Error ? error.message : String(error)}`);
+}

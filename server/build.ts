@@ -1,0 +1,30 @@
+/** The production build, made when missing or older than the sources (a fresh clone, a pull). */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("..", import.meta.url));
+export const serverBundle = join(root, "build/server/index.js");
+const SOURCES = ["app", "server", "public", "drizzle", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+
+function newestSourceChange(): number {
+  let newest = 0;
+  const visit = (path: string) => {
+    const stats = statSync(path);
+    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    else newest = Math.max(newest, stats.mtimeMs);
+  };
+  for (const name of SOURCES) if (existsSync(join(root, name))) visit(join(root, name));
+  return newest;
+}
+
+export function ensureBuild() {
+  if (existsSync(serverBundle) && statSync(serverBundle).mtimeMs >= newestSourceChange()) return;
+  console.error("Building the site (first start, or the sources changed)…");
+  const result = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  if (result.status !== 0) {
+    console.error("The build failed; see above.");
+    process.exit(1);
+  }
+}
