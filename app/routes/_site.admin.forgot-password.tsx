@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { appContext } from "~/context";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
 import { isSameOrigin } from "~/utils/admin-guard.server";
@@ -6,8 +6,9 @@ import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.admin.forgot-password";
 
+/** Visited directly, the page is the sign-in screen (it is also what a form post without JavaScript shows). */
 export function loader() {
-  return redirect("/admin");
+  return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

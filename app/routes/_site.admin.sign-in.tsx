@@ -12,8 +12,9 @@ import type { Route } from "./+types/_site.admin.sign-in";
 const WINDOW_MS = 15 * 60 * 1000;
 const TOO_MANY = "Too many sign-in attempts. Please wait a few minutes and try again.";
 
+/** Visited directly, the page is the sign-in screen (it is also what a form post without JavaScript shows). */
 export function loader() {
-  return redirect("/admin");
+  return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,0 +1,90 @@
+/**
+ * Every Sanctum route, asked by a visitor, by a signed-in member, and by an admin: only the admin
+ * gets through. The list is checked against app/routes.ts, so a new admin route cannot be left out.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+/** Admin pages, with a concrete URL for each route path. */
+const ADMIN_PAGES: Record<string, string> = {
+  "admin": "/admin",
+};
+/** Reachable without signing in, by design: signing in and renewing a passphrase. */
+const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
+
+function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = [parent, entry.path].filter(Boolean).join("/");
+    return [...(entry.path ? [path] : []), ...routePaths(entry.children ?? [], path)];
+  });
+}
+
+let server: ServerProcess;
+let dataDir: string;
+const cookies: Record<"visitor" | "member" | "admin", string> = { visitor: "", member: "", admin: "" };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-authz-"));
+  server = await startServerProcess({ DATA_DIR: dataDir });
+  createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight", "admin");
+  createAccountWithCommand(dataDir, "wanderer@dwell.example", "starlight", "member");
+  cookies.admin = await signIn(server.url, "keeper@dwell.example", "moonlight");
+  cookies.member = await signIn(server.url, "wanderer@dwell.example", "starlight");
+});
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the Sanctum's routes", () => {
+  it("are all in this matrix", () => {
+    const admin = routePaths(routes).filter((path) => path === "admin" || path.startsWith("admin/"));
+    const covered = [...Object.keys(ADMIN_PAGES), ...PUBLIC_ADMIN_ROUTES];
+    expect(admin.filter((path) => !covered.includes(path))).toEqual([]);
+  });
+
+  for (const [route, url] of Object.entries(ADMIN_PAGES)) {
+    it.each([
+      ["visitor", 401, "Enter the Sanctum"],
+      ["member", 403, "Access Denied - You don&#x27;t have admin privileges."],
+      ["admin", 200, "Welcome, "],
+    ] as const)(`${route}: a %s gets %i`, async (who, status, text) => {
+      const response = await fetch(`${server.url}${url}`, { headers: { cookie: cookies[who] } });
+      expect(response.status).toBe(status);
+      expect(await response.text()).toContain(text);
+    });
+
+    it(`${route}: its data request reveals nothing to a visitor or a member`, async () => {
+      for (const who of ["visitor", "member"] as const) {
+        const response = await fetch(`${server.url}${url}.data`, { headers: { cookie: cookies[who] } });
+        const body = await response.text();
+        // Only the guard's verdict (and the member's own name) comes back: no admin's data.
+        expect(body).toMatch(/"ErrorResponse"/);
+        expect(body).not.toContain("keeper");
+        expect(body).not.toMatch(/totalEvents|figures|checks/);
+      }
+    });
+  }
+});
+
+describe("requests from other sites", () => {
+  it("cannot sign in or out on a visitor's behalf", async () => {
+    const evil = { Origin: "https://evil.example" };
+    const signInResponse = await postForm(server.url, "/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight" }, evil);
+    // React Router itself refuses cross-origin form posts (400); the action would too (403).
+    expect([400, 403]).toContain(signInResponse.status);
+    expect(signInResponse.headers.getSetCookie()).toEqual([]);
+
+    const signOut = await postForm(server.url, "/admin/sign-out", {}, { ...evil, cookie: cookies.admin });
+    await signOut.body?.cancel();
+    // The session survives a sign-out sent from another site.
+    expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.admin } })).status).toBe(200);
+  });
+});

@@ -1,0 +1,131 @@
+/** A forgotten passphrase, renewed through a real email sent over SMTP to a server on loopback. */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const mails: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let server: ServerProcess;
+let dataDir: string;
+
+/** The text of a message, undoing quoted-printable soft breaks and escapes. */
+function decoded(raw: string) {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-reset-"));
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM: "Dwell <sanctum@dwell.example>",
+    RATE_LIMIT_SIGN_IN: "5",
+    // The limit test below speaks from several addresses, named in X-Forwarded-For.
+    TRUST_PROXY: "true",
+  });
+  createAccountWithCommand(dataDir, "keeper@dwell.example", "old-moonlight", "admin");
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("renewing a passphrase by email", () => {
+  it("sends the link, checks the new passphrase, and lets the admin in with it", async () => {
+    const asked = await postForm(server.url, "/admin/forgot-password", { email: "Keeper@dwell.example" });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain("Password reset email sent!");
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(1);
+    expect(mails[0]!.to).toEqual(["keeper@dwell.example"]);
+    const text = decoded(mails[0]!.raw);
+    expect(text).toContain("From: Dwell <sanctum@dwell.example>");
+    const link = /\/admin\/reset-password\?token=([A-Za-z0-9%._~-]+)/.exec(text);
+    expect(link).not.toBeNull();
+    const path = link![0];
+    const token = decodeURIComponent(link![1]!);
+
+    expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+    const mismatch = await postForm(server.url, path, { token, password: "new-moonlight", confirm: "new-moonlite" });
+    expect(await mismatch.text()).toContain("Passwords do not match");
+    const short = await postForm(server.url, path, { token, password: "moon", confirm: "moon" });
+    expect(await short.text()).toContain("Password must be at least 6 characters");
+    const updated = await postForm(server.url, path, { token, password: "new-moonlight", confirm: "new-moonlight" });
+    expect(await updated.text()).toContain("Passphrase Updated");
+
+    const again = await postForm(server.url, path, { token, password: "third-moonlight", confirm: "third-moonlight" });
+    expect(await again.text()).toContain("Invalid reset link. Please request a new password reset.");
+
+    await expect(signIn(server.url, "keeper@dwell.example", "old-moonlight")).rejects.toThrow("401");
+    const cookie = await signIn(server.url, "keeper@dwell.example", "new-moonlight");
+    const sanctum = await fetch(`${server.url}/admin`, { headers: { cookie } });
+    expect(sanctum.status).toBe(200);
+    expect(await sanctum.text()).toMatch(/Welcome, (<!-- -->)?keeper/);
+  });
+
+  it("answers the same for an unknown email, and sends nothing", async () => {
+    const before = mails.length;
+    const asked = await postForm(server.url, "/admin/forgot-password", { email: "nobody@dwell.example" });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain("Password reset email sent!");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(mails.length).toBe(before);
+  });
+
+  it("asks for an email first", async () => {
+    const asked = await postForm(server.url, "/admin/forgot-password", { email: "" });
+    expect(asked.status).toBe(400);
+    expect(await asked.text()).toContain("Please enter your email address first");
+  });
+});
+
+describe("sign-in limits", () => {
+  const attempt = (address: string, password: string) =>
+    postForm(server.url, "/admin/sign-in", { email: "guess@dwell.example", password }, { "X-Forwarded-For": address });
+
+  it("turns away guesses after RATE_LIMIT_SIGN_IN attempts, per address and per account", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await attempt("203.0.113.7", `guess-${i}`);
+      statuses.push(response.status);
+      if (response.status === 429) expect(await response.text()).toContain("Too many sign-in attempts");
+      else await response.body?.cancel();
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // A fresh address does not help against the same account.
+    const elsewhere = await attempt("203.0.113.8", "guess-from-elsewhere");
+    expect(elsewhere.status).toBe(429);
+    await elsewhere.body?.cancel();
+  });
+
+  it("does not tell whether an account exists", async () => {
+    const unknown = await postForm(server.url, "/admin/sign-in", { email: "nobody-here@dwell.example", password: "whatever" }, { "X-Forwarded-For": "203.0.113.9" });
+    const known = await postForm(server.url, "/admin/sign-in", { email: "keeper@dwell.example", password: "wrong-one" }, { "X-Forwarded-For": "203.0.113.10" });
+    expect(unknown.status).toBe(401);
+    expect(known.status).toBe(401);
+    const message = (html: string) => /Invalid email or password/.test(html);
+    expect(message(await unknown.text())).toBe(true);
+    expect(message(await known.text())).toBe(true);
+  });
+});

@@ -1,0 +1,38 @@
+/** Talks to a running server as a browser would: account commands, sign-in, cookies. */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export function createAccountWithCommand(dataDir: string, email: string, password: string, role: "admin" | "member") {
+  return execFileSync(process.execPath, ["scripts/users.ts", "create", "--email", email, "--role", role], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", USER_PASSWORD: password },
+    encoding: "utf8",
+  });
+}
+
+export function form(values: Record<string, string>) {
+  return new URLSearchParams(values);
+}
+
+/** Posts a form from the site's own pages (same Origin), without following redirects. */
+export function postForm(baseUrl: string, path: string, values: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    body: form(values),
+    headers: { Origin: baseUrl, ...headers },
+    redirect: "manual",
+  });
+}
+
+/** Signs in and returns the session cookie, or throws with the status. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await postForm(baseUrl, "/admin/sign-in", { email, password, next: "/admin" });
+  await response.body?.cancel();
+  if (response.status !== 302) throw new Error(`sign-in answered ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
