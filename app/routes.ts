@@ -16,7 +16,10 @@ export default [
       route("forgot-password", "routes/_site.admin.forgot-password.tsx"),
       route("reset-password", "routes/_site.admin.reset-password.tsx"),
     ]),
-    route("admin", "routes/_site.admin.tsx", [index("routes/_site.admin._index.tsx")]),
+    route("admin", "routes/_site.admin.tsx", [
+      index("routes/_site.admin._index.tsx"),
+      route("events", "routes/_site.admin.events.tsx"),
+    ]),
 
     route("*", "routes/_site.$.tsx"),
   ]),

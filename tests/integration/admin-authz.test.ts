@@ -15,6 +15,7 @@ import { startServerProcess, type ServerProcess } from "../setup/server-process"
 /** Admin pages, with a concrete URL for each route path. */
 const ADMIN_PAGES: Record<string, string> = {
   "admin": "/admin",
+  "admin/events": "/admin/events",
 };
 /** Reachable without signing in, by design: signing in and renewing a passphrase. */
 const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
@@ -72,6 +73,41 @@ describe("the Sanctum's routes", () => {
       }
     });
   }
+});
+
+/** Admin actions, with a harmful form each: none may happen for anyone but an admin. */
+const ADMIN_ACTIONS: { path: string; form: () => Promise<Record<string, string>> }[] = [
+  {
+    path: "/admin/events",
+    form: async () => ({ intent: "delete", id: (await firstEventId())! }),
+  },
+];
+
+async function firstEventId() {
+  const html = await (await fetch(`${server.url}/events`)).text();
+  return /href="\/events\/([0-9a-f-]{36})"/.exec(html)?.[1];
+}
+
+describe("the Sanctum's actions", () => {
+  for (const { path, form } of ADMIN_ACTIONS) {
+    it.each([
+      ["visitor", 401],
+      ["member", 403],
+    ] as const)(`${path}: a %s is refused with %i and nothing changes`, async (who, status) => {
+      const before = await (await fetch(`${server.url}/events`)).text();
+      const response = await postForm(server.url, path, await form(), { cookie: cookies[who] });
+      expect(response.status).toBe(status);
+      await response.body?.cancel();
+      expect(await (await fetch(`${server.url}/events`)).text()).toBe(before);
+    });
+  }
+
+  it("an admin's delete goes through", async () => {
+    const id = await firstEventId();
+    const response = await postForm(server.url, "/admin/events", { intent: "delete", id: id! }, { cookie: cookies.admin });
+    expect(response.status).toBe(302);
+    expect(await (await fetch(`${server.url}/events`)).text()).not.toContain(id!);
+  });
 });
 
 describe("requests from other sites", () => {

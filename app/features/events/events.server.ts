@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import type { EventInput } from "./event-input";
 import {
+  applicationDeadlineFor,
   applicationState,
   eventStart,
   ZONE_BY_ABBREVIATION,
@@ -149,4 +151,65 @@ export async function countEvents(db: Database, now: Date): Promise<EventCounts>
     })
     .from(events);
   return row!;
+}
+
+export interface AdminEventSummary extends EventSummary {
+  applicationDeadline: string | null;
+  applicationInstructions: string | null;
+  applicationCount: number;
+  pendingApplications: number;
+}
+
+/** Every event for the Sanctum, soonest first, with how many applications each has. */
+export async function listEventsForAdmin(db: Database, now: Date): Promise<AdminEventSummary[]> {
+  const rows = await db
+    .select({
+      event: events,
+      applicationCount: sql<number>`(select count(*)::int from event_applications a where a.event_id = ${events.id})`,
+      pendingApplications: sql<number>`(select count(*)::int from event_applications a where a.event_id = ${events.id} and a.status = 'pending')`,
+    })
+    .from(events)
+    .orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
+  return rows.map(({ event, applicationCount, pendingApplications }) => ({
+    ...toEventSummary(event, now),
+    applicationDeadline: event.applicationDeadline?.toISOString() ?? null,
+    applicationInstructions: event.applicationInstructions,
+    applicationCount,
+    pendingApplications,
+  }));
+}
+
+function eventValues(input: EventInput) {
+  return {
+    title: input.title,
+    description: input.description,
+    eventDate: input.eventDate,
+    eventTime: input.eventTime,
+    timezone: input.timezone,
+    worldName: input.worldName,
+    applicationRequired: input.applicationRequired,
+    applicationDeadline: input.applicationDeadline ? applicationDeadlineFor(input.applicationDeadline, input.timezone) : null,
+    maxAttendees: input.maxAttendees ?? null,
+    applicationInstructions: input.applicationInstructions ?? null,
+    featured: input.featured,
+  };
+}
+
+export async function createEvent(db: Database, input: EventInput, createdBy: string): Promise<string> {
+  const [row] = await db.insert(events).values({ ...eventValues(input), createdBy }).returning({ id: events.id });
+  return row!.id;
+}
+
+/** Whether the event existed. */
+export async function updateEvent(db: Database, id: string, input: EventInput): Promise<boolean> {
+  if (!EventIdSchema.safeParse(id).success) return false;
+  const rows = await db.update(events).set(eventValues(input)).where(eq(events.id, id)).returning({ id: events.id });
+  return rows.length > 0;
+}
+
+/** Deletes an event with its questions and applications; whether it existed. */
+export async function deleteEvent(db: Database, id: string): Promise<boolean> {
+  if (!EventIdSchema.safeParse(id).success) return false;
+  const rows = await db.delete(events).where(eq(events.id, id)).returning({ id: events.id });
+  return rows.length > 0;
 }

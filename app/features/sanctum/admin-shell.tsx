@@ -1,4 +1,4 @@
-import { LayoutDashboard } from "lucide-react";
+import { CalendarDays, LayoutDashboard } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -16,6 +16,12 @@ export const DASHBOARD_LINK: SanctumLink = {
   label: "Dashboard",
   icon: <LayoutDashboard aria-hidden="true" className="size-4" />,
   end: true,
+};
+
+export const EVENTS_LINK: SanctumLink = {
+  to: "/admin/events",
+  label: "Event Prophecies",
+  icon: <CalendarDays aria-hidden="true" className="size-4" />,
 };
 
 /** The Sanctum's frame: greeting, 'Leave Sanctum', and the sidebar of its sections. */

@@ -1,0 +1,73 @@
+import { Pencil, Trash2 } from "lucide-react";
+import { Form, href, Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { ApplicationRequiredBadge } from "./event-badges";
+import { EventWhen } from "./event-when";
+import type { AdminEventSummary } from "./events.server";
+
+export const DELETE_EVENT_CONFIRMATION = "Are you sure you want to delete this prophecy? This action cannot be undone.";
+
+export function DeleteEventButton({ eventId, title }: { eventId: string; title: string }) {
+  const confirm = (
+    <Form method="post">
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="id" value={eventId} />
+      <Button type="submit" className="bg-none bg-red-600 hover:bg-red-500">Delete</Button>
+    </Form>
+  );
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="outline" size="sm" aria-label={`Delete ${title}`}>
+          <Trash2 aria-hidden="true" className="size-4" />
+          Delete
+        </Button>
+      }
+      title={`Delete ${title}?`}
+      description={DELETE_EVENT_CONFIRMATION}
+      action={confirm}
+    />
+  );
+}
+
+export function AdminEventCard({ event }: { event: AdminEventSummary }) {
+  const headingId = `event-${event.id}-title`;
+  return (
+    <article aria-labelledby={headingId}>
+    <Card className="p-5">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="font-display text-xl text-mist-100">{event.title}</h2>
+          <div className="mt-2 flex flex-wrap gap-2">
+            {event.isPast ? <Badge tone="muted">Past Event</Badge> : <Badge tone="live">Upcoming</Badge>}
+            {event.featured ? <Badge tone="gold">Featured</Badge> : null}
+            {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
+          </div>
+        </div>
+        {event.applicationRequired ? (
+          <p className="text-right text-sm text-mist-300">
+            <span className="block font-semibold text-mist-100">{event.applicationCount} applications</span>
+            {event.pendingApplications} pending
+          </p>
+        ) : null}
+      </div>
+      <div className="mt-3 grid gap-1 text-sm sm:grid-cols-2">
+        <EventWhen event={event} compact />
+        <p className="text-mist-300">{event.worldName}</p>
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Button asChild variant="outline" size="sm">
+          <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={`Edit Event ${event.title}`}>
+            <Pencil aria-hidden="true" className="size-4" />
+            Edit Event
+          </Link>
+        </Button>
+        <DeleteEventButton eventId={event.id} title={event.title} />
+      </div>
+    </Card>
+    </article>
+  );
+}

@@ -1,0 +1,99 @@
+import { Plus } from "lucide-react";
+import { data, href, Link, redirect } from "react-router";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { appContext } from "~/context";
+import { AdminEventCard } from "~/features/events/admin-event-card";
+import { AdminEventForm } from "~/features/events/admin-event-form";
+import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
+import { createEvent, deleteEvent, listEventsForAdmin, updateEvent } from "~/features/events/events.server";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin.events";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  const url = new URL(request.url);
+  try {
+    const events = await listEventsForAdmin(db, new Date());
+    const editing = url.searchParams.get("edit");
+    return {
+      events,
+      error: null,
+      form: url.searchParams.has("new") ? ("new" as const) : (events.find((e) => e.id === editing) ?? null),
+    };
+  } catch (error) {
+    log.error("failed to list events for the Sanctum", { error });
+    return { events: [], error: "Failed to fetch events", form: null };
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  const intent = form.get("intent");
+  const id = String(form.get("id") ?? "");
+
+  if (intent === "delete") {
+    try {
+      if (!(await deleteEvent(db, id))) return data({ error: "Event not found" }, { status: 404 });
+    } catch (error) {
+      log.error("failed to delete an event", { error, eventId: id });
+      return data({ error: "Failed to delete event" }, { status: 503 });
+    }
+    return redirect(href("/admin/events"));
+  }
+  if (intent !== "create" && intent !== "update") return data({ error: "Unknown action." }, { status: 400 });
+
+  const parsed = EventInputSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return data(firstEventInputError(parsed.error), { status: 400 });
+  try {
+    if (intent === "create") await createEvent(db, parsed.data, viewer.id);
+    else if (!(await updateEvent(db, id, parsed.data))) return data({ error: "Event not found" }, { status: 404 });
+  } catch (error) {
+    log.error("failed to save an event", { error, intent });
+    return data({ error: "An error occurred while saving the event" }, { status: 503 });
+  }
+  return redirect(href("/admin/events"));
+}
+
+export function meta() {
+  return [{ title: "Event Prophecies · The Sanctum" }];
+}
+
+export default function AdminEvents({ loaderData, actionData }: Route.ComponentProps) {
+  const { events, error, form } = loaderData;
+  if (form) {
+    return <AdminEventForm key={form === "new" ? "new" : form.id} event={form === "new" ? null : form} failure={actionData} />;
+  }
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="font-display text-4xl text-mist-100">Event Prophecies</h1>
+        <Button asChild>
+          <Link to={`${href("/admin/events")}?new`}>
+            <Plus aria-hidden="true" className="size-4" />
+            Create New Prophecy
+          </Link>
+        </Button>
+      </div>
+      {error || actionData?.error ? (
+        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
+          {error ?? actionData?.error}
+        </p>
+      ) : null}
+      {events.length === 0 && !error ? (
+        <EmptyState title="No prophecies found" />
+      ) : (
+        <div className="grid gap-4">
+          {events.map((event) => (
+            <AdminEventCard key={event.id} event={event} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
