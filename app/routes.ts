@@ -19,6 +19,9 @@ export default [
     route("admin", "routes/_site.admin.tsx", [
       index("routes/_site.admin._index.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
+      // One editor for both kinds of questions: an event's, and the group's.
+      route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),
+      route("questions", "routes/_site.admin.questions.tsx", { id: "group-questions" }),
     ]),
 
     route("*", "routes/_site.$.tsx"),

@@ -16,6 +16,9 @@ import { startServerProcess, type ServerProcess } from "../setup/server-process"
 const ADMIN_PAGES: Record<string, string> = {
   "admin": "/admin",
   "admin/events": "/admin/events",
+  "admin/questions": "/admin/questions",
+  // Filled in once the demo event's id is known (see beforeAll).
+  "admin/events/:eventId/questions": "",
 };
 /** Reachable without signing in, by design: signing in and renewing a passphrase. */
 const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
@@ -38,6 +41,7 @@ beforeAll(async () => {
   createAccountWithCommand(dataDir, "wanderer@dwell.example", "starlight", "member");
   cookies.admin = await signIn(server.url, "keeper@dwell.example", "moonlight");
   cookies.member = await signIn(server.url, "wanderer@dwell.example", "starlight");
+  ADMIN_PAGES["admin/events/:eventId/questions"] = `/admin/events/${await firstEventId()}/questions`;
 });
 afterAll(async () => {
   await server?.stop();
@@ -51,20 +55,20 @@ describe("the Sanctum's routes", () => {
     expect(admin.filter((path) => !covered.includes(path))).toEqual([]);
   });
 
-  for (const [route, url] of Object.entries(ADMIN_PAGES)) {
+  for (const route of Object.keys(ADMIN_PAGES)) {
     it.each([
       ["visitor", 401, "Enter the Sanctum"],
       ["member", 403, "Access Denied - You don&#x27;t have admin privileges."],
       ["admin", 200, "Welcome, "],
     ] as const)(`${route}: a %s gets %i`, async (who, status, text) => {
-      const response = await fetch(`${server.url}${url}`, { headers: { cookie: cookies[who] } });
+      const response = await fetch(`${server.url}${ADMIN_PAGES[route]}`, { headers: { cookie: cookies[who] } });
       expect(response.status).toBe(status);
       expect(await response.text()).toContain(text);
     });
 
     it(`${route}: its data request reveals nothing to a visitor or a member`, async () => {
       for (const who of ["visitor", "member"] as const) {
-        const response = await fetch(`${server.url}${url}.data`, { headers: { cookie: cookies[who] } });
+        const response = await fetch(`${server.url}${ADMIN_PAGES[route]}.data`, { headers: { cookie: cookies[who] } });
         const body = await response.text();
         // Only the guard's verdict (and the member's own name) comes back: no admin's data.
         expect(body).toMatch(/"ErrorResponse"/);
@@ -76,11 +80,9 @@ describe("the Sanctum's routes", () => {
 });
 
 /** Admin actions, with a harmful form each: none may happen for anyone but an admin. */
-const ADMIN_ACTIONS: { path: string; form: () => Promise<Record<string, string>> }[] = [
-  {
-    path: "/admin/events",
-    form: async () => ({ intent: "delete", id: (await firstEventId())! }),
-  },
+const ADMIN_ACTIONS: { path: string; form: () => Promise<Record<string, string>>; shows: string }[] = [
+  { path: "/admin/questions", form: async () => ({ intent: "add", question: "Injected?", questionType: "text" }), shows: "/apply" },
+  { path: "/admin/events", form: async () => ({ intent: "delete", id: (await firstEventId())! }), shows: "/events" },
 ];
 
 async function firstEventId() {
@@ -89,16 +91,16 @@ async function firstEventId() {
 }
 
 describe("the Sanctum's actions", () => {
-  for (const { path, form } of ADMIN_ACTIONS) {
+  for (const { path, form, shows } of ADMIN_ACTIONS) {
     it.each([
       ["visitor", 401],
       ["member", 403],
     ] as const)(`${path}: a %s is refused with %i and nothing changes`, async (who, status) => {
-      const before = await (await fetch(`${server.url}/events`)).text();
+      const before = await (await fetch(`${server.url}${shows}`)).text();
       const response = await postForm(server.url, path, await form(), { cookie: cookies[who] });
       expect(response.status).toBe(status);
       await response.body?.cancel();
-      expect(await (await fetch(`${server.url}/events`)).text()).toBe(before);
+      expect(await (await fetch(`${server.url}${shows}`)).text()).toBe(before);
     });
   }
 

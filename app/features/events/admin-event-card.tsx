@@ -1,4 +1,4 @@
-import { Pencil, Trash2 } from "lucide-react";
+import { ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -65,6 +65,14 @@ export function AdminEventCard({ event }: { event: AdminEventSummary }) {
             Edit Event
           </Link>
         </Button>
+        {event.applicationRequired ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
+              <ListChecks aria-hidden="true" className="size-4" />
+              Edit Questions
+            </Link>
+          </Button>
+        ) : null}
         <DeleteEventButton eventId={event.id} title={event.title} />
       </div>
     </Card>

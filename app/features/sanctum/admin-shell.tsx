@@ -1,4 +1,4 @@
-import { CalendarDays, LayoutDashboard } from "lucide-react";
+import { CalendarDays, LayoutDashboard, ListChecks } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -22,6 +22,12 @@ export const EVENTS_LINK: SanctumLink = {
   to: "/admin/events",
   label: "Event Prophecies",
   icon: <CalendarDays aria-hidden="true" className="size-4" />,
+};
+
+export const QUESTIONS_LINK: SanctumLink = {
+  to: "/admin/questions",
+  label: "Ritual Questions",
+  icon: <ListChecks aria-hidden="true" className="size-4" />,
 };
 
 /** The Sanctum's frame: greeting, 'Leave Sanctum', and the sidebar of its sections. */

@@ -1,0 +1,139 @@
+import { AlertTriangle, ArrowLeft } from "lucide-react";
+import { data, href, Link } from "react-router";
+import { z } from "zod";
+import { Button } from "~/components/ui/button";
+import { appContext } from "~/context";
+import { getEvent } from "~/features/events/events.server";
+import { AddQuestionForm, QuestionList } from "~/features/questions/question-editor";
+import { questionInputFromForm } from "~/features/questions/question-input";
+import {
+  addQuestion,
+  deleteQuestion,
+  listQuestions,
+  reorderQuestions,
+  StaleOrderError,
+  updateQuestion,
+  type QuestionScope,
+} from "~/features/questions/questions.server";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin.questions";
+
+const NOT_FOUND = "Event not found";
+
+/** The event's questions at /admin/events/:eventId/questions, the group's at /admin/questions. */
+async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | undefined) {
+  if (!eventId) return { scope: { kind: "group" } as QuestionScope, event: null };
+  const event = await getEvent(db, eventId);
+  if (!event) return null;
+  return { scope: { kind: "event", eventId: event.id } as QuestionScope, event };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  try {
+    const found = await scopeOf(db, params.eventId);
+    if (!found) return data({ error: NOT_FOUND, event: null, questions: [] }, { status: 404 });
+    const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired } : null;
+    return { error: null, event, questions: await listQuestions(db, found.scope) };
+  } catch (error) {
+    log.error("failed to load questions", { error });
+    return data({ error: "Failed to load event and questions", event: null, questions: [] }, { status: 503 });
+  }
+}
+
+const IdsSchema = z.array(z.uuid()).max(500);
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  const found = await scopeOf(db, params.eventId);
+  if (!found) return data({ error: NOT_FOUND }, { status: 404 });
+  const { scope } = found;
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  const intent = form.get("intent");
+  const id = String(form.get("id") ?? "");
+
+  if (intent === "add" || intent === "update") {
+    const parsed = questionInputFromForm(form);
+    if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+    try {
+      if (intent === "add") await addQuestion(db, scope, parsed.data);
+      else if (!(await updateQuestion(db, scope, id, parsed.data))) return data({ error: "Failed to update question" }, { status: 404 });
+      return { ok: true };
+    } catch (error) {
+      log.error(`failed to ${intent} a question`, { error });
+      return data({ error: intent === "add" ? "Failed to add question" : "Failed to update question" }, { status: 503 });
+    }
+  }
+  if (intent === "delete") {
+    try {
+      if (!(await deleteQuestion(db, scope, id))) return data({ error: "Failed to delete question" }, { status: 404 });
+      return { ok: true };
+    } catch (error) {
+      log.error("failed to delete a question", { error });
+      return data({ error: "Failed to delete question" }, { status: 503 });
+    }
+  }
+  if (intent === "reorder") {
+    let ids: unknown;
+    try {
+      ids = JSON.parse(String(form.get("ids") ?? ""));
+    } catch {
+      ids = null;
+    }
+    const parsed = IdsSchema.safeParse(ids);
+    if (!parsed.success) return data({ error: "Failed to update question order" }, { status: 400 });
+    try {
+      await reorderQuestions(db, scope, parsed.data);
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof StaleOrderError)) log.error("failed to reorder questions", { error });
+      return data({ error: "Failed to update question order" }, { status: error instanceof StaleOrderError ? 409 : 503 });
+    }
+  }
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.event ? "Application Questions" : "Ritual Questions"} · The Sanctum` }];
+}
+
+export default function QuestionsPage({ loaderData, params }: Route.ComponentProps) {
+  const { error, event, questions } = loaderData;
+  const isEvent = Boolean(params.eventId);
+  return (
+    <div className="space-y-6">
+      {isEvent ? (
+        <Button asChild variant="ghost" size="sm" className="-ml-3">
+          <Link to={href("/admin/events")}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Back to Events
+          </Link>
+        </Button>
+      ) : null}
+      <div>
+        <h1 className="font-display text-4xl text-mist-100">{isEvent ? "Application Questions" : "Ritual Questions"}</h1>
+        <p className="mt-2 text-mist-300">
+          {event ? event.title : isEvent ? "" : "The questions of the group application form (The Ritual of Entry)."}
+        </p>
+      </div>
+      {error ? (
+        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">{error}</p>
+      ) : (
+        <>
+          {event && !event.applicationRequired ? (
+            <p role="status" className="flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300">
+              <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
+              This event doesn't require applications. Enable applications in the event settings to use these questions.
+            </p>
+          ) : null}
+          <AddQuestionForm />
+          <QuestionList questions={questions} />
+        </>
+      )}
+    </div>
+  );
+}
