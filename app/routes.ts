@@ -22,6 +22,11 @@ export default [
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),
       route("questions", "routes/_site.admin.questions.tsx", { id: "group-questions" }),
+      // One review screen for both kinds of applications, and their CSV exports.
+      route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
+      route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),
+      route("events/:eventId/applications/export", "routes/_site.admin.applications.export.tsx", { id: "event-applications-export" }),
+      route("applications/export", "routes/_site.admin.applications.export.tsx", { id: "group-applications-export" }),
     ]),
 
     route("*", "routes/_site.$.tsx"),

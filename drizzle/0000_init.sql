@@ -14,6 +14,20 @@ CREATE TABLE "accounts" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "application_audit_log" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"application_kind" text NOT NULL,
+	"application_id" uuid NOT NULL,
+	"actor_id" uuid,
+	"actor_name" text NOT NULL,
+	"field" text NOT NULL,
+	"from_value" text,
+	"to_value" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "application_audit_log_kind_check" CHECK ("application_audit_log"."application_kind" in ('group', 'event')),
+	CONSTRAINT "application_audit_log_field_check" CHECK ("application_audit_log"."field" in ('status', 'notes'))
+);
+--> statement-breakpoint
 CREATE TABLE "application_questions" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"question" text NOT NULL,
@@ -149,11 +163,13 @@ CREATE TABLE "verifications" (
 );
 --> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_user_id_profiles_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."profiles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "application_audit_log" ADD CONSTRAINT "application_audit_log_actor_id_profiles_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_application_questions" ADD CONSTRAINT "event_application_questions_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_created_by_profiles_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_profiles_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."profiles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "accounts_user_idx" ON "accounts" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "application_audit_log_application_idx" ON "application_audit_log" USING btree ("application_id","created_at");--> statement-breakpoint
 CREATE INDEX "application_questions_order_idx" ON "application_questions" USING btree ("order_index");--> statement-breakpoint
 CREATE UNIQUE INDEX "applications_vrchat_username_key" ON "applications" USING btree (lower(btrim("vrchat_username"))) WHERE btrim(coalesce("applications"."vrchat_username", '')) <> '';--> statement-breakpoint
 CREATE UNIQUE INDEX "applications_discord_id_key" ON "applications" USING btree (lower(btrim("discord_id"))) WHERE btrim(coalesce("applications"."discord_id", '')) <> '';--> statement-breakpoint

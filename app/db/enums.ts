@@ -10,3 +10,6 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 export const USER_ROLES = ["admin", "member"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+export const APPLICATION_KINDS = ["group", "event"] as const;
+export type ApplicationKind = (typeof APPLICATION_KINDS)[number];

@@ -309,3 +309,25 @@ export const rateLimits = pgTable(
 );
 
 export type OutboxRow = typeof outbox.$inferSelect;
+
+/** Who changed an application's status or notes, when, from what to what. */
+export const applicationAuditLog = pgTable(
+  "application_audit_log",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    applicationKind: text().notNull(),
+    applicationId: uuid().notNull(),
+    actorId: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    /** Kept as written at the time, so the log still reads after an account is removed. */
+    actorName: text().notNull(),
+    field: text().notNull(),
+    fromValue: text(),
+    toValue: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes')`),
+    index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
+  ],
+);

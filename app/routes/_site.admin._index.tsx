@@ -3,7 +3,7 @@ import { countApplications } from "~/features/applications/applications.server";
 import { countEvents } from "~/features/events/events.server";
 import { channelHealth } from "~/features/notifications/outbox.server";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
-import { CosmicStatus, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
+import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
 import { pingDatabase } from "~/db/db.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
@@ -70,6 +70,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {loaderData.figures ? (
         <>
           <StatCards figures={loaderData.figures} />
+          <QuickActions pendingGroupApplications={loaderData.figures.pendingGroupApplications} />
           <CosmicStatus figures={loaderData.figures} checks={loaderData.checks} />
         </>
       ) : (

@@ -1,4 +1,4 @@
-import { ListChecks, Pencil, Trash2 } from "lucide-react";
+import { Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -65,6 +65,14 @@ export function AdminEventCard({ event }: { event: AdminEventSummary }) {
             Edit Event
           </Link>
         </Button>
+        {event.applicationRequired ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
+              <Inbox aria-hidden="true" className="size-4" />
+              View Applications
+            </Link>
+          </Button>
+        ) : null}
         {event.applicationRequired ? (
           <Button asChild variant="outline" size="sm">
             <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>

@@ -1,4 +1,4 @@
-import { CalendarDays, LayoutDashboard, ListChecks } from "lucide-react";
+import { CalendarDays, Inbox, LayoutDashboard, ListChecks } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -22,6 +22,12 @@ export const EVENTS_LINK: SanctumLink = {
   to: "/admin/events",
   label: "Event Prophecies",
   icon: <CalendarDays aria-hidden="true" className="size-4" />,
+};
+
+export const APPLICATIONS_LINK: SanctumLink = {
+  to: "/admin/applications",
+  label: "Ritual Applications",
+  icon: <Inbox aria-hidden="true" className="size-4" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {

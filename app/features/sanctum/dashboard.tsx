@@ -1,5 +1,6 @@
-import { CalendarClock, CalendarDays, Inbox, ScrollText } from "lucide-react";
+import { ArrowRight, CalendarClock, CalendarDays, Inbox, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { cn } from "~/components/ui/cn";
 
@@ -81,5 +82,25 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
         ))}
       </ul>
     </Card>
+  );
+}
+
+export function QuickActions({ pendingGroupApplications }: { pendingGroupApplications: number }) {
+  const actions = [
+    { to: "/admin/events", label: "Manage Event Prophecies", note: "Create, edit and review events" },
+    { to: "/admin/applications", label: "Review Ritual Applications", note: `${pendingGroupApplications} pending` },
+  ];
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      {actions.map((action) => (
+        <Link key={action.to} to={action.to} className="group rounded-2xl border border-aurora-400/20 bg-night-900/70 p-5 hover:border-aurora-300/60">
+          <span className="flex items-center justify-between font-semibold text-mist-100 group-hover:text-ember-300">
+            {action.label}
+            <ArrowRight aria-hidden="true" className="size-4" />
+          </span>
+          <span className="mt-1 block text-sm text-mist-400">{action.note}</span>
+        </Link>
+      ))}
+    </div>
   );
 }

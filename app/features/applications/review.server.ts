@@ -1,0 +1,239 @@
+/**
+ * Reviewing applications in the Sanctum: lists searched, filtered and paged in SQL, status and
+ * notes changes recorded in the audit log in the same transaction.
+ */
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
+
+export const REVIEW_PAGE_SIZE = 25;
+export const STATUS_FILTERS = ["all", ...APPLICATION_STATUSES] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+export type ReviewScope = { kind: "group" } | { kind: "event"; eventId: string };
+
+export interface ReviewedApplication {
+  id: string;
+  vrchatUsername: string;
+  discordId: string;
+  responses: Record<string, string>;
+  status: ApplicationStatus;
+  submittedAt: string;
+  reviewedAt: string | null;
+  notes: string | null;
+}
+
+export interface AuditEntry {
+  applicationId: string;
+  actorName: string;
+  field: "status" | "notes";
+  fromValue: string | null;
+  toValue: string | null;
+  at: string;
+}
+
+export const ReviewQuerySchema = z.object({
+  status: z.enum(STATUS_FILTERS).catch("all"),
+  q: z.string().trim().max(200).catch(""),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+export type ReviewQuery = z.infer<typeof ReviewQuerySchema>;
+
+function columnsOf(scope: ReviewScope) {
+  return scope.kind === "event"
+    ? { table: eventApplications, scopeWhere: eq(eventApplications.eventId, scope.eventId), notes: eventApplications.notes }
+    : { table: applications, scopeWhere: sql`true`, notes: sql<string | null>`null` };
+}
+
+/** A LIKE pattern matching `text` anywhere, with the user's % and _ taken literally. */
+function containing(text: string) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
+  const { table, scopeWhere, notes } = columnsOf(scope);
+  const filters: SQL[] = [scopeWhere];
+  if (query.status !== "all") filters.push(eq(table.status, query.status));
+  if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
+  const where = and(...filters);
+
+  const [rows, [counts], [matching]] = await Promise.all([
+    db
+      .select({
+        id: table.id,
+        vrchatUsername: table.vrchatUsername,
+        discordId: table.discordId,
+        responses: table.responses,
+        status: table.status,
+        submittedAt: table.submittedAt,
+        reviewedAt: table.reviewedAt,
+        notes,
+      })
+      .from(table)
+      .where(where)
+      .orderBy(desc(table.submittedAt), desc(table.id))
+      .limit(REVIEW_PAGE_SIZE)
+      .offset((query.page - 1) * REVIEW_PAGE_SIZE),
+    db
+      .select({
+        total: sql<number>`count(*)::int`,
+        pending: sql<number>`count(*) filter (where ${table.status} = 'pending')::int`,
+        approved: sql<number>`count(*) filter (where ${table.status} = 'approved')::int`,
+        rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected')::int`,
+      })
+      .from(table)
+      .where(scopeWhere),
+    db.select({ n: sql<number>`count(*)::int` }).from(table).where(where),
+  ]);
+
+  const list: ReviewedApplication[] = rows.map((row) => ({
+    ...row,
+    discordId: row.discordId ?? "",
+    submittedAt: row.submittedAt.toISOString(),
+    reviewedAt: row.reviewedAt?.toISOString() ?? null,
+  }));
+  return { applications: list, counts: counts!, matching: matching!.n, pageCount: Math.max(1, Math.ceil(matching!.n / REVIEW_PAGE_SIZE)) };
+}
+
+export async function listAudit(db: Database, applicationIds: string[]): Promise<AuditEntry[]> {
+  if (applicationIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(applicationAuditLog)
+    .where(inArray(applicationAuditLog.applicationId, applicationIds))
+    .orderBy(asc(applicationAuditLog.createdAt));
+  return rows.map((row) => ({
+    applicationId: row.applicationId,
+    actorName: row.actorName,
+    field: row.field as AuditEntry["field"],
+    fromValue: row.fromValue,
+    toValue: row.toValue,
+    at: row.createdAt.toISOString(),
+  }));
+}
+
+export interface Reviewer {
+  id: string;
+  username: string;
+}
+
+/**
+ * Sets an application's status and, for event applications, its notes; either way reviewed_at
+ * becomes now, and each change is logged with who made it. Event applications go from any status
+ * to any other; group applications are approved or rejected once, from pending ("conflict"
+ * otherwise). False when not found.
+ */
+export async function reviewApplication(
+  db: Database,
+  scope: ReviewScope,
+  id: string,
+  change: { status?: ApplicationStatus; notes?: string | null },
+  reviewer: Reviewer,
+  now: Date,
+): Promise<boolean | "conflict"> {
+  if (!z.uuid().safeParse(id).success) return false;
+  const kind: ApplicationKind = scope.kind;
+  return db.transaction(async (tx) => {
+    const { table, scopeWhere } = columnsOf(scope);
+    const [current] = await tx
+      .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
+      .from(table)
+      .where(and(eq(table.id, id), scopeWhere))
+      .for("update");
+    if (!current) return false;
+    if (scope.kind === "group" && (current.status !== "pending" || change.status === "pending")) return "conflict";
+
+    const status = change.status ?? current.status;
+    const notes = scope.kind === "event" && change.notes !== undefined ? change.notes : current.notes;
+    const set = scope.kind === "event" ? { status, reviewedAt: now, notes } : { status, reviewedAt: now };
+    await tx.update(table).set(set).where(eq(table.id, id));
+
+    const entries = [
+      ...(status !== current.status ? [{ field: "status", fromValue: current.status, toValue: status }] : []),
+      ...(notes !== current.notes ? [{ field: "notes", fromValue: current.notes, toValue: notes }] : []),
+    ];
+    if (entries.length > 0) {
+      await tx.insert(applicationAuditLog).values(
+        entries.map((entry) => ({ ...entry, applicationKind: kind, applicationId: id, actorId: reviewer.id, actorName: reviewer.username })),
+      );
+    }
+    return true;
+  });
+}
+
+const EXPORT_BATCH = 1000;
+
+/**
+ * The applications of a scope as a CSV stream: header, then rows newest first, read in batches
+ * (keyset paging), so a large export neither waits for nor holds every row at once. `questions`
+ * gives the answer columns, in order; answers to questions since removed follow them.
+ */
+export function exportCsv(db: Database, scope: ReviewScope, questions: string[]): ReadableStream<Uint8Array> {
+  const { table, scopeWhere, notes } = columnsOf(scope);
+  const encoder = new TextEncoder();
+  let columns = [...questions];
+  let after: { submittedAt: Date; id: string } | null = null;
+  let started = false;
+
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          // Answers to questions no longer on the form still belong in the export.
+          const extra = await db
+            .selectDistinct({ key: sql<string>`jsonb_object_keys(${table.responses})` })
+            .from(table)
+            .where(scopeWhere);
+          const known = new Set(columns);
+          columns = [...columns, ...extra.map((row) => row.key).filter((key) => !known.has(key)).sort()];
+          controller.enqueue(encoder.encode(csvRow([...CSV_FIXED_COLUMNS, ...columns])));
+          return;
+        }
+        const cursor: SQL | undefined = after
+          ? sql`(${table.submittedAt}, ${table.id}) < (${after.submittedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined;
+        const rows = await db
+          .select({
+            id: table.id,
+            vrchatUsername: table.vrchatUsername,
+            discordId: table.discordId,
+            status: table.status,
+            submittedAt: table.submittedAt,
+            reviewedAt: table.reviewedAt,
+            notes,
+            responses: table.responses,
+          })
+          .from(table)
+          .where(and(scopeWhere, cursor))
+          .orderBy(desc(table.submittedAt), desc(table.id))
+          .limit(EXPORT_BATCH);
+        if (rows.length === 0) {
+          controller.close();
+          return;
+        }
+        const last = rows.at(-1)!;
+        after = { submittedAt: last.submittedAt, id: last.id };
+        const chunk = rows
+          .map((row) =>
+            csvRow([
+              row.vrchatUsername,
+              row.discordId,
+              row.status,
+              csvDate(row.submittedAt),
+              csvDate(row.reviewedAt),
+              row.notes,
+              ...columns.map((question) => row.responses[question] ?? ""),
+            ]),
+          )
+          .join("");
+        controller.enqueue(encoder.encode(chunk));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}

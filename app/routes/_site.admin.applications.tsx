@@ -1,0 +1,158 @@
+import { AlertTriangle, ArrowLeft } from "lucide-react";
+import { data, href, Link } from "react-router";
+import { z } from "zod";
+import { Button } from "~/components/ui/button";
+import { appContext } from "~/context";
+import { APPLICATION_STATUSES } from "~/db/enums";
+import {
+  ApplicationCard,
+  Pagination,
+  ReviewEmpty,
+  ReviewFilters,
+  SummaryTiles,
+} from "~/features/applications/application-review";
+import { listFormQuestions } from "~/features/applications/applications.server";
+import {
+  listAudit,
+  listForReview,
+  reviewApplication,
+  ReviewQuerySchema,
+  type ReviewScope,
+} from "~/features/applications/review.server";
+import { formatShortDate } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import type { Route } from "./+types/_site.admin.applications";
+
+async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | undefined) {
+  if (!eventId) return { scope: { kind: "group" } as ReviewScope, event: null };
+  const event = await getEvent(db, eventId);
+  return event ? { scope: { kind: "event", eventId: event.id } as ReviewScope, event } : null;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
+  try {
+    const found = await scopeOf(db, params.eventId);
+    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], query }, { status: 404 });
+    const [review, questions] = await Promise.all([
+      listForReview(db, found.scope, query),
+      listFormQuestions(db, found.scope),
+    ]);
+    const audit = await listAudit(db, review.applications.map((a) => a.id));
+    const event = found.event
+      ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired }
+      : null;
+    return { error: null, event, review, questions, audit, query };
+  } catch (error) {
+    log.error("failed to load applications for review", { error });
+    return data({ error: loadError, event: null, review: null, questions: [], audit: [], query }, { status: 503 });
+  }
+}
+
+const ChangeSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("status"), id: z.string(), status: z.enum(APPLICATION_STATUSES), notes: z.string().max(5000).optional() }),
+  z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
+]);
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { db } = context.get(appContext);
+  const found = await scopeOf(db, params.eventId);
+  if (!found) return data({ error: "Event not found" }, { status: 404 });
+  const form = await request.formData().catch(() => null);
+  const parsed = ChangeSchema.safeParse(form ? Object.fromEntries(form) : {});
+  const failed =
+    found.scope.kind === "event"
+      ? "Failed to update application status"
+      : `Failed to ${parsed.success && parsed.data.intent === "status" ? (parsed.data.status === "approved" ? "approve" : "reject") : "update"} application`;
+  if (!parsed.success) return data({ error: failed }, { status: 400 });
+  const change = parsed.data;
+  // Group applications are approved or rejected once, from pending (spec); event ones any to any.
+  if (found.scope.kind === "group" && change.intent === "notes") return data({ error: failed }, { status: 400 });
+  try {
+    const notes = change.notes === undefined ? undefined : change.notes.trim() || null;
+    const ok = await reviewApplication(
+      db,
+      found.scope,
+      change.id,
+      { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
+      { id: viewer.id, username: viewer.username },
+      new Date(),
+    );
+    if (ok === "conflict") return data({ error: failed }, { status: 409 });
+    return ok ? { ok: true } : data({ error: failed }, { status: 404 });
+  } catch (error) {
+    log.error("failed to review an application", { error });
+    return data({ error: failed }, { status: 503 });
+  }
+}
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
+}
+
+export default function ApplicationsReview({ loaderData, params }: Route.ComponentProps) {
+  const { error, event, review, questions, audit, query } = loaderData;
+  const timeZone = useViewerTimeZone();
+  const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
+  const mode = params.eventId ? "event" : "group";
+  const exportHref =
+    mode === "event" && event
+      ? href("/admin/events/:eventId/applications/export", { eventId: event.id })
+      : href("/admin/applications/export");
+
+  return (
+    <div className="space-y-6">
+      {mode === "event" ? (
+        <Button asChild variant="ghost" size="sm" className="-ml-3">
+          <Link to={href("/admin/events")}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Back to Events
+          </Link>
+        </Button>
+      ) : null}
+      <div>
+        <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? "Event Applications" : "Ritual Applications"}</h1>
+        {event ? <p className="mt-2 text-mist-300">{event.title}</p> : null}
+      </div>
+      {error || !review ? (
+        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">{error}</p>
+      ) : (
+        <>
+          {event && !event.applicationRequired ? (
+            <p role="status" className="flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300">
+              <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
+              This event doesn't require applications.
+            </p>
+          ) : null}
+          <SummaryTiles counts={review.counts} />
+          <ReviewFilters exportHref={exportHref} canExport={review.counts.total > 0} />
+          {review.applications.length === 0 ? (
+            <ReviewEmpty mode={mode} filtered={review.counts.total > 0} />
+          ) : (
+            <ul className="space-y-3" aria-label="Applications">
+              {review.applications.map((application) => (
+                <li key={application.id}>
+                  <ApplicationCard
+                    application={application}
+                    questions={questions}
+                    audit={audit.filter((entry) => entry.applicationId === application.id)}
+                    mode={mode}
+                    formatDate={formatDate}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pagination page={query.page} pageCount={review.pageCount} />
+        </>
+      )}
+    </div>
+  );
+}
