@@ -59,6 +59,7 @@ export default defineConfig({
       DEMO_CONTENT: "true",
       // The suite submits many applications from one address; the limit itself is tested elsewhere.
       RATE_LIMIT_APPLICATIONS: "10000",
+      RATE_LIMIT_SIGN_IN: "10000",
       DISCORD_INVITE_URL: "https://discord.gg/dwellers",
       PUBLIC_URL: baseURL,
       // Set but empty: a developer's .env must not point the suite at another database.

@@ -1,11 +1,16 @@
 import { appContext } from "~/context";
 import { countApplications } from "~/features/applications/applications.server";
 import { countEvents } from "~/features/events/events.server";
-import { channelHealth } from "~/features/notifications/outbox.server";
-import { SignOutButton } from "~/features/sanctum/admin-screens";
+import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
+import { channelHealth, retryFailedJobs } from "~/features/notifications/outbox.server";
+import { ChangePasswordForm, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
 import { pingDatabase } from "~/db/db.server";
+import { APIError } from "better-auth/api";
+import { data } from "react-router";
+import { z } from "zod";
 import { requireAdmin } from "~/utils/admin-guard.server";
+import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin._index";
 
@@ -30,6 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
       ...channels.map((channel) => ({
         name: CHANNEL_NAMES[channel.target],
+        target: channel.target,
+        failed: channel.failed,
         ok: channel.failed === 0,
         detail:
           channel.failed > 0
@@ -60,6 +67,46 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
+const DashboardActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("retry-notifications"), target: z.enum(NOTIFICATION_TARGETS) }),
+  z.object({ intent: z.literal("change-password"), currentPassword: z.string(), newPassword: z.string(), confirm: z.string() }),
+]);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { db, auth, notifications } = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  const parsed = DashboardActionSchema.safeParse(form ? Object.fromEntries(form) : {});
+  if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
+  const change = parsed.data;
+  if (change.intent === "retry-notifications") {
+    const count = await retryFailedJobs(db, change.target);
+    notifications.wake();
+    return { message: `${count} notification(s) queued again.` };
+  }
+  if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  if (change.newPassword.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });
+  try {
+    // Revoking the other sessions replaces this one too: its new cookie must reach the browser.
+    const { headers } = await auth.api.changePassword({
+      body: { currentPassword: change.currentPassword, newPassword: change.newPassword, revokeOtherSessions: true },
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    const response = new Headers();
+    for (const cookie of headers.getSetCookie()) response.append("Set-Cookie", cookie);
+    return data({ message: "Passphrase changed. Your other sessions were signed out." }, { headers: response });
+  } catch (error) {
+    if (error instanceof APIError) return data({ error: error.message }, { status: 400 });
+    log.error("password change failed", { error });
+    return data({ error: "An unexpected error occurred" }, { status: 503 });
+  }
+}
+
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
@@ -72,6 +119,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <StatCards figures={loaderData.figures} />
           <QuickActions pendingGroupApplications={loaderData.figures.pendingGroupApplications} />
           <CosmicStatus figures={loaderData.figures} checks={loaderData.checks} />
+          <ChangePasswordForm />
         </>
       ) : (
         <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">

@@ -83,3 +83,25 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText(`Welcome, ${ADMIN.username}`)).toBeVisible();
   });
 });
+
+test("an admin changes their own passphrase", async ({ page }) => {
+  const account = { email: `changer${Date.now()}@dwell.example`, password: "first-passphrase" };
+  createAccount(account.email, account.password, "admin", "Changer");
+  await page.goto("/admin");
+  await signIn(page, account.email, account.password);
+  await page.getByLabel("Current Passphrase").fill(account.password);
+  await page.getByLabel("New Cosmic Passphrase").fill("second-passphrase");
+  await page.getByLabel("Confirm Passphrase").fill("second-passphrase-typo");
+  await page.getByRole("button", { name: "Change Passphrase" }).click();
+  await expect(page.getByText("Passwords do not match")).toBeVisible();
+  await page.getByLabel("Confirm Passphrase").fill("second-passphrase");
+  await page.getByRole("button", { name: "Change Passphrase" }).click();
+  await expect(page.getByText("Passphrase changed.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await signIn(page, account.email, account.password);
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+  await page.getByLabel("Password").fill("second-passphrase");
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText("Welcome, Changer")).toBeVisible();
+});

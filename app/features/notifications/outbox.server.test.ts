@@ -6,7 +6,7 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
 import { startFakeDiscord } from "../../../tests/fakes/discord";
 import { createDiscordChannel } from "./discord.server";
-import { createOutboxWorker, enqueueNotification, retryDelay, retryOutboxJob } from "./outbox.server";
+import { createOutboxWorker, enqueueNotification, retryDelay, retryFailedJobs, retryOutboxJob } from "./outbox.server";
 
 const notification = (name: string): ApplicationNotification => ({
   type: "group_application",
@@ -93,6 +93,18 @@ describeEachDatabase("the outbox", (kind) => {
     const up = scriptedChannel("discord", () => ({ kind: "delivered" }));
     expect(await createOutboxWorker(database.db, [up.channel], { maxAttempts: 3 }).runOnce()).toBe(1);
     expect((await jobs())[0]).toMatchObject({ status: "delivered", lastError: null });
+  });
+
+  it("puts every failed job of a target back in the queue at once", async () => {
+    await enqueue(["A", "B"], ["discord", "telegram"]);
+    await database.db.update(outbox).set({ status: "failed", attempts: 10 });
+    expect(await retryFailedJobs(database.db, "discord")).toBe(2);
+    const rows = await jobs();
+    expect(rows.filter((r) => r.status === "pending").map((r) => [r.target, r.attempts])).toEqual([
+      ["discord", 0],
+      ["discord", 0],
+    ]);
+    expect(rows.filter((r) => r.status === "failed").every((r) => r.target === "telegram")).toBe(true);
   });
 
   it("waits as long as a 429 asked", async () => {

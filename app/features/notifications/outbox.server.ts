@@ -247,3 +247,13 @@ export async function channelHealth(db: Database, targets: readonly Notification
     };
   });
 }
+
+/** Puts every failed job of a target back in the queue; how many. */
+export async function retryFailedJobs(db: Database, target: NotificationTarget): Promise<number> {
+  const rows = await db
+    .update(outbox)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null })
+    .where(and(eq(outbox.target, target), eq(outbox.status, "failed")))
+    .returning({ id: outbox.id });
+  return rows.length;
+}

@@ -115,3 +115,34 @@ export function GuardCard({ icon, title, children }: { icon: React.ReactNode; ti
     </div>
   );
 }
+
+/** A signed-in admin changes their own passphrase; their other sessions end. */
+export function ChangePasswordForm() {
+  const fetcher = useFetcher<{ message?: string; error?: string }>();
+  const id = useId();
+  return (
+    <Card className="p-6">
+      <h2 className="font-display text-2xl text-mist-100">Change Your Passphrase</h2>
+      <fetcher.Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
+        <input type="hidden" name="intent" value="change-password" />
+        <div role="status" className="sm:col-span-3">
+          {fetcher.data?.error ? <p className="text-sm text-red-300">{fetcher.data.error}</p> : null}
+          {fetcher.data?.message ? <p className="text-sm text-emerald-300">{fetcher.data.message}</p> : null}
+        </div>
+        {[
+          ["currentPassword", "Current Passphrase", "current-password"],
+          ["newPassword", "New Cosmic Passphrase", "new-password"],
+          ["confirm", "Confirm Passphrase", "new-password"],
+        ].map(([name, label, autoComplete]) => (
+          <div key={name} className="space-y-2">
+            <label htmlFor={`${id}-${name}`} className="block text-sm font-semibold text-mist-100">{label}</label>
+            <input id={`${id}-${name}`} name={name} type="password" autoComplete={autoComplete} required className={fieldClass} />
+          </div>
+        ))}
+        <div className="sm:col-span-3">
+          <Button type="submit" variant="outline" disabled={fetcher.state !== "idle"}>Change Passphrase</Button>
+        </div>
+      </fetcher.Form>
+    </Card>
+  );
+}

@@ -1,6 +1,6 @@
 import { ArrowRight, CalendarClock, CalendarDays, Inbox, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { Card } from "~/components/ui/card";
 import { cn } from "~/components/ui/cn";
 
@@ -18,6 +18,9 @@ export interface SystemCheck {
   name: string;
   ok: boolean;
   detail: string;
+  /** A notification channel's target, when failed jobs can be retried from here. */
+  target?: string;
+  failed?: number;
 }
 
 function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string; value: number; note?: string }) {
@@ -77,6 +80,7 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
             <span>
               <span className="font-semibold text-mist-100">{check.name}:</span>{" "}
               <span className="text-mist-300">{check.detail}</span>
+              {check.target && check.failed ? <RetryButton target={check.target} name={check.name} /> : null}
             </span>
           </li>
         ))}
@@ -102,5 +106,19 @@ export function QuickActions({ pendingGroupApplications }: { pendingGroupApplica
         </Link>
       ))}
     </div>
+  );
+}
+
+function RetryButton({ target, name }: { target: string; name: string }) {
+  const fetcher = useFetcher<{ message?: string; error?: string }>();
+  return (
+    <fetcher.Form method="post" className="mt-1">
+      <input type="hidden" name="intent" value="retry-notifications" />
+      <input type="hidden" name="target" value={target} />
+      <button type="submit" className="text-xs font-semibold text-aurora-300 hover:text-ember-300" disabled={fetcher.state !== "idle"}>
+        Retry failed {name} notifications
+      </button>
+      {fetcher.data?.message ? <span role="status" className="ml-2 text-xs text-mist-400">{fetcher.data.message}</span> : null}
+    </fetcher.Form>
   );
 }
