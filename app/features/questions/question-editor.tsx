@@ -12,7 +12,7 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, MessageSquareDashed, Pencil, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -159,6 +159,7 @@ function QuestionRow({ question, position }: { question: EditableQuestion; posit
  */
 export function QuestionList({ questions }: { questions: EditableQuestion[] }) {
   const reorder = useFetcher<ActionResult>();
+  const revalidator = useRevalidator();
   const [pending, setPending] = useState<string[] | null>(null);
   const [seenQuestions, setSeenQuestions] = useState(questions);
   const [seenReorder, setSeenReorder] = useState(reorder.data);
@@ -171,6 +172,12 @@ export function QuestionList({ questions }: { questions: EditableQuestion[] }) {
     if (reorder.data?.error) setPending(null);
   }
   useFailureToast(reorder.data);
+  // A failed save shows the order as the database has it now (someone may have changed it).
+  useEffect(() => {
+    if (reorder.data?.error) void revalidator.revalidate();
+    // Only a new answer from the server should trigger this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reorder.data]);
 
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
