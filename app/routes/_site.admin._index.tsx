@@ -1,3 +1,4 @@
+import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { countApplications } from "~/features/applications/applications.server";
 import { countEvents } from "~/features/events/events.server";
@@ -122,9 +123,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <ChangePasswordForm />
         </>
       ) : (
-        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
-          {loaderData.error}
-        </p>
+        <ErrorAlert>{loaderData.error}</ErrorAlert>
       )}
     </div>
   );

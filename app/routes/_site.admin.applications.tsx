@@ -1,7 +1,6 @@
-import { AlertTriangle, ArrowLeft } from "lucide-react";
-import { data, href, Link } from "react-router";
+import { data, href } from "react-router";
 import { z } from "zod";
-import { Button } from "~/components/ui/button";
+import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import {
@@ -110,26 +109,18 @@ export default function ApplicationsReview({ loaderData, params }: Route.Compone
   return (
     <div className="space-y-6">
       {mode === "event" ? (
-        <Button asChild variant="ghost" size="sm" className="-ml-3">
-          <Link to={href("/admin/events")}>
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Back to Events
-          </Link>
-        </Button>
+        <BackLink to={href("/admin/events")}>Back to Events</BackLink>
       ) : null}
       <div>
         <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? "Event Applications" : "Ritual Applications"}</h1>
         {event ? <p className="mt-2 text-mist-300">{event.title}</p> : null}
       </div>
       {error || !review ? (
-        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">{error}</p>
+        <ErrorAlert>{error}</ErrorAlert>
       ) : (
         <>
           {event && !event.applicationRequired ? (
-            <p role="status" className="flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300">
-              <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
-              This event doesn't require applications.
-            </p>
+            <Notice>This event doesn't require applications.</Notice>
           ) : null}
           <SummaryTiles counts={review.counts} />
           <ReviewFilters exportHref={exportHref} canExport={review.counts.total > 0} />

@@ -1,5 +1,6 @@
 import { Plus } from "lucide-react";
 import { data, href, Link, redirect } from "react-router";
+import { ErrorAlert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
@@ -81,9 +82,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
         </Button>
       </div>
       {error || actionData?.error ? (
-        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
-          {error ?? actionData?.error}
-        </p>
+        <ErrorAlert>{error ?? actionData?.error}</ErrorAlert>
       ) : null}
       {events.length === 0 && !error ? (
         <EmptyState title="No prophecies found" />

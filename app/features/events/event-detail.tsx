@@ -1,6 +1,7 @@
-import { AlertTriangle, ArrowLeft, CalendarDays, Globe, ScrollText } from "lucide-react";
+import { CalendarDays, Globe, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
+import { BackLink, Notice } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -14,14 +15,7 @@ import { EventWhen } from "./event-when";
 import type { EventDetail } from "./events.server";
 
 function BackToEvents() {
-  return (
-    <Button asChild variant="ghost" size="sm" className="-ml-3">
-      <Link to={href("/events")}>
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to Prophecies
-      </Link>
-    </Button>
-  );
+  return <BackLink to={href("/events")}>Back to Prophecies</BackLink>;
 }
 
 export function EventNotFound() {
@@ -66,13 +60,9 @@ export function EventDetailView({ event }: { event: EventDetail }) {
       </header>
 
       {notice ? (
-        <p
-          role="status"
-          className="mt-6 flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300"
-        >
-          <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
-          {notice}
-        </p>
+        <div className="mt-6">
+          <Notice>{notice}</Notice>
+        </div>
       ) : null}
 
       <div className="mt-8 grid gap-4 sm:grid-cols-2">

@@ -1,0 +1,37 @@
+import { AlertTriangle } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Button } from "./button";
+import { cn } from "./cn";
+
+/** A failure the reader must see: announced at once to screen readers. */
+export function ErrorAlert({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <p role="alert" className={cn("rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200", className)}>
+      {children}
+    </p>
+  );
+}
+
+/** A warning about the page's state (a closed event, a setting that is off). */
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300">
+      <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
+      {children}
+    </p>
+  );
+}
+
+
+/** "← Back to …": the way up from a detail page. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-3">
+      <Link to={to}>
+        <span aria-hidden="true">←</span>
+        {children}
+      </Link>
+    </Button>
+  );
+}
