@@ -50,7 +50,7 @@ export function AdminShell({ username, links, children }: { username: string; li
         </Button>
       </div>
       <div className="mt-8 grid gap-8 md:grid-cols-[13rem_1fr]">
-        <nav aria-label="Sanctum">
+        <nav aria-label="Sanctum" className="min-w-0">
           <ul className="flex gap-1 overflow-x-auto md:flex-col">
             {links.map((link) => (
               <li key={link.to}>
