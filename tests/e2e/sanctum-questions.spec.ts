@@ -65,9 +65,12 @@ test("an admin edits an event's questions: add each type, edit, reorder by keybo
     await page.keyboard.press("ArrowUp");
     await expect(live).not.toHaveText(before ?? "");
   }
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === "POST" && (response.request().postData() ?? "").includes("intent=reorder"),
+  );
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: /^Reorder: / }).first()).toHaveAccessibleName(/Which phase of the moon\?/);
-  await page.waitForLoadState("networkidle");
+  expect((await saved).status()).toBe(200);
   await page.reload();
   await expect(page.getByRole("button", { name: /^Reorder: / }).first()).toHaveAccessibleName(/Which phase of the moon\? \(position 1\)/);
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
-import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { createAccountWithCommand, postForm, runUserCommand, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 /** Admin pages, with a concrete URL for each route path. */
@@ -134,5 +134,28 @@ describe("requests from other sites", () => {
     await signOut.body?.cancel();
     // The session survives a sign-out sent from another site.
     expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.admin } })).status).toBe(200);
+  });
+});
+
+describe("the account commands, while the server runs", () => {
+  it("list accounts, refuse bad input, and remove an account, ending its sessions", async () => {
+    const list = runUserCommand(dataDir, ["list"]);
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/admin\s+keeper@dwell\.example/);
+    expect(list.stdout).toMatch(/member\s+wanderer@dwell\.example/);
+
+    const noPassword = runUserCommand(dataDir, ["create", "--email", "x@dwell.example"]);
+    expect(noPassword.status).toBe(1);
+    expect(noPassword.stderr).toContain("USER_PASSWORD");
+    const badRole = runUserCommand(dataDir, ["create", "--email", "x@dwell.example", "--role", "king"], { USER_PASSWORD: "longenough" });
+    expect(badRole.status).toBe(1);
+    expect(badRole.stderr).toContain("--role: admin or member");
+
+    const removed = runUserCommand(dataDir, ["remove", "--email", "wanderer@dwell.example"]);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain("Removed the account wanderer@dwell.example.");
+    // The member's session ended with the account.
+    expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.member } })).status).toBe(401);
+    expect(runUserCommand(dataDir, ["remove", "--email", "wanderer@dwell.example"]).status).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 /** Talks to a running server as a browser would: account commands, sign-in, cookies. */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -10,6 +10,16 @@ export function createAccountWithCommand(dataDir: string, email: string, passwor
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", USER_PASSWORD: password },
     encoding: "utf8",
   });
+}
+
+/** Runs `npm run user:<action>`'s script against a data folder; resolves with its output and exit code. */
+export function runUserCommand(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ["scripts/users.ts", ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", ...env },
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 export function form(values: Record<string, string>) {
