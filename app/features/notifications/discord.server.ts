@@ -7,10 +7,9 @@ import { z } from "zod";
 import {
   fairShare,
   headline,
+  callService,
   httpFailure,
-  networkFailure,
   orDash,
-  parseJson,
   retryAfterHeader,
   truncate,
   unconfirmed,
@@ -94,23 +93,16 @@ export function createDiscordChannel({ webhookUrl, timeoutMs = 10_000 }: { webho
   return {
     target: "discord",
     async deliver(notification): Promise<DeliveryOutcome> {
-      let response: Response;
-      let body: unknown;
-      try {
-        response = await fetch(url, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            username: "Dwell",
-            embeds: [buildDiscordEmbed(notification)],
-            allowed_mentions: { parse: [] },
-          }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        body = parseJson(await response.text());
-      } catch (error) {
-        return networkFailure("Discord", error);
-      }
+      const answer = await callService("Discord", url, {
+        body: JSON.stringify({
+          username: "Dwell",
+          embeds: [buildDiscordEmbed(notification)],
+          allowed_mentions: { parse: [] },
+        }),
+        timeoutMs,
+      });
+      if (!answer.sent) return answer.outcome;
+      const { response, body } = answer;
       if (response.ok) {
         return MessageSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Discord", response.status);
       }

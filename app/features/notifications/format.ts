@@ -122,3 +122,27 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+export type ServiceAnswer = { sent: true; response: Response; body: unknown } | { sent: false; outcome: DeliveryOutcome };
+
+/**
+ * One request to a service, within `timeoutMs`: its response and body (parsed as JSON when it is
+ * JSON), or, when nothing usable came back, the outcome to record.
+ */
+export async function callService(
+  service: string,
+  url: string | URL,
+  init: { body: string | URLSearchParams; headers?: Record<string, string>; timeoutMs: number },
+): Promise<ServiceAnswer> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...init.headers },
+      body: init.body,
+      signal: AbortSignal.timeout(init.timeoutMs),
+    });
+    return { sent: true, response, body: parseJson(await response.text()) };
+  } catch (error) {
+    return { sent: false, outcome: networkFailure(service, error) };
+  }
+}

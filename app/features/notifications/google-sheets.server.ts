@@ -9,8 +9,8 @@ import { z } from "zod";
 import {
   APPLICATION_TYPE_LABELS,
   formatSubmittedAt,
+  callService,
   httpFailure,
-  networkFailure,
   orDash,
   parseJson,
   retryAfterHeader,
@@ -119,22 +119,16 @@ export function createGoogleSheetsChannel({
 
   async function requestToken(): Promise<string | DeliveryOutcome> {
     const issuedAt = now();
-    let response: Response;
-    let body: unknown;
-    try {
-      response = await fetch(serviceAccount.token_uri, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-          assertion: signServiceAccountJwt(serviceAccount, issuedAt),
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      body = parseJson(await response.text());
-    } catch (error) {
-      return networkFailure("Google OAuth", error);
-    }
+    const answer = await callService("Google OAuth", serviceAccount.token_uri, {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        assertion: signServiceAccountJwt(serviceAccount, issuedAt),
+      }),
+      timeoutMs,
+    });
+    if (!answer.sent) return answer.outcome;
+    const { response, body } = answer;
     if (!response.ok) {
       const parsed = TokenErrorSchema.safeParse(body);
       const description = parsed.success
@@ -162,19 +156,13 @@ export function createGoogleSheetsChannel({
     async deliver(notification): Promise<DeliveryOutcome> {
       const token = await accessToken();
       if (typeof token !== "string") return token;
-      let response: Response;
-      let body: unknown;
-      try {
-        response = await fetch(appendUrl, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-          body: JSON.stringify({ values: [sheetRow(notification)] }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        body = parseJson(await response.text());
-      } catch (error) {
-        return networkFailure("Google Sheets", error);
-      }
+      const answer = await callService("Google Sheets", appendUrl, {
+        headers: { Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ values: [sheetRow(notification)] }),
+        timeoutMs,
+      });
+      if (!answer.sent) return answer.outcome;
+      const { response, body } = answer;
       if (response.ok) {
         return AppendedSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Google Sheets", response.status);
       }

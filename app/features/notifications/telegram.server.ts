@@ -10,10 +10,9 @@ import {
   fairShare,
   formatSubmittedAt,
   headline,
+  callService,
   httpFailure,
-  networkFailure,
   orDash,
-  parseJson,
   prefix,
   retryAfterHeader,
   truncate,
@@ -113,24 +112,17 @@ export function createTelegramChannel({
   return {
     target: "telegram",
     async deliver(notification): Promise<DeliveryOutcome> {
-      let response: Response;
-      let body: unknown;
-      try {
-        response = await fetch(endpoint, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            chat_id: chatId,
-            text: buildTelegramText(notification),
-            parse_mode: "HTML",
-            link_preview_options: { is_disabled: true },
-          }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        body = parseJson(await response.text());
-      } catch (error) {
-        return networkFailure("Telegram", error);
-      }
+      const answer = await callService("Telegram", endpoint, {
+        body: JSON.stringify({
+          chat_id: chatId,
+          text: buildTelegramText(notification),
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+        }),
+        timeoutMs,
+      });
+      if (!answer.sent) return answer.outcome;
+      const { response, body } = answer;
       if (response.ok) {
         // Only `ok: true` says the message was sent; a 200 from anything else (a proxy) does not.
         return SentSchema.safeParse(body).success ? { kind: "delivered" } : unconfirmed("Telegram", response.status);
