@@ -16,6 +16,9 @@ function PendingText({ text }: { text: string }) {
 
 /** What a page shows while it loads during client navigation (spec loading states). */
 const PENDING_VIEWS: { path: string; view: () => ReactNode }[] = [
+  { path: "/admin/events/:eventId/questions", view: () => <PendingText text="Loading mystical questions..." /> },
+  { path: "/admin/questions", view: () => <PendingText text="Loading mystical questions..." /> },
+  { path: "/admin/events/:eventId/applications", view: () => <PendingText text="Loading applications..." /> },
   { path: "/events/:id/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
   { path: "/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
   { path: "/events/:id", view: () => <EventDetailSkeleton /> },
