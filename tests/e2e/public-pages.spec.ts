@@ -35,18 +35,21 @@ test.describe("home", () => {
   test("the calendar lists a day's events, says when a day has none, and refuses past days", async ({ page }) => {
     await page.goto("/");
     const calendar = page.locator(".dwell-calendar");
-    // Event days are marked; the first upcoming one lists the featured event.
-    const eventDay = calendar.locator(".dwell-has-event:not(.rdp-disabled) button").first();
-    await eventDay.click();
-    await expect(page.getByRole("link", { name: /The Gathering at the Threshold|Winter Solstice Ball/ }).last()).toBeVisible();
+    // Event days are marked. The demo's events fall within the next weeks: this month or the next.
+    const eventDays = calendar.locator(".dwell-has-event:not(.rdp-disabled) button");
+    if ((await eventDays.count()) === 0) await calendar.getByRole("button", { name: /next month/i }).click();
+    await eventDays.first().click();
+    await expect(page.getByRole("link", { name: /The Gathering at the Threshold|Winter Solstice Ball|Starlight Open Mic/ }).last()).toBeVisible();
 
-    // A future day with nothing on it.
+    // A future day with nothing on it (the month after shows whole future weeks).
+    await calendar.getByRole("button", { name: /next month/i }).click();
     const quietDay = calendar
       .locator("td:not(.dwell-has-event):not(.rdp-disabled):not(.rdp-outside) button")
       .last();
     await quietDay.click();
     await expect(page.getByText("No Events Scheduled")).toBeVisible();
     await expect(page.getByText("Check another date on the calendar")).toBeVisible();
+    await calendar.getByRole("button", { name: /previous month/i }).click();
 
     // Days before today are disabled.
     const disabled = calendar.locator("td.rdp-disabled button").first();
