@@ -66,20 +66,20 @@ export function AdminEventCard({ event }: { event: AdminEventSummary }) {
           </Link>
         </Button>
         {event.applicationRequired ? (
-          <Button asChild variant="outline" size="sm">
-            <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
-              <Inbox aria-hidden="true" className="size-4" />
-              View Applications
-            </Link>
-          </Button>
-        ) : null}
-        {event.applicationRequired ? (
-          <Button asChild variant="outline" size="sm">
-            <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
-              <ListChecks aria-hidden="true" className="size-4" />
-              Edit Questions
-            </Link>
-          </Button>
+          <>
+            <Button asChild variant="outline" size="sm">
+              <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
+                <Inbox aria-hidden="true" className="size-4" />
+                View Applications
+              </Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
+                <ListChecks aria-hidden="true" className="size-4" />
+                Edit Questions
+              </Link>
+            </Button>
+          </>
         ) : null}
         <DeleteEventButton eventId={event.id} title={event.title} />
       </div>
