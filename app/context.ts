@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { Database } from "~/db/db.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
+import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import type { Auth } from "~/utils/auth.server";
 import type { Config } from "~/utils/env.server";
 
@@ -19,6 +20,8 @@ export interface AppContext {
     /** Ask the outbox worker to deliver soon. */
     wake(): void;
   };
+  /** The group's live data (VRChat, or the demo group) and the calendar import. */
+  vrchat: VRChatServices;
 }
 
 export const appContext = createContext<AppContext>();

@@ -25,6 +25,8 @@ import {
 } from "~/db/db.server";
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
+import { GROUP_DATA_PATH } from "~/features/vrchat/group-data";
+import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
@@ -43,6 +45,7 @@ export interface AppDeps {
   auth: Auth;
   mailTransport: AppContext["mailTransport"];
   notifications: AppContext["notifications"];
+  vrchat: VRChatServices;
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** Serve the client build's files (production); in development Vite serves them. */
   staticRoot?: string;
@@ -60,7 +63,7 @@ function clientAddress(c: Context<{ Bindings: HttpBindings }>, trustProxy: boole
   return getConnInfo(c).remote.address ?? "unknown";
 }
 
-export function createApp({ db, config, auth, mailTransport, notifications, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, notifications, vrchat, build, staticRoot }: AppDeps) {
   const app = new Hono<{ Bindings: HttpBindings }>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
 
@@ -87,6 +90,26 @@ export function createApp({ db, config, auth, mailTransport, notifications, buil
       return c.json({ status: "error", database: "unreachable" }, 503);
     }
   });
+  // The group's live data, from the server's cache (spec section 3, flattened).
+  app.get(GROUP_DATA_PATH, async (c) => {
+    const state = await vrchat.groupData.get();
+    c.header("Cache-Control", "no-cache");
+    if (state.status === "ready") return c.json(state.data);
+    if (state.status === "off") return c.json({ message: "Group statistics are not enabled on this site." }, 404);
+    const message = state.status === "error" ? state.message : "VRChat data is not available yet.";
+    return c.json({ message }, 503);
+  });
+
+  // Imports the VRChat calendar into the events; throttled, so visitors cannot make it run often.
+  app.post("/api/sync-events", async (c) => {
+    const outcome = await vrchat.eventSync.run("visit");
+    if (outcome.ran) return c.json(outcome.result);
+    const body = { added: 0, updated: 0, skipped: 0, errors: [outcome.message] };
+    if (outcome.reason === "not-configured") return c.json(body, 404);
+    c.header("Retry-After", String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))));
+    return c.json(body, 429);
+  });
+
   app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
 
   if (staticRoot) {
@@ -103,7 +126,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, buil
   app.all("*", (c) => {
     const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);
-    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications });
+    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat });
     // better-auth reads the client's address from this header (it cannot see the socket).
     const request = new Request(c.req.raw);
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -174,6 +197,21 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   outboxWorker.start();
   if (channels.length > 0) log.info("notifications enabled", { targets: channels.map((c) => c.target) });
 
+  // The group's live data: warm the cache now, and import the VRChat calendar on a schedule.
+  const vrchat = createVRChatServices(database.db, config);
+  if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
+  else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
+  const syncEvents = () => {
+    vrchat.eventSync.run("schedule").catch((error: unknown) => log.error("scheduled event sync failed", { error }));
+  };
+  const warmUp = setTimeout(() => {
+    vrchat.groupData.peek().catch((error: unknown) => log.error("reading the group data cache failed", { error }));
+    syncEvents();
+  }, 1_000);
+  warmUp.unref();
+  const syncSchedule = setInterval(syncEvents, config.VRCHAT_SYNC_MINUTES * 60 * 1000);
+  syncSchedule.unref();
+
   // Hourly housekeeping: rate-limit windows older than a day are of no use.
   const housekeeping = setInterval(() => {
     pruneRateLimits(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)).catch((error: unknown) =>
@@ -191,6 +229,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     auth,
     mailTransport: mailer.transport,
     notifications: { targets: channels.map((channel) => channel.target), wake: outboxWorker.wake },
+    vrchat,
     build,
     staticRoot: options.staticRoot,
   });
@@ -214,6 +253,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = () => {
     closing ??= (async () => {
       clearInterval(housekeeping);
+      clearTimeout(warmUp);
+      clearInterval(syncSchedule);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await outboxWorker.stop();
       await database.close();

@@ -128,6 +128,10 @@ export const events = pgTable(
     applicationInstructions: text(),
     featured: boolean().notNull().default(false),
     createdBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    /** The VRChat calendar event this one was imported from (null for events made here). */
+    vrchatEventId: text().unique("events_vrchat_event_id_unique"),
+    /** A digest of the VRChat fields last imported: a sync updates the event only when they change. */
+    vrchatFingerprint: text(),
     ...timestamps,
   },
   (table) => [
@@ -331,3 +335,42 @@ export const applicationAuditLog = pgTable(
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );
+
+/**
+ * The VRChat bot account's session cookies, shared by every process and kept across restarts, so
+ * the server logs in again only when VRChat says the session is gone. A failed login pauses further
+ * attempts until `login_paused_until`: VRChat bans accounts that retry logins in a loop.
+ */
+export const vrchatSessions = pgTable("vrchat_sessions", {
+  username: text().primaryKey(),
+  authCookie: text(),
+  twoFactorCookie: text(),
+  loginFailures: integer().notNull().default(0),
+  loginPausedUntil: timestamp({ withTimezone: true }),
+  lastLoginAt: timestamp({ withTimezone: true }),
+  lastError: text(),
+  ...timestamps,
+});
+
+/**
+ * The group's live data, cached in the database so that every process serves the same copy and
+ * only one of them refreshes it per window: the one holding the lease (`refresh_lease_until`).
+ */
+export const groupDataCache = pgTable("group_data_cache", {
+  groupId: text().primaryKey(),
+  data: jsonb(),
+  fetchedAt: timestamp({ withTimezone: true }),
+  refreshLeaseUntil: timestamp({ withTimezone: true }),
+  lastError: text(),
+  lastErrorAt: timestamp({ withTimezone: true }),
+  /** Upstream refreshes so far (successful or not): what the upstream-discipline benchmark counts. */
+  refreshes: integer().notNull().default(0),
+});
+
+/** Background jobs that must run at most once per interval across processes (event sync). */
+export const jobRuns = pgTable("job_runs", {
+  name: text().primaryKey(),
+  startedAt: timestamp({ withTimezone: true }).notNull(),
+  finishedAt: timestamp({ withTimezone: true }),
+  result: jsonb(),
+});

@@ -14,6 +14,8 @@ import {
   type EventSummary,
 } from "~/features/events/events.server";
 import { HeroVideo } from "~/features/site/hero-video";
+import type { GroupDataState } from "~/features/vrchat/group-data";
+import { GroupStats } from "~/features/vrchat/group-stats";
 import { log } from "~/utils/log.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/_site._index";
@@ -22,21 +24,27 @@ import type { Route } from "./+types/_site._index";
 const HOME_UPCOMING_LIMIT = 3;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, vrchat } = context.get(appContext);
   const now = new Date();
-  const [featured, upcoming, calendar] = await Promise.all([
+  // Opening the home page asks for an event sync (spec section 7): throttled, in the background.
+  vrchat.eventSync.runInBackground();
+  const [featured, upcoming, calendar, groupData] = await Promise.all([
     getFeaturedEvent(db, now).catch((error: unknown) => {
       log.error("failed to read the featured event", { error });
       return null;
     }),
     orEmpty(listUpcomingEvents(db, now, HOME_UPCOMING_LIMIT), "upcoming events"),
     orEmpty(listEvents(db, now), "events"),
+    vrchat.groupData.peek().catch((error: unknown): GroupDataState => {
+      log.error("reading the group data failed", { error });
+      return { status: "error", message: "Failed to load VRChat data" };
+    }),
   ]);
-  return { featured, upcoming, calendar, now: now.toISOString() };
+  return { featured, upcoming, calendar, groupData, now: now.toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured, upcoming, calendar, now } = loaderData;
+  const { featured, upcoming, calendar, groupData, now } = loaderData;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const { heroVideoUrl, discordInviteUrl } = root?.publicConfig ?? {
     heroVideoUrl: null,
@@ -89,8 +97,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      {/* The group's live statistics arrive here with the VRChat data; the anchor is the LIVE NOW button's target. */}
-      <section id="vrchat-stats" aria-label="Group statistics" className="scroll-mt-24" />
+      <GroupStats state={groupData} now={now} />
 
       <section className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6">
         <Card className="px-6 py-12">

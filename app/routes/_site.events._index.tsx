@@ -7,7 +7,10 @@ import { listEvents, orEmpty } from "~/features/events/events.server";
 import type { Route } from "./+types/_site.events._index";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, vrchat } = context.get(appContext);
+  // The spec syncs before reading the list; here the sync is throttled and runs in the background
+  // (and on a schedule), so a slow VRChat never holds the page.
+  vrchat.eventSync.runInBackground();
   const events = await orEmpty(listEvents(db, new Date()), "events");
   return {
     upcoming: events.filter((event) => !event.isPast),

@@ -1,9 +1,29 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { matchPath, Outlet, useLocation, useNavigation } from "react-router";
+import { appContext } from "~/context";
 import { EventDetailSkeleton } from "~/features/events/event-detail";
 import { SiteFooter } from "~/features/site/site-footer";
 import { SiteNav } from "~/features/site/site-nav";
+import { LiveGroupProvider, summarize } from "~/features/vrchat/live-group";
+import { NavStats } from "~/features/vrchat/nav-stats";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site";
+
+/** The navigation bar's live figures, rendered with every page; the browser keeps them current. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { vrchat } = context.get(appContext);
+  const state = await vrchat.groupData.peek().catch((error: unknown) => {
+    log.error("reading the group data failed", { error });
+    return { status: "error" as const, message: "Failed to fetch VRChat group data" };
+  });
+  return { groupStatus: state.status, groupSummary: state.status === "ready" ? summarize(state.data) : null };
+}
+
+/** The figures are polled by the browser; navigating between pages need not read them again. */
+export function shouldRevalidate() {
+  return false;
+}
 
 function PendingText({ text }: { text: string }) {
   return (
@@ -46,9 +66,10 @@ function usePendingView(): ReactNode {
   return PENDING_VIEWS.find((entry) => matchPath({ path: entry.path, end: true }, target))?.view() ?? null;
 }
 
-export default function SiteLayout() {
+export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const pending = usePendingView();
   return (
+    <LiveGroupProvider status={loaderData.groupStatus} summary={loaderData.groupSummary}>
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
@@ -56,12 +77,12 @@ export default function SiteLayout() {
       >
         Skip to content
       </a>
-      {/* The live member and online counts and the LIVE NOW button join the bar with the VRChat data. */}
-      <SiteNav />
+      <SiteNav stats={<NavStats />} />
       <main id="main" className="flex-1">
         {pending ?? <Outlet />}
       </main>
       <SiteFooter />
     </div>
+    </LiveGroupProvider>
   );
 }

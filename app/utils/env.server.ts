@@ -53,6 +53,22 @@ const EnvSchema = z.object({
 
   /** Delivery attempts before a notification is marked failed. */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number" }).int().min(1).default(10),
+
+  /** The group shown live, and the bot account that reads it (see README, "VRChat"). */
+  VRCHAT_GROUP_ID: z.string().regex(/^grp_[0-9a-f-]{36}$/, { error: "expected a group id like grp_…" }).optional(),
+  VRCHAT_USERNAME: z.string().optional(),
+  VRCHAT_PASSWORD: z.string().optional(),
+  /** The bot account's authenticator secret (base32), so the server can answer the two-factor check. */
+  VRCHAT_TOTP_SECRET: z.string().regex(/^[A-Z2-7 =]+$/i, { error: "expected a base32 secret" }).optional(),
+  /** How VRChat can reach the site's operators (an email or URL): it goes into the User-Agent. */
+  VRCHAT_CONTACT: z.string().min(3).optional(),
+  VRCHAT_API_URL: httpUrl.default("https://api.vrchat.cloud/api/1"),
+  /** How long group data stays fresh: one upstream refresh per window, however many visitors. */
+  VRCHAT_CACHE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(1).default(120),
+  /** How often the group's VRChat calendar is imported into the events, on a schedule. */
+  VRCHAT_SYNC_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int().min(1).default(15),
+  /** Members read per refresh (100 per page). */
+  VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });
 
 /** Settings that only make sense together: naming the one that is missing. */
@@ -61,10 +77,19 @@ const PAIRS = [
   ["GOOGLE_SHEETS_ID", "GOOGLE_SERVICE_ACCOUNT_FILE"],
 ] as const;
 
+/** The VRChat settings that must all be present once any of them is. */
+const VRCHAT_REQUIRED = ["VRCHAT_GROUP_ID", "VRCHAT_USERNAME", "VRCHAT_PASSWORD", "VRCHAT_CONTACT"] as const;
+
 const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   for (const [a, b] of PAIRS) {
     if (env[a] && !env[b]) ctx.addIssue({ code: "custom", path: [b], message: `required when ${a} is set` });
     if (env[b] && !env[a]) ctx.addIssue({ code: "custom", path: [a], message: `required when ${b} is set` });
+  }
+  const given = VRCHAT_REQUIRED.find((name) => env[name]);
+  if (given) {
+    for (const name of VRCHAT_REQUIRED) {
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when ${given} is set` });
+    }
   }
 });
 
@@ -74,6 +99,28 @@ export type Config = Omit<Env, "PUBLIC_URL"> & {
   /** The site's origin without a trailing slash. */
   PUBLIC_URL: string;
 };
+
+export interface VRChatConfig {
+  groupId: string;
+  username: string;
+  password: string;
+  totpSecret: string | null;
+  contact: string;
+  apiUrl: string;
+}
+
+/** The VRChat connection, or null when the site runs without one (the demo group is shown then). */
+export function vrchatConfig(config: Config): VRChatConfig | null {
+  if (!config.VRCHAT_GROUP_ID || !config.VRCHAT_USERNAME || !config.VRCHAT_PASSWORD || !config.VRCHAT_CONTACT) return null;
+  return {
+    groupId: config.VRCHAT_GROUP_ID,
+    username: config.VRCHAT_USERNAME,
+    password: config.VRCHAT_PASSWORD,
+    totpSecret: config.VRCHAT_TOTP_SECRET?.replaceAll(" ", "").toUpperCase() ?? null,
+    contact: config.VRCHAT_CONTACT,
+    apiUrl: config.VRCHAT_API_URL.replace(/\/+$/, ""),
+  };
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";

@@ -151,12 +151,15 @@ describe("toEventDetail", () => {
         applicationInstructions: null,
         featured: false,
         createdBy: null,
+        vrchatEventId: "cal_00000000-0000-0000-0000-000000000001",
+        vrchatFingerprint: "x",
         createdAt: NOW,
         updatedAt: NOW,
       },
       NOW,
     );
     expect(Object.keys(detail)).not.toContain("createdBy");
+    expect(Object.keys(detail)).not.toContain("vrchatFingerprint");
     expect(Object.keys(detail)).not.toContain("createdAt");
   });
 });

@@ -1,0 +1,236 @@
+/**
+ * The group's live data, served from a cache in the database: fresh for one window (2 minutes by
+ * default), refreshed by one process at a time, whatever the number of visitors.
+ *
+ * - A process reads the cached row at most once per window while it is fresh (it keeps a copy).
+ * - When the row is stale, the first process to take the refresh lease (an atomic upsert on the
+ *   row) calls VRChat; the others keep serving the stale copy. The lease runs out by itself if
+ *   that process dies.
+ * - A failed refresh keeps the last good value, logs the error, and holds the lease for a window
+ *   (or as long as VRChat asked), so a VRChat outage costs one attempt per window, not one per visit.
+ * - Only a page with nothing cached at all waits for the refresh.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { groupDataCache } from "~/db/schema";
+import { log } from "~/utils/log.server";
+import { demoGroupData } from "./demo-group";
+import type { GroupData, GroupDataResponse, GroupDataSource, GroupDataState } from "./group-data";
+import { VRChatError } from "./vrchat-client.server";
+
+export interface GroupDataStatus {
+  source: GroupDataSource | null;
+  fetchedAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  refreshes: number;
+}
+
+export interface GroupDataService {
+  /** "vrchat", "demo", or null when the statistics are off (no VRChat and no demo). */
+  readonly source: GroupDataSource | null;
+  /** What is cached now, never waiting for VRChat (a stale or missing value starts a refresh). */
+  peek(): Promise<GroupDataState>;
+  /** Like peek, but waits for the refresh when nothing is cached yet. */
+  get(): Promise<GroupDataState>;
+  status(): Promise<GroupDataStatus>;
+}
+
+interface CachedRow {
+  data: GroupData | null;
+  fetchedAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  refreshes: number;
+}
+
+export interface CachedGroupDataOptions {
+  db: Database;
+  /** The cache row's key. */
+  groupId: string;
+  /** Reads the group from VRChat: called at most once per window across every process. */
+  fetchUpstream(): Promise<GroupData>;
+  windowMs: number;
+  /** How long a refresh may take before another process may take over. */
+  leaseMs?: number;
+  /** How long `get` waits for a first value. */
+  waitMs?: number;
+  /** While the row is stale and another process refreshes, how often to look again. */
+  recheckMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createCachedGroupData(options: CachedGroupDataOptions): GroupDataService {
+  const { db, groupId, fetchUpstream, windowMs, leaseMs = 60_000, waitMs = 20_000, recheckMs = 1_000 } = options;
+  let copy: CachedRow | null = null;
+  let checkedAt = 0;
+  let reading: Promise<CachedRow | null> | null = null;
+  let refreshing: Promise<void> | null = null;
+
+  const isFresh = (row: CachedRow | null) =>
+    !!row?.fetchedAt && Date.now() - row.fetchedAt.getTime() < windowMs;
+
+  function readRow(): Promise<CachedRow | null> {
+    reading ??= db
+      .select({
+        data: groupDataCache.data,
+        fetchedAt: groupDataCache.fetchedAt,
+        lastError: groupDataCache.lastError,
+        lastErrorAt: groupDataCache.lastErrorAt,
+        refreshes: groupDataCache.refreshes,
+      })
+      .from(groupDataCache)
+      .where(eq(groupDataCache.groupId, groupId))
+      .then(([row]) => (row ? { ...row, data: row.data as GroupData | null } : null))
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  }
+
+  /** Takes the refresh lease if the row is stale and nobody holds it: one atomic statement. */
+  async function claimLease(): Promise<boolean> {
+    const claimed = await db
+      .insert(groupDataCache)
+      .values({ groupId, refreshLeaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+      .onConflictDoUpdate({
+        target: groupDataCache.groupId,
+        set: { refreshLeaseUntil: sql`excluded.refresh_lease_until` },
+        setWhere: sql`(${groupDataCache.refreshLeaseUntil} is null or ${groupDataCache.refreshLeaseUntil} < now())
+          and (${groupDataCache.fetchedAt} is null or ${groupDataCache.fetchedAt} < now() - ${windowMs} * interval '1 millisecond')`,
+      })
+      .returning({ groupId: groupDataCache.groupId });
+    return claimed.length > 0;
+  }
+
+  async function refresh(): Promise<void> {
+    if (!(await claimLease())) return;
+    try {
+      const data = await fetchUpstream();
+      await db
+        .update(groupDataCache)
+        .set({
+          data,
+          fetchedAt: sql`now()`,
+          refreshLeaseUntil: null,
+          lastError: null,
+          lastErrorAt: null,
+          refreshes: sql`${groupDataCache.refreshes} + 1`,
+        })
+        .where(eq(groupDataCache.groupId, groupId));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error("refreshing the VRChat group data failed; the last good value is served", { error, groupId });
+      const coolDownMs = Math.max(windowMs, error instanceof VRChatError ? (error.retryAfterMs ?? 0) : 0);
+      await db
+        .update(groupDataCache)
+        .set({
+          lastError: message,
+          lastErrorAt: sql`now()`,
+          refreshLeaseUntil: sql`now() + ${coolDownMs} * interval '1 millisecond'`,
+          refreshes: sql`${groupDataCache.refreshes} + 1`,
+        })
+        .where(eq(groupDataCache.groupId, groupId));
+    } finally {
+      copy = null;
+      checkedAt = 0;
+    }
+  }
+
+  function startRefresh(): Promise<void> {
+    refreshing ??= refresh()
+      .catch((error: unknown) => log.error("the group data cache could not be written", { error }))
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  }
+
+  /** The cached row, as this process last saw it; stale rows are looked at again at most once per recheck. */
+  async function current(): Promise<CachedRow | null> {
+    if (isFresh(copy) || (copy && Date.now() - checkedAt < recheckMs)) return copy;
+    copy = await readRow();
+    checkedAt = Date.now();
+    if (!isFresh(copy)) void startRefresh();
+    return copy;
+  }
+
+  function toState(row: CachedRow | null): GroupDataState | null {
+    if (row?.data && row.fetchedAt) {
+      const response: GroupDataResponse = {
+        ...row.data,
+        source: "vrchat",
+        fetchedAt: row.fetchedAt.toISOString(),
+        stale: !isFresh(row),
+      };
+      return { status: "ready", data: response };
+    }
+    return null;
+  }
+
+  return {
+    source: "vrchat",
+    async peek() {
+      const row = await current();
+      return toState(row) ?? (row?.lastError ? { status: "error", message: row.lastError } : { status: "loading" });
+    },
+    async get() {
+      const started = Date.now();
+      for (;;) {
+        const row = await current();
+        const ready = toState(row);
+        if (ready) return ready;
+        if (refreshing) {
+          // This process is the one asking VRChat: its answer (or error) is the one to give.
+          await refreshing;
+          const after = await current();
+          const state = toState(after);
+          if (state) return state;
+          if (after?.lastError) return { status: "error", message: after.lastError };
+        } else if (row?.lastError && row.lastErrorAt && row.lastErrorAt.getTime() >= started - windowMs) {
+          return { status: "error", message: row.lastError };
+        }
+        if (Date.now() - started > waitMs) {
+          return { status: "error", message: "VRChat did not answer in time; try again in a minute" };
+        }
+        await sleep(Math.min(recheckMs, 250));
+        checkedAt = 0;
+      }
+    },
+    async status() {
+      const row = await readRow();
+      return {
+        source: "vrchat",
+        fetchedAt: row?.fetchedAt ?? null,
+        lastError: row?.lastError ?? null,
+        lastErrorAt: row?.lastErrorAt ?? null,
+        refreshes: row?.refreshes ?? 0,
+      };
+    },
+  };
+}
+
+/** The example group, served while VRChat is not configured: computed, never cached. */
+export function createDemoGroupData(): GroupDataService {
+  const state = (): GroupDataState => {
+    const now = new Date();
+    return { status: "ready", data: { ...demoGroupData(now), source: "demo", fetchedAt: now.toISOString(), stale: false } };
+  };
+  return {
+    source: "demo",
+    peek: async () => state(),
+    get: async () => state(),
+    status: async () => ({ source: "demo", fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+  };
+}
+
+/** Neither VRChat nor the demo: the site shows no statistics. */
+export function createGroupDataOff(): GroupDataService {
+  return {
+    source: null,
+    peek: async () => ({ status: "off" }),
+    get: async () => ({ status: "off" }),
+    status: async () => ({ source: null, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+  };
+}

@@ -1,0 +1,586 @@
+/**
+ * The group's live statistics (spec section 2, "Group statistics / dashboard"): the counts, the
+ * live instances, and tabs of VRChat events, posts and members, with the Activity Stats panel.
+ */
+import {
+  AlertTriangle,
+  CalendarDays,
+  Crown,
+  Globe2,
+  MapPin,
+  Megaphone,
+  Sparkles,
+  User,
+  Users,
+  Wifi,
+} from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { cn } from "~/components/ui/cn";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Skeleton } from "~/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import {
+  GROUP_DATA_FAILED,
+  initialMemberCount,
+  isRecentEvent,
+  isRecentPost,
+  memberImageCandidates,
+  memberName,
+  orderMembers,
+  platformEventStatus,
+  plural,
+  totalInVr,
+  type GroupDataResponse,
+  type GroupDataState,
+  type Instance,
+  type Member,
+  type PlatformEvent,
+  type Post,
+} from "./group-data";
+import { useGroupData } from "./live-group";
+import { STATS_ANCHOR } from "./nav-stats";
+
+const REGIONS: Record<string, string> = {
+  us: "US West",
+  usw: "US West",
+  use: "US East",
+  eu: "Europe",
+  jp: "Japan",
+};
+const INSTANCE_TYPES: Record<string, string> = {
+  public: "Public",
+  hidden: "Friends+",
+  friends: "Friends",
+  private: "Invite",
+  group: "Group",
+};
+
+function formatLong(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone }).format(new Date(iso));
+}
+
+function formatDay(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(new Date(iso));
+}
+
+/** The moment the badges are worked out from: the page's, then the browser's clock once running. */
+function useNow(pageNow: string): Date {
+  const [now, setNow] = useState(() => new Date(pageNow));
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** A picture from VRChat: loaded lazily, sized, and replaced by `fallback` when it fails. */
+function RemoteImage({
+  sources,
+  alt,
+  className,
+  width,
+  height,
+  sizes,
+  fallback,
+}: {
+  sources: string[];
+  alt: string;
+  className?: string;
+  width: number;
+  height: number;
+  sizes: string;
+  fallback: ReactNode;
+}) {
+  const [index, setIndex] = useState(0);
+  const ref = useRef<HTMLImageElement>(null);
+  const source = sources[index];
+  // An image that failed before the page was interactive fired its error event unheard.
+  useEffect(() => {
+    const image = ref.current;
+    if (image?.complete && image.naturalWidth === 0) setIndex((value) => value + 1);
+  }, [index]);
+  if (!source) return <>{fallback}</>;
+  return (
+    <img
+      ref={ref}
+      key={source}
+      src={source}
+      alt={alt}
+      width={width}
+      height={height}
+      sizes={sizes}
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      className={className}
+      onError={() => setIndex((value) => value + 1)}
+    />
+  );
+}
+
+function Figure({ value, label, tone = "text-mist-100" }: { value: number; label: string; tone?: string }) {
+  return (
+    <div className="flex flex-col-reverse items-center rounded-2xl border border-aurora-400/20 bg-night-900/60 px-6 py-5">
+      <dt className="text-sm font-semibold tracking-wide text-mist-400">{label}</dt>
+      <dd className={cn("font-display text-4xl tabular-nums sm:text-5xl", tone)}>{value.toLocaleString("en-US")}</dd>
+    </div>
+  );
+}
+
+function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean }) {
+  const capacity = instance.capacity ?? instance.world.capacity;
+  return (
+    <Card className={cn("p-5", wide && "sm:p-7")}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h4 className={cn("truncate font-display text-mist-100", wide ? "text-3xl" : "text-xl")}>
+            {instance.world.name ?? "Unknown World"}
+          </h4>
+          {instance.world.authorName ? <p className="text-sm text-mist-400">by {instance.world.authorName}</p> : null}
+        </div>
+        <Badge tone="live" className="shrink-0">
+          <Users aria-hidden="true" className="size-3" />
+          {plural(instance.userCount, "player")}
+        </Badge>
+      </div>
+      <dl className={cn("mt-4 grid gap-3 text-sm", wide ? "grid-cols-2 sm:grid-cols-4" : "grid-cols-2")}>
+        <div>
+          <dt className="text-mist-400">Players</dt>
+          <dd className="font-semibold text-mist-100 tabular-nums">
+            {instance.userCount} / {capacity ?? "?"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-mist-400">Recommended</dt>
+          <dd className="font-semibold text-mist-100">{instance.world.recommendedCapacity ?? "?"}</dd>
+        </div>
+        <div>
+          <dt className="text-mist-400">Region</dt>
+          <dd className="font-semibold text-mist-100">
+            {instance.region ? (REGIONS[instance.region] ?? instance.region.toUpperCase()) : "?"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-mist-400">Type</dt>
+          <dd className="font-semibold text-mist-100">
+            {instance.type ? (INSTANCE_TYPES[instance.type] ?? instance.type) : "?"}
+          </dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+function LiveNow({ instances }: { instances: Instance[] }) {
+  const inVr = totalInVr(instances);
+  return (
+    <section aria-labelledby="live-now-heading" className="mt-10">
+      <p className="flex items-center gap-2 text-sm font-bold tracking-[0.25em] text-emerald-300 uppercase">
+        <span aria-hidden="true" className="relative flex size-2.5">
+          <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
+          <span className="relative inline-flex size-2.5 rounded-full bg-emerald-400" />
+        </span>
+        Live Now
+      </p>
+      <h3 id="live-now-heading" className="mt-2 font-display text-3xl text-mist-100">
+        {inVr.toLocaleString("en-US")} {inVr === 1 ? "PLAYER" : "PLAYERS"} IN VR
+      </h3>
+      {instances.length === 1 ? (
+        <div className="mt-5">
+          <InstanceCard instance={instances[0]!} wide />
+        </div>
+      ) : (
+        <div className="mt-5 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {instances.map((instance) => (
+            <InstanceCard key={instance.id} instance={instance} wide={false} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const STATUS_BADGES = {
+  live: { label: "LIVE NOW", tone: "live" },
+  upcoming: { label: "UPCOMING", tone: "aurora" },
+  past: { label: "PAST EVENT", tone: "muted" },
+} as const;
+
+function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
+  const timeZone = useViewerTimeZone();
+  const status = STATUS_BADGES[platformEventStatus(event, now)];
+  return (
+    <Card className="overflow-hidden">
+      {event.imageUrl ? (
+        <RemoteImage
+          sources={[event.imageUrl]}
+          alt=""
+          width={640}
+          height={360}
+          sizes="(min-width: 1024px) 420px, 100vw"
+          className="aspect-video w-full object-cover"
+          fallback={null}
+        />
+      ) : null}
+      <div className="space-y-3 p-5">
+        <div className="flex items-start justify-between gap-3">
+          <h4 className="font-display text-xl text-mist-100">{event.title}</h4>
+          <Badge tone={status.tone} className="shrink-0">{status.label}</Badge>
+        </div>
+        {event.description ? <p className="line-clamp-4 text-sm whitespace-pre-line text-mist-300">{event.description}</p> : null}
+        <dl className="space-y-1 text-sm">
+          <div className="flex gap-2">
+            <dt className="text-mist-400">Starts:</dt>
+            <dd className="text-mist-100">{formatLong(event.startsAt, timeZone)}</dd>
+          </div>
+          {event.endsAt ? (
+            <div className="flex gap-2">
+              <dt className="text-mist-400">Ends:</dt>
+              <dd className="text-mist-100">{formatLong(event.endsAt, timeZone)}</dd>
+            </div>
+          ) : null}
+        </dl>
+        <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-mist-300">
+          {event.location ? (
+            <span className="flex items-center gap-1.5">
+              <MapPin aria-hidden="true" className="size-4 text-aurora-300" />
+              {event.location}
+            </span>
+          ) : null}
+          {event.attendeeCount !== null ? (
+            <span className="flex items-center gap-1.5">
+              <Users aria-hidden="true" className="size-4 text-aurora-300" />
+              {event.attendeeCount === 1 ? "1 person interested" : `${event.attendeeCount.toLocaleString("en-US")} people interested`}
+            </span>
+          ) : null}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/** Live first, then upcoming (soonest first), then past (latest first). */
+function orderEvents(events: readonly PlatformEvent[], now: Date): PlatformEvent[] {
+  const rank = { live: 0, upcoming: 1, past: 2 } as const;
+  return [...events].sort((a, b) => {
+    const ra = rank[platformEventStatus(a, now)];
+    const rb = rank[platformEventStatus(b, now)];
+    if (ra !== rb) return ra - rb;
+    const diff = Date.parse(a.startsAt) - Date.parse(b.startsAt);
+    return ra === 2 ? -diff : diff;
+  });
+}
+
+function EventsTab({ events, now }: { events: PlatformEvent[]; now: Date }) {
+  const [showAll, setShowAll] = useState(false);
+  const ordered = orderEvents(events, now);
+  const recent = ordered.filter((event) => isRecentEvent(event, now));
+  const older = ordered.length - recent.length;
+  const shown = showAll ? ordered : recent;
+  return (
+    <div className="space-y-6">
+      {shown.length === 0 ? (
+        <EmptyState
+          icon={<CalendarDays className="size-8" />}
+          title="No Recent Events"
+          description="Check back later for scheduled VRChat community events!"
+        />
+      ) : (
+        <div className="grid gap-5 md:grid-cols-2">
+          {shown.map((event) => (
+            <EventCardItem key={event.id} event={event} now={now} />
+          ))}
+        </div>
+      )}
+      {older > 0 ? (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
+            {showAll ? "Show Recent Only" : `Load More Events (${older} older)`}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function PostCard({ post }: { post: Post }) {
+  const timeZone = useViewerTimeZone();
+  return (
+    <Card className="overflow-hidden">
+      {post.imageUrl ? (
+        <RemoteImage
+          sources={[post.imageUrl]}
+          alt=""
+          width={640}
+          height={360}
+          sizes="(min-width: 1024px) 420px, 100vw"
+          className="aspect-video w-full object-cover"
+          fallback={null}
+        />
+      ) : null}
+      <div className="space-y-2 p-5">
+        <h4 className="font-display text-xl text-mist-100">{post.title}</h4>
+        {post.text ? <p className="text-sm whitespace-pre-line text-mist-300">{post.text}</p> : null}
+        <p className="text-xs text-mist-400">Posted {formatDay(post.createdAt, timeZone)}</p>
+      </div>
+    </Card>
+  );
+}
+
+function PostsTab({ posts, now }: { posts: Post[]; now: Date }) {
+  const [showAll, setShowAll] = useState(false);
+  const ordered = [...posts].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const recent = ordered.filter((post) => isRecentPost(post, now));
+  // With nothing recent, every post is shown (spec section 5).
+  const limited = recent.length > 0 ? recent : ordered;
+  const older = ordered.length - limited.length;
+  const shown = showAll ? ordered : limited;
+  return (
+    <div className="space-y-6">
+      {shown.length === 0 ? (
+        <EmptyState icon={<Megaphone className="size-8" />} title="No Recent Posts" description="Stay tuned for VRChat community updates!" />
+      ) : (
+        <div className="grid gap-5 md:grid-cols-2">
+          {shown.map((post) => (
+            <PostCard key={post.id} post={post} />
+          ))}
+        </div>
+      )}
+      {older > 0 ? (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
+            {showAll ? "Show Recent Only" : `Load More Posts (${older} older)`}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function AvatarPlaceholder({ representing }: { representing: boolean }) {
+  return (
+    <span
+      role="img"
+      aria-label="No picture"
+      className={cn(
+        "flex size-14 shrink-0 items-center justify-center rounded-full border",
+        representing ? "border-ember-400/60 bg-ember-400/10 text-ember-300" : "border-aurora-400/30 bg-night-800 text-aurora-300",
+      )}
+    >
+      <User aria-hidden="true" className="size-6" />
+    </span>
+  );
+}
+
+function MemberCard({ member }: { member: Member }) {
+  const name = memberName(member);
+  const representing = member.isRepresenting;
+  return (
+    <li
+      className={cn(
+        "flex items-center gap-4 rounded-2xl border p-4",
+        representing
+          ? "border-ember-400/50 bg-gradient-to-br from-ember-400/15 to-night-900/70 shadow-lg shadow-ember-500/10"
+          : "border-aurora-400/20 bg-night-900/70",
+      )}
+    >
+      <RemoteImage
+        sources={memberImageCandidates(member)}
+        alt=""
+        width={56}
+        height={56}
+        sizes="56px"
+        className={cn("size-14 shrink-0 rounded-full border object-cover", representing ? "border-ember-400/60" : "border-aurora-400/30")}
+        fallback={<AvatarPlaceholder representing={representing} />}
+      />
+      <div className="min-w-0">
+        <p className={cn("truncate font-semibold", representing ? "text-ember-300" : "text-mist-100")}>{name}</p>
+        {member.username && member.username !== name ? <p className="truncate text-sm text-mist-400">@{member.username}</p> : null}
+        {representing ? (
+          <Badge tone="gold" className="mt-1">
+            <Crown aria-hidden="true" className="size-3" />
+            REPRESENTING
+          </Badge>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function MembersTab({ data }: { data: GroupDataResponse }) {
+  const [showAll, setShowAll] = useState(false);
+  const members = orderMembers(data.members);
+  if (members.length === 0) {
+    const worlds = data.instances.length;
+    return (
+      <Card className="p-8 text-center">
+        <p className="font-display text-4xl text-emerald-300 tabular-nums">{data.group.onlineMemberCount.toLocaleString("en-US")}</p>
+        <p className="text-sm font-semibold text-mist-400">Members Online</p>
+        <p className="mx-auto mt-4 max-w-md text-mist-300">
+          Individual member profiles are not available through the public API.
+        </p>
+        {worlds > 0 ? (
+          <p className="mt-3 flex items-center justify-center gap-2 text-mist-100">
+            <Globe2 aria-hidden="true" className="size-4 text-aurora-300" />
+            Active in {worlds} {worlds === 1 ? "World" : "Worlds"}
+          </p>
+        ) : null}
+      </Card>
+    );
+  }
+  const initial = initialMemberCount(members);
+  const shown = showAll ? members : members.slice(0, initial);
+  const more = members.length - initial;
+  return (
+    <div className="space-y-6">
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Members">
+        {shown.map((member) => (
+          <MemberCard key={member.id} member={member} />
+        ))}
+      </ul>
+      {more > 0 ? (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
+            {showAll ? "Show Less" : `Load More Members (${more} more)`}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ActivityStats({ data, now }: { data: GroupDataResponse; now: Date }) {
+  const past = data.events.filter((event) => platformEventStatus(event, now) === "past").length;
+  const rows: [string, number][] = [
+    ["Upcoming Events", data.events.length - past],
+    ["Past Events", past],
+    ["Posts Available", data.posts.length],
+    ["Total Items", data.events.length + data.posts.length],
+  ];
+  return (
+    <Card className="h-fit p-6">
+      <h3 className="flex items-center gap-2 font-display text-xl text-mist-100">
+        <Sparkles aria-hidden="true" className="size-5 text-ember-300" />
+        Activity Stats
+      </h3>
+      <dl className="mt-4 divide-y divide-aurora-400/10">
+        {rows.map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-4 py-2">
+            <dt className="text-mist-400">{label}</dt>
+            <dd className="font-semibold text-mist-100 tabular-nums">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function CountBadge({ count }: { count: number }) {
+  return (
+    <span className="rounded-full bg-night-700 px-2 py-0.5 text-xs text-mist-300 tabular-nums" aria-label={`(${count})`}>
+      {count}
+    </span>
+  );
+}
+
+function minutesAgo(iso: string, now: Date): number {
+  return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
+}
+
+function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
+  return (
+    <>
+      {data.source === "demo" ? (
+        <p className="mt-4 flex flex-wrap items-center justify-center gap-2 text-sm text-mist-300">
+          <Badge tone="gold">Demo data</Badge>
+          VRChat is not connected yet: these figures are an example.
+        </p>
+      ) : data.stale ? (
+        <p role="status" className="mt-4 flex items-center justify-center gap-2 text-sm text-ember-300">
+          <Wifi aria-hidden="true" className="size-4" />
+          VRChat is not answering right now: showing figures from {minutesAgo(data.fetchedAt, now)} min ago.
+        </p>
+      ) : null}
+
+      <dl className="mx-auto mt-8 grid max-w-2xl grid-cols-2 gap-4">
+        <Figure value={data.group.memberCount} label="Total Members" />
+        <Figure value={data.group.onlineMemberCount} label="Online Now" tone="text-emerald-300" />
+      </dl>
+
+      {data.instances.length > 0 ? <LiveNow instances={data.instances} /> : null}
+
+      <div className="mt-12 grid gap-8 lg:grid-cols-[1fr_18rem]">
+        <Tabs defaultValue="events">
+          <TabsList aria-label="Community activity">
+            <TabsTrigger value="events">
+              VRC Events <CountBadge count={data.events.length} />
+            </TabsTrigger>
+            <TabsTrigger value="posts">
+              VRC Posts <CountBadge count={data.posts.length} />
+            </TabsTrigger>
+            <TabsTrigger value="members">
+              Members <CountBadge count={data.members.length} />
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="events">
+            <EventsTab events={data.events} now={now} />
+          </TabsContent>
+          <TabsContent value="posts">
+            <PostsTab posts={data.posts} now={now} />
+          </TabsContent>
+          <TabsContent value="members">
+            <MembersTab data={data} />
+          </TabsContent>
+        </Tabs>
+        <ActivityStats data={data} now={now} />
+      </div>
+    </>
+  );
+}
+
+function LoadingCards() {
+  return (
+    <div role="status" aria-label="Loading VRChat data" className="mt-8 grid gap-5 md:grid-cols-2">
+      {[0, 1].map((key) => (
+        <Card key={key} className="space-y-4 p-6">
+          <Skeleton className="aspect-video w-full" />
+          <Skeleton className="h-6 w-2/3" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-5/6" />
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+/** The home page's statistics section; `state` is what the page was rendered with. */
+export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDataState; now: string }) {
+  const state = useGroupData(pageState);
+  const now = useNow(pageNow);
+  if (state.status === "off") return null;
+  return (
+    <section id={STATS_ANCHOR} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 sm:px-6">
+      <div className="text-center">
+        <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">Live from VRChat</p>
+        <h2 id="stats-heading" className="mt-2 font-display text-4xl text-mist-100">
+          The Dwellers Right Now
+        </h2>
+      </div>
+      {state.status === "ready" ? (
+        <Dashboard data={state.data} now={now} />
+      ) : state.status === "loading" ? (
+        <LoadingCards />
+      ) : (
+        <Card role="alert" className="mx-auto mt-8 max-w-xl border-red-400/40 p-6 text-center">
+          <AlertTriangle aria-hidden="true" className="mx-auto size-8 text-red-300" />
+          <h3 className="mt-3 font-display text-2xl text-mist-100">Error Loading VRChat Data</h3>
+          <p className="mt-2 text-mist-300">{state.message || GROUP_DATA_FAILED}</p>
+        </Card>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { Radio } from "lucide-react";
+import type { MouseEvent } from "react";
+import { href, Link, useLocation, useNavigate } from "react-router";
+import { useGroupSummary } from "./live-group";
+
+/** The home page section the LIVE NOW button scrolls to. */
+export const STATS_ANCHOR = "vrchat-stats";
+/** The pause between arriving on the home page and scrolling (spec section 9). */
+export const SCROLL_DELAY_MS = 100;
+
+function scrollToStats() {
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  document.getElementById(STATS_ANCHOR)?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
+}
+
+function LiveNowButton({ inVr }: { inVr: number }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  // Without JavaScript the link itself goes to the section.
+  const onClick = async (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    if (location.pathname !== "/") await navigate(href("/"));
+    setTimeout(scrollToStats, SCROLL_DELAY_MS);
+  };
+  return (
+    <Link
+      to={`${href("/")}#${STATS_ANCHOR}`}
+      onClick={onClick}
+      className="group inline-flex items-center gap-2 rounded-full border border-emerald-400/50 bg-emerald-500/15 px-3 py-1.5 text-xs font-bold text-emerald-200 shadow-lg shadow-emerald-500/10 hover:bg-emerald-500/25"
+    >
+      <span aria-hidden="true" className="relative flex size-2.5">
+        <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
+        <span className="relative inline-flex size-2.5 rounded-full bg-emerald-400" />
+      </span>
+      <span className="tracking-widest">LIVE NOW</span>
+      <span className="hidden font-semibold text-emerald-100 sm:inline">{inVr.toLocaleString("en-US")} in VR</span>
+      <span className="sr-only sm:hidden">{inVr.toLocaleString("en-US")} in VR</span>
+      <Radio aria-hidden="true" className="size-3.5 sm:hidden" />
+    </Link>
+  );
+}
+
+/** The navigation bar's compact figures, and the LIVE NOW button while anyone is in an instance. */
+export function NavStats() {
+  const summary = useGroupSummary();
+  if (!summary) return null;
+  return (
+    <div className="flex items-center gap-3">
+      {summary.live ? <LiveNowButton inVr={summary.inVr} /> : null}
+      <dl className="flex items-center gap-3 text-center leading-tight" aria-label="Group figures">
+        <div className="flex flex-col-reverse">
+          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">Members</dt>
+          <dd className="text-sm font-bold text-mist-100 tabular-nums">{summary.memberCount.toLocaleString("en-US")}</dd>
+        </div>
+        <div className="flex flex-col-reverse">
+          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">Online</dt>
+          <dd className="text-sm font-bold text-emerald-300 tabular-nums">{summary.onlineMemberCount.toLocaleString("en-US")}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

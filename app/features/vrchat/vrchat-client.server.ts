@@ -1,0 +1,284 @@
+/**
+ * A small client for the VRChat API, for the group's own bot account. VRChat publishes no rate
+ * limits and bans accounts that hammer it, so the client is careful:
+ *
+ * - it logs in only when it has no session or a call answers 401, and shares the cookies through the
+ *   database (one login serves every process and survives restarts);
+ * - a failed login is never retried in a loop: further logins pause for 15 minutes, doubling up to a day;
+ * - 429 and 5xx answers are retried at most twice, waiting as long as Retry-After asks (or an
+ *   exponential delay with jitter); a wait longer than `maxDelayMs` fails the call instead, and the
+ *   cache serves its last good value meanwhile;
+ * - every request says who it is: `Dwell/<version> <contact>`, as VRChat asks.
+ */
+import { TOTP } from "otpauth";
+import type { z } from "zod";
+import packageJson from "../../../package.json" with { type: "json" };
+import type { SessionStore } from "./vrchat-session.server";
+
+export class VRChatError extends Error {
+  override name = "VRChatError";
+  /** The HTTP status, or null when no answer came (network, timeout, paused login). */
+  readonly status: number | null;
+  /** How long VRChat asked us to wait, when it did. */
+  readonly retryAfterMs: number | null;
+  constructor(message: string, status: number | null, retryAfterMs: number | null = null) {
+    super(message);
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export interface VRChatClientOptions {
+  apiUrl: string;
+  username: string;
+  password: string;
+  totpSecret: string | null;
+  contact: string;
+  store: SessionStore;
+  /** Attempts per call for 429, 5xx and network failures. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  /** The longest wait between attempts; a longer Retry-After fails the call instead. */
+  maxDelayMs?: number;
+  timeoutMs?: number;
+  /** The pause after a first failed login; it doubles with each further failure, up to a day. */
+  loginPauseMs?: number;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface VRChatClient {
+  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>;
+}
+
+export const USER_AGENT_PRODUCT = `Dwell/${packageJson.version}`;
+
+const MAX_LOGIN_PAUSE_MS = 24 * 60 * 60 * 1000;
+
+interface Session {
+  authCookie: string;
+  twoFactorCookie: string | null;
+}
+
+function retryAfterMs(response: Response): number | null {
+  const header = response.headers.get("retry-after");
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+function cookieValue(response: Response, name: string): string | null {
+  for (const cookie of response.headers.getSetCookie()) {
+    const [pair] = cookie.split(";");
+    const separator = pair!.indexOf("=");
+    if (separator > 0 && pair!.slice(0, separator).trim() === name) return pair!.slice(separator + 1).trim() || null;
+  }
+  return null;
+}
+
+/** VRChat's error body is `{ error: { message, status_code } }`; anything else is ignored. */
+async function upstreamMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
+    const message = typeof body.error === "string" ? body.error : body.error?.message;
+    if (typeof message === "string" && message) return message.slice(0, 200);
+  } catch {
+    // Not JSON: fall through to the status alone.
+  }
+  return response.statusText || `HTTP ${response.status}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
+  const {
+    apiUrl,
+    store,
+    maxAttempts = 3,
+    baseDelayMs = 1_000,
+    maxDelayMs = 30_000,
+    timeoutMs = 15_000,
+    loginPauseMs = 15 * 60 * 1000,
+  } = options;
+  const userAgent = `${USER_AGENT_PRODUCT} ${options.contact}`;
+  let session: Session | null | undefined;
+  let loggingIn: Promise<Session> | null = null;
+
+  function url(path: string, query: Query = {}): string {
+    const target = new URL(`${apiUrl}${path}`);
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) target.searchParams.set(key, String(value));
+    }
+    return target.toString();
+  }
+
+  function cookieHeader(cookies: { authCookie?: string | null; twoFactorCookie?: string | null }): string {
+    return [
+      cookies.authCookie ? `auth=${cookies.authCookie}` : null,
+      cookies.twoFactorCookie ? `twoFactorAuth=${cookies.twoFactorCookie}` : null,
+    ]
+      .filter(Boolean)
+      .join("; ");
+  }
+
+  async function send(target: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(target, {
+        ...init,
+        headers: { "User-Agent": userAgent, Accept: "application/json", ...init.headers },
+        redirect: "error",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "could not be reached";
+      throw new VRChatError(`VRChat ${reason}`, null);
+    }
+  }
+
+  /** One call, retried on 429, 5xx and network failures with backoff. */
+  async function sendWithRetry(target: string, init: RequestInit, label: string): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      let failure: VRChatError;
+      let waitMs: number;
+      try {
+        const response = await send(target, init);
+        if (response.status !== 429 && response.status < 500) return response;
+        const asked = retryAfterMs(response);
+        failure = new VRChatError(
+          `VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`,
+          response.status,
+          asked,
+        );
+        waitMs = asked ?? baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+      } catch (error) {
+        if (!(error instanceof VRChatError)) throw error;
+        failure = error;
+        waitMs = baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+      }
+      if (attempt >= maxAttempts || waitMs > maxDelayMs) throw failure;
+      await sleep(waitMs);
+    }
+  }
+
+  async function pauseLogins(message: string, failures: number, asked: number | null): Promise<never> {
+    const pause = Math.min(MAX_LOGIN_PAUSE_MS, Math.max(loginPauseMs * 2 ** failures, asked ?? 0));
+    const until = new Date(Date.now() + pause);
+    await store.recordLoginFailure(message, until);
+    throw new VRChatError(`${message}; no new login before ${until.toISOString()}`, null, pause);
+  }
+
+  /** Basic auth on /auth/user, then the authenticator code if VRChat asks for one. Never retried. */
+  async function login(): Promise<Session> {
+    const stored = await store.load();
+    if (stored?.loginPausedUntil && stored.loginPausedUntil.getTime() > Date.now()) {
+      throw new VRChatError(
+        `VRChat login is paused after a failed attempt; next try after ${stored.loginPausedUntil.toISOString()}`,
+        null,
+        stored.loginPausedUntil.getTime() - Date.now(),
+      );
+    }
+    const failures = stored?.loginFailures ?? 0;
+    // VRChat wants the username and password URL-encoded before the Base64 of Basic auth.
+    const basic = Buffer.from(
+      `${encodeURIComponent(options.username)}:${encodeURIComponent(options.password)}`,
+    ).toString("base64");
+    // A still-valid two-factor cookie lets VRChat skip asking for a code again.
+    const previousTwoFactor = stored?.twoFactorCookie ?? null;
+    const response = await send(url("/auth/user"), {
+      headers: { Authorization: `Basic ${basic}`, Cookie: cookieHeader({ twoFactorCookie: previousTwoFactor }) },
+    });
+    if (!response.ok) {
+      const detail = await upstreamMessage(response);
+      const message =
+        response.status === 401
+          ? `VRChat refused the bot account's login (${detail})`
+          : `VRChat login answered ${response.status} (${detail})`;
+      return pauseLogins(message, failures, retryAfterMs(response));
+    }
+    const authCookie = cookieValue(response, "auth");
+    if (!authCookie) return pauseLogins("VRChat's login answer carried no auth cookie", failures, null);
+    const body = (await response.json().catch(() => ({}))) as { requiresTwoFactorAuth?: unknown };
+    const required = Array.isArray(body.requiresTwoFactorAuth) ? (body.requiresTwoFactorAuth as string[]) : [];
+    let twoFactorCookie = previousTwoFactor;
+    if (required.length > 0) {
+      if (!required.includes("totp")) {
+        return pauseLogins(
+          `VRChat asks for a ${required.join(" or ")} code: give the bot account an authenticator app and set VRCHAT_TOTP_SECRET`,
+          failures,
+          null,
+        );
+      }
+      if (!options.totpSecret) {
+        return pauseLogins("VRChat asks for an authenticator code: set VRCHAT_TOTP_SECRET", failures, null);
+      }
+      const code = new TOTP({ secret: options.totpSecret, digits: 6, period: 30, algorithm: "SHA1" }).generate();
+      const verify = await send(url("/auth/twofactorauth/totp/verify"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookieHeader({ authCookie }) },
+        body: JSON.stringify({ code }),
+      });
+      const verified = verify.ok && ((await verify.json().catch(() => ({}))) as { verified?: unknown }).verified === true;
+      if (!verified) {
+        return pauseLogins(`VRChat did not accept the authenticator code (HTTP ${verify.status})`, failures, retryAfterMs(verify));
+      }
+      twoFactorCookie = cookieValue(verify, "twoFactorAuth") ?? twoFactorCookie;
+    }
+    const fresh = { authCookie, twoFactorCookie };
+    await store.saveLogin(fresh);
+    return fresh;
+  }
+
+  function loginOnce(): Promise<Session> {
+    loggingIn ??= login().finally(() => {
+      loggingIn = null;
+    });
+    return loggingIn;
+  }
+
+  async function currentSession(): Promise<{ session: Session; fresh: boolean }> {
+    if (session === undefined) {
+      const stored = await store.load();
+      session = stored?.authCookie ? { authCookie: stored.authCookie, twoFactorCookie: stored.twoFactorCookie } : null;
+    }
+    if (session) return { session, fresh: false };
+    session = await loginOnce();
+    return { session, fresh: true };
+  }
+
+  return {
+    async get(path, schema, query) {
+      const target = url(path, query);
+      const first = await currentSession();
+      let current = first.session;
+      let response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path);
+      if (response.status === 401 && !first.fresh) {
+        // The session is gone: forget it everywhere, log in once, and try the call again.
+        await response.body?.cancel();
+        if (session === current) {
+          session = null;
+          await store.dropAuthCookie();
+        }
+        ({ session: current } = await currentSession());
+        response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path);
+      }
+      if (!response.ok) {
+        throw new VRChatError(`VRChat ${path} answered ${response.status}: ${await upstreamMessage(response)}`, response.status);
+      }
+      const body: unknown = await response.json().catch(() => {
+        throw new VRChatError(`VRChat ${path} answered with something other than JSON`, response.status);
+      });
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new VRChatError(
+          `VRChat ${path} answered in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`,
+          response.status,
+        );
+      }
+      return parsed.data;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Database } from "~/db/db.server";
+import { vrchatConfig, type Config } from "~/utils/env.server";
+import { createEventSync, type EventSync } from "./event-sync.server";
+import {
+  createCachedGroupData,
+  createDemoGroupData,
+  createGroupDataOff,
+  type GroupDataService,
+} from "./group-data.server";
+import { fetchGroupData } from "./vrchat-api.server";
+import { createVRChatClient } from "./vrchat-client.server";
+import { databaseSessionStore } from "./vrchat-session.server";
+
+export interface VRChatServices {
+  groupData: GroupDataService;
+  eventSync: EventSync;
+}
+
+/** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
+export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * The group's live data and the calendar import, from VRChat when it is configured; otherwise the
+ * example group (when demo content is on) or nothing. Demo data is never shown once VRChat is set.
+ */
+export function createVRChatServices(db: Database, config: Config): VRChatServices {
+  const vrchat = vrchatConfig(config);
+  let groupData: GroupDataService;
+  if (vrchat) {
+    const client = createVRChatClient({
+      apiUrl: vrchat.apiUrl,
+      username: vrchat.username,
+      password: vrchat.password,
+      totpSecret: vrchat.totpSecret,
+      contact: vrchat.contact,
+      store: databaseSessionStore(db, vrchat.username),
+    });
+    groupData = createCachedGroupData({
+      db,
+      groupId: vrchat.groupId,
+      fetchUpstream: () => fetchGroupData(client, vrchat.groupId, { maxMembers: config.VRCHAT_MEMBERS_MAX }),
+      windowMs: config.VRCHAT_CACHE_SECONDS * 1000,
+    });
+  } else {
+    groupData = config.DEMO_CONTENT ? createDemoGroupData() : createGroupDataOff();
+  }
+  return { groupData, eventSync: createEventSync({ db, groupData, minIntervalMs: SYNC_MIN_INTERVAL_MS }) };
+}
