@@ -6,6 +6,8 @@ import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
 import { channelHealth, retryFailedJobs } from "~/features/notifications/outbox.server";
 import { ChangePasswordForm, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
+import { lastSync } from "~/features/vrchat/event-sync.server";
+import type { GroupDataStatus } from "~/features/vrchat/group-data.server";
 import { pingDatabase } from "~/db/db.server";
 import { APIError } from "better-auth/api";
 import { data } from "react-router";
@@ -17,15 +19,38 @@ import type { Route } from "./+types/_site.admin._index";
 
 const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
 
+const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+function vrchatCheck(status: GroupDataStatus, sync: Awaited<ReturnType<typeof lastSync>>): SystemCheck {
+  if (status.source !== "vrchat") {
+    return {
+      name: "VRChat",
+      ok: true,
+      detail: `not configured${status.source === "demo" ? ": the home page shows an example group marked 'Demo data'" : ""} (set VRCHAT_GROUP_ID, VRCHAT_USERNAME, VRCHAT_PASSWORD and VRCHAT_CONTACT)`,
+    };
+  }
+  const failing = !!status.lastError;
+  const parts = [
+    status.fetchedAt ? `group data from ${utc(status.fetchedAt)}` : "no group data yet",
+    failing ? `last refresh failed${status.lastErrorAt ? ` at ${utc(status.lastErrorAt)}` : ""}: ${status.lastError}` : null,
+    sync?.finishedAt && sync.result
+      ? `calendar synced ${utc(sync.finishedAt)} (${sync.result.added} added, ${sync.result.updated} updated, ${sync.result.skipped} skipped${sync.result.errors.length ? `, ${sync.result.errors.length} error(s)` : ""})`
+      : "calendar not synced yet",
+  ];
+  return { name: "VRChat", ok: !failing, detail: parts.filter(Boolean).join("; "), canSync: true };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const { db, notifications, mailTransport } = context.get(appContext);
+  const { db, notifications, mailTransport, vrchat } = context.get(appContext);
   try {
-    const [events, applications, channels] = await Promise.all([
+    const [events, applications, channels, , groupStatus, sync] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
       pingDatabase(db),
+      vrchat.groupData.status(),
+      lastSync(db),
     ]);
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
@@ -48,6 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
                 ? `${channel.pending} waiting`
                 : "configured, nothing sent yet",
       })),
+      vrchatCheck(groupStatus, sync),
     ];
     return {
       figures: {
@@ -70,12 +96,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const DashboardActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry-notifications"), target: z.enum(NOTIFICATION_TARGETS) }),
+  z.object({ intent: z.literal("sync-events") }),
   z.object({ intent: z.literal("change-password"), currentPassword: z.string(), newPassword: z.string(), confirm: z.string() }),
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const { db, auth, notifications } = context.get(appContext);
+  const { db, auth, notifications, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = DashboardActionSchema.safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
@@ -84,6 +111,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const count = await retryFailedJobs(db, change.target);
     notifications.wake();
     return { message: `${count} notification(s) queued again.` };
+  }
+  if (change.intent === "sync-events") {
+    const outcome = await vrchat.eventSync.run("admin");
+    if (!outcome.ran) return data({ error: outcome.message }, { status: outcome.reason === "too-soon" ? 429 : 409 });
+    const { added, updated, skipped, errors } = outcome.result;
+    return {
+      message: `Sync finished: ${added} added, ${updated} updated, ${skipped} skipped, ${errors.length} error(s).`,
+      details: errors,
+    };
   }
   if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
   if (change.newPassword.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });

@@ -1,6 +1,7 @@
-import { ArrowRight, CalendarClock, CalendarDays, Inbox, ScrollText } from "lucide-react";
+import { ArrowRight, CalendarClock, CalendarDays, Inbox, RefreshCw, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { cn } from "~/components/ui/cn";
 
@@ -21,6 +22,8 @@ export interface SystemCheck {
   /** A notification channel's target, when failed jobs can be retried from here. */
   target?: string;
   failed?: number;
+  /** The VRChat check offers 'Sync now' (import the calendar into the events). */
+  canSync?: boolean;
 }
 
 function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string; value: number; note?: string }) {
@@ -81,6 +84,7 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
               <span className="font-semibold text-mist-100">{check.name}:</span>{" "}
               <span className="text-mist-300">{check.detail}</span>
               {check.target && check.failed ? <RetryButton target={check.target} name={check.name} /> : null}
+              {check.canSync ? <SyncNowButton /> : null}
             </span>
           </li>
         ))}
@@ -119,6 +123,38 @@ function RetryButton({ target, name }: { target: string; name: string }) {
         Retry failed {name} notifications
       </button>
       {fetcher.data?.message ? <span role="status" className="ml-2 text-xs text-mist-400">{fetcher.data.message}</span> : null}
+    </fetcher.Form>
+  );
+}
+
+/** Imports the group's VRChat calendar into the events now, and says what it did. */
+function SyncNowButton() {
+  const fetcher = useFetcher<{ message?: string; error?: string; details?: string[] }>();
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" className="mt-2">
+      <input type="hidden" name="intent" value="sync-events" />
+      <Button type="submit" size="sm" variant="outline" disabled={busy}>
+        <RefreshCw aria-hidden="true" className={cn("size-4", busy && "animate-spin")} />
+        {busy ? "Syncing..." : "Sync now"}
+      </Button>
+      {fetcher.data?.message ? (
+        <span role="status" className="mt-2 block text-sm text-mist-300">
+          {fetcher.data.message}
+        </span>
+      ) : null}
+      {fetcher.data?.error ? (
+        <span role="alert" className="mt-2 block text-sm text-red-300">
+          {fetcher.data.error}
+        </span>
+      ) : null}
+      {fetcher.data?.details?.length ? (
+        <ul className="mt-1 list-disc pl-5 text-xs text-ember-300">
+          {fetcher.data.details.map((detail) => (
+            <li key={detail}>{detail}</li>
+          ))}
+        </ul>
+      ) : null}
     </fetcher.Form>
   );
 }

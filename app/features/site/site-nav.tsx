@@ -25,7 +25,7 @@ export function SiteNav({ stats }: { stats?: React.ReactNode }) {
       <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3 sm:px-6">
         <Link to={href("/")} className="flex items-center gap-2" onClick={() => setOpen(false)}>
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
-          <span className="font-display text-xl font-semibold tracking-[0.2em] text-mist-100">
+          <span className="sr-only font-display text-xl font-semibold tracking-[0.2em] text-mist-100 min-[420px]:not-sr-only">
             DWELL
           </span>
         </Link>
@@ -40,7 +40,7 @@ export function SiteNav({ stats }: { stats?: React.ReactNode }) {
           ))}
         </ul>
 
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex items-center gap-2 sm:gap-3">
           {stats}
           <button
             type="button"

@@ -491,6 +491,8 @@ function minutesAgo(iso: string, now: Date): number {
   return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
 }
 
+const TAB_TRIGGER = "justify-center gap-1.5 px-1.5 text-xs whitespace-nowrap sm:gap-2 sm:px-4 sm:text-sm";
+
 function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
   return (
     <>
@@ -515,14 +517,14 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
 
       <div className="mt-12 grid gap-8 lg:grid-cols-[1fr_18rem]">
         <Tabs defaultValue="events">
-          <TabsList aria-label="Community activity">
-            <TabsTrigger value="events">
+          <TabsList aria-label="Community activity" className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto">
+            <TabsTrigger value="events" className={TAB_TRIGGER}>
               VRC Events <CountBadge count={data.events.length} />
             </TabsTrigger>
-            <TabsTrigger value="posts">
+            <TabsTrigger value="posts" className={TAB_TRIGGER}>
               VRC Posts <CountBadge count={data.posts.length} />
             </TabsTrigger>
-            <TabsTrigger value="members">
+            <TabsTrigger value="members" className={TAB_TRIGGER}>
               Members <CountBadge count={data.members.length} />
             </TabsTrigger>
           </TabsList>

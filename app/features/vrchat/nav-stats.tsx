@@ -1,4 +1,3 @@
-import { Radio } from "lucide-react";
 import type { MouseEvent } from "react";
 import { href, Link, useLocation, useNavigate } from "react-router";
 import { useGroupSummary } from "./live-group";
@@ -27,16 +26,16 @@ function LiveNowButton({ inVr }: { inVr: number }) {
     <Link
       to={`${href("/")}#${STATS_ANCHOR}`}
       onClick={onClick}
-      className="group inline-flex items-center gap-2 rounded-full border border-emerald-400/50 bg-emerald-500/15 px-3 py-1.5 text-xs font-bold text-emerald-200 shadow-lg shadow-emerald-500/10 hover:bg-emerald-500/25"
+      className="inline-flex shrink-0 items-center gap-2 rounded-full border border-emerald-400/50 bg-emerald-500/15 px-3 py-1 text-xs font-bold whitespace-nowrap text-emerald-200 shadow-lg shadow-emerald-500/10 hover:bg-emerald-500/25 sm:py-1.5"
     >
-      <span aria-hidden="true" className="relative flex size-2.5">
+      <span aria-hidden="true" className="relative flex size-2.5 shrink-0">
         <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
         <span className="relative inline-flex size-2.5 rounded-full bg-emerald-400" />
       </span>
-      <span className="tracking-widest">LIVE NOW</span>
-      <span className="hidden font-semibold text-emerald-100 sm:inline">{inVr.toLocaleString("en-US")} in VR</span>
-      <span className="sr-only sm:hidden">{inVr.toLocaleString("en-US")} in VR</span>
-      <Radio aria-hidden="true" className="size-3.5 sm:hidden" />
+      <span className="flex flex-col leading-tight sm:flex-row sm:gap-2">
+        <span className="tracking-widest">LIVE NOW</span>
+        <span className="text-[0.7rem] font-semibold text-emerald-100 sm:text-xs">{inVr.toLocaleString("en-US")} in VR</span>
+      </span>
     </Link>
   );
 }
@@ -46,9 +45,9 @@ export function NavStats() {
   const summary = useGroupSummary();
   if (!summary) return null;
   return (
-    <div className="flex items-center gap-3">
+    <div className="flex items-center gap-2 sm:gap-3">
       {summary.live ? <LiveNowButton inVr={summary.inVr} /> : null}
-      <dl className="flex items-center gap-3 text-center leading-tight" aria-label="Group figures">
+      <dl className="flex items-center gap-2 text-center leading-tight sm:gap-3" aria-label="Group figures">
         <div className="flex flex-col-reverse">
           <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">Members</dt>
           <dd className="text-sm font-bold text-mist-100 tabular-nums">{summary.memberCount.toLocaleString("en-US")}</dd>
