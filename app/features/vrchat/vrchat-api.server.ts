@@ -109,7 +109,10 @@ async function readInstances(client: VRChatClient, groupId: string): Promise<Ins
   // One at a time: a handful of small calls, kept gentle on VRChat.
   for (const entry of listed.slice(0, MAX_INSTANCES)) {
     try {
-      const detail = await client.get(`/instances/${encodeURIComponent(entry.location)}`, InstanceSchema);
+      // A location is "worldId:instanceId"; VRChat wants the colon as it is.
+      const [worldId, ...rest] = entry.location.split(":");
+      const path = `/instances/${encodeURIComponent(worldId!)}:${encodeURIComponent(rest.join(":"))}`;
+      const detail = await client.get(path, InstanceSchema);
       instances.push({
         id: entry.location,
         userCount: detail.userCount ?? detail.n_users ?? entry.memberCount ?? 0,

@@ -1,0 +1,172 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { events, jobRuns } from "~/db/schema";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { createEventSync, IMPORTED_WORLD_NAME, importPlatformEvents } from "./event-sync.server";
+import type { GroupDataResponse, PlatformEvent } from "./group-data";
+import { createDemoGroupData, type GroupDataService } from "./group-data.server";
+
+const NOW = new Date("2026-11-21T18:00:00.000Z");
+const DAY = 24 * 60 * 60 * 1000;
+
+function platformEvent(id: string, startsAt: string, overrides: Partial<PlatformEvent> = {}): PlatformEvent {
+  return {
+    id,
+    title: `Event ${id}`,
+    description: "From VRChat",
+    imageUrl: null,
+    startsAt,
+    endsAt: Number.isNaN(Date.parse(startsAt)) ? null : new Date(Date.parse(startsAt) + 2 * 60 * 60 * 1000).toISOString(),
+    location: null,
+    attendeeCount: 3,
+    ...overrides,
+  };
+}
+
+const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs).toISOString();
+
+/** A group data service serving a fixed calendar, as the cache would. */
+function calendarSource(calendar: PlatformEvent[]): GroupDataService & { reads: number } {
+  const source = {
+    reads: 0,
+    source: "vrchat" as const,
+    async get() {
+      source.reads++;
+      const data: GroupDataResponse = {
+        group: { memberCount: 1, onlineMemberCount: 0 },
+        instances: [],
+        posts: [],
+        members: [],
+        events: calendar,
+        source: "vrchat",
+        fetchedAt: new Date().toISOString(),
+        stale: false,
+      };
+      return { status: "ready" as const, data };
+    },
+    peek() {
+      return source.get();
+    },
+    status: async () => ({ source: "vrchat" as const, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+  };
+  return source;
+}
+
+describeEachDatabase("event sync", (kind) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(async () => {
+    await database.db.delete(events);
+    await database.db.delete(jobRuns);
+  });
+
+  const imported = () =>
+    database.db
+      .select({
+        vrchatEventId: events.vrchatEventId,
+        title: events.title,
+        eventDate: events.eventDate,
+        eventTime: events.eventTime,
+        timezone: events.timezone,
+        worldName: events.worldName,
+      })
+      .from(events)
+      .orderBy(events.eventDate, events.eventTime);
+
+  it("imports events that have not ended, and those that ended in the last 30 days", async () => {
+    const calendar = [
+      platformEvent("cal_upcoming", at(3 * DAY)),
+      platformEvent("cal_live", at(-1 * 60 * 60 * 1000)),
+      platformEvent("cal_recent", at(-20 * DAY)),
+      platformEvent("cal_old", at(-40 * DAY)),
+    ];
+    const result = await importPlatformEvents(database.db, calendar, NOW);
+    expect(result).toEqual({ added: 3, updated: 0, skipped: 0, errors: [] });
+    expect((await imported()).map((row) => row.vrchatEventId)).toEqual(["cal_recent", "cal_live", "cal_upcoming"]);
+  });
+
+  it("is idempotent: a second run skips what it imported", async () => {
+    const calendar = [platformEvent("cal_a", at(DAY)), platformEvent("cal_b", at(2 * DAY))];
+    await importPlatformEvents(database.db, calendar, NOW);
+    const again = await importPlatformEvents(database.db, calendar, NOW);
+    expect(again).toEqual({ added: 0, updated: 0, skipped: 2, errors: [] });
+    expect(await imported()).toHaveLength(2);
+  });
+
+  it("updates an event changed on VRChat, and keeps an admin's edits otherwise", async () => {
+    await importPlatformEvents(database.db, [platformEvent("cal_a", at(DAY)), platformEvent("cal_b", at(2 * DAY))], NOW);
+    await database.db.update(events).set({ worldName: "The Black Cat" }).where(eq(events.vrchatEventId, "cal_a"));
+
+    const moved = platformEvent("cal_a", at(DAY + 60 * 60 * 1000), { title: "Moved an hour later" });
+    const result = await importPlatformEvents(database.db, [moved, platformEvent("cal_b", at(2 * DAY))], NOW);
+    expect(result).toEqual({ added: 0, updated: 1, skipped: 1, errors: [] });
+    const [row] = await database.db.select().from(events).where(eq(events.vrchatEventId, "cal_a"));
+    expect(row).toMatchObject({ title: "Moved an hour later", eventTime: "19:00:00", worldName: "The Black Cat" });
+  });
+
+  it("stores VRChat's instant as its UTC date and time, whatever offset it was written with", async () => {
+    const calendar = [
+      // 8:30 PM in Los Angeles on 30 November is 04:30 UTC on 1 December.
+      platformEvent("cal_la", "2026-11-30T20:30:00-08:00"),
+      platformEvent("cal_utc", "2026-12-24T23:59:59.000Z"),
+      platformEvent("cal_tokyo", "2026-12-01T09:15:00+09:00"),
+    ];
+    await importPlatformEvents(database.db, calendar, NOW);
+    const rows = await imported();
+    expect(rows).toEqual([
+      { vrchatEventId: "cal_tokyo", title: "Event cal_tokyo", eventDate: "2026-12-01", eventTime: "00:15:00", timezone: "UTC", worldName: IMPORTED_WORLD_NAME },
+      { vrchatEventId: "cal_la", title: "Event cal_la", eventDate: "2026-12-01", eventTime: "04:30:00", timezone: "UTC", worldName: IMPORTED_WORLD_NAME },
+      { vrchatEventId: "cal_utc", title: "Event cal_utc", eventDate: "2026-12-24", eventTime: "23:59:59", timezone: "UTC", worldName: IMPORTED_WORLD_NAME },
+    ]);
+  });
+
+  it("reports the events it cannot read, and imports the rest", async () => {
+    const result = await importPlatformEvents(
+      database.db,
+      [platformEvent("cal_bad", "next tuesday", { title: "Mystery night" }), platformEvent("cal_good", at(DAY))],
+      NOW,
+    );
+    expect(result.added).toBe(1);
+    expect(result.errors).toEqual(['"Mystery night": its start time (next tuesday) could not be read']);
+  });
+
+  it("never duplicates an event when two syncs run at once", async () => {
+    const calendar = Array.from({ length: 10 }, (_, index) => platformEvent(`cal_${index}`, at((index + 1) * DAY)));
+    const [a, b] = await Promise.all([
+      importPlatformEvents(database.db, calendar, NOW),
+      importPlatformEvents(database.db, calendar, NOW),
+    ]);
+    expect(a.added + b.added).toBe(10);
+    expect(a.skipped + b.skipped).toBe(10);
+    expect(await imported()).toHaveLength(10);
+  });
+
+  it("runs at most once per interval for visits and the schedule; admins may ask sooner", async () => {
+    const source = calendarSource([platformEvent("cal_a", at(DAY))]);
+    const sync = createEventSync({ db: database.db, groupData: source, minIntervalMs: 60_000, adminIntervalMs: 100 });
+    const first = await sync.run("visit");
+    expect(first).toEqual({ ran: true, result: { added: 1, updated: 0, skipped: 0, errors: [] } });
+
+    const burst = await Promise.all(Array.from({ length: 10 }, () => sync.run("visit")));
+    expect(burst.every((outcome) => !outcome.ran && outcome.reason === "too-soon")).toBe(true);
+    expect(source.reads).toBe(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const admin = await sync.run("admin");
+    expect(admin).toEqual({ ran: true, result: { added: 0, updated: 0, skipped: 1, errors: [] } });
+    const [run] = await database.db.select().from(jobRuns);
+    expect(run?.result).toEqual({ added: 0, updated: 0, skipped: 1, errors: [] });
+  });
+
+  it("does nothing without VRChat: the demo calendar is never imported", async () => {
+    const sync = createEventSync({ db: database.db, groupData: createDemoGroupData(), minIntervalMs: 0 });
+    expect(await sync.run("admin")).toMatchObject({ ran: false, reason: "not-configured" });
+    expect(await imported()).toEqual([]);
+  });
+});

@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openPostgres, type DatabaseHandle } from "~/db/db.server";
+import { groupDataCache, vrchatSessions } from "~/db/schema";
+import {
+  FAKE_GROUP_ID,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  FAKE_USERNAME,
+  startFakeVRChat,
+  type FakeVRChat,
+} from "../../../tests/fakes/vrchat";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { createCachedGroupData, createDemoGroupData, createGroupDataOff, type GroupDataService } from "./group-data.server";
+import { fetchGroupData } from "./vrchat-api.server";
+import { createVRChatClient } from "./vrchat-client.server";
+import { databaseSessionStore } from "./vrchat-session.server";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error("condition not met in time");
+    await sleep(20);
+  }
+}
+
+describeEachDatabase("group data cache", (kind) => {
+  let database: TestDatabase;
+  let fake: FakeVRChat;
+  // A cache row per test: a refresh a test left running cannot write into the next test's row.
+  let cacheKey: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(async () => {
+    fake = await startFakeVRChat();
+    cacheKey = `${FAKE_GROUP_ID}#${randomUUID()}`;
+    await database.db.delete(groupDataCache);
+    await database.db.delete(vrchatSessions);
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  /** One "process": its own client and cache service, over the given database handle. */
+  function service(db: DatabaseHandle["db"], windowMs: number): GroupDataService {
+    const client = createVRChatClient({
+      apiUrl: fake.url,
+      username: FAKE_USERNAME,
+      password: FAKE_PASSWORD,
+      totpSecret: FAKE_TOTP_SECRET,
+      contact: "test@dwell.example",
+      store: databaseSessionStore(db, FAKE_USERNAME),
+      baseDelayMs: 5,
+      maxAttempts: 1,
+    });
+    return createCachedGroupData({
+      db,
+      groupId: cacheKey,
+      fetchUpstream: () => fetchGroupData(client, FAKE_GROUP_ID, { maxMembers: 100 }),
+      windowMs,
+      recheckMs: 50,
+    });
+  }
+
+  it("calls VRChat once per window, however many ask", async () => {
+    const groupData = service(database.db, 60_000);
+    const states = await Promise.all(Array.from({ length: 25 }, () => groupData.get()));
+    expect(states.every((state) => state.status === "ready")).toBe(true);
+    await Promise.all(Array.from({ length: 25 }, () => groupData.peek()));
+    expect(fake.calls.group).toBe(1);
+    expect(fake.calls.login).toBe(1);
+    const [state] = states;
+    expect(state?.status === "ready" && state.data).toMatchObject({
+      source: "vrchat",
+      stale: false,
+      group: { memberCount: 2451, onlineMemberCount: 88 },
+    });
+  });
+
+  it("peek never waits: with nothing cached it says loading and starts the refresh", async () => {
+    fake.setDelay(200);
+    const groupData = service(database.db, 60_000);
+    expect(await groupData.peek()).toEqual({ status: "loading" });
+    await until(async () => (await groupData.peek()).status === "ready");
+    expect(fake.calls.group).toBe(1);
+  });
+
+  it("refreshes after the window, and serves the last good value with its age when VRChat fails", async () => {
+    const groupData = service(database.db, 300);
+    const first = await groupData.get();
+    expect(first.status).toBe("ready");
+    await sleep(350);
+    fake.setMode("down");
+
+    // Stale: served at once while one refresh is attempted.
+    const stale = await groupData.peek();
+    expect(stale.status === "ready" && stale.data.stale).toBe(true);
+    await until(async () => (await groupData.status()).lastError !== null);
+    const status = await groupData.status();
+    expect(status.lastError).toMatch(/503/);
+
+    const after = await groupData.get();
+    expect(after.status === "ready" && after.data).toMatchObject({ stale: true, group: { memberCount: 2451 } });
+    expect(after.status === "ready" && after.data.fetchedAt).toBe(first.status === "ready" && first.data.fetchedAt);
+
+    // The failure holds the lease for a window: no attempt per visit meanwhile.
+    const attempts = fake.calls.group;
+    await Promise.all(Array.from({ length: 10 }, () => groupData.peek()));
+    expect(fake.calls.group).toBe(attempts);
+
+    // VRChat comes back: the next window's refresh succeeds.
+    fake.setMode("normal");
+    fake.group.memberCount = 2500;
+    await sleep(350);
+    await groupData.peek();
+    await until(async () => {
+      const state = await groupData.peek();
+      return state.status === "ready" && state.data.group.memberCount === 2500;
+    });
+    expect((await groupData.status()).lastError).toBeNull();
+  });
+
+  it("reports the error when the very first refresh fails", async () => {
+    fake.setMode("down");
+    const state = await service(database.db, 60_000).get();
+    expect(state).toEqual({ status: "error", message: expect.stringMatching(/503/) });
+  });
+
+  it("lets only one of two processes refresh", async () => {
+    // On PostgreSQL each "process" has its own connection pool; PGlite serves one process only.
+    const other = database.url ? openPostgres(database.url, 5) : null;
+    try {
+      fake.setDelay(150);
+      const a = service(database.db, 400);
+      const b = service(other?.db ?? database.db, 400);
+      const ask = () => Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).get()));
+      const first = await ask();
+      expect(first.filter((state) => state.status !== "ready")).toEqual([]);
+      expect(fake.calls.group).toBe(1);
+
+      await sleep(450);
+      await ask();
+      await until(async () => (await a.status()).refreshes === 2);
+      await sleep(200);
+      expect(fake.calls.group).toBe(2);
+      expect(fake.calls.login).toBe(1);
+    } finally {
+      await other?.close();
+    }
+  });
+});
+
+describe("without VRChat", () => {
+  it("serves the demo group, marked as such", async () => {
+    const state = await createDemoGroupData().get();
+    expect(state.status).toBe("ready");
+    if (state.status !== "ready") return;
+    expect(state.data.source).toBe("demo");
+    expect(state.data.instances.length).toBeGreaterThan(1);
+    expect(state.data.members.some((m) => m.currentAvatarThumbnailImageUrl === null && m.iconUrl === null)).toBe(true);
+    expect(state.data.members.some((m) => m.currentAvatarThumbnailImageUrl)).toBe(true);
+  });
+
+  it("serves nothing when the demo is off", async () => {
+    expect(await createGroupDataOff().get()).toEqual({ status: "off" });
+  });
+});

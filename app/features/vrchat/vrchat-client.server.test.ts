@@ -1,0 +1,180 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { vrchatSessions } from "~/db/schema";
+import {
+  FAKE_GROUP_ID,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  FAKE_USERNAME,
+  startFakeVRChat,
+  type FakeVRChat,
+} from "../../../tests/fakes/vrchat";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { fetchGroupData } from "./vrchat-api.server";
+import { createVRChatClient, USER_AGENT_PRODUCT, VRChatError, type VRChatClientOptions } from "./vrchat-client.server";
+import { databaseSessionStore } from "./vrchat-session.server";
+
+const GroupSchema = z.object({ memberCount: z.number() });
+const groupPath = `/groups/${FAKE_GROUP_ID}`;
+
+describeEachDatabase("VRChat client", (kind) => {
+  let database: TestDatabase;
+  let fake: FakeVRChat;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(async () => {
+    fake = await startFakeVRChat();
+    await database.db.delete(vrchatSessions);
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  const client = (overrides: Partial<VRChatClientOptions> = {}) =>
+    createVRChatClient({
+      apiUrl: fake.url,
+      username: FAKE_USERNAME,
+      password: FAKE_PASSWORD,
+      totpSecret: FAKE_TOTP_SECRET,
+      contact: "admins@dwell.example",
+      store: databaseSessionStore(database.db, FAKE_USERNAME),
+      baseDelayMs: 5,
+      ...overrides,
+    });
+
+  it("logs in once with the authenticator code, and says who it is", async () => {
+    const vrchat = client();
+    const [a, b, c] = await Promise.all([
+      vrchat.get(groupPath, GroupSchema),
+      vrchat.get(groupPath, GroupSchema),
+      vrchat.get(groupPath, GroupSchema),
+    ]);
+    expect([a.memberCount, b.memberCount, c.memberCount]).toEqual([2451, 2451, 2451]);
+    expect(fake.calls.login).toBe(1);
+    expect(fake.calls.totp).toBe(1);
+    expect(fake.totpCodes[0]).toMatch(/^\d{6}$/);
+    expect([...fake.userAgents]).toEqual([`${USER_AGENT_PRODUCT} admins@dwell.example`]);
+  });
+
+  it("stores the cookies in the database, so another process (or a restart) reuses them", async () => {
+    await client().get(groupPath, GroupSchema);
+    const [row] = await database.db.select().from(vrchatSessions);
+    expect(row?.authCookie).toMatch(/^authcookie_/);
+    expect(row?.twoFactorCookie).toBeTruthy();
+
+    const restarted = client();
+    await restarted.get(groupPath, GroupSchema);
+    expect(fake.calls.login).toBe(1);
+    expect(fake.calls.group).toBe(2);
+  });
+
+  it("logs in again when a call says the session is gone, then retries the call", async () => {
+    const vrchat = client();
+    await vrchat.get(groupPath, GroupSchema);
+    fake.expireSessions();
+    await expect(vrchat.get(groupPath, GroupSchema)).resolves.toEqual({ memberCount: 2451 });
+    expect(fake.calls.login).toBe(2);
+    // The two-factor cookie was still good: VRChat did not ask for a second code.
+    expect(fake.calls.totp).toBe(1);
+  });
+
+  it("never retries a refused login, and pauses further logins", async () => {
+    const vrchat = client({ password: "wrong" });
+    const first = await vrchat.get(groupPath, GroupSchema).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(VRChatError);
+    expect((first as VRChatError).message).toMatch(/refused the bot account's login/);
+    const second = await client({ password: "wrong" }).get(groupPath, GroupSchema).catch((error: unknown) => error);
+    expect((second as VRChatError).message).toMatch(/login is paused/);
+    expect(fake.calls.login).toBe(1);
+    const [row] = await database.db.select().from(vrchatSessions);
+    expect(row?.loginFailures).toBe(1);
+    expect(row!.loginPausedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60 * 1000);
+  });
+
+  it("refuses to answer a TOTP challenge without the secret", async () => {
+    const error = await client({ totpSecret: null }).get(groupPath, GroupSchema).catch((e: unknown) => e);
+    expect((error as VRChatError).message).toMatch(/set VRCHAT_TOTP_SECRET/);
+    expect(fake.calls.totp).toBeUndefined();
+  });
+
+  it("retries 5xx and 429 with backoff, honouring Retry-After", async () => {
+    const vrchat = client();
+    await vrchat.get(groupPath, GroupSchema);
+    fake.failNext(2, 503);
+    await expect(vrchat.get(groupPath, GroupSchema)).resolves.toEqual({ memberCount: 2451 });
+    expect(fake.calls.group).toBe(4);
+
+    fake.failNext(1, 429, 1);
+    const started = Date.now();
+    await expect(vrchat.get(groupPath, GroupSchema)).resolves.toEqual({ memberCount: 2451 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it("gives up after three attempts, and at once when VRChat asks for a longer wait than it allows", async () => {
+    const vrchat = client({ maxDelayMs: 2_000 });
+    await vrchat.get(groupPath, GroupSchema);
+    const before = fake.calls.group ?? 0;
+    fake.setMode("down");
+    await expect(vrchat.get(groupPath, GroupSchema)).rejects.toMatchObject({ status: 503 });
+    expect(fake.calls.group! - before).toBe(3);
+
+    fake.setMode("rate-limited", { retryAfterSeconds: 600 });
+    const error = (await vrchat.get(groupPath, GroupSchema).catch((e: unknown) => e)) as VRChatError;
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBe(600_000);
+    expect(fake.calls.group! - before).toBe(4);
+  });
+
+  it("checks answers against the expected shape", async () => {
+    await expect(client().get(groupPath, z.object({ memberCount: z.string() }))).rejects.toThrow(/unexpected shape \(memberCount/);
+  });
+
+  it("reads the whole group: instances with everyone in them, posts, calendar and members", async () => {
+    const data = await fetchGroupData(client(), FAKE_GROUP_ID, { maxMembers: 200 });
+    expect(data.group).toMatchObject({ memberCount: 2451, onlineMemberCount: 88 });
+    expect(data.instances).toEqual([
+      {
+        id: "wrld_aaaa:111~group(grp_x)",
+        userCount: 9,
+        name: "111",
+        region: "use",
+        type: "group",
+        capacity: 40,
+        world: { name: "Hearth Hall", authorName: "Ember", capacity: 40, recommendedCapacity: 20 },
+      },
+      {
+        id: "wrld_bbbb:222",
+        userCount: 4,
+        name: "222",
+        region: "jp",
+        type: "public",
+        capacity: null,
+        world: { name: "Tide Pools", authorName: "Wave", capacity: null, recommendedCapacity: null },
+      },
+    ]);
+    expect(data.posts.map((post) => post.title)).toEqual(["Fresh post", "Old post"]);
+    expect(data.events.map((event) => event.title)).toEqual(["Upcoming gathering", "Last week's dance", "Long ago"]);
+    expect(data.events[0]).toMatchObject({ attendeeCount: 12, location: null });
+    expect(data.members).toEqual([
+      expect.objectContaining({ id: "usr_1", displayName: "Captain", username: null, isRepresenting: true }),
+      expect.objectContaining({ id: "usr_2", displayName: "Deckhand", isRepresenting: false }),
+    ]);
+    expect(fake.calls).toMatchObject({ group: 1, groupInstances: 1, instance: 2, posts: 1, calendar: 1, members: 1 });
+  });
+
+  it("pages through members up to the configured number", async () => {
+    fake.group.members = Array.from({ length: 250 }, (_, index) => ({
+      userId: `usr_${index}`,
+      user: { displayName: `Member ${index}` },
+    }));
+    const data = await fetchGroupData(client(), FAKE_GROUP_ID, { maxMembers: 230 });
+    expect(data.members).toHaveLength(230);
+    expect(data.members.at(-1)?.displayName).toBe("Member 229");
+    expect(fake.calls.members).toBe(3);
+  });
+});
