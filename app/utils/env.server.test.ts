@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, publicConfig } from "./env.server";
+import { ConfigError, loadConfig, publicConfig, vrchatConfig } from "./env.server";
 
 describe("loadConfig", () => {
   it("has defaults for a fresh clone", () => {
@@ -52,5 +52,22 @@ describe("publicConfig", () => {
     const exposed = JSON.stringify(publicConfig(config));
     expect(exposed).not.toContain("secret");
     expect(publicConfig(config)).toEqual({ discordInviteUrl: "https://discord.gg/x", heroVideoUrl: null });
+  });
+
+  it("needs every VRChat setting once one is given, and names the missing ones", () => {
+    expect(vrchatConfig(loadConfig({}))).toBeNull();
+    expect(() => loadConfig({ VRCHAT_USERNAME: "bot@example.org" })).toThrow(
+      /VRCHAT_GROUP_ID: required when VRCHAT_USERNAME is set[\s\S]*VRCHAT_PASSWORD: required[\s\S]*VRCHAT_CONTACT: required/,
+    );
+    expect(() => loadConfig({ VRCHAT_GROUP_ID: "my-group" })).toThrow(/VRCHAT_GROUP_ID: expected a group id/);
+    const config = loadConfig({
+      VRCHAT_GROUP_ID: "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f",
+      VRCHAT_USERNAME: "bot@example.org",
+      VRCHAT_PASSWORD: "secret",
+      VRCHAT_TOTP_SECRET: "jbsw y3dp ehpk 3pxp",
+      VRCHAT_CONTACT: "admins@dwell.example",
+    });
+    expect(vrchatConfig(config)).toMatchObject({ totpSecret: "JBSWY3DPEHPK3PXP", apiUrl: "https://api.vrchat.cloud/api/1" });
+    expect(JSON.stringify(publicConfig(config))).not.toContain("secret");
   });
 });

@@ -34,7 +34,7 @@ function LiveNowButton({ inVr }: { inVr: number }) {
       </span>
       <span className="flex flex-col leading-tight sm:flex-row sm:gap-2">
         <span className="tracking-widest">LIVE NOW</span>
-        <span className="text-[0.7rem] font-semibold text-emerald-100 sm:text-xs">{inVr.toLocaleString("en-US")} in VR</span>
+        <span className="text-[0.7rem] font-semibold text-emerald-100 sm:text-xs">{`${inVr.toLocaleString("en-US")} in VR`}</span>
       </span>
     </Link>
   );

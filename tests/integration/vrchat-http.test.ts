@@ -1,0 +1,150 @@
+/**
+ * The group data and the event sync over HTTP, from real server processes talking to the fake
+ * VRChat API: the JSON shape, one upstream refresh per window across two processes sharing one
+ * PostgreSQL, the navigation bar's figures, and the throttled sync endpoint.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  FAKE_GROUP_ID,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  FAKE_USERNAME,
+  startFakeVRChat,
+  type FakeVRChat,
+} from "../fakes/vrchat";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { createTestDatabase, type TestDatabase } from "../setup/test-database";
+
+const vrchatEnv = (fake: FakeVRChat) => ({
+  VRCHAT_API_URL: fake.url,
+  VRCHAT_GROUP_ID: FAKE_GROUP_ID,
+  VRCHAT_USERNAME: FAKE_USERNAME,
+  VRCHAT_PASSWORD: FAKE_PASSWORD,
+  VRCHAT_TOTP_SECRET: FAKE_TOTP_SECRET,
+  VRCHAT_CONTACT: "admins@dwell.example",
+});
+
+describe("with VRChat configured (embedded database)", () => {
+  let fake: FakeVRChat;
+  let server: ServerProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    fake = await startFakeVRChat();
+    dataDir = mkdtempSync(join(tmpdir(), "dwell-vrchat-"));
+    server = await startServerProcess({ DATA_DIR: dataDir, ...vrchatEnv(fake) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves the group data flattened as the spec writes it, from one refresh", async () => {
+    const responses = await Promise.all(Array.from({ length: 30 }, () => fetch(`${server.url}/api/group-data`)));
+    expect(responses.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const body = (await responses[0]!.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      source: "vrchat",
+      stale: false,
+      group: { memberCount: 2451, onlineMemberCount: 88 },
+      instances: [
+        { id: "wrld_aaaa:111~group(grp_x)", userCount: 9, world: { name: "Hearth Hall", authorName: "Ember" } },
+        { id: "wrld_bbbb:222", userCount: 4, capacity: null, world: { name: "Tide Pools", capacity: null } },
+      ],
+      members: [
+        {
+          id: "usr_1",
+          displayName: "Captain",
+          username: null,
+          isRepresenting: true,
+          currentAvatarThumbnailImageUrl: null,
+          iconUrl: null,
+          profilePicOverride: null,
+        },
+        expect.objectContaining({ id: "usr_2" }),
+      ],
+    });
+    // The warm-up at start and thirty visitors: one refresh.
+    expect(fake.calls.group).toBe(1);
+    expect([...fake.userAgents].every((agent) => /^Dwell\/\d+\.\d+\.\d+ admins@dwell\.example$/.test(agent))).toBe(true);
+  });
+
+  it("renders the navigation bar's figures and the LIVE NOW button with the page", async () => {
+    const html = await (await fetch(`${server.url}/events`)).text();
+    expect(html).toContain("2,451");
+    expect(html).toContain(">Members<");
+    expect(html).toContain("LIVE NOW");
+    expect(html).toContain("13 in VR");
+    expect(html).not.toContain("Demo data");
+  });
+
+  it("imports the calendar once, then refuses to run again so soon", async () => {
+    // The server synced by itself at start; wait for that run to be on record.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const status = await (await fetch(`${server.url}/api/sync-events`, { method: "POST" })).json();
+    expect(status).toEqual({
+      added: 0,
+      updated: 0,
+      skipped: 0,
+      errors: ["Events were synced a moment ago; try again shortly."],
+    });
+    const response = await fetch(`${server.url}/api/sync-events`, { method: "POST" });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(200);
+
+    const events = await (await fetch(`${server.url}/events`)).text();
+    expect(events).toContain("Upcoming gathering");
+    expect(events).toContain("Last week&#x27;s dance");
+    expect(events).not.toContain("Long ago");
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("two server processes on one PostgreSQL", () => {
+  let fake: FakeVRChat;
+  let database: TestDatabase;
+  let servers: ServerProcess[];
+
+  beforeAll(async () => {
+    fake = await startFakeVRChat();
+    database = await createTestDatabase("postgres");
+    const env = {
+      DATABASE_URL: database.url!,
+      AUTH_SECRET: "a-shared-secret-for-both-test-processes-0123456789",
+      VRCHAT_CACHE_SECONDS: "3",
+      ...vrchatEnv(fake),
+    };
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all((servers ?? []).map((server) => server.stop()));
+    await database?.close();
+    await fake?.close();
+  });
+
+  it("causes one upstream refresh per window, however many visitors ask either process", async () => {
+    fake.setDelay(100);
+    const visit = (i: number) => fetch(`${servers[i % 2]!.url}/api/group-data`).then((r) => r.json() as Promise<{ group: { memberCount: number } }>);
+    const first = await Promise.all(Array.from({ length: 40 }, (_, i) => visit(i)));
+    expect(first.every((body) => body.group.memberCount === 2451)).toBe(true);
+    expect(fake.calls.group).toBe(1);
+
+    // Next window: VRChat has new figures, fetched once for both processes.
+    fake.group.memberCount = 2500;
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    const deadline = Date.now() + 10_000;
+    let latest = 0;
+    while (latest !== 2500 && Date.now() < deadline) {
+      const bodies = await Promise.all(Array.from({ length: 20 }, (_, i) => visit(i)));
+      latest = Math.min(...bodies.map((body) => body.group.memberCount));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(latest).toBe(2500);
+    expect(fake.calls.group).toBe(2);
+    expect(fake.calls.login).toBe(1);
+  });
+});
