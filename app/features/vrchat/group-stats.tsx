@@ -15,6 +15,7 @@ import {
   Wifi,
 } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useLocation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -42,7 +43,7 @@ import {
   type Post,
 } from "./group-data";
 import { useGroupData } from "./live-group";
-import { STATS_ANCHOR } from "./nav-stats";
+import { SCROLL_DELAY_MS, scrollToStats, STATS_ANCHOR, type StatsScrollState } from "./nav-stats";
 
 const REGIONS: Record<string, string> = {
   us: "US West",
@@ -563,6 +564,14 @@ function LoadingCards() {
 export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDataState; now: string }) {
   const state = useGroupData(pageState);
   const now = useNow(pageNow);
+  const location = useLocation();
+  // Arrived from the LIVE NOW button: scroll here about 100 ms after the page is shown.
+  const scrollRequested = (location.state as StatsScrollState | null)?.scrollToStats === true;
+  useEffect(() => {
+    if (!scrollRequested) return;
+    const timer = setTimeout(scrollToStats, SCROLL_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [scrollRequested, location.key]);
   if (state.status === "off") return null;
   return (
     <section id={STATS_ANCHOR} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 sm:px-6">

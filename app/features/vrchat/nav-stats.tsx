@@ -7,7 +7,12 @@ export const STATS_ANCHOR = "vrchat-stats";
 /** The pause between arriving on the home page and scrolling (spec section 9). */
 export const SCROLL_DELAY_MS = 100;
 
-function scrollToStats() {
+/** The navigation state that asks the home page to scroll to its statistics once shown. */
+export interface StatsScrollState {
+  scrollToStats?: boolean;
+}
+
+export function scrollToStats() {
   const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   document.getElementById(STATS_ANCHOR)?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
 }
@@ -19,8 +24,14 @@ function LiveNowButton({ inVr }: { inVr: number }) {
   const onClick = async (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
-    if (location.pathname !== "/") await navigate(href("/"));
-    setTimeout(scrollToStats, SCROLL_DELAY_MS);
+    if (location.pathname === "/") {
+      setTimeout(scrollToStats, SCROLL_DELAY_MS);
+      return;
+    }
+    // The home page scrolls once it is on screen (see GroupStats): a navigation that renders late
+    // (a slow phone) would otherwise reset the scroll after a timer started here.
+    const state: StatsScrollState = { scrollToStats: true };
+    await navigate(href("/"), { state });
   };
   return (
     <Link

@@ -1,0 +1,201 @@
+/**
+ * The group's live statistics: the navigation bar, LIVE NOW, the dashboard's tabs and toggles.
+ * First with the demo group (the suite's server has no VRChat), then against the fake VRChat API
+ * with a server of its own, for the texts that depend on the data: singular forms, missing
+ * pictures, an empty member list, and the error card.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import {
+  FAKE_GROUP_ID,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  FAKE_USERNAME,
+  startFakeVRChat,
+  type FakeVRChat,
+} from "../fakes/vrchat";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const stats = (page: Page) => page.locator("#vrchat-stats");
+
+test.describe("with the demo group", () => {
+  test("the navigation bar shows the figures, and LIVE NOW goes to the statistics", async ({ page }) => {
+    await page.goto("/events");
+    const nav = page.getByRole("banner");
+    const figures = nav.getByRole("definition");
+    await expect(nav.getByText("Members", { exact: true })).toBeVisible();
+    await expect(nav.getByText("Online", { exact: true })).toBeVisible();
+    await expect(figures).toHaveText(["1,287", "64"]);
+    const live = nav.getByRole("link", { name: /LIVE NOW/ });
+    await expect(live).toContainText("19 in VR");
+
+    await live.click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(stats(page).getByRole("heading", { name: "19 PLAYERS IN VR" })).toBeInViewport();
+  });
+
+  test("the dashboard: counts, live instances, tabs with badges, and activity stats", async ({ page }) => {
+    await page.goto("/");
+    const section = stats(page);
+    await expect(section.getByText("Demo data")).toBeVisible();
+    await expect(section.getByText("Total Members")).toBeVisible();
+    await expect(section.getByText("Online Now")).toBeVisible();
+    await expect(section.getByText("Live Now", { exact: true })).toBeVisible();
+    await expect(section.getByRole("heading", { level: 4, name: "The Threshold" })).toBeVisible();
+    await expect(section.getByText("12 / 32")).toBeVisible();
+    await expect(section.getByText("12 players")).toBeVisible();
+
+    await expect(section.getByRole("tab", { name: /VRC Events/ })).toHaveAttribute("aria-selected", "true");
+    await expect(section.getByRole("tab", { name: /VRC Events/ })).toContainText("6");
+    await expect(section.getByRole("tab", { name: /VRC Posts/ })).toContainText("3");
+    await expect(section.getByRole("tab", { name: /Members/ })).toContainText("16");
+
+    const activity = section.locator("div", { has: page.getByRole("heading", { name: "Activity Stats" }) }).last();
+    await expect(activity.getByRole("definition")).toHaveText(["3", "3", "3", "9"]);
+  });
+
+  test("the events tab: badges, dates, interest counts, and the older events toggle", async ({ page }) => {
+    await page.goto("/");
+    const panel = stats(page).getByRole("tabpanel");
+    await expect(panel.getByText("LIVE NOW")).toHaveCount(1);
+    await expect(panel.getByText("UPCOMING")).toHaveCount(2);
+    await expect(panel.getByText("PAST EVENT")).toHaveCount(1);
+    await expect(panel.getByText("1 person interested")).toBeVisible();
+    await expect(panel.getByText("23 people interested")).toBeVisible();
+    await expect(panel.getByText(/^[A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M$/).first()).toBeVisible();
+    await expect(panel.getByText("Autumn Masquerade")).toHaveCount(0);
+
+    await panel.getByRole("button", { name: "Load More Events (2 older)" }).click();
+    await expect(panel.getByText("Autumn Masquerade")).toBeVisible();
+    await expect(panel.getByText("PAST EVENT")).toHaveCount(3);
+    await panel.getByRole("button", { name: "Show Recent Only" }).click();
+    await expect(panel.getByText("Autumn Masquerade")).toHaveCount(0);
+  });
+
+  test("the posts and members tabs, with their toggles", async ({ page }) => {
+    await page.goto("/");
+    const section = stats(page);
+    await section.getByRole("tab", { name: /VRC Posts/ }).click();
+    const posts = section.getByRole("tabpanel");
+    await expect(posts.getByRole("heading", { name: "Welcome to our new Dwellers" })).toBeVisible();
+    await expect(posts.getByRole("heading", { name: "The Grove reopens" })).toHaveCount(0);
+    await posts.getByRole("button", { name: "Load More Posts (1 older)" }).click();
+    await expect(posts.getByRole("heading", { name: "The Grove reopens" })).toBeVisible();
+    await posts.getByRole("button", { name: "Show Recent Only" }).click();
+
+    await section.getByRole("tab", { name: /Members/ }).click();
+    const members = section.getByRole("tabpanel").getByRole("list", { name: "Members" }).getByRole("listitem");
+    // Three representing members, plus ten.
+    await expect(members).toHaveCount(13);
+    await expect(members.filter({ hasText: "REPRESENTING" })).toHaveCount(3);
+    await expect(members.first()).toContainText("Vesper Lumen");
+    await section.getByRole("button", { name: "Load More Members (3 more)" }).click();
+    await expect(members).toHaveCount(16);
+    await section.getByRole("button", { name: "Show Less" }).click();
+    await expect(members).toHaveCount(13);
+    // Members without any picture get the placeholder.
+    await expect(members.filter({ hasText: "Mothlight" }).getByRole("img", { name: "No picture" })).toBeVisible();
+  });
+});
+
+test.describe("against VRChat", () => {
+  test.describe.configure({ mode: "serial" });
+  let fake: FakeVRChat;
+  let server: ServerProcess;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    fake = await startFakeVRChat();
+    // VRChat is down when the site first starts: nothing is cached yet.
+    fake.setMode("down");
+    dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-vrchat-"));
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      VRCHAT_API_URL: fake.url,
+      VRCHAT_GROUP_ID: FAKE_GROUP_ID,
+      VRCHAT_USERNAME: FAKE_USERNAME,
+      VRCHAT_PASSWORD: FAKE_PASSWORD,
+      VRCHAT_TOTP_SECRET: FAKE_TOTP_SECRET,
+      VRCHAT_CONTACT: "admins@dwell.example",
+      VRCHAT_CACHE_SECONDS: "1",
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Reloads until the page shows `text`: the cache refreshes once per (one-second) window. */
+  async function reloadUntil(page: Page, text: string | RegExp) {
+    await expect(async () => {
+      await page.goto(server.url);
+      await expect(stats(page).getByText(text).first()).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+  }
+
+  test("shows the error card while VRChat fails and nothing is cached", async ({ page }) => {
+    await page.goto(server.url);
+    await expect(stats(page).getByRole("heading", { name: "Error Loading VRChat Data" })).toBeVisible();
+    await expect(stats(page).getByText(/answered 503/)).toBeVisible();
+    await expect(page.getByRole("banner").getByText("Members", { exact: true })).toHaveCount(0);
+  });
+
+  test("singular texts, one wide instance card, fallbacks, and a picture that fails", async ({ page }) => {
+    fake.group.instances = [
+      { location: "wrld_solo:1", memberCount: 1, userCount: 1, world: {} },
+    ];
+    fake.group.members = [
+      {
+        userId: "usr_broken",
+        isRepresenting: false,
+        user: { displayName: "Lost Picture", currentAvatarThumbnailImageUrl: `${fake.url}/missing.png` },
+      },
+    ];
+    fake.setMode("normal");
+    await reloadUntil(page, "1 PLAYER IN VR");
+    const section = stats(page);
+    await expect(section.getByText("Demo data")).toHaveCount(0);
+    await expect(section.getByRole("heading", { level: 4, name: "Unknown World" })).toBeVisible();
+    await expect(section.getByText("1 player", { exact: true })).toBeVisible();
+    await expect(section.getByText("1 / ?")).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ })).toContainText("1 in VR");
+
+    await section.getByRole("tab", { name: /Members/ }).click();
+    const member = section.getByRole("listitem").filter({ hasText: "Lost Picture" });
+    await expect(member.getByRole("img", { name: "No picture" })).toBeVisible();
+  });
+
+  test("without a member list: the online count, the API note, and the worlds", async ({ page }) => {
+    fake.group.members = [];
+    fake.group.instances = [
+      { location: "wrld_a:1", memberCount: 2, userCount: 3, world: { name: "A" } },
+      { location: "wrld_b:2", memberCount: 1, userCount: 2, world: { name: "B" } },
+    ];
+    await reloadUntil(page, "5 PLAYERS IN VR");
+    const section = stats(page);
+    await section.getByRole("tab", { name: /Members/ }).click();
+    await expect(section.getByText("Individual member profiles are not available through the public API.")).toBeVisible();
+    await expect(section.getByText("Active in 2 Worlds")).toBeVisible();
+    await expect(section.getByText("Members Online")).toBeVisible();
+  });
+
+  test("no live instance: no LIVE NOW, and empty tabs say so", async ({ page }) => {
+    fake.group.instances = [];
+    fake.group.posts = [];
+    fake.group.calendar = [];
+    await expect(async () => {
+      await page.goto(server.url);
+      await expect(stats(page).getByText("No Recent Events")).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ })).toHaveCount(0);
+    await expect(stats(page).getByText("Live Now", { exact: true })).toHaveCount(0);
+    await expect(stats(page).getByText("Check back later for scheduled VRChat community events!")).toBeVisible();
+    await stats(page).getByRole("tab", { name: /VRC Posts/ }).click();
+    await expect(stats(page).getByText("No Recent Posts")).toBeVisible();
+    await expect(stats(page).getByText("Stay tuned for VRChat community updates!")).toBeVisible();
+  });
+});
