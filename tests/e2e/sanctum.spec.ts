@@ -32,6 +32,8 @@ test("an admin signs in, sees the dashboard, leaves and signs out", async ({ pag
   }
   await expect(page.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
   await expect(page.getByText("Harmonious")).toBeVisible();
+  await expect(page.getByRole("list", { name: "System checks" })).toContainText("VRChat: not configured");
+  await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
   await expect(page.getByRole("navigation", { name: "Sanctum" }).getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
   await page.getByRole("link", { name: "Leave Sanctum" }).click();

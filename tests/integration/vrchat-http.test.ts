@@ -16,6 +16,7 @@ import {
   startFakeVRChat,
   type FakeVRChat,
 } from "../fakes/vrchat";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { createTestDatabase, type TestDatabase } from "../setup/test-database";
 
@@ -36,7 +37,7 @@ describe("with VRChat configured (embedded database)", () => {
   beforeAll(async () => {
     fake = await startFakeVRChat();
     dataDir = mkdtempSync(join(tmpdir(), "dwell-vrchat-"));
-    server = await startServerProcess({ DATA_DIR: dataDir, ...vrchatEnv(fake) });
+    server = await startServerProcess({ DATA_DIR: dataDir, VRCHAT_CACHE_SECONDS: "5", ...vrchatEnv(fake) });
   });
   afterAll(async () => {
     await server?.stop();
@@ -101,6 +102,40 @@ describe("with VRChat configured (embedded database)", () => {
     expect(events).toContain("Upcoming gathering");
     expect(events).toContain("Last week&#x27;s dance");
     expect(events).not.toContain("Long ago");
+  });
+
+  it("lets an admin sync now, which updates what changed on VRChat", async () => {
+    createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight", "admin");
+    const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight");
+    const dashboard = await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text();
+    expect(dashboard).toMatch(/calendar synced [^<]*\(2 added, 0 updated, 0 skipped\)/);
+    expect(dashboard).toContain("Sync now");
+
+    fake.group.calendar[0]!.title = "Upcoming gathering, moved";
+    fake.group.calendar.push({
+      id: "cal_44444444-4444-4444-8444-444444444444",
+      title: "A brand new night",
+      startsAt: new Date(Date.now() + 5 * 24 * 60 * 60 * 1000).toISOString(),
+    });
+    // The group data refreshes within its window; admins may sync again 15 s after the last run.
+    await expect
+      .poll(async () => JSON.stringify(await (await fetch(`${server.url}/api/group-data`)).json()), { timeout: 15_000 })
+      .toContain("A brand new night");
+    await expect
+      .poll(
+        async () => {
+          const response = await postForm(server.url, "/admin?index", { intent: "sync-events" }, { Cookie: cookie });
+          await response.body?.cancel();
+          return response.status;
+        },
+        { timeout: 30_000, intervals: [1_000] },
+      )
+      .toBe(200);
+    const events = await (await fetch(`${server.url}/events`)).text();
+    expect(events).toContain("A brand new night");
+    expect(events).toContain("Upcoming gathering, moved");
+    const after = await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text();
+    expect(after).toMatch(/calendar synced [^<]*\(1 added, 1 updated, 1 skipped\)/);
   });
 });
 
