@@ -128,7 +128,7 @@ describe("with VRChat configured (embedded database)", () => {
           await response.body?.cancel();
           return response.status;
         },
-        { timeout: 30_000, intervals: [1_000] },
+        { timeout: 30_000, interval: 1_000 },
       )
       .toBe(200);
     const events = await (await fetch(`${server.url}/events`)).text();
