@@ -14,7 +14,7 @@ import {
   type EventSummary,
 } from "~/features/events/events.server";
 import { HeroVideo } from "~/features/site/hero-video";
-import type { GroupDataState } from "~/features/vrchat/group-data";
+import { GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
 import { GroupStats } from "~/features/vrchat/group-stats";
 import { log } from "~/utils/log.server";
 import type { loader as rootLoader } from "../root";
@@ -37,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     orEmpty(listEvents(db, now), "events"),
     vrchat.groupData.peek().catch((error: unknown): GroupDataState => {
       log.error("reading the group data failed", { error });
-      return { status: "error", message: "Failed to load VRChat data" };
+      return { status: "error", message: GROUP_DATA_FAILED };
     }),
   ]);
   return { featured, upcoming, calendar, groupData, now: now.toISOString() };

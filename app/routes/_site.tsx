@@ -5,6 +5,7 @@ import { appContext } from "~/context";
 import { EventDetailSkeleton } from "~/features/events/event-detail";
 import { SiteFooter } from "~/features/site/site-footer";
 import { SiteNav } from "~/features/site/site-nav";
+import { GROUP_DATA_FETCH_FAILED } from "~/features/vrchat/group-data";
 import { LiveGroupProvider, summarize } from "~/features/vrchat/live-group";
 import { NavStats } from "~/features/vrchat/nav-stats";
 import { log } from "~/utils/log.server";
@@ -15,7 +16,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { vrchat } = context.get(appContext);
   const state = await vrchat.groupData.peek().catch((error: unknown) => {
     log.error("reading the group data failed", { error });
-    return { status: "error" as const, message: "Failed to fetch VRChat group data" };
+    return { status: "error" as const, message: GROUP_DATA_FETCH_FAILED };
   });
   return { groupStatus: state.status, groupSummary: state.status === "ready" ? summarize(state.data) : null };
 }

@@ -9,14 +9,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import {
-  FAKE_GROUP_ID,
-  FAKE_PASSWORD,
-  FAKE_TOTP_SECRET,
-  FAKE_USERNAME,
-  startFakeVRChat,
-  type FakeVRChat,
-} from "../fakes/vrchat";
+import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const stats = (page: Page) => page.locator("#vrchat-stats");
@@ -114,12 +107,7 @@ test.describe("against VRChat", () => {
     dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-vrchat-"));
     server = await startServerProcess({
       DATA_DIR: dataDir,
-      VRCHAT_API_URL: fake.url,
-      VRCHAT_GROUP_ID: FAKE_GROUP_ID,
-      VRCHAT_USERNAME: FAKE_USERNAME,
-      VRCHAT_PASSWORD: FAKE_PASSWORD,
-      VRCHAT_TOTP_SECRET: FAKE_TOTP_SECRET,
-      VRCHAT_CONTACT: "admins@dwell.example",
+      ...fakeVRChatEnv(fake),
       VRCHAT_CACHE_SECONDS: "1",
     });
   });

@@ -15,6 +15,29 @@ export const FAKE_PASSWORD = "p@ss word:with&symbols";
 /** A base32 secret, as VRChat shows it when an authenticator is set up. */
 export const FAKE_TOTP_SECRET = new Secret({ size: 20 }).base32;
 
+/** The server's VRChat settings pointing at a fake. */
+export function fakeVRChatEnv(fake: { url: string }): Record<string, string> {
+  return {
+    VRCHAT_API_URL: fake.url,
+    VRCHAT_GROUP_ID: FAKE_GROUP_ID,
+    VRCHAT_USERNAME: FAKE_USERNAME,
+    VRCHAT_PASSWORD: FAKE_PASSWORD,
+    VRCHAT_TOTP_SECRET: FAKE_TOTP_SECRET,
+    VRCHAT_CONTACT: "admins@dwell.example",
+  };
+}
+
+/** A client's account settings for a fake (the client's own options, without its store). */
+export function fakeVRChatAccount(fake: { url: string }) {
+  return {
+    apiUrl: fake.url,
+    username: FAKE_USERNAME,
+    password: FAKE_PASSWORD,
+    totpSecret: FAKE_TOTP_SECRET,
+    contact: "admins@dwell.example",
+  };
+}
+
 export interface FakeWorld {
   name?: string;
   authorName?: string;

@@ -8,26 +8,10 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  FAKE_GROUP_ID,
-  FAKE_PASSWORD,
-  FAKE_TOTP_SECRET,
-  FAKE_USERNAME,
-  startFakeVRChat,
-  type FakeVRChat,
-} from "../fakes/vrchat";
+import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { createTestDatabase, type TestDatabase } from "../setup/test-database";
-
-const vrchatEnv = (fake: FakeVRChat) => ({
-  VRCHAT_API_URL: fake.url,
-  VRCHAT_GROUP_ID: FAKE_GROUP_ID,
-  VRCHAT_USERNAME: FAKE_USERNAME,
-  VRCHAT_PASSWORD: FAKE_PASSWORD,
-  VRCHAT_TOTP_SECRET: FAKE_TOTP_SECRET,
-  VRCHAT_CONTACT: "admins@dwell.example",
-});
 
 describe("with VRChat configured (embedded database)", () => {
   let fake: FakeVRChat;
@@ -37,7 +21,7 @@ describe("with VRChat configured (embedded database)", () => {
   beforeAll(async () => {
     fake = await startFakeVRChat();
     dataDir = mkdtempSync(join(tmpdir(), "dwell-vrchat-"));
-    server = await startServerProcess({ DATA_DIR: dataDir, VRCHAT_CACHE_SECONDS: "5", ...vrchatEnv(fake) });
+    server = await startServerProcess({ DATA_DIR: dataDir, VRCHAT_CACHE_SECONDS: "5", ...fakeVRChatEnv(fake) });
   });
   afterAll(async () => {
     await server?.stop();
@@ -151,7 +135,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two server processes on one Postg
       DATABASE_URL: database.url!,
       AUTH_SECRET: "a-shared-secret-for-both-test-processes-0123456789",
       VRCHAT_CACHE_SECONDS: "3",
-      ...vrchatEnv(fake),
+      ...fakeVRChatEnv(fake),
     };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });

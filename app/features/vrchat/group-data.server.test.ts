@@ -4,9 +4,8 @@ import { openPostgres, type DatabaseHandle } from "~/db/db.server";
 import { groupDataCache, vrchatSessions } from "~/db/schema";
 import {
   FAKE_GROUP_ID,
-  FAKE_PASSWORD,
-  FAKE_TOTP_SECRET,
   FAKE_USERNAME,
+  fakeVRChatAccount,
   startFakeVRChat,
   type FakeVRChat,
 } from "../../../tests/fakes/vrchat";
@@ -51,11 +50,7 @@ describeEachDatabase("group data cache", (kind) => {
   /** One "process": its own client and cache service, over the given database handle. */
   function service(db: DatabaseHandle["db"], windowMs: number): GroupDataService {
     const client = createVRChatClient({
-      apiUrl: fake.url,
-      username: FAKE_USERNAME,
-      password: FAKE_PASSWORD,
-      totpSecret: FAKE_TOTP_SECRET,
-      contact: "test@dwell.example",
+      ...fakeVRChatAccount(fake),
       store: databaseSessionStore(db, FAKE_USERNAME),
       baseDelayMs: 5,
       maxAttempts: 1,

@@ -93,6 +93,8 @@ export const GROUP_DATA_REFRESH_MS = 120_000;
 
 /** The fallback message of a failed dashboard fetch (spec section 8). */
 export const GROUP_DATA_FAILED = "Failed to load VRChat data";
+/** The fallback message of a failed navigation-bar fetch (spec section 8). */
+export const GROUP_DATA_FETCH_FAILED = "Failed to fetch VRChat group data";
 
 export function totalInVr(instances: readonly Instance[]): number {
   return instances.reduce((sum, instance) => sum + instance.userCount, 0);

@@ -123,6 +123,60 @@ function RemoteImage({
   );
 }
 
+/** A card's wide picture, when it has one. */
+function CoverImage({ url }: { url: string | null }) {
+  if (!url) return null;
+  return (
+    <RemoteImage
+      sources={[url]}
+      alt=""
+      width={640}
+      height={360}
+      sizes="(min-width: 1024px) 420px, 100vw"
+      className="aspect-video w-full object-cover"
+      fallback={null}
+    />
+  );
+}
+
+/** The 'Load More …' / 'Show …' button under a tab's list. */
+function ToggleButton({ expanded, onToggle, label }: { expanded: boolean; onToggle: (next: boolean) => void; label: string }) {
+  return (
+    <div className="flex justify-center">
+      <Button variant="outline" onClick={() => onToggle(!expanded)}>
+        {label}
+      </Button>
+    </div>
+  );
+}
+
+/** A tab's limited list and its 'Load More …' / 'Show …' toggle, or the empty state. */
+function Feed<T extends { id: string }>({
+  all,
+  limited,
+  render,
+  empty,
+  moreLabel,
+  lessLabel,
+}: {
+  all: T[];
+  limited: T[];
+  render: (item: T) => ReactNode;
+  empty: ReactNode;
+  moreLabel: (hidden: number) => string;
+  lessLabel: string;
+}) {
+  const [showAll, setShowAll] = useState(false);
+  const hidden = all.length - limited.length;
+  const shown = showAll ? all : limited;
+  return (
+    <div className="space-y-6">
+      {shown.length === 0 ? empty : <div className="grid gap-5 md:grid-cols-2">{shown.map(render)}</div>}
+      {hidden > 0 ? <ToggleButton expanded={showAll} onToggle={setShowAll} label={showAll ? lessLabel : moreLabel(hidden)} /> : null}
+    </div>
+  );
+}
+
 function Figure({ value, label, tone = "text-mist-100" }: { value: number; label: string; tone?: string }) {
   return (
     <div className="flex flex-col-reverse items-center rounded-2xl border border-aurora-400/20 bg-night-900/60 px-6 py-5">
@@ -216,17 +270,7 @@ function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
   const status = STATUS_BADGES[platformEventStatus(event, now)];
   return (
     <Card className="overflow-hidden">
-      {event.imageUrl ? (
-        <RemoteImage
-          sources={[event.imageUrl]}
-          alt=""
-          width={640}
-          height={360}
-          sizes="(min-width: 1024px) 420px, 100vw"
-          className="aspect-video w-full object-cover"
-          fallback={null}
-        />
-      ) : null}
+      <CoverImage url={event.imageUrl} />
       <div className="space-y-3 p-5">
         <div className="flex items-start justify-between gap-3">
           <h4 className="font-display text-xl text-mist-100">{event.title}</h4>
@@ -277,34 +321,22 @@ function orderEvents(events: readonly PlatformEvent[], now: Date): PlatformEvent
 }
 
 function EventsTab({ events, now }: { events: PlatformEvent[]; now: Date }) {
-  const [showAll, setShowAll] = useState(false);
   const ordered = orderEvents(events, now);
-  const recent = ordered.filter((event) => isRecentEvent(event, now));
-  const older = ordered.length - recent.length;
-  const shown = showAll ? ordered : recent;
   return (
-    <div className="space-y-6">
-      {shown.length === 0 ? (
+    <Feed
+      all={ordered}
+      limited={ordered.filter((event) => isRecentEvent(event, now))}
+      render={(event) => <EventCardItem key={event.id} event={event} now={now} />}
+      empty={
         <EmptyState
           icon={<CalendarDays className="size-8" />}
           title="No Recent Events"
           description="Check back later for scheduled VRChat community events!"
         />
-      ) : (
-        <div className="grid gap-5 md:grid-cols-2">
-          {shown.map((event) => (
-            <EventCardItem key={event.id} event={event} now={now} />
-          ))}
-        </div>
-      )}
-      {older > 0 ? (
-        <div className="flex justify-center">
-          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
-            {showAll ? "Show Recent Only" : `Load More Events (${older} older)`}
-          </Button>
-        </div>
-      ) : null}
-    </div>
+      }
+      moreLabel={(older) => `Load More Events (${older} older)`}
+      lessLabel="Show Recent Only"
+    />
   );
 }
 
@@ -312,17 +344,7 @@ function PostCard({ post }: { post: Post }) {
   const timeZone = useViewerTimeZone();
   return (
     <Card className="overflow-hidden">
-      {post.imageUrl ? (
-        <RemoteImage
-          sources={[post.imageUrl]}
-          alt=""
-          width={640}
-          height={360}
-          sizes="(min-width: 1024px) 420px, 100vw"
-          className="aspect-video w-full object-cover"
-          fallback={null}
-        />
-      ) : null}
+      <CoverImage url={post.imageUrl} />
       <div className="space-y-2 p-5">
         <h4 className="font-display text-xl text-mist-100">{post.title}</h4>
         {post.text ? <p className="text-sm whitespace-pre-line text-mist-300">{post.text}</p> : null}
@@ -333,32 +355,18 @@ function PostCard({ post }: { post: Post }) {
 }
 
 function PostsTab({ posts, now }: { posts: Post[]; now: Date }) {
-  const [showAll, setShowAll] = useState(false);
   const ordered = [...posts].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   const recent = ordered.filter((post) => isRecentPost(post, now));
-  // With nothing recent, every post is shown (spec section 5).
-  const limited = recent.length > 0 ? recent : ordered;
-  const older = ordered.length - limited.length;
-  const shown = showAll ? ordered : limited;
   return (
-    <div className="space-y-6">
-      {shown.length === 0 ? (
-        <EmptyState icon={<Megaphone className="size-8" />} title="No Recent Posts" description="Stay tuned for VRChat community updates!" />
-      ) : (
-        <div className="grid gap-5 md:grid-cols-2">
-          {shown.map((post) => (
-            <PostCard key={post.id} post={post} />
-          ))}
-        </div>
-      )}
-      {older > 0 ? (
-        <div className="flex justify-center">
-          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
-            {showAll ? "Show Recent Only" : `Load More Posts (${older} older)`}
-          </Button>
-        </div>
-      ) : null}
-    </div>
+    <Feed
+      all={ordered}
+      // With nothing recent, every post is shown (spec section 5).
+      limited={recent.length > 0 ? recent : ordered}
+      render={(post) => <PostCard key={post.id} post={post} />}
+      empty={<EmptyState icon={<Megaphone className="size-8" />} title="No Recent Posts" description="Stay tuned for VRChat community updates!" />}
+      moreLabel={(older) => `Load More Posts (${older} older)`}
+      lessLabel="Show Recent Only"
+    />
   );
 }
 
@@ -444,11 +452,7 @@ function MembersTab({ data }: { data: GroupDataResponse }) {
         ))}
       </ul>
       {more > 0 ? (
-        <div className="flex justify-center">
-          <Button variant="outline" onClick={() => setShowAll((value) => !value)}>
-            {showAll ? "Show Less" : `Load More Members (${more} more)`}
-          </Button>
-        </div>
+        <ToggleButton expanded={showAll} onToggle={setShowAll} label={showAll ? "Show Less" : `Load More Members (${more} more)`} />
       ) : null}
     </div>
   );

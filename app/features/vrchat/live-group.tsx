@@ -5,6 +5,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   GROUP_DATA_FAILED,
+  GROUP_DATA_FETCH_FAILED,
   GROUP_DATA_PATH,
   GROUP_DATA_REFRESH_MS,
   totalInVr,
@@ -61,7 +62,7 @@ async function fetchGroupData(): Promise<GroupDataState> {
     const response = await fetch(GROUP_DATA_PATH, { headers: { Accept: "application/json" } });
     const body = (await response.json().catch(() => ({}))) as Partial<GroupDataResponse> & { message?: string };
     if (response.ok) return { status: "ready", data: body as GroupDataResponse };
-    const message = typeof body.message === "string" && body.message ? body.message : "Failed to fetch VRChat group data";
+    const message = typeof body.message === "string" && body.message ? body.message : GROUP_DATA_FETCH_FAILED;
     console.error("group data:", message);
     return { status: "error", message };
   } catch (error) {

@@ -3,9 +3,8 @@ import { z } from "zod";
 import { vrchatSessions } from "~/db/schema";
 import {
   FAKE_GROUP_ID,
-  FAKE_PASSWORD,
-  FAKE_TOTP_SECRET,
   FAKE_USERNAME,
+  fakeVRChatAccount,
   startFakeVRChat,
   type FakeVRChat,
 } from "../../../tests/fakes/vrchat";
@@ -37,11 +36,7 @@ describeEachDatabase("VRChat client", (kind) => {
 
   const client = (overrides: Partial<VRChatClientOptions> = {}) =>
     createVRChatClient({
-      apiUrl: fake.url,
-      username: FAKE_USERNAME,
-      password: FAKE_PASSWORD,
-      totpSecret: FAKE_TOTP_SECRET,
-      contact: "admins@dwell.example",
+      ...fakeVRChatAccount(fake),
       store: databaseSessionStore(database.db, FAKE_USERNAME),
       baseDelayMs: 5,
       ...overrides,
