@@ -22,6 +22,8 @@ export interface AppContext {
   };
   /** The group's live data (VRChat, or the demo group) and the calendar import. */
   vrchat: VRChatServices;
+  /** The page's Content-Security-Policy nonce, for its inline scripts (none in development). */
+  cspNonce: string | undefined;
 }
 
 export const appContext = createContext<AppContext>();

@@ -13,6 +13,7 @@ import "./app.css";
 import { appContext } from "./context";
 import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
+import { useNonce } from "./utils/nonce";
 import {
   DEFAULT_TIME_ZONE,
   readTimeZoneCookie,
@@ -45,13 +46,14 @@ export function meta() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const timeZone = data?.timeZone ?? DEFAULT_TIME_ZONE;
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#07061a" />
-        <script dangerouslySetInnerHTML={{ __html: timeZoneHintScript(timeZone) }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: timeZoneHintScript(timeZone) }} />
         <Meta />
         <Links />
       </head>

@@ -7,11 +7,11 @@
  * history. Works whether or not the server is running (see server/admin-commands.ts).
  */
 import { existsSync } from "node:fs";
-import net from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureBuild, root, serverBundle } from "../server/build.ts";
+import { askRunningServer, type Reply } from "./ask-server.ts";
 
 const USAGE = `Usage:
   npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
@@ -61,34 +61,10 @@ switch (action) {
     fail(USAGE);
 }
 
-type Reply = { ok: true; result: unknown } | { ok: false; error: string };
-
-/** Asks the running server, or resolves null when none answers on the data folder's socket. */
-function askRunningServer(socketPath: string): Promise<Reply | null> {
-  return new Promise((done, reject) => {
-    const socket = net.connect(socketPath);
-    let answer = "";
-    socket.setEncoding("utf8");
-    socket.on("connect", () => socket.write(`${JSON.stringify(command)}\n`));
-    socket.on("data", (chunk: string) => (answer += chunk));
-    socket.on("end", () => {
-      try {
-        done(JSON.parse(answer) as Reply);
-      } catch {
-        reject(new Error("The server's answer could not be read."));
-      }
-    });
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ECONNREFUSED") done(null);
-      else reject(error);
-    });
-  });
-}
-
 async function run(): Promise<Reply> {
   if (!process.env.DATABASE_URL) {
     const socketPath = join(resolve(process.env.DATA_DIR || "./data"), ".dwell.sock");
-    const reply = await askRunningServer(socketPath);
+    const reply = await askRunningServer(socketPath, command);
     if (reply) return reply;
   }
   ensureBuild();

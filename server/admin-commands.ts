@@ -1,14 +1,17 @@
 /**
- * The operator's account commands (npm run user:create / user:list / user:remove). While the
- * server runs they travel over the data folder's socket and run inside it (the embedded database
- * has a single connection, held by the server); otherwise the command opens the database itself.
+ * The operator's account commands (npm run user:create / user:list / user:remove), and the
+ * backup of the embedded database (npm run backup). While the server runs they travel over the
+ * data folder's socket and run inside it (the embedded database has a single connection, held by
+ * the server); otherwise the command opens the database itself.
  */
 import type net from "node:net";
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { AccountError, createAccount, listAccounts, removeAccount } from "~/features/accounts/accounts.server";
 import type { Auth } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
+import { pgliteClientOf, writePgliteBackup } from "./backup";
 
 export const AdminCommandSchema = z.discriminatedUnion("command", [
   z.object({
@@ -20,6 +23,8 @@ export const AdminCommandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("user:list") }),
   z.object({ command: z.literal("user:remove"), email: z.string() }),
+  // The server writes the file itself: the path is the caller's, resolved on the same machine.
+  z.object({ command: z.literal("backup"), path: z.string().refine(isAbsolute) }),
 ]);
 export type AdminCommand = z.infer<typeof AdminCommandSchema>;
 export type AdminReply = { ok: true; result: unknown } | { ok: false; error: string };
@@ -42,6 +47,19 @@ export async function runAdminCommand(deps: { db: Database; auth: Auth }, input:
         const removed = await removeAccount(deps.db, command.email);
         if (removed) log.info("account removed by the operator", { email: command.email });
         return removed ? { ok: true, result: { removed: command.email } } : { ok: false, error: `No account has the email ${command.email}.` };
+      }
+      case "backup": {
+        const client = pgliteClientOf(deps.db);
+        if (!client) return { ok: false, error: "This server runs on PostgreSQL: npm run backup uses pg_dump for it." };
+        try {
+          const written = await writePgliteBackup(client, command.path);
+          log.info("backup written", { ...written });
+          return { ok: true, result: written };
+        } catch (error) {
+          log.error("backup failed", { error, path: command.path });
+          // The operator needs the reason (a folder it may not write to, a full disk) where they ran the command.
+          return { ok: false, error: `The backup failed: ${error instanceof Error ? error.message : String(error)}` };
+        }
       }
     }
   } catch (error) {

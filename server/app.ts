@@ -12,6 +12,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext, type AppContext } from "~/context";
 import { lockDataDir, type DataDirLock } from "~/db/data-dir-lock.server";
@@ -19,7 +20,6 @@ import {
   migrateDatabase,
   openPglite,
   openPostgres,
-  pingDatabase,
   type Database,
   type DatabaseHandle,
 } from "~/db/db.server";
@@ -31,13 +31,19 @@ import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
 import { loadConfig, type Config } from "~/utils/env.server";
-import { log } from "~/utils/log.server";
+import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { pruneRateLimits } from "~/utils/rate-limit.server";
 import { adminSocketHandler, runAdminCommand, type AdminReply } from "./admin-commands";
+import { PGLITE_FOLDER } from "./backup";
 import { seedDemoContent } from "./demo-content";
+import { createHealthCheck, type HealthCheck } from "./health";
+import { securityHeaders } from "./security-headers";
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/** How long a stopping server lets requests in flight finish (pages stream for at most 6 s). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface AppDeps {
   db: Database;
@@ -46,16 +52,21 @@ export interface AppDeps {
   mailTransport: AppContext["mailTransport"];
   notifications: AppContext["notifications"];
   vrchat: VRChatServices;
+  /** What `/api/health` answers (see server/health.ts). */
+  health: HealthCheck;
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** Serve the client build's files (production); in development Vite serves them. */
   staticRoot?: string;
 }
 
+/** The security headers middleware leaves the page's CSP nonce in `secureHeadersNonce`. */
+type Env = { Bindings: HttpBindings; Variables: { secureHeadersNonce?: string } };
+
 /**
  * The client's address: the socket's peer, or behind a trusted reverse proxy the last entry of
  * X-Forwarded-For (the one the proxy itself added; earlier entries are whatever the client sent).
  */
-function clientAddress(c: Context<{ Bindings: HttpBindings }>, trustProxy: boolean): string {
+function clientAddress(c: Context<Env>, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
@@ -63,14 +74,34 @@ function clientAddress(c: Context<{ Bindings: HttpBindings }>, trustProxy: boole
   return getConnInfo(c).remote.address ?? "unknown";
 }
 
-export function createApp({ db, config, auth, mailTransport, notifications, vrchat, build, staticRoot }: AppDeps) {
-  const app = new Hono<{ Bindings: HttpBindings }>();
+/** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
+const REQUEST_ID = /^[\w=-]{1,64}$/;
+
+export function createApp({ db, config, auth, mailTransport, notifications, vrchat, health, build, staticRoot }: AppDeps) {
+  const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
 
+  // One log line per request: no query string (reset links carry tokens there), no headers.
   app.use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
+    const started = performance.now();
+    const given = config.TRUST_PROXY ? c.req.header("x-request-id") : undefined;
+    const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    await withRequestId(requestId, next);
+    c.header("X-Request-Id", requestId);
+    withRequestId(requestId, () =>
+      log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      }),
+    );
+  });
+  app.use(securityHeaders(config));
+  app.use(compress());
+  app.onError((error, c) => {
+    log.error("request failed", { error, method: c.req.method, path: c.req.path });
+    return c.text("Something went wrong on our side. Please try again.", 500);
   });
 
   app.use(
@@ -82,13 +113,9 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
   );
 
   app.get("/api/health", async (c) => {
-    try {
-      await pingDatabase(db);
-      return c.json({ status: "ok", database: "ok" });
-    } catch (error) {
-      log.error("health check: database unreachable", { error });
-      return c.json({ status: "error", database: "unreachable" }, 503);
-    }
+    const { ok, body } = await health();
+    c.header("Cache-Control", "no-store");
+    return c.json(body, ok ? 200 : 503);
   });
   // The group's live data, from the server's cache (spec section 3, flattened).
   app.get(GROUP_DATA_PATH, async (c) => {
@@ -126,7 +153,8 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
   app.all("*", (c) => {
     const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);
-    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat });
+    const cspNonce = c.get("secureHeadersNonce");
+    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat, cspNonce });
     // better-auth reads the client's address from this header (it cannot see the socket).
     const request = new Request(c.req.raw);
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -163,7 +191,7 @@ async function openConfiguredDatabase(config: Config, onAdminConnection?: (socke
   // Only the owner of the data folder may send account commands.
   await chmod(lock.socketPath, 0o600);
   try {
-    const database = await openPglite(join(config.DATA_DIR, "pgdata"));
+    const database = await openPglite(join(config.DATA_DIR, PGLITE_FOLDER));
     await migrateDatabase(database);
     return { database, lock };
   } catch (error) {
@@ -174,6 +202,7 @@ async function openConfiguredDatabase(config: Config, onAdminConnection?: (socke
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
+  setLogLevel(config.LOG_LEVEL);
   const channels = await buildNotificationChannels(config);
   const secret = await resolveAuthSecret(config);
   // Account commands arrive on the lock socket; they wait for the database to be ready.
@@ -223,13 +252,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const build =
     options.build ??
     (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  const targets = channels.map((channel) => channel.target);
   const app = createApp({
     db: database.db,
     config,
     auth,
     mailTransport: mailer.transport,
-    notifications: { targets: channels.map((channel) => channel.target), wake: outboxWorker.wake },
+    notifications: { targets, wake: outboxWorker.wake },
     vrchat,
+    health: createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer }),
     build,
     staticRoot: options.staticRoot,
   });
@@ -249,16 +280,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://${host}:${port}`;
   log.info("listening", { url, database: database.kind });
 
+  // A clean stop: refuse new connections, let requests in flight finish (closing each kept-alive
+  // connection once it is idle), let the workers finish their job, then close the database.
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       clearInterval(housekeeping);
       clearTimeout(warmUp);
       clearInterval(syncSchedule);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await outboxWorker.stop();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const deadline = setTimeout(() => {
+        log.warn("requests still running at shutdown were cut short", { afterMs: SHUTDOWN_GRACE_MS });
+        server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
+      await stopped;
+      clearInterval(idle);
+      clearTimeout(deadline);
+      await Promise.all([outboxWorker.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
       await database.close();
       await lock?.release();
+      log.info("stopped");
     })();
     return closing;
   };

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,4 +98,27 @@ export async function migrateDatabase(handle: DatabaseHandle, url?: string): Pro
 
 export async function pingDatabase(db: Database): Promise<void> {
   await db.execute(sql`select 1`);
+}
+
+export interface MigrationStatus {
+  /** "current": this code's migrations are all applied; "behind": some are not; "ahead": the database has newer ones. */
+  state: "current" | "behind" | "ahead";
+  applied: number;
+  known: number;
+}
+
+/** Compares the database's applied migrations with this code's (drizzle records each one's timestamp). */
+export async function migrationStatus(db: Database): Promise<MigrationStatus> {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  const known = journal.entries.map((entry) => entry.when);
+  // Both drivers answer raw queries with `{ rows }`; drizzle's shared type leaves it unknown.
+  const result = (await db.execute(sql`select created_at from drizzle.__drizzle_migrations`)) as unknown as {
+    rows: { created_at: string | number }[];
+  };
+  const applied = result.rows.map((row) => Number(row.created_at));
+  const missing = known.filter((when) => !applied.includes(when)).length;
+  const unknown = applied.filter((when) => !known.includes(when)).length;
+  return { state: unknown > 0 ? "ahead" : missing > 0 ? "behind" : "current", applied: applied.length, known: known.length };
 }

@@ -144,9 +144,18 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
 }
 
+// A route's meta replaces the root's, description included.
 export function meta({ loaderData }: Route.MetaArgs) {
-  if (loaderData?.mode === "group") return [{ title: `${TEXT.group.heading} · Dwell` }];
-  if (loaderData && "event" in loaderData) return [{ title: `Apply for ${loaderData.event.title} · Dwell` }];
+  if (loaderData?.mode === "group") {
+    return [
+      { title: `${TEXT.group.heading} · Dwell` },
+      { name: "description", content: "Apply to join the Dwellers, a VRChat community." },
+    ];
+  }
+  if (loaderData && "event" in loaderData) {
+    const title = `Apply for ${loaderData.event.title}`;
+    return [{ title: `${title} · Dwell` }, { name: "description", content: `${title}, an event of the Dwellers on VRChat.` }];
+  }
   return [{ title: "Apply · Dwell" }];
 }
 

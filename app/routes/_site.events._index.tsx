@@ -19,8 +19,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+const INTRO = "Gatherings foretold: what the Dwellers are planning next, and the nights already past.";
+
 export function meta() {
-  return [{ title: "The Prophecies · Dwell" }];
+  // A route's meta replaces the root's, description included.
+  return [{ title: "The Prophecies · Dwell" }, { name: "description", content: INTRO }];
 }
 
 /** One column for one upcoming event, two for two, three on large screens for more. */
@@ -37,7 +40,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <h1 className="font-display text-5xl text-mist-100">The Prophecies</h1>
       <p className="mt-3 max-w-2xl text-mist-300">
-        Gatherings foretold: what the Dwellers are planning next, and the nights already past.
+        {INTRO}
       </p>
 
       {none ? (

@@ -22,7 +22,7 @@ export function createAuth({
   db: Database;
   publicUrl: string;
   secret: string;
-  mailer: Mailer;
+  mailer: Pick<Mailer, "send">;
 }) {
   return betterAuth({
     appName: "Dwell",
@@ -64,6 +64,8 @@ export function createAuth({
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: "dwell",
+      // Secure (and __Secure- prefixed) exactly when the site is served over https.
+      useSecureCookies: publicUrl.startsWith("https://"),
       database: { generateId: "uuid" },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },

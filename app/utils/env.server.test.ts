@@ -1,5 +1,20 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, publicConfig, vrchatConfig } from "./env.server";
+import { ConfigError, ENV_NAMES, loadConfig, publicConfig, vrchatConfig } from "./env.server";
+
+describe("the configuration's documentation", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
+
+  it("has a row in the README's table and a line in .env.example for every variable", () => {
+    expect(ENV_NAMES.length).toBeGreaterThan(30);
+    // A row's first cell names one variable, or several that go together.
+    const inTable = (name: string) => new RegExp(`^\\|[^|\\n]*\`${name}\`[^|\\n]*\\|`, "m").test(readme);
+    expect(ENV_NAMES.filter((name) => !inTable(name))).toEqual([]);
+    // NODE_ENV is set by the npm scripts, not by an operator's .env.
+    expect(ENV_NAMES.filter((name) => name !== "NODE_ENV" && !new RegExp(`^${name}=`, "m").test(example))).toEqual([]);
+  });
+});
 
 describe("loadConfig", () => {
   it("has defaults for a fresh clone", () => {

@@ -18,6 +18,8 @@ const EnvSchema = z.object({
     .max(65535)
     .default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  /** The least important log lines written: debug adds error stacks. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "expected debug, info, warn or error" }).default("info"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// URL" })
@@ -53,6 +55,11 @@ const EnvSchema = z.object({
 
   /** Delivery attempts before a notification is marked failed. */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number" }).int().min(1).default(10),
+  /**
+   * How long one request to Telegram, Google or Discord may take before it counts as failed (and is
+   * retried later). A delivery is never waited on by a visitor; this bounds how long a job is held.
+   */
+  NOTIFICATION_TIMEOUT_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).positive().max(300).default(10),
 
   /** The group shown live, and the bot account that reads it (see README, "VRChat"). */
   VRCHAT_GROUP_ID: z.string().regex(/^grp_[0-9a-f-]{36}$/, { error: "expected a group id like grp_…" }).optional(),
@@ -63,6 +70,11 @@ const EnvSchema = z.object({
   /** How VRChat can reach the site's operators (an email or URL): it goes into the User-Agent. */
   VRCHAT_CONTACT: z.string().min(3).optional(),
   VRCHAT_API_URL: httpUrl.default("https://api.vrchat.cloud/api/1"),
+  /**
+   * How long one request to VRChat may take before it counts as failed (each call is tried three
+   * times). Pages never wait on VRChat; only a refresh in the background does.
+   */
+  VRCHAT_TIMEOUT_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).positive().max(300).default(15),
   /** How long group data stays fresh: one upstream refresh per window, however many visitors. */
   VRCHAT_CACHE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(1).default(120),
   /** How often the group's VRChat calendar is imported into the events, on a schedule. */
@@ -94,6 +106,9 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Every environment variable Dwell reads (the README's configuration table lists each). */
+export const ENV_NAMES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
 export type Config = Omit<Env, "PUBLIC_URL"> & {
   /** The site's origin without a trailing slash. */

@@ -2,6 +2,8 @@
  * One JSON object per line on stdout (stderr for errors): what log collectors read, and grep-able
  * by hand. Fields that could carry secrets are never passed in; callers log ids, not payloads.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+
 type Level = "debug" | "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
 
@@ -10,6 +12,13 @@ let threshold: Level = "info";
 
 export function setLogLevel(level: Level) {
   threshold = level;
+}
+
+/** The request being served: every line logged while serving it carries its id. */
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+export function withRequestId<T>(requestId: string, serve: () => T): T {
+  return requestScope.run({ requestId }, serve);
 }
 
 function describeError(error: unknown): unknown {
@@ -28,6 +37,8 @@ function describeError(error: unknown): unknown {
 function write(level: Level, message: string, fields?: Fields) {
   if (LEVEL_ORDER[level] < LEVEL_ORDER[threshold]) return;
   const entry: Fields = { time: new Date().toISOString(), level, msg: message };
+  const scope = requestScope.getStore();
+  if (scope) entry.requestId = scope.requestId;
   for (const [key, value] of Object.entries(fields ?? {})) {
     entry[key] = key === "error" || value instanceof Error ? describeError(value) : value;
   }

@@ -33,7 +33,7 @@ export function readTimeZoneCookie(cookieHeader: string | null): string | null {
  */
 export function timeZoneHintScript(renderedZone: string): string {
   const rendered = JSON.stringify(renderedZone).replace(/</g, "\\u003c");
-  return `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(!z)return;var k="${TIME_ZONE_COOKIE}=";var m=document.cookie.match(/(?:^|;\\s*)${TIME_ZONE_COOKIE}=([^;]*)/);if(!m||decodeURIComponent(m[1])!==z)document.cookie=k+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax";if(z===${rendered}||document.cookie.indexOf(k+encodeURIComponent(z))===-1)return;if(sessionStorage.getItem("dwell-tz-reload")===z)return;sessionStorage.setItem("dwell-tz-reload",z);location.reload()}catch(e){}})();`;
+  return `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(!z)return;var k="${TIME_ZONE_COOKIE}=";var m=document.cookie.match(/(?:^|;\\s*)${TIME_ZONE_COOKIE}=([^;]*)/);if(!m||decodeURIComponent(m[1])!==z)document.cookie=k+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"+(location.protocol==="https:"?";secure":"");if(z===${rendered}||document.cookie.indexOf(k+encodeURIComponent(z))===-1)return;if(sessionStorage.getItem("dwell-tz-reload")===z)return;sessionStorage.setItem("dwell-tz-reload",z);location.reload()}catch(e){}})();`;
 }
 
 const ViewerTimeZoneContext = createContext<string>(DEFAULT_TIME_ZONE);

@@ -6,15 +6,29 @@
  * - down: 503; disconnect: the socket is destroyed before any answer
  * - hang: never answers (longer than any client timeout)
  * - rate-limited: the service's 429, asking to wait `retryAfterSeconds`
- * - garbage: 200 with an HTML page instead of JSON
+ * - garbage: 200 with an HTML page instead of JSON; wrong-shape: 200 with JSON the service never sends
  * - reject: the service's permanent 4xx (unknown chat, deleted webhook, no permission)
+ * - refused: nothing listens on the port any more (connection refused), until another mode is set
+ *
+ * `setDelay` holds every answer back, as a slow service would: a delivery is taken (and recorded)
+ * when the request arrives, even if the client stops waiting before the answer comes.
  *
  * `requests` holds only the deliveries the service accepted; `attempts` counts every request.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export const FAKE_MODES = ["normal", "down", "disconnect", "hang", "rate-limited", "garbage", "reject"] as const;
+export const FAKE_MODES = [
+  "normal",
+  "down",
+  "disconnect",
+  "hang",
+  "rate-limited",
+  "garbage",
+  "wrong-shape",
+  "reject",
+  "refused",
+] as const;
 export type FakeMode = (typeof FAKE_MODES)[number];
 
 export interface FakeRequest {
@@ -43,7 +57,10 @@ export interface Fake<T> {
   url: string;
   requests: T[];
   readonly attempts: number;
-  setMode(mode: FakeMode, options?: { retryAfterSeconds?: number }): void;
+  /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
+  setMode(mode: FakeMode, options?: { retryAfterSeconds?: number }): Promise<void>;
+  /** Holds every answer back this long (0: answer at once). */
+  setDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -51,6 +68,7 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
   let mode: FakeMode = "normal";
   let retryAfterSeconds = 2;
   let attempts = 0;
+  let delayMs = 0;
   const requests: T[] = [];
 
   function answer(request: FakeRequest): FakeReply | "hang" | "disconnect" {
@@ -66,8 +84,13 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
         return behaviour.rateLimited(request, retryAfterSeconds);
       case "garbage":
         return { status: 200, body: "<html><body>Welcome to the hotel Wi-Fi</body></html>", headers: { "Content-Type": "text/html" } };
+      case "wrong-shape":
+        return { status: 200, body: { data: null, message: "OK", items: [1, 2, 3] } };
       case "reject":
         return behaviour.rejected(request);
+      case "refused":
+        // A request already on its way when the port closed.
+        return "disconnect";
       default:
         return mode;
     }
@@ -94,15 +117,42 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
       if (reply === "hang") return;
       if (reply === "disconnect") return void req.socket.destroy();
       const text = typeof reply.body === "string" ? reply.body : reply.body === undefined ? "" : JSON.stringify(reply.body);
-      res.writeHead(reply.status, {
-        "Content-Type": typeof reply.body === "string" ? "text/plain; charset=utf-8" : "application/json",
-        ...reply.headers,
-      });
-      res.end(text);
+      const send = () => {
+        // The client may have given up waiting (or its process died) meanwhile.
+        if (res.destroyed) return;
+        res.writeHead(reply.status, {
+          "Content-Type": typeof reply.body === "string" ? "text/plain; charset=utf-8" : "application/json",
+          ...reply.headers,
+        });
+        res.end(text);
+      };
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  let listening = true;
+
+  async function setListening(on: boolean) {
+    if (on === listening) return;
+    listening = on;
+    if (on) {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      return;
+    }
+    // Stops listening at once; the open (keep-alive) connections are ended too, so the next
+    // request has to connect and is refused.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -110,11 +160,16 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
     get attempts() {
       return attempts;
     },
-    setMode(next, options = {}) {
+    async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;
+      await setListening(next !== "refused");
+    },
+    setDelay(ms) {
+      delayMs = ms;
     },
     async close() {
+      if (!listening) return;
       // Also ends the requests left hanging and the clients' keep-alive connections.
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

@@ -146,6 +146,7 @@ export async function startFakeGoogleSheets({ publicKey, clientEmail, spreadshee
       return tokenRequests;
     },
     setMode: fake.setMode,
+    setDelay: fake.setDelay,
     close: fake.close,
     /** Forgets every token issued, as when Google revokes them or they expire early. */
     revokeTokens: () => issued.clear(),

@@ -1,8 +1,9 @@
 /**
  * The VRChat API, played on loopback: Basic-auth login with a TOTP second factor and cookies, and
  * the group endpoints the site reads. Like VRChat, it answers 401 to calls without a valid session.
- * Failures can be switched on: every call down (503), rate limited (429 with Retry-After), the
- * next N calls failing, sessions expired, or answers slowed down.
+ * Failures can be switched on: every call down (503), rate limited (429 with Retry-After), answering
+ * 200 with an HTML page (garbage) or with JSON of the wrong shape, nothing listening on the port
+ * (refused), the next N calls failing, sessions expired, or answers slowed down.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -156,7 +157,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
   };
 }
 
-export type FakeVRChatMode = "normal" | "down" | "rate-limited";
+export type FakeVRChatMode = "normal" | "down" | "rate-limited" | "garbage" | "wrong-shape" | "refused";
 
 export interface FakeVRChat {
   url: string;
@@ -166,7 +167,8 @@ export interface FakeVRChat {
   userAgents: Set<string>;
   /** Every code the TOTP endpoint received. */
   totpCodes: string[];
-  setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): void;
+  /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
+  setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** The next `times` data calls answer `status` (429 carries Retry-After). */
   failNext(times: number, status: number, retryAfterSeconds?: number): void;
   /** Forgets every session: the next data call answers 401. */
@@ -285,13 +287,20 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     if (!session?.verified) return error(res, 401, "Missing Credentials");
     if (mode === "down") return error(res, 503, "Service Unavailable");
     if (mode === "rate-limited") return error(res, 429, "Too Many Requests", { "Retry-After": String(retryAfterSeconds) });
+    if (mode === "garbage") {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      return void res.end("<html><body>Welcome to the hotel Wi-Fi</body></html>");
+    }
+    if (mode === "wrong-shape") return send(res, 200, { data: null, message: "OK" });
     if (failures.times > 0) {
       failures.times--;
       return error(res, failures.status, "Injected failure", failures.retryAfter ? { "Retry-After": String(failures.retryAfter) } : {});
     }
     const body = handler[1]();
     if (body === null) return error(res, 404, "Instance not found");
-    const answer = () => send(res, 200, body);
+    const answer = () => {
+      if (!res.destroyed) send(res, 200, body);
+    };
     if (delayMs > 0) setTimeout(answer, delayMs);
     else answer();
   }
@@ -313,6 +322,26 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  let listening = true;
+
+  async function setListening(on: boolean) {
+    if (on === listening) return;
+    listening = on;
+    if (on) {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      return;
+    }
+    // Open keep-alive connections are ended too: the next call has to connect, and is refused.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
 
   return {
     url: `http://127.0.0.1:${port}/api/1`,
@@ -320,9 +349,10 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     calls,
     userAgents,
     totpCodes,
-    setMode(next, options = {}) {
+    async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;
+      await setListening(next !== "refused");
     },
     failNext(times, status, retryAfter = 0) {
       failures = { times, status, retryAfter };
@@ -334,6 +364,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
       delayMs = ms;
     },
     async close() {
+      if (!listening) return;
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
     },

@@ -16,9 +16,9 @@ export interface ExitedProcess {
   output: string;
 }
 
-function launch(env: Record<string, string>) {
+function launch(env: Record<string, string>, cwd = root) {
   const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: root,
+    cwd,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -29,8 +29,8 @@ function launch(env: Record<string, string>) {
 }
 
 /** Starts a server and resolves once it listens; rejects with its output if it exits first. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const { child, output } = launch(env);
+export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, cwd = root): Promise<ServerProcess> {
+  const { child, output } = launch(env, cwd);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

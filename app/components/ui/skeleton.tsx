@@ -5,7 +5,7 @@ export function Skeleton({ className, ...props }: ComponentProps<"div">) {
   return (
     <div
       aria-hidden="true"
-      className={cn("animate-pulse rounded-lg bg-night-700/60", className)}
+      className={cn("animate-pulse rounded-lg bg-night-700/60 motion-reduce:animate-none", className)}
       {...props}
     />
   );

@@ -14,7 +14,7 @@ describeEachDatabase("accounts", (kind) => {
       db: database.db,
       publicUrl: "http://localhost:3000",
       secret: "a-test-secret-that-is-long-enough-1234",
-      mailer: { transport: "log", send: async (message) => void sent.push(message) },
+      mailer: { send: async (message) => void sent.push(message) },
     });
   });
   afterAll(() => database.close());

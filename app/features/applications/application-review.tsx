@@ -1,5 +1,5 @@
 import { ChevronDown, Download, Search } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
@@ -19,7 +19,7 @@ const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger" } as
 const FILTER_LABEL: Record<StatusFilter, string> = { all: "All Status", pending: "Pending", approved: "Approved", rejected: "Rejected" };
 
 const inputClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-none";
+  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400";
 
 export function SummaryTiles({ counts }: { counts: { total: number; pending: number; approved: number; rejected: number } }) {
   const tiles = [
@@ -131,6 +131,22 @@ export function ApplicationCard({
   const statuses: ApplicationStatus[] =
     mode === "event" ? [...APPLICATION_STATUSES] : application.status === "pending" ? ["approved", "rejected"] : [];
 
+  // A group decision removes its buttons; the focus one of them held goes to the card's summary,
+  // which shows the new status, instead of falling back to the top of the page.
+  const summaryRef = useRef<HTMLElement>(null);
+  const hadDecisions = useRef(statuses.length > 0);
+  useEffect(() => {
+    const had = hadDecisions.current;
+    hadDecisions.current = statuses.length > 0;
+    if (had && statuses.length === 0 && document.activeElement === document.body) summaryRef.current?.focus();
+  }, [statuses.length]);
+
+  // While a change is saved the status buttons refuse clicks but stay focusable: a disabled button
+  // would drop the keyboard focus to the top of the page.
+  function refuseWhileBusy(event: FormEvent) {
+    if (busy) event.preventDefault();
+  }
+
   function saveNotes() {
     if (notes === (application.notes ?? "")) return;
     fetcher.submit({ intent: "notes", id: application.id, notes }, { method: "post" });
@@ -139,7 +155,7 @@ export function ApplicationCard({
   return (
     <Card className="p-5" aria-busy={busy}>
       <details className="group">
-        <summary className="flex cursor-pointer list-none flex-wrap items-start justify-between gap-3">
+        <summary ref={summaryRef} className="flex cursor-pointer list-none flex-wrap items-start justify-between gap-3">
           <div>
             <p className="font-semibold text-mist-100">{application.vrchatUsername || "—"}</p>
             <p className="text-sm text-mist-400">{application.discordId || "—"}</p>
@@ -180,7 +196,7 @@ export function ApplicationCard({
           {statuses.length > 0 ? (
             <div className="flex flex-wrap gap-2">
               {statuses.map((status) => (
-                <fetcher.Form key={status} method="post">
+                <fetcher.Form key={status} method="post" onSubmit={refuseWhileBusy}>
                   <input type="hidden" name="intent" value="status" />
                   <input type="hidden" name="id" value={application.id} />
                   <input type="hidden" name="status" value={status} />
@@ -189,7 +205,8 @@ export function ApplicationCard({
                     type="submit"
                     size="sm"
                     variant={status === application.status ? "primary" : "outline"}
-                    disabled={busy}
+                    aria-disabled={busy || undefined}
+                    className="aria-disabled:opacity-50"
                     aria-pressed={mode === "event" ? status === application.status : undefined}
                   >
                     {mode === "group" ? (status === "approved" ? "Approve" : "Reject") : STATUS_LABEL[status]}

@@ -1,13 +1,40 @@
-import { TZDate } from "@date-fns/tz";
 import { ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
-import { DayPicker } from "react-day-picker";
+import { DayPicker, type Modifiers } from "react-day-picker";
 import "react-day-picker/style.css";
 import { href, Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
-import { formatLongDate, localDayKey, startOfLocalDay } from "./event-timing";
+import { formatEventDate, localDayKey } from "./event-timing";
 import type { EventSummary } from "./events.server";
+
+/**
+ * The calendar's days are plain dates: midnight of a yyyy-MM-dd in the runtime's own zone, so the
+ * server and the browser draw the same grid. The viewer's zone is applied once, when an instant
+ * becomes a day key. (Handing DayPicker the zone instead converts every date it touches through
+ * Intl, which made one server render of the home page about eight times slower; see
+ * docs/benchmarks.md.)
+ */
+function dayOf(key: string): Date {
+  const [year, month, day] = key.split("-").map(Number);
+  return new Date(year!, month! - 1, day!);
+}
+
+function keyOf(day: Date): string {
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
+}
+
+/**
+ * A day button's name: DayPicker's own says "November 1st", which does not contain the "1" the
+ * button shows (WCAG 2.5.3, label in name), and it cannot tell which days have events.
+ */
+function dayLabel(day: Date, modifiers: Modifiers): string {
+  const parts = [formatEventDate(keyOf(day))];
+  if (modifiers.today) parts.unshift("Today");
+  if (modifiers.hasEvent) parts.push("events scheduled");
+  if (modifiers.selected) parts.push("selected");
+  return parts.join(", ");
+}
 
 /**
  * A single-date calendar of event days, in the viewer's zone: an event sits on the viewer's day
@@ -27,8 +54,8 @@ export function EventCalendar({ events, now }: { events: EventSummary[]; now: st
     return byDay;
   }, [events, timeZone]);
 
-  const today = new TZDate(startOfLocalDay(new Date(now), timeZone).getTime(), timeZone);
-  const selectedKey = selected ? localDayKey(selected, timeZone) : null;
+  const today = dayOf(localDayKey(new Date(now), timeZone));
+  const selectedKey = selected ? keyOf(selected) : null;
   const selectedEvents = selectedKey ? (eventsByDay.get(selectedKey) ?? []) : [];
 
   return (
@@ -36,25 +63,25 @@ export function EventCalendar({ events, now }: { events: EventSummary[]; now: st
       <Card className="dwell-calendar mx-auto w-fit p-4">
         <DayPicker
           mode="single"
-          timeZone={timeZone}
           today={today}
           defaultMonth={today}
           selected={selected}
           onSelect={setSelected}
           disabled={{ before: today }}
-          modifiers={{ hasEvent: (day: Date) => eventsByDay.has(localDayKey(day, timeZone)) }}
+          modifiers={{ hasEvent: (day: Date) => eventsByDay.has(keyOf(day)) }}
           modifiersClassNames={{ hasEvent: "dwell-has-event" }}
+          labels={{ labelDayButton: dayLabel }}
         />
       </Card>
       <Card className="p-6" aria-live="polite">
-        {selected === undefined ? (
+        {selectedKey === null ? (
           <PanelMessage title="Select a Date" text="Click on the calendar to view events" />
         ) : selectedEvents.length === 0 ? (
           <PanelMessage title="No Events Scheduled" text="Check another date on the calendar" />
         ) : (
           <div>
             <h3 className="font-display text-xl text-ember-300">
-              {formatLongDate(selected, timeZone)}
+              {formatEventDate(selectedKey)}
             </h3>
             <ul className="mt-4 space-y-3">
               {selectedEvents.map((event) => (

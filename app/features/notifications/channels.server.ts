@@ -7,12 +7,14 @@ import { createTelegramChannel } from "./telegram.server";
 /** The channels the configuration enables; each is off unless its settings are present. */
 export async function buildNotificationChannels(config: Config): Promise<NotificationChannel[]> {
   const channels: NotificationChannel[] = [];
+  const timeoutMs = config.NOTIFICATION_TIMEOUT_SECONDS * 1000;
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_CHAT_ID) {
     channels.push(
       createTelegramChannel({
         botToken: config.TELEGRAM_BOT_TOKEN,
         chatId: config.TELEGRAM_CHAT_ID,
         apiUrl: config.TELEGRAM_API_URL,
+        timeoutMs,
       }),
     );
   }
@@ -31,11 +33,12 @@ export async function buildNotificationChannels(config: Config): Promise<Notific
         serviceAccount,
         range: config.GOOGLE_SHEETS_RANGE,
         apiUrl: config.GOOGLE_SHEETS_API_URL,
+        timeoutMs,
       }),
     );
   }
   if (config.DISCORD_WEBHOOK_URL) {
-    channels.push(createDiscordChannel({ webhookUrl: config.DISCORD_WEBHOOK_URL }));
+    channels.push(createDiscordChannel({ webhookUrl: config.DISCORD_WEBHOOK_URL, timeoutMs }));
   }
   return channels;
 }

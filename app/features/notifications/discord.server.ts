@@ -92,6 +92,7 @@ export function createDiscordChannel({ webhookUrl, timeoutMs = 10_000 }: { webho
   url.searchParams.set("wait", "true");
   return {
     target: "discord",
+    maxDeliveryMs: timeoutMs,
     async deliver(notification): Promise<DeliveryOutcome> {
       const answer = await callService("Discord", url, {
         body: JSON.stringify({

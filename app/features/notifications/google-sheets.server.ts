@@ -153,6 +153,8 @@ export function createGoogleSheetsChannel({
 
   return {
     target: "google_sheets",
+    // A sign-in, then the append: two requests at most, each within the timeout.
+    maxDeliveryMs: 2 * timeoutMs,
     async deliver(notification): Promise<DeliveryOutcome> {
       const token = await accessToken();
       if (typeof token !== "string") return token;

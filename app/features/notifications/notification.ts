@@ -32,5 +32,10 @@ export type DeliveryOutcome =
 
 export interface NotificationChannel {
   target: NotificationTarget;
+  /**
+   * The longest one delivery can take, its timeouts included: a job's lease must outlast it, or
+   * another worker could take the job while it is still being sent.
+   */
+  maxDeliveryMs?: number;
   deliver(notification: ApplicationNotification): Promise<DeliveryOutcome>;
 }

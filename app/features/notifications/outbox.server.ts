@@ -38,11 +38,28 @@ export interface OutboxOptions {
   /** First retry delay; each later one doubles, up to `maxRetryDelayMs`, with jitter. */
   retryBaseMs?: number;
   maxRetryDelayMs?: number;
-  /** How long a leased job stays hidden from other workers; longer than any delivery timeout. */
+  /**
+   * How long a leased job stays hidden from other workers; longer than any delivery can take.
+   * By default the channels' longest delivery plus `LEASE_MARGIN_MS` (see `leaseFor`).
+   */
   leaseMs?: number;
   batchSize?: number;
   pollIntervalMs?: number;
   random?: () => number;
+}
+
+/** Time left, after the slowest delivery, to record its outcome before the lease runs out. */
+export const LEASE_MARGIN_MS = 10_000;
+/** For channels that do not say how long a delivery may take. */
+const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * The lease: as short as is safe, because it is also how long the jobs of a process that died
+ * mid-delivery (a crash, kill -9, a lost machine) wait before another run takes them again.
+ */
+export function leaseFor(channels: readonly NotificationChannel[]): number {
+  if (channels.length === 0 || channels.some((channel) => channel.maxDeliveryMs === undefined)) return DEFAULT_LEASE_MS;
+  return Math.max(...channels.map((channel) => channel.maxDeliveryMs!)) + LEASE_MARGIN_MS;
 }
 
 /** Exponential backoff with "equal jitter": between half and all of the doubled delay. */
@@ -70,7 +87,7 @@ export function createOutboxWorker(
     maxAttempts,
     retryBaseMs = 5_000,
     maxRetryDelayMs = 60 * 60 * 1000,
-    leaseMs = 60_000,
+    leaseMs = leaseFor(channels),
     batchSize = 10,
     pollIntervalMs = 5_000,
     random = Math.random,
@@ -219,6 +236,8 @@ export interface ChannelHealth {
   pending: number;
   failed: number;
   lastDeliveredAt: Date | null;
+  /** When a job not yet delivered last failed to be (delivering it clears its error). */
+  lastFailedAt: Date | null;
   lastError: string | null;
 }
 
@@ -231,6 +250,7 @@ export async function channelHealth(db: Database, targets: readonly Notification
       pending: sql<number>`count(*) filter (where ${outbox.status} = 'pending')::int`,
       failed: sql<number>`count(*) filter (where ${outbox.status} = 'failed')::int`,
       lastDeliveredAt: sql<string | null>`max(${outbox.deliveredAt})`,
+      lastFailedAt: sql<string | null>`max(${outbox.updatedAt}) filter (where ${outbox.lastError} is not null)`,
       lastError: sql<string | null>`(array_agg(${outbox.lastError} order by ${outbox.updatedAt} desc) filter (where ${outbox.lastError} is not null))[1]`,
     })
     .from(outbox)
@@ -243,6 +263,7 @@ export async function channelHealth(db: Database, targets: readonly Notification
       pending: row?.pending ?? 0,
       failed: row?.failed ?? 0,
       lastDeliveredAt: row?.lastDeliveredAt ? new Date(row.lastDeliveredAt) : null,
+      lastFailedAt: row?.lastFailedAt ? new Date(row.lastFailedAt) : null,
       lastError: row?.lastError ?? null,
     };
   });

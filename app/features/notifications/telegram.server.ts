@@ -111,6 +111,7 @@ export function createTelegramChannel({
   const endpoint = `${apiUrl.replace(/\/+$/, "")}/bot${botToken}/sendMessage`;
   return {
     target: "telegram",
+    maxDeliveryMs: timeoutMs,
     async deliver(notification): Promise<DeliveryOutcome> {
       const answer = await callService("Telegram", endpoint, {
         body: JSON.stringify({

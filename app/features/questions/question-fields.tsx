@@ -5,7 +5,7 @@ import type { QuestionType } from "~/db/enums";
 import { QUESTION_TYPE_LABELS } from "./question-input";
 
 export const inputClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-none";
+  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400";
 
 export interface QuestionDraft {
   question: string;

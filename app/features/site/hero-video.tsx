@@ -1,6 +1,11 @@
 import { Sparkles } from "lucide-react";
 
-const VIDEO_FILE = /\.(mp4|webm|ogv|mov)(\?.*)?$/i;
+const VIDEO_FILE = /\.(mp4|webm|ogv|mov)$/i;
+
+/** A link to a video file (played in a <video>), rather than a page to embed. */
+export function isVideoFile(url: string): boolean {
+  return VIDEO_FILE.test(new URL(url).pathname);
+}
 
 /** The configured video: a file plays in a <video>, anything else (YouTube, Vimeo) is embedded. */
 export function HeroVideo({ url }: { url: string | null }) {
@@ -13,7 +18,7 @@ export function HeroVideo({ url }: { url: string | null }) {
       </div>
     );
   }
-  if (VIDEO_FILE.test(new URL(url).pathname)) {
+  if (isVideoFile(url)) {
     return (
       <video className={frame} src={url} controls preload="metadata" playsInline>
         <track kind="captions" />

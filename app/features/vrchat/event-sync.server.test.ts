@@ -48,6 +48,7 @@ function calendarSource(calendar: PlatformEvent[]): GroupDataService & { reads: 
       return source.get();
     },
     status: async () => ({ source: "vrchat" as const, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    settle: async () => {},
   };
   return source;
 }

@@ -139,10 +139,23 @@ export interface EventSync {
   run(trigger: "visit" | "schedule" | "admin"): Promise<SyncOutcome>;
   /** A visit's sync: in the background, throttled, never failing the page. */
   runInBackground(): void;
+  /** Resolves once the runs this process started have finished (for a clean shutdown). */
+  settle(): Promise<void>;
 }
 
 export function createEventSync({ db, groupData, minIntervalMs, adminIntervalMs = 15_000 }: EventSyncOptions): EventSync {
-  async function run(trigger: "visit" | "schedule" | "admin"): Promise<SyncOutcome> {
+  const running = new Set<Promise<unknown>>();
+
+  function run(trigger: "visit" | "schedule" | "admin"): Promise<SyncOutcome> {
+    const attempt = runNow(trigger);
+    running.add(attempt);
+    // Only the bookkeeping: the caller gets the outcome, or the error, from `attempt` itself.
+    const done = () => running.delete(attempt);
+    attempt.then(done, done);
+    return attempt;
+  }
+
+  async function runNow(trigger: "visit" | "schedule" | "admin"): Promise<SyncOutcome> {
     if (groupData.source !== "vrchat") {
       return {
         ran: false,
@@ -181,6 +194,9 @@ export function createEventSync({ db, groupData, minIntervalMs, adminIntervalMs 
     runInBackground() {
       if (groupData.source !== "vrchat") return;
       run("visit").catch((error: unknown) => log.error("event sync failed", { error }));
+    },
+    async settle() {
+      await Promise.allSettled(running);
     },
   };
 }

@@ -34,6 +34,8 @@ export interface GroupDataService {
   /** Like peek, but waits for the refresh when nothing is cached yet. */
   get(): Promise<GroupDataState>;
   status(): Promise<GroupDataStatus>;
+  /** Resolves once a refresh this process started has finished (for a clean shutdown). */
+  settle(): Promise<void>;
 }
 
 interface CachedRow {
@@ -208,6 +210,9 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
         refreshes: row?.refreshes ?? 0,
       };
     },
+    async settle() {
+      await refreshing;
+    },
   };
 }
 
@@ -222,6 +227,7 @@ export function createDemoGroupData(): GroupDataService {
     peek: async () => state(),
     get: async () => state(),
     status: async () => ({ source: "demo", fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    settle: async () => {},
   };
 }
 
@@ -232,5 +238,6 @@ export function createGroupDataOff(): GroupDataService {
     peek: async () => ({ status: "off" }),
     get: async () => ({ status: "off" }),
     status: async () => ({ source: null, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    settle: async () => {},
   };
 }

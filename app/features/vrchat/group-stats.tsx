@@ -578,7 +578,7 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
   }, [scrollRequested, location.key]);
   if (state.status === "off") return null;
   return (
-    <section id={STATS_ANCHOR} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 sm:px-6">
+    <section id={STATS_ANCHOR} tabIndex={-1} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 outline-none sm:px-6">
       <div className="text-center">
         <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">Live from VRChat</p>
         <h2 id="stats-heading" className="mt-2 font-display text-4xl text-mist-100">

@@ -14,7 +14,11 @@ export interface StatsScrollState {
 
 export function scrollToStats() {
   const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  document.getElementById(STATS_ANCHOR)?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
+  const section = document.getElementById(STATS_ANCHOR);
+  // The keyboard goes on from the statistics, not from the button left behind in the navigation
+  // bar. Focus first: focusing during a smooth scroll can stop it short.
+  section?.focus({ preventScroll: true });
+  section?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
 }
 
 function LiveNowButton({ inVr }: { inVr: number }) {

@@ -16,6 +16,9 @@ export interface VRChatServices {
   eventSync: EventSync;
 }
 
+/** Calls in a refresh, roughly: group, instances and each one, posts, calendar, member pages. */
+const REFRESH_CALLS_BUDGET = 12;
+
 /** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
 export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -33,6 +36,7 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       password: vrchat.password,
       totpSecret: vrchat.totpSecret,
       contact: vrchat.contact,
+      timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
       store: databaseSessionStore(db, vrchat.username),
     });
     groupData = createCachedGroupData({
@@ -40,6 +44,9 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       groupId: vrchat.groupId,
       fetchUpstream: () => fetchGroupData(client, vrchat.groupId, { maxMembers: config.VRCHAT_MEMBERS_MAX }),
       windowMs: config.VRCHAT_CACHE_SECONDS * 1000,
+      // While a slow refresh may still be running, no other process starts one; a crashed
+      // refresher's lease runs out by itself, leaving the data stale that long at most.
+      leaseMs: Math.max(60_000, REFRESH_CALLS_BUDGET * config.VRCHAT_TIMEOUT_SECONDS * 1000),
     });
   } else {
     groupData = config.DEMO_CONTENT ? createDemoGroupData() : createGroupDataOff();

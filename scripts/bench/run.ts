@@ -1,0 +1,198 @@
+/**
+ * npm run bench                  every part, on PGlite and (with TEST_DATABASE_URL) PostgreSQL
+ * npm run bench -- --quick       fewer and shorter repetitions (a few minutes)
+ * npm run bench -- --only 2,4    some parts only (1 page weight, 2 throughput, 3 upstream,
+ *                                4 admin at scale, 5 submissions, 6 Lighthouse)
+ *
+ * Builds the production bundle, runs real server processes against fakes on loopback, prints
+ * one table with every figure beside its goal, and writes bench-results/latest.json and
+ * bench-results/latest.md (the table for docs/benchmarks.md). See docs/benchmarks.md.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat.ts";
+import { APPLICATIONS, measureAdminScale } from "./admin-scale.ts";
+import { measureLighthouse } from "./lighthouse-scores.ts";
+import { CHROMIUM, measurePageWeight } from "./page-weight.ts";
+import { failed, markdownTable, textTable, type Figure } from "./report.ts";
+import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
+import { measureSubmissions } from "./submissions.ts";
+import { CONNECTIONS, measureThroughput } from "./throughput.ts";
+import { measureUpstream } from "./upstream.ts";
+
+const { values: args } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
+});
+const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())) : null;
+const wanted = (part: number) => !only || only.has(String(part));
+
+const SETTINGS = args.quick
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5 };
+const UPSTREAM = { visitors: 200, windowSeconds: 3 };
+const SUBMITTERS = 200;
+
+const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
+const started = Date.now();
+const progress = (message: string) => {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.error(`[${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}] ${message}`);
+};
+
+function quietly(command: string, commandArgs: string[]): string | null {
+  try {
+    return execFileSync(command, commandArgs, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    // Only descriptive: a missing tool leaves its line empty.
+    return null;
+  }
+}
+
+async function describeMachine() {
+  const cpus = os.cpus();
+  const postgres = postgresUrl
+    ? await withPostgres(postgresUrl, async (query) => (await query<{ version: string }>("select version()"))[0]!.version).catch(() => null)
+    : null;
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    chromium: quietly(CHROMIUM, ["--version"]),
+    postgres,
+    commit: quietly("git", ["rev-parse", "--short", "HEAD"]),
+    uncommittedChanges: (quietly("git", ["status", "--porcelain"]) ?? "").split("\n").filter(Boolean).length,
+    loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
+  };
+}
+
+const figures: Figure[] = [];
+const details: Record<string, unknown> = {};
+
+/** Runs one part; a part that throws is reported as such and the run goes on. */
+async function part(name: string, measure: () => Promise<void>) {
+  try {
+    await measure();
+  } catch (error) {
+    progress(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    figures.push(failed(name, error));
+  }
+}
+
+/** Parts 2, 4 and 5 on one database. */
+async function serverParts(site: Site, eventId: string) {
+  if (wanted(2)) {
+    await part("2 throughput", async () => {
+      progress(`part 2: throughput, ${CONNECTIONS} connections, ${SETTINGS.throughputRuns} × ${SETTINGS.throughputSeconds} s per target [${site.kind}]`);
+      figures.push(...(await measureThroughput(site, { runs: SETTINGS.throughputRuns, durationSeconds: SETTINGS.throughputSeconds, eventId })));
+    });
+  }
+  if (wanted(4)) {
+    await part("4 admin at scale", async () => {
+      progress(`part 4: admin at scale, ${APPLICATIONS.toLocaleString("en-US")} applications [${site.kind}]`);
+      figures.push(...(await measureAdminScale(site, { eventId, reviewSamples: SETTINGS.reviewSamples, exportSamples: SETTINGS.exportSamples })));
+    });
+  }
+  if (wanted(5)) {
+    await part("5 submissions", async () => {
+      progress(`part 5: ${SETTINGS.applicants} applicants + ${SETTINGS.duplicates} duplicates, ${SUBMITTERS} at a time [${site.kind}]`);
+      figures.push(...(await measureSubmissions(site, { applicants: SETTINGS.applicants, duplicates: SETTINGS.duplicates, concurrency: SUBMITTERS })));
+    });
+  }
+}
+
+async function onSite(kind: DatabaseKind, fake: FakeVRChat, run: (site: Site, eventId: string) => Promise<void>) {
+  progress(`starting a server on ${kind}`);
+  // Other parts still run when this database cannot be set up.
+  await part(`server on ${kind}`, () => runOnSite(kind, fake, run));
+}
+
+async function runOnSite(kind: DatabaseKind, fake: FakeVRChat, run: (site: Site, eventId: string) => Promise<void>) {
+  // NODE_ENV is passed on as given, so a run can show what an unset one costs (docs/benchmarks.md).
+  const nodeEnv: Record<string, string> = process.env.NODE_ENV ? { NODE_ENV: process.env.NODE_ENV } : {};
+  const site = await startSite({ kind, postgresUrl, env: { ...fakeVRChatEnv(fake), ...nodeEnv } });
+  try {
+    const eventId = eventIdIn(await (await fetch(`${site.url}/events`)).text());
+    await run(site, eventId);
+  } finally {
+    await site.close();
+  }
+}
+
+const machine = await describeMachine();
+progress(`building the production bundle (node ${machine.node}, ${machine.cores} cores, load ${machine.loadAverageAtStart.join(" ")})`);
+buildProduction();
+
+const fake = await startFakeVRChat();
+try {
+  if ([1, 2, 4, 5, 6].some(wanted)) {
+    await onSite("pglite", fake, async (site, eventId) => {
+      if (wanted(1)) {
+        await part("1 page weight", async () => {
+          progress("part 1: page weight in Chromium, beside a bare React Router app");
+          const weight = await measurePageWeight(site, eventId);
+          figures.push(...weight.figures);
+          details.pageWeight = weight.pages;
+        });
+      }
+      if (wanted(6)) {
+        await part("6 lighthouse", async () => {
+          progress(`part 6: Lighthouse, ${SETTINGS.lighthouseRuns} run(s) per page`);
+          const scores = await measureLighthouse(site, { runs: SETTINGS.lighthouseRuns, eventId });
+          figures.push(...scores.figures);
+          details.lighthouseLosses = scores.losses;
+        });
+      }
+      await serverParts(site, eventId);
+    });
+    if (postgresUrl && [2, 4, 5].some(wanted)) await onSite("postgres", fake, serverParts);
+  }
+  if (wanted(3)) {
+    await part("3 upstream", async () => {
+      progress(`part 3: ${UPSTREAM.visitors} visitors, ${SETTINGS.windows} windows of ${UPSTREAM.windowSeconds} s, two processes on PostgreSQL`);
+      const upstream = await measureUpstream(postgresUrl, { ...UPSTREAM, windows: SETTINGS.windows });
+      figures.push(...upstream.figures);
+      details.upstreamCalls = upstream.calls;
+    });
+  }
+} finally {
+  await fake.close();
+}
+
+const order = (figure: Figure) => Number.parseInt(figure.part, 10) || 0;
+figures.sort((a, b) => order(a) - order(b));
+const seconds = Math.round((Date.now() - started) / 1000);
+const command = `npm run bench${args.quick ? " -- --quick" : ""}${args.only ? ` -- --only ${args.only}` : ""}`;
+const summary = {
+  generatedAt: new Date().toISOString(),
+  command,
+  durationSeconds: seconds,
+  machine: { ...machine, loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100) },
+  settings: { ...SETTINGS, ...UPSTREAM, connections: CONNECTIONS, submitters: SUBMITTERS, databases: postgresUrl ? ["pglite", "postgres"] : ["pglite"] },
+  figures,
+  details,
+};
+
+const outDir = join(root, "bench-results");
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, "latest.json"), `${JSON.stringify(summary, null, 2)}\n`);
+const machineLine =
+  `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.os}; Node ${machine.node}; ` +
+  `${machine.chromium ?? "no Chromium"}; ${machine.postgres?.split(",")[0] ?? "no PostgreSQL server given"}; ` +
+  `load average ${machine.loadAverageAtStart.join(" ")} at start, ${summary.machine.loadAverageAtEnd.join(" ")} at end`;
+writeFileSync(
+  join(outDir, "latest.md"),
+  `Run of \`${command}\` at ${summary.generatedAt} (${seconds} s), commit ${machine.commit ?? "?"}` +
+    `${machine.uncommittedChanges ? ` with ${machine.uncommittedChanges} uncommitted changes` : ""}.\n\n` +
+    `Machine: ${machineLine}.\n\n${markdownTable(figures)}\n`,
+);
+
+console.log(`\n${textTable(figures)}\n`);
+console.log(`Machine: ${machineLine}`);
+const missed = figures.filter((figure) => figure.verdict === "MISS").length;
+console.log(`${figures.filter((f) => f.verdict === "PASS").length} goals met, ${missed} missed, in ${seconds} s.`);
+console.log(`Wrote bench-results/latest.json and bench-results/latest.md (the table for docs/benchmarks.md).`);

@@ -1,0 +1,431 @@
+/**
+ * Backups of the database and their restore (npm run backup / npm run restore, scripts/db-backup.ts).
+ *
+ * - Embedded database: a gzipped tar of the PGlite data folder, made by PGlite's dumpDataDir().
+ *   While a server runs it owns the folder, so the server writes the dump when asked over the
+ *   data folder's socket; otherwise the command opens the folder itself, under the same lock.
+ *   A restore is checked by opening it as a database in a new folder, which then takes the place
+ *   of the old one; the old one is kept aside.
+ * - PostgreSQL: pg_dump's custom format, restored by pg_restore and psql in one transaction.
+ *
+ * See docs/decisions/009-backups.md. Outside the server bundle this module runs straight under
+ * Node (the commands do not need a build), hence the relative imports with extensions.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, open, readFile, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { DataDirLockedError, lockDataDir } from "../app/db/data-dir-lock.server.ts";
+
+/** The embedded database's folder inside DATA_DIR (as the server opens it). */
+export const PGLITE_FOLDER = "pgdata";
+
+export class BackupError extends Error {
+  override name = "BackupError";
+}
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface BackupResult {
+  path: string;
+  bytes: number;
+}
+
+export interface RestoreResult {
+  /** Tables in the restored database, and the migrations it had reached. */
+  tables: number;
+  migrations: number;
+  /** Embedded database only: where the data it replaced was kept. */
+  keptAside: string | null;
+}
+
+function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+}
+
+export function defaultBackupPath(dataDir: string, kind: DatabaseKind, now = new Date()): string {
+  const extension = kind === "pglite" ? "tar.gz" : "dump";
+  return join(resolve(dataDir), "backups", `dwell-${timestamp(now)}.${extension}`);
+}
+
+/**
+ * Writes the file whole or not at all: to a temporary name beside it, then renamed. A backup
+ * holds password hashes and sessions, so only its owner may read it.
+ */
+async function writePrivateFile(path: string, bytes: Uint8Array) {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const partial = `${path}.partial`;
+  try {
+    const handle = await open(partial, "w", 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(partial, path);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedded database (PGlite)
+
+/** The PGlite client behind a drizzle database, or null when it runs on PostgreSQL. */
+export function pgliteClientOf(db: unknown): PGlite | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof PGlite ? client : null;
+}
+
+/** Dumps an open embedded database to a file. Queries wait while the dump is taken. */
+export async function writePgliteBackup(client: PGlite, path: string): Promise<BackupResult> {
+  // Not needed for a consistent dump (the write-ahead log is in it), but the restore starts faster.
+  await client.exec("checkpoint");
+  const dump = await client.dumpDataDir("gzip");
+  const bytes = new Uint8Array(await dump.arrayBuffer());
+  await writePrivateFile(path, bytes);
+  return { path, bytes: bytes.length };
+}
+
+/** The backup when no server runs: takes the data folder's lock like a server, so none starts meanwhile. */
+export async function backupPgliteDataDir(dataDir: string, path: string): Promise<BackupResult> {
+  const folder = join(dataDir, PGLITE_FOLDER);
+  if (!existsSync(join(folder, "PG_VERSION"))) {
+    throw new BackupError(`There is no database in ${resolve(folder)} yet: nothing to back up.`);
+  }
+  const lock = await lockDataDir(dataDir);
+  try {
+    const client = await PGlite.create(folder);
+    try {
+      return await writePgliteBackup(client, path);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
+const isPgDump = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 5)).toString("latin1") === "PGDMP";
+
+const NOT_A_BACKUP = "it is not a file made by npm run backup";
+
+/**
+ * The member names of a tar archive, every header checked. PGlite's own loader is not given a
+ * damaged archive: on some damage it fails outside any promise and the process dies.
+ */
+function tarMemberNames(tar: Uint8Array): string[] {
+  const names: string[] = [];
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) return names;
+    const field = (start: number, length: number) =>
+      Buffer.from(header.subarray(start, start + length)).toString("latin1").replace(/\0[^]*$/, "");
+    let sum = 0;
+    for (let index = 0; index < 512; index++) sum += index >= 148 && index < 156 ? 32 : header[index]!;
+    if (!field(257, 6).startsWith("ustar") || parseInt(field(148, 8).trim(), 8) !== sum) {
+      throw new BackupError(offset === 0 ? NOT_A_BACKUP : `it is damaged (bad archive header at byte ${offset})`);
+    }
+    const size = parseInt(field(124, 12).trim() || "0", 8);
+    const prefix = field(345, 155);
+    names.push((prefix ? `${prefix}/${field(0, 100)}` : field(0, 100)).replace(/^\.?\//, ""));
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  if (offset !== tar.length) throw new BackupError(offset === 0 ? NOT_A_BACKUP : "it is damaged (the archive is cut short)");
+  return names;
+}
+
+/** Reads an embedded-database backup into a tar archive, or says why it is not one. */
+async function readPgliteBackup(file: string): Promise<Uint8Array<ArrayBuffer>> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new BackupError(`Cannot read ${file}: ${(error as Error).message}. Nothing was changed.`);
+  }
+  const refuse = (why: string) =>
+    new BackupError(`${file} is not a usable backup of the embedded database: ${why}. Nothing was changed.`);
+  if (isPgDump(bytes)) throw refuse("it is a PostgreSQL backup (pg_dump); restore it with DATABASE_URL set");
+  let tar = bytes;
+  if (isGzip(bytes)) {
+    try {
+      tar = await promisify(gunzip)(bytes);
+    } catch (error) {
+      throw refuse(`it is damaged (${(error as Error).message})`);
+    }
+  }
+  let names: string[];
+  try {
+    names = tarMemberNames(tar);
+  } catch (error) {
+    if (error instanceof BackupError) throw refuse(error.message);
+    throw error;
+  }
+  if (!names.includes("PG_VERSION")) throw refuse("it holds no database folder");
+  return tar;
+}
+
+/** Counts every table's rows, which reads every page: a damaged database fails here, not later. */
+async function inspectPglite(client: PGlite): Promise<{ tables: number; migrations: number }> {
+  const migrations = await client.query<{ count: number }>(
+    "select count(*)::int as count from drizzle.__drizzle_migrations",
+  );
+  const tables = await client.query<{ name: string }>(
+    "select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname in ('public', 'drizzle')",
+  );
+  for (const { name } of tables.rows) await client.query(`select count(*) from ${name}`);
+  return { tables: tables.rows.length, migrations: migrations.rows[0]!.count };
+}
+
+/**
+ * Replaces the embedded database with a backup. The backup is first opened as a database in a
+ * folder of its own; only when that works does it take the place of the current folder, which is
+ * kept aside (DATA_DIR/pgdata.before-restore-…). Refused while a server holds the data folder.
+ */
+export async function restorePgliteDataDir(dataDir: string, file: string, now = new Date()): Promise<RestoreResult> {
+  const tar = await readPgliteBackup(file);
+  let lock;
+  try {
+    lock = await lockDataDir(dataDir);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      throw new BackupError(
+        `A Dwell server is running on the data folder ${resolve(dataDir)}: stop it first, then run npm run restore again. Nothing was changed.`,
+      );
+    }
+    throw error;
+  }
+  try {
+    const folder = resolve(dataDir, PGLITE_FOLDER);
+    const staging = `${folder}.restoring-${timestamp(now)}`;
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true, mode: 0o700 });
+    let summary;
+    try {
+      const client = await PGlite.create(staging, { loadDataDir: new Blob([tar], { type: "application/x-tar" }) });
+      try {
+        summary = await inspectPglite(client);
+      } finally {
+        await client.close();
+      }
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackupError(`${file} is not a usable backup of the embedded database: it does not open as a Dwell database (${reason}). Nothing was changed.`);
+    }
+    let keptAside: string | null = null;
+    if (existsSync(folder)) {
+      keptAside = `${folder}.before-restore-${timestamp(now)}`;
+      await rename(folder, keptAside);
+    }
+    try {
+      await rename(staging, folder);
+    } catch (error) {
+      if (keptAside) await rename(keptAside, folder);
+      throw error;
+    }
+    return { ...summary, keptAside };
+  } finally {
+    await lock.release();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+type PostgresTool = "pg_dump" | "pg_restore" | "psql";
+
+/** Debian keeps every installed version's programs under /usr/lib/postgresql/<version>/bin. */
+const DEBIAN_POSTGRES = "/usr/lib/postgresql";
+
+/**
+ * The program on PATH, else the newest under /usr/lib/postgresql (a newer pg_dump reads older
+ * servers; an older one refuses newer servers).
+ */
+export function findPostgresTool(name: PostgresTool): string {
+  const versions = existsSync(DEBIAN_POSTGRES)
+    ? readdirSync(DEBIAN_POSTGRES)
+        .filter((version) => /^\d+$/.test(version))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  for (const candidate of [name, ...versions.map((version) => join(DEBIAN_POSTGRES, version, "bin", name))]) {
+    if (spawnSync(candidate, ["--version"], { stdio: "ignore" }).status === 0) return candidate;
+  }
+  throw new BackupError(
+    `${name} was not found (on PATH or under ${DEBIAN_POSTGRES}/*/bin). Install PostgreSQL's client programs ` +
+      "(Debian: apt-get install postgresql-client), of the server's version or newer.",
+  );
+}
+
+/**
+ * Where a PostgreSQL program connects: the URL without its password, which travels in
+ * PGPASSWORD instead, so it is never on a command line (visible to every user in ps).
+ */
+function connection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  const parsed = new URL(url);
+  const password = decodeURIComponent(parsed.password) || parsed.searchParams.get("password") || "";
+  parsed.password = "";
+  parsed.searchParams.delete("password");
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (password) env.PGPASSWORD = password;
+  return { dbname: parsed.toString(), env };
+}
+
+/** Runs a program to its end; resolves with what it wrote, rejects with its error output. */
+function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((done, reject) => {
+    const child = spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    let errors = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (code === 0) done(output);
+      else reject(new BackupError(`${basename(program)} failed: ${errors.trim() || `exit code ${code}`}`));
+    });
+  });
+}
+
+export async function backupPostgres(url: string, path: string): Promise<BackupResult> {
+  const pgDump = findPostgresTool("pg_dump");
+  const { dbname, env } = connection(url);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const partial = `${path}.partial`;
+  try {
+    await run(pgDump, ["--format=custom", "--no-password", `--file=${partial}`, `--dbname=${dbname}`], env);
+    await chmod(partial, 0o600);
+    await rename(partial, path);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+  const handle = await open(path, "r");
+  try {
+    return { path, bytes: (await handle.stat()).size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Empties what Dwell keeps in the database (the public schema and drizzle's), so the restore
+ * leaves nothing behind that the backup does not have, such as a table a later version added.
+ */
+const EMPTY_DWELL_SCHEMAS = `
+set client_min_messages = warning;
+drop schema if exists drizzle cascade;
+do $$
+declare object record;
+begin
+  for object in
+    select format('drop %s if exists %I.%I cascade', case c.relkind when 'v' then 'view'
+      when 'm' then 'materialized view' when 'S' then 'sequence' else 'table' end, n.nspname, c.relname) as statement
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'S')
+      and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('a', 'i'))
+  loop
+    execute object.statement;
+  end loop;
+  for object in
+    select format('drop type if exists %I.%I cascade', n.nspname, t.typname) as statement
+    from pg_type t join pg_namespace n on n.oid = t.typnamespace
+    where n.nspname = 'public' and t.typtype in ('e', 'd')
+  loop
+    execute object.statement;
+  end loop;
+end $$;
+`;
+
+async function otherSessions(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ count: number }>(
+      "select count(*)::int as count from pg_stat_activity " +
+        "where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
+    );
+    return result.rows[0]!.count;
+  } finally {
+    await client.end();
+  }
+}
+
+async function inspectPostgres(url: string): Promise<{ tables: number; migrations: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const migrations = await client.query<{ count: number }>("select count(*)::int as count from drizzle.__drizzle_migrations");
+    const tables = await client.query<{ count: number }>(
+      "select count(*)::int as count from pg_tables where schemaname in ('public', 'drizzle')",
+    );
+    return { tables: tables.rows[0]!.count, migrations: migrations.rows[0]!.count };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Replaces the database's content with a pg_dump backup. pg_restore first turns the whole archive
+ * into SQL (reading every part of it, so a damaged file stops here); psql then empties Dwell's
+ * schemas and runs that SQL in one transaction: on any error nothing changes.
+ */
+export async function restorePostgres(url: string, file: string, options: { force?: boolean } = {}): Promise<RestoreResult> {
+  let head: Uint8Array;
+  try {
+    const handle = await open(file, "r");
+    try {
+      head = (await handle.read(Buffer.alloc(5), 0, 5, 0)).buffer;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new BackupError(`Cannot read ${file}: ${(error as Error).message}. Nothing was changed.`);
+  }
+  const refuse = (why: string) => new BackupError(`${file} is not a usable PostgreSQL backup: ${why}. Nothing was changed.`);
+  if (isGzip(head)) throw refuse("it is a backup of the embedded database; restore it without DATABASE_URL");
+  if (!isPgDump(head)) throw refuse("it is not a pg_dump archive (custom format)");
+
+  const pgRestore = findPostgresTool("pg_restore");
+  const psql = findPostgresTool("psql");
+  const { dbname, env } = connection(url);
+  const contents = await run(pgRestore, ["--list", file], env).catch((error: Error) => {
+    throw refuse(error.message);
+  });
+  if (!/ TABLE drizzle __drizzle_migrations /.test(contents)) throw refuse("it is not a backup of a Dwell database");
+
+  const sessions = await otherSessions(url);
+  if (sessions > 0 && !options.force) {
+    throw new BackupError(
+      `${sessions} other connection(s) to this database are open: stop every Dwell server first, then run npm run restore again ` +
+        "(or add --force if those connections are not Dwell's). Nothing was changed.",
+    );
+  }
+
+  const scratch = await mkdtemp(join(tmpdir(), "dwell-restore-"));
+  try {
+    const script = join(scratch, "restore.sql");
+    await run(pgRestore, ["--clean", "--if-exists", "--no-owner", "--no-acl", `--file=${script}`, file], env).catch((error: Error) => {
+      throw refuse(error.message);
+    });
+    await run(
+      psql,
+      ["--no-psqlrc", "--quiet", "--no-password", "--single-transaction", "--set=ON_ERROR_STOP=1", `--command=${EMPTY_DWELL_SCHEMAS}`, `--file=${script}`, `--dbname=${dbname}`],
+      env,
+    ).catch((error: Error) => {
+      throw new BackupError(`The restore failed and was rolled back; nothing was changed. ${error.message}`);
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return { ...(await inspectPostgres(url)), keptAside: null };
+}

@@ -1,0 +1,39 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "~/utils/env.server";
+import { securityHeaders } from "./security-headers";
+
+async function headersFor(env: Record<string, string>) {
+  const app = new Hono();
+  app.use(securityHeaders(loadConfig({ AUTH_SECRET: "x".repeat(32), ...env })));
+  app.get("/", (c) => c.text("ok"));
+  return (await app.request("/")).headers;
+}
+
+describe("security headers", () => {
+  it("sends no HSTS while the site is served over http", async () => {
+    const headers = await headersFor({ PUBLIC_URL: "http://localhost:3000" });
+    expect(headers.get("strict-transport-security")).toBeNull();
+    expect(headers.get("content-security-policy")).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("sends HSTS and upgrades requests once PUBLIC_URL is https", async () => {
+    const headers = await headersFor({ PUBLIC_URL: "https://dwell.example" });
+    expect(headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+  });
+
+  it("frames nothing without a hero video, and plays a video file as media", async () => {
+    expect(await headersFor({})).toSatisfy((h: Headers) => h.get("content-security-policy")!.includes("frame-src 'none'"));
+    const file = (await headersFor({ HERO_VIDEO_URL: "https://cdn.example.org/clips/hall.mp4?v=2" })).get("content-security-policy")!;
+    expect(file).toContain("media-src 'self' https://cdn.example.org");
+    expect(file).toContain("frame-src 'none'");
+  });
+
+  it("leaves development to Vite's own scripts", async () => {
+    const headers = await headersFor({ NODE_ENV: "development", PUBLIC_URL: "https://dwell.example" });
+    expect(headers.get("content-security-policy")).toBeNull();
+    expect(headers.get("strict-transport-security")).toBeNull();
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});

@@ -1,0 +1,628 @@
+/**
+ * Accessibility: axe-core on every page and the states that matter, at a wide and a small
+ * viewport (zero serious or critical violations); the keyboard alone reaches every action with a
+ * visible focus; dialogs trap and return focus; reduced motion stops animation and smooth scrolling.
+ * The question list's keyboard reordering is exercised in sanctum-questions.spec.ts.
+ */
+import { expect, test as base, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { createAccount } from "./accounts";
+import { expectNoSeriousViolations } from "./axe";
+
+const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden", username: "Warden" };
+const GATHERING = "The Gathering at the Threshold"; // open for applications
+const OPEN_MIC = "Starlight Open Mic"; // no application
+const VIEWPORTS = { wide: { width: 1366, height: 900 }, small: { width: 390, height: 844 } } as const;
+
+type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+interface Site {
+  gathering: string;
+  openMic: string;
+  gatheringId: string;
+  /** The name on one event application and one group application, made for this worker. */
+  applicant: string;
+  adminState: StorageState;
+}
+
+async function signIn(page: Page) {
+  await page.goto("/admin/sign-in");
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText(`Welcome, ${ADMIN.username}`)).toBeVisible();
+}
+
+async function eventPath(page: Page, title: string) {
+  await page.goto("/events");
+  const link = page.getByRole("link", { name: new RegExp(title) }).first();
+  return new URL((await link.getAttribute("href")) ?? "", page.url()).pathname;
+}
+
+const test = base.extend<{ admin: Page }, { site: Site }>({
+  // What the pages below need, once per worker: the demo events' addresses, applications to
+  // review, and a signed-in admin session.
+  site: [
+    async ({ browser }, provide, workerInfo) => {
+      createAccount(ADMIN.email, ADMIN.password, "admin", ADMIN.username);
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const page = await context.newPage();
+      const gathering = await eventPath(page, GATHERING);
+      const openMic = await eventPath(page, OPEN_MIC);
+      const applicant = `Lumen${Date.now().toString(36)}${workerInfo.workerIndex}`;
+
+      await page.goto(`${gathering}/apply`);
+      await page.getByLabel("What is your VRChat username?").fill(applicant);
+      await page.getByLabel("What is your Discord username?").fill(`${applicant}-discord`);
+      await page.getByLabel("Why do you wish to attend?").fill("To listen to the lights.");
+      await page.getByRole("button", { name: "Submit Application" }).click();
+      await expect(page.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+
+      await page.goto("/apply");
+      await page.getByLabel("What is your VRChat username?").fill(applicant);
+      await page.getByLabel("What is your Discord username?").fill(`${applicant}-discord`);
+      await page.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+      await page.getByLabel("Tell us about yourself").fill("I keep the lanterns lit.");
+      await page.getByRole("button", { name: "Complete the Ritual" }).click();
+      await expect(page.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+
+      await signIn(page);
+      const adminState = await context.storageState();
+      await context.close();
+      await provide({ gathering, openMic, gatheringId: gathering.split("/").at(-1) ?? "", applicant, adminState });
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  admin: async ({ browser, site, viewport, baseURL }, provide) => {
+    const context = await browser.newContext({ baseURL, viewport, storageState: site.adminState });
+    await provide(await context.newPage());
+    await context.close();
+  },
+});
+
+/** Waits until the page has hydrated and settled, so what axe sees is what a visitor gets. */
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+}
+
+interface Screen {
+  name: string;
+  path: (site: Site) => string;
+  /** Brings the page into the state to check (a dialog open, errors shown). */
+  open?: (page: Page, site: Site) => Promise<void>;
+  viewports?: (keyof typeof VIEWPORTS)[];
+}
+
+const PUBLIC_SCREENS: Screen[] = [
+  { name: "home", path: () => "/" },
+  {
+    name: "home with the menu open",
+    path: () => "/",
+    viewports: ["small"],
+    open: async (page) => {
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await expect(page.locator("#site-menu")).toBeVisible();
+    },
+  },
+  { name: "events", path: () => "/events" },
+  { name: "an event with an application", path: (site) => site.gathering },
+  {
+    name: "an event's application info",
+    path: (site) => site.gathering,
+    open: async (page) => {
+      await page.getByRole("tab", { name: "Application Info" }).click();
+      await expect(page.getByRole("tabpanel")).toContainText("Application Deadline");
+    },
+  },
+  { name: "an event without an application", path: (site) => site.openMic },
+  { name: "the group application", path: () => "/apply" },
+  {
+    name: "the group application with an error",
+    path: () => "/apply",
+    open: async (page) => {
+      await page.getByRole("button", { name: "Complete the Ritual" }).click();
+      await expect(page.getByRole("alert").first()).toHaveText("Please answer: What is your VRChat username?");
+    },
+  },
+  { name: "an event application", path: (site) => `${site.gathering}/apply` },
+  {
+    name: "an event application with an error",
+    path: (site) => `${site.gathering}/apply`,
+    open: async (page) => {
+      await page.getByLabel("What is your VRChat username?").fill("Someone");
+      await page.getByRole("button", { name: "Submit Application" }).click();
+      await expect(page.getByRole("alert").first()).toHaveText("Please answer: What is your Discord username?");
+    },
+  },
+  { name: "the 404 page", path: () => "/no/such/page" },
+  { name: "sign-in", path: () => "/admin/sign-in" },
+  {
+    name: "sign-in with an error",
+    path: () => "/admin/sign-in",
+    open: async (page) => {
+      await page.getByRole("button", { name: "Forgot your cosmic passphrase?" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: /./ })).toBeVisible();
+    },
+  },
+  { name: "forgotten passphrase", path: () => "/admin/forgot-password" },
+  { name: "reset without a token", path: () => "/admin/reset-password" },
+  { name: "reset with a token", path: () => "/admin/reset-password?token=a-token-from-an-email" },
+];
+
+async function openApplication(page: Page) {
+  const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").first();
+  await card.getByText("Show responses").click();
+  await expect(card.getByText("Application Responses")).toBeVisible();
+}
+
+const ADMIN_SCREENS: Screen[] = [
+  { name: "the dashboard", path: () => "/admin" },
+  { name: "events", path: () => "/admin/events" },
+  { name: "the new event editor", path: () => "/admin/events?new" },
+  {
+    name: "the new event editor with an error",
+    path: () => "/admin/events?new",
+    open: async (page) => {
+      await page.getByLabel("Requires Application").check();
+      await page.getByRole("button", { name: "Create Prophecy" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("Title is required");
+    },
+  },
+  { name: "an event's editor", path: (site) => `/admin/events?edit=${site.gatheringId}` },
+  {
+    name: "the delete event confirmation",
+    path: () => "/admin/events",
+    open: async (page) => {
+      await page.getByRole("button", { name: `Delete ${GATHERING}` }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+    },
+  },
+  { name: "the group's questions", path: () => "/admin/questions" },
+  { name: "an event's questions", path: (site) => `/admin/events/${site.gatheringId}/questions` },
+  {
+    name: "a question being edited",
+    path: (site) => `/admin/events/${site.gatheringId}/questions`,
+    open: async (page) => {
+      await page.getByRole("button", { name: /^Edit: / }).first().click();
+      await expect(page.getByRole("button", { name: "Save" })).toBeVisible();
+    },
+  },
+  {
+    name: "the delete question confirmation",
+    path: (site) => `/admin/events/${site.gatheringId}/questions`,
+    open: async (page) => {
+      await page.getByRole("button", { name: /^Delete: / }).first().click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+    },
+  },
+  { name: "group applications", path: () => "/admin/applications" },
+  { name: "a group application opened", path: (site) => `/admin/applications?q=${site.applicant}`, open: openApplication },
+  { name: "event applications", path: (site) => `/admin/events/${site.gatheringId}/applications` },
+  {
+    name: "an event application opened",
+    path: (site) => `/admin/events/${site.gatheringId}/applications?q=${site.applicant}`,
+    open: openApplication,
+  },
+  {
+    name: "event applications filtered to nothing",
+    path: (site) => `/admin/events/${site.gatheringId}/applications?q=nobody-by-this-name`,
+  },
+];
+
+test.describe("axe finds no serious or critical violations", () => {
+  for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
+    test.describe(size, () => {
+      test.use({ viewport });
+      for (const screen of PUBLIC_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
+        test(screen.name, async ({ page, site }) => {
+          await page.goto(screen.path(site));
+          await settle(page);
+          await screen.open?.(page, site);
+          await expectNoSeriousViolations(page, `${screen.name} (${size})`);
+        });
+      }
+      for (const screen of ADMIN_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
+        test(`Sanctum: ${screen.name}`, async ({ admin, site }) => {
+          await admin.goto(screen.path(site));
+          await settle(admin);
+          await screen.open?.(admin, site);
+          await expectNoSeriousViolations(admin, `the Sanctum's ${screen.name} (${size})`);
+        });
+      }
+    });
+  }
+});
+
+/** Presses Tab (or `key`) until `target` has focus; fails if it is not reached within `limit` presses. */
+async function tabTo(page: Page, target: Locator, limit = 60, key = "Tab") {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  await expect(target).toBeFocused();
+}
+
+interface TabStop {
+  element: string;
+  focused: string;
+  unfocused: string;
+  /** Whether the focused control draws an outline or a shadow (a ring) that can be seen. */
+  drawn: boolean;
+}
+
+/**
+ * Tabs through the whole page from the top and returns each stop with its focus indicator
+ * (outline and box-shadow) as it is focused and as it was before, and every visible control
+ * that was never reached.
+ */
+async function walkTabOrder(page: Page) {
+  await page.evaluate(() => {
+    const indicator = (el: Element) => {
+      const style = getComputedStyle(el);
+      return `outline: ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}; box-shadow: ${style.boxShadow}`;
+    };
+    (document.activeElement as HTMLElement | null)?.blur();
+    const controls = [
+      ...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]"),
+    ].filter(
+      (el) =>
+        el.getAttribute("tabindex") !== "-1" &&
+        !(el as HTMLButtonElement).disabled &&
+        !(el instanceof HTMLInputElement && el.type === "hidden") &&
+        el.checkVisibility({ visibilityProperty: true }) &&
+        // Radix mirrors a switch in a hidden native input for form posts.
+        el.getAttribute("aria-hidden") !== "true",
+    );
+    const unfocused = new Map(controls.map((el) => [el, indicator(el)]));
+    Object.assign(window, { a11yControls: controls, a11yUnfocused: unfocused, a11yIndicator: indicator });
+  });
+  const stops: TabStop[] = [];
+  for (let i = 0; i < 400; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const w = window as unknown as {
+        a11yUnfocused: Map<Element, string>;
+        a11yIndicator: (el: Element) => string;
+        a11yVisited?: Set<Element>;
+        a11yLast?: Element;
+      };
+      w.a11yVisited ??= new Set();
+      // Tab also steps through the parts of one control (a date input's month, day and year).
+      if (el === w.a11yLast) return "same";
+      if (w.a11yVisited.has(el)) return "again";
+      w.a11yVisited.add(el);
+      w.a11yLast = el;
+      const name = el.getAttribute("aria-label") ?? (el.textContent ?? "").trim().slice(0, 40);
+      const style = getComputedStyle(el);
+      const outline =
+        style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0 && !/^rgba\(.*, 0\)$|transparent/.test(style.outlineColor);
+      return {
+        element: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${name}"`,
+        focused: w.a11yIndicator(el),
+        unfocused: w.a11yUnfocused.get(el) ?? "(not listed as a control)",
+        drawn: outline || style.boxShadow !== "none",
+      };
+    });
+    if (stop === null || stop === "again") break;
+    if (stop !== "same") stops.push(stop);
+  }
+  const missed = await page.evaluate(() => {
+    const w = window as unknown as { a11yControls: Element[]; a11yVisited?: Set<Element> };
+    const visited = [...(w.a11yVisited ?? [])];
+    // A roving-focus group (tabs, a calendar grid) is focusable itself and passes the focus on to its item.
+    return w.a11yControls
+      .filter((el) => !visited.some((stop) => el === stop || el.contains(stop)))
+      .map((el) => `${el.tagName.toLowerCase()} "${el.getAttribute("aria-label") ?? (el.textContent ?? "").trim().slice(0, 40)}"`);
+  });
+  return { stops, missed };
+}
+
+async function expectKeyboardReachable(page: Page, what: string) {
+  await settle(page);
+  const { stops, missed } = await walkTabOrder(page);
+  expect(stops.length, `no focus stops on ${what}`).toBeGreaterThan(0);
+  expect(missed, `controls the keyboard never reached on ${what}`).toEqual([]);
+  const unmarked = stops.filter((stop) => stop.focused === stop.unfocused || !stop.drawn);
+  expect(unmarked, `focused controls without a visible focus indicator on ${what}`).toEqual([]);
+}
+
+const TAB_PAGES: [string, (site: Site) => string][] = [
+  ["home", () => "/"],
+  ["events", () => "/events"],
+  ["an event with an application", (site) => site.gathering],
+  ["an event without an application", (site) => site.openMic],
+  ["the group application", () => "/apply"],
+  ["an event application", (site) => `${site.gathering}/apply`],
+  ["the 404 page", () => "/nowhere"],
+  ["sign-in", () => "/admin/sign-in"],
+  ["forgotten passphrase", () => "/admin/forgot-password"],
+  ["reset passphrase", () => "/admin/reset-password?token=a-token-from-an-email"],
+];
+
+const SANCTUM_TAB_PAGES: [string, (site: Site) => string][] = [
+  ["dashboard", () => "/admin"],
+  ["events", () => "/admin/events"],
+  ["new event editor", () => "/admin/events?new"],
+  ["event editor", (site) => `/admin/events?edit=${site.gatheringId}`],
+  ["group's questions", () => "/admin/questions"],
+  ["event's questions", (site) => `/admin/events/${site.gatheringId}/questions`],
+  ["group applications", (site) => `/admin/applications?q=${site.applicant}`],
+  ["event applications", (site) => `/admin/events/${site.gatheringId}/applications?q=${site.applicant}`],
+];
+
+test.describe("keyboard", () => {
+  test("the skip link leads to the content, and the menu works from the keyboard on a small screen", async ({ page }) => {
+    await page.setViewportSize(VIEWPORTS.small);
+    await page.goto("/");
+    await settle(page);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    expect((await skip.boundingBox())?.width ?? 0).toBeGreaterThan(40);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.querySelector("main")?.contains(document.activeElement))).toBe(true);
+
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await page.keyboard.press("Shift+Tab");
+    await tabTo(page, toggle);
+    await page.keyboard.press("Enter");
+    await expect(page.locator("#site-menu")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    await tabTo(page, page.locator("#site-menu").getByRole("link", { name: "The Prophecies" }), 5);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/events$/);
+    await expect(page.locator("#site-menu")).toBeHidden();
+  });
+
+  test("LIVE NOW takes the keyboard to the statistics", async ({ page }) => {
+    await page.goto("/events");
+    await settle(page);
+    await tabTo(page, page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ }));
+    await page.keyboard.press("Enter");
+    const stats = page.locator("#vrchat-stats");
+    await expect(stats).toBeFocused();
+    await expect(stats.getByRole("heading", { name: /PLAYERS IN VR/ })).toBeInViewport();
+    await page.keyboard.press("Tab");
+    expect(await stats.evaluate((section) => section.contains(document.activeElement))).toBe(true);
+  });
+
+  test("a visitor finds an event and applies with the keyboard alone", async ({ page }) => {
+    const name = `Ember${Date.now().toString(36)}`;
+    await page.goto("/");
+    await settle(page);
+    await tabTo(page, page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "The Prophecies" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: "The Prophecies" })).toBeVisible();
+    await tabTo(page, page.getByRole("link", { name: new RegExp(GATHERING) }).first());
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: GATHERING })).toBeVisible();
+    await tabTo(page, page.getByRole("link", { name: "Apply Now" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: `Apply for ${GATHERING}` })).toBeVisible();
+
+    const submit = page.getByRole("button", { name: "Submit Application" });
+    // Enter on the button first: the form names the missing answer and puts the focus on it.
+    await tabTo(page, submit);
+    await page.keyboard.press("Enter");
+    await expect(page.getByLabel("What is your VRChat username?")).toBeFocused();
+    await page.keyboard.type(name);
+    await tabTo(page, page.getByLabel("What is your Discord username?"), 3);
+    await page.keyboard.type(`${name}-discord`);
+    await tabTo(page, page.getByLabel("Why do you wish to attend?"), 3);
+    await page.keyboard.type("I came by keyboard.");
+    await tabTo(page, page.getByLabel("Which part calls to you?"), 3);
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByLabel("Which part calls to you?")).toHaveValue("Listener");
+    await tabTo(page, submit, 5);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+  });
+
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    test.describe(size, () => {
+      test.use({ viewport });
+
+      for (const [name, path] of TAB_PAGES) {
+        test(`every control on ${name} is reached by Tab and shows its focus`, async ({ page, site }) => {
+          await page.goto(path(site));
+          await expectKeyboardReachable(page, name);
+        });
+      }
+      for (const [name, path] of SANCTUM_TAB_PAGES) {
+        test(`every control on the Sanctum's ${name} is reached by Tab and shows its focus`, async ({ admin, site }) => {
+          await admin.goto(path(site));
+          await expectKeyboardReachable(admin, name);
+        });
+      }
+    });
+  }
+
+  test("applications are opened and decided from the keyboard, and the focus stays put", async ({ admin, site }) => {
+    await admin.goto(`/admin/events/${site.gatheringId}/applications?q=${site.applicant}`);
+    await settle(admin);
+    let card = admin.getByRole("list", { name: "Applications" }).getByRole("listitem").first();
+    await tabTo(admin, card.locator("summary"));
+    await admin.keyboard.press("Enter");
+    await expect(card.getByText("Application Responses")).toBeVisible();
+    await tabTo(admin, card.getByLabel("Admin Notes"), 10);
+    await admin.keyboard.type("Met at the threshold.");
+    // Leaving the notes saves them; the buttons wait for that without losing the focus.
+    const approve = card.getByRole("button", { name: "Approved" });
+    await tabTo(admin, approve, 5, "Shift+Tab");
+    await expect(card.getByText(`${ADMIN.username}: notes updated`)).toBeVisible();
+    await expect(approve).not.toHaveAttribute("aria-disabled");
+    await expect(approve).toBeFocused();
+    await admin.keyboard.press("Enter");
+    await expect(approve).toHaveAttribute("aria-pressed", "true");
+    await expect(card.getByText(`${ADMIN.username}: status pending → approved`)).toBeVisible();
+    await expect(approve).toBeFocused();
+
+    await admin.goto(`/admin/applications?q=${site.applicant}`);
+    await settle(admin);
+    card = admin.getByRole("list", { name: "Applications" }).getByRole("listitem").first();
+    await tabTo(admin, card.locator("summary"));
+    await admin.keyboard.press("Enter");
+    await tabTo(admin, card.getByRole("button", { name: "Approve" }), 10);
+    await admin.keyboard.press("Enter");
+    await expect(card.getByRole("button", { name: "Approve" })).toHaveCount(0);
+    // The decision's buttons are gone; the focus is on the card, which now says Approved.
+    await expect(card.locator("summary")).toBeFocused();
+    await expect(card.locator("summary")).toContainText("Approved");
+  });
+
+  test("the confirmation dialogs trap the focus and give it back to their button", async ({ admin, site }) => {
+    const openers = [
+      { path: "/admin/events", opener: admin.getByRole("button", { name: `Delete ${GATHERING}` }) },
+      { path: `/admin/events/${site.gatheringId}/questions`, opener: admin.getByRole("button", { name: /^Delete: / }).first() },
+    ];
+    for (const { path, opener } of openers) {
+      await admin.goto(path);
+      await settle(admin);
+      const dialog = admin.getByRole("alertdialog");
+      const focusInDialog = () => dialog.evaluate((el) => el.contains(document.activeElement));
+
+      await tabTo(admin, opener);
+      await admin.keyboard.press("Enter");
+      await expect(dialog).toBeVisible();
+      expect(await focusInDialog()).toBe(true);
+      for (const key of ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+        await admin.keyboard.press(key);
+        expect(await focusInDialog(), `focus left the dialog after ${key}`).toBe(true);
+      }
+      await admin.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(opener).toBeFocused();
+
+      // Closing with its Cancel button gives the focus back too.
+      await admin.keyboard.press("Space");
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+      await admin.keyboard.press("Enter");
+      await expect(dialog).toBeHidden();
+      await expect(opener).toBeFocused();
+    }
+  });
+
+  test("the question order's drag handles are buttons that explain their keyboard use", async ({ admin }) => {
+    // The reorder itself (Space, arrows, Enter) is in sanctum-questions.spec.ts.
+    await admin.goto("/admin/questions");
+    await settle(admin);
+    const handle = admin.getByRole("button", { name: /^Reorder: / }).first();
+    await tabTo(admin, handle);
+    await expect(handle).toHaveAttribute("aria-roledescription", "sortable");
+    await expect(handle).toHaveAccessibleDescription(/space bar/i);
+  });
+});
+
+const runningAnimations = (page: Page) =>
+  page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((animation) => animation.playState === "running")
+      .map((animation) => {
+        const target = (animation.effect as KeyframeEffect | null)?.target;
+        const name = "animationName" in animation ? animation.animationName : "transitionProperty" in animation ? animation.transitionProperty : "script";
+        return `${String(name)} on ${target?.tagName.toLowerCase() ?? "?"}.${target?.getAttribute("class") ?? ""}`;
+      }),
+  );
+
+/** Records how the page asks to scroll, so the test can tell smooth from instant. */
+async function recordScrolls(page: Page) {
+  await page.addInitScript(() => {
+    const calls: string[] = [];
+    Object.assign(window, { a11yScrolls: calls });
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (options?: boolean | ScrollIntoViewOptions) {
+      calls.push(typeof options === "object" ? (options.behavior ?? "auto") : "auto");
+      original.call(this, options);
+    };
+  });
+}
+
+const recordedScrolls = (page: Page) => page.evaluate(() => (window as unknown as { a11yScrolls: string[] }).a11yScrolls);
+
+test.describe("reduced motion", () => {
+  test("without the preference the LIVE NOW dot pulses and the scroll is smooth", async ({ page }) => {
+    await recordScrolls(page);
+    await page.goto("/events");
+    const live = page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ });
+    await expect(live.locator(".animate-ping")).toHaveCSS("animation-name", "ping");
+    await settle(page);
+    await live.click();
+    await expect(page.locator("#vrchat-stats").getByRole("heading", { name: /PLAYERS IN VR/ })).toBeInViewport();
+    expect(await recordedScrolls(page)).toEqual(["smooth"]);
+  });
+
+  test.describe("with the preference", () => {
+    test.beforeEach(async ({ page }) => {
+      await page.emulateMedia({ reducedMotion: "reduce" });
+    });
+
+    test("the LIVE NOW dots stand still and nothing else moves", async ({ page }) => {
+      await page.goto("/events");
+      const live = page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ });
+      await expect(live.locator(".animate-ping")).toHaveCSS("animation-name", "none");
+      await page.goto("/");
+      await settle(page);
+      for (const dot of await page.locator(".animate-ping").all()) await expect(dot).toHaveCSS("animation-name", "none");
+      await expect.poll(() => runningAnimations(page)).toEqual([]);
+    });
+
+    test("LIVE NOW jumps to the statistics instead of scrolling smoothly", async ({ page }) => {
+      await recordScrolls(page);
+      await page.goto("/events");
+      await settle(page);
+      await page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ }).click();
+      const heading = page.locator("#vrchat-stats").getByRole("heading", { name: /PLAYERS IN VR/ });
+      await expect(heading).toBeInViewport();
+      // Already on the home page: the same link scrolls there again, from the top.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ }).click();
+      await expect(heading).toBeInViewport();
+      expect(await recordedScrolls(page)).toEqual(["auto", "auto"]);
+      await expect(page.locator("html")).toHaveCSS("scroll-behavior", "auto");
+    });
+
+    test("the loading skeleton and spinner stand still", async ({ page }) => {
+      await page.goto("/events");
+      await settle(page);
+      // Hold the next page's data back so its loading state shows.
+      const held: (() => void)[] = [];
+      const release = () => held.splice(0).forEach((resume) => resume());
+      await page.route(/\.data(\?|$)/, async (route) => {
+        await new Promise<void>((resume) => held.push(resume));
+        await route.continue();
+      });
+      await page.getByRole("link", { name: new RegExp(OPEN_MIC) }).first().click();
+      const skeleton = page.locator("main .animate-pulse").first();
+      await expect(skeleton).toBeVisible();
+      await expect(skeleton).toHaveCSS("animation-name", "none");
+      await expect.poll(() => runningAnimations(page)).toEqual([]);
+      release();
+      await expect(page.getByRole("heading", { level: 1, name: OPEN_MIC })).toBeVisible();
+
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "The Calling" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Loading events..." })).toBeVisible();
+      await expect.poll(() => runningAnimations(page)).toEqual([]);
+      release();
+      await expect(page.getByRole("heading", { level: 1 })).toContainText("Dwellers");
+    });
+
+    test("dialogs and notices appear without motion", async ({ page, admin, site }) => {
+      await page.goto("/apply");
+      await settle(page);
+      await page.getByRole("button", { name: "Complete the Ritual" }).click();
+      await expect(page.locator("[data-sonner-toast]").first()).toBeVisible();
+      await expect.poll(() => runningAnimations(page)).toEqual([]);
+
+      await admin.emulateMedia({ reducedMotion: "reduce" });
+      await admin.goto(`/admin/events/${site.gatheringId}/questions`);
+      await settle(admin);
+      await admin.getByRole("button", { name: /^Delete: / }).first().click();
+      await expect(admin.getByRole("alertdialog")).toBeVisible();
+      await expect.poll(() => runningAnimations(admin)).toEqual([]);
+    });
+  });
+});
