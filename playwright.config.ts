@@ -60,6 +60,8 @@ export default defineConfig({
       // The suite submits many applications from one address; the limit itself is tested elsewhere.
       RATE_LIMIT_APPLICATIONS: "10000",
       RATE_LIMIT_SIGN_IN: "10000",
+      // Tests change events and look at once; the page cache has its own integration test.
+      PAGE_CACHE_SECONDS: "0",
       DISCORD_INVITE_URL: "https://discord.gg/dwellers",
       PUBLIC_URL: baseURL,
       // Set but empty: a developer's .env must not point the suite at another database.

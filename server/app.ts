@@ -37,6 +37,7 @@ import { adminSocketHandler, runAdminCommand, type AdminReply } from "./admin-co
 import { PGLITE_FOLDER } from "./backup";
 import { seedDemoContent } from "./demo-content";
 import { createHealthCheck, type HealthCheck } from "./health";
+import { createPageCache } from "./page-cache";
 import { securityHeaders } from "./security-headers";
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
@@ -80,6 +81,7 @@ const REQUEST_ID = /^[\w=-]{1,64}$/;
 export function createApp({ db, config, auth, mailTransport, notifications, vrchat, health, build, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
+  const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
 
   // One log line per request: no query string (reset links carry tokens there), no headers.
   app.use(async (c, next) => {
@@ -158,7 +160,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     // better-auth reads the client's address from this header (it cannot see the socket).
     const request = new Request(c.req.raw);
     request.headers.set(CLIENT_IP_HEADER, address);
-    return handleRequest(request, context);
+    return cachedPage(request, cspNonce, () => handleRequest(request, context));
   });
 
   return app;
@@ -249,9 +251,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }, 60 * 60 * 1000);
   housekeeping.unref();
 
-  const build =
-    options.build ??
-    (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  // Loaded now, not at the first page request: by then a new build may have replaced this one's
+  // files on disk (a deploy building before the restart), and every page would fail.
+  const build = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
   const targets = channels.map((channel) => channel.target);
   const app = createApp({
     db: database.db,

@@ -10,7 +10,10 @@ import { ensureBuild, root, serverBundle } from "./build.ts";
 const dev = process.argv.includes("--dev");
 
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
-if (dev) process.env.NODE_ENV ??= "development";
+// React and its libraries pick their development or production build from NODE_ENV when first
+// imported: set it before anything loads them (without it, production would run React's slow
+// development build).
+process.env.NODE_ENV ??= dev ? "development" : "production";
 
 interface ServerModule {
   startServer(options: Record<string, unknown>): Promise<{ close(): Promise<void> }>;

@@ -2,7 +2,7 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { matchPath, Outlet, useLocation, useNavigation } from "react-router";
 import { appContext } from "~/context";
-import { EventDetailSkeleton } from "~/features/events/event-detail";
+import { EventDetailSkeleton } from "~/features/events/event-detail-skeleton";
 import { SiteFooter } from "~/features/site/site-footer";
 import { SiteNav } from "~/features/site/site-nav";
 import { GROUP_DATA_FETCH_FAILED } from "~/features/vrchat/group-data";

@@ -31,6 +31,11 @@ const EnvSchema = z.object({
   DISCORD_INVITE_URL: optionalUrl,
   HERO_VIDEO_URL: optionalUrl,
 
+  /**
+   * Signed-out visitors of the home page, the events and an event share one rendering of each for
+   * this long (0: render every request). Absorbs crowds; pages change at most this much later.
+   */
+  PAGE_CACHE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).min(0).max(60).default(1),
   /** Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry. */
   TRUST_PROXY: booleanFromEnv.default(false),
   RATE_LIMIT_APPLICATIONS: z.coerce

@@ -37,11 +37,11 @@ function describeError(error: unknown): unknown {
 function write(level: Level, message: string, fields?: Fields) {
   if (LEVEL_ORDER[level] < LEVEL_ORDER[threshold]) return;
   const entry: Fields = { time: new Date().toISOString(), level, msg: message };
-  const scope = requestScope.getStore();
-  if (scope) entry.requestId = scope.requestId;
   for (const [key, value] of Object.entries(fields ?? {})) {
     entry[key] = key === "error" || value instanceof Error ? describeError(value) : value;
   }
+  const scope = requestScope.getStore();
+  if (scope) entry.requestId = scope.requestId;
   const line = `${JSON.stringify(entry)}\n`;
   if (level === "error" || level === "warn") process.stderr.write(line);
   else process.stdout.write(line);

@@ -19,7 +19,8 @@ export interface ExitedProcess {
 function launch(env: Record<string, string>, cwd = root) {
   const child = spawn(process.execPath, ["server/main.ts"], {
     cwd,
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "", ...env },
+    // No shared page renderings unless a test asks: tests change events and look at once.
+    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "", PAGE_CACHE_SECONDS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -2,6 +2,7 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { ANSWER_MAX_LENGTH, answerFieldName, checkAnswers, type FormQuestion } from "./answers";
@@ -15,9 +16,6 @@ export interface FormFailure {
   questionId?: string;
   values?: Record<string, string>;
 }
-
-const fieldClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 placeholder:text-mist-400/60 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400 aria-[invalid=true]:border-red-400";
 
 function formBytes(form: FormData): number {
   let bytes = 0;

@@ -2,6 +2,7 @@ import { ChevronDown, Download, Search } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { fieldClass } from "~/components/ui/field";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -17,9 +18,6 @@ export const REVIEW_ANSWER_LIMIT = 200;
 const STATUS_LABEL: Record<ApplicationStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected" };
 const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger" } as const;
 const FILTER_LABEL: Record<StatusFilter, string> = { all: "All Status", pending: "Pending", approved: "Approved", rejected: "Rejected" };
-
-const inputClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400";
 
 export function SummaryTiles({ counts }: { counts: { total: number; pending: number; approved: number; rejected: number } }) {
   const tiles = [
@@ -55,13 +53,13 @@ export function ReviewFilters({ exportHref, canExport }: { exportHref: string | 
             type="search"
             defaultValue={params.get("q") ?? ""}
             placeholder="Search by VRChat username or Discord ID..."
-            className={cn(inputClass, "pl-9")}
+            className={cn(fieldClass, "pl-9")}
           />
         </div>
       </div>
       <div className="space-y-1">
         <label htmlFor="review-status" className="block text-sm font-semibold text-mist-100">Status</label>
-        <select id="review-status" name="status" defaultValue={params.get("status") ?? "all"} className={inputClass}>
+        <select id="review-status" name="status" defaultValue={params.get("status") ?? "all"} className={fieldClass}>
           {(Object.keys(FILTER_LABEL) as StatusFilter[]).map((value) => (
             <option key={value} value={value}>{FILTER_LABEL[value]}</option>
           ))}
@@ -226,7 +224,7 @@ export function ApplicationCard({
                 onChange={(e) => setNotes(e.target.value)}
                 onBlur={saveNotes}
                 disabled={busy}
-                className={inputClass}
+                className={fieldClass}
               />
             </div>
           ) : null}

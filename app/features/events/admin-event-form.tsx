@@ -1,17 +1,15 @@
 import { useId } from "react";
 import { Form, href, Link, useNavigation } from "react-router";
+import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { cn } from "~/components/ui/cn";
 import { deadlineDateOf, EVENT_TIMEZONES } from "./event-timing";
 import type { AdminEventSummary } from "./events.server";
 
-const field =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400 aria-[invalid=true]:border-red-400";
-
 export interface EventFormFailure {
   error: string;
-  field?: string;
+  fieldClass?: string;
 }
 
 function Field({ id, label, error, children, hint }: { id: string; label: string; error?: boolean; children: React.ReactNode; hint?: string }) {
@@ -30,7 +28,7 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
   const busy = navigation.state === "submitting";
   const errorId = useId();
   const id = (name: string) => `event-${name}`;
-  const invalid = (name: string) => (failure?.field === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
+  const invalid = (name: string) => (failure?.fieldClass === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
   const deadline = event?.applicationDeadline ? deadlineDateOf(new Date(event.applicationDeadline), event.timezone) : "";
 
   return (
@@ -45,27 +43,27 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
         </div>
         <div className="sm:col-span-2">
           <Field id={id("title")} label="Title">
-            <input id={id("title")} name="title" required defaultValue={event?.title} className={field} {...invalid("title")} />
+            <input id={id("title")} name="title" required defaultValue={event?.title} className={fieldClass} {...invalid("title")} />
           </Field>
         </div>
         <div className="sm:col-span-2">
           <Field id={id("description")} label="Description">
-            <textarea id={id("description")} name="description" rows={4} defaultValue={event?.description} className={field} {...invalid("description")} />
+            <textarea id={id("description")} name="description" rows={4} defaultValue={event?.description} className={fieldClass} {...invalid("description")} />
           </Field>
         </div>
         <Field id={id("date")} label="Event Date">
-          <input id={id("date")} name="eventDate" type="date" required defaultValue={event?.eventDate} className={field} {...invalid("eventDate")} />
+          <input id={id("date")} name="eventDate" type="date" required defaultValue={event?.eventDate} className={fieldClass} {...invalid("eventDate")} />
         </Field>
         <Field id={id("time")} label="Event Time">
-          <input id={id("time")} name="eventTime" type="time" required defaultValue={event?.eventTime.slice(0, 5)} className={field} {...invalid("eventTime")} />
+          <input id={id("time")} name="eventTime" type="time" required defaultValue={event?.eventTime.slice(0, 5)} className={fieldClass} {...invalid("eventTime")} />
         </Field>
         <Field id={id("timezone")} label="Timezone">
-          <select id={id("timezone")} name="timezone" defaultValue={event?.timezone ?? "UTC"} className={field} {...invalid("timezone")}>
+          <select id={id("timezone")} name="timezone" defaultValue={event?.timezone ?? "UTC"} className={fieldClass} {...invalid("timezone")}>
             {EVENT_TIMEZONES.map((zone) => <option key={zone}>{zone}</option>)}
           </select>
         </Field>
         <Field id={id("world")} label="World Name">
-          <input id={id("world")} name="worldName" required defaultValue={event?.worldName} className={field} {...invalid("worldName")} />
+          <input id={id("world")} name="worldName" required defaultValue={event?.worldName} className={fieldClass} {...invalid("worldName")} />
         </Field>
         <label className="flex items-center gap-3 text-sm font-semibold text-mist-100 sm:col-span-2">
           <input type="checkbox" name="applicationRequired" defaultChecked={event?.applicationRequired} className="size-5 accent-ember-400" />
@@ -73,14 +71,14 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
         </label>
         <div className="dwell-application-fields grid gap-5 sm:col-span-2 sm:grid-cols-2">
             <Field id={id("deadline")} label="Application Deadline" hint="Applications close at 23:59:59 of this day, in the event's timezone.">
-              <input id={id("deadline")} name="applicationDeadline" type="date" defaultValue={deadline} className={field} {...invalid("applicationDeadline")} />
+              <input id={id("deadline")} name="applicationDeadline" type="date" defaultValue={deadline} className={fieldClass} {...invalid("applicationDeadline")} />
             </Field>
             <Field id={id("max")} label="Max Attendees" hint="Leave empty for unlimited.">
-              <input id={id("max")} name="maxAttendees" type="number" min={1} step={1} defaultValue={event?.maxAttendees ?? ""} className={field} {...invalid("maxAttendees")} />
+              <input id={id("max")} name="maxAttendees" type="number" min={1} step={1} defaultValue={event?.maxAttendees ?? ""} className={fieldClass} {...invalid("maxAttendees")} />
             </Field>
             <div className="sm:col-span-2">
               <Field id={id("instructions")} label="Application Instructions">
-                <textarea id={id("instructions")} name="applicationInstructions" rows={3} defaultValue={event?.applicationInstructions ?? ""} className={field} {...invalid("applicationInstructions")} />
+                <textarea id={id("instructions")} name="applicationInstructions" rows={3} defaultValue={event?.applicationInstructions ?? ""} className={fieldClass} {...invalid("applicationInstructions")} />
               </Field>
             </div>
         </div>

@@ -5,7 +5,6 @@ import { BackLink, Notice } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
@@ -169,22 +168,6 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
     <div>
       <dt className="text-sm font-semibold tracking-wide text-mist-400">{term}</dt>
       <dd className="mt-1 text-mist-100">{children}</dd>
-    </div>
-  );
-}
-
-/** Shown while an event's page loads during client navigation. */
-export function EventDetailSkeleton() {
-  return (
-    <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6" aria-busy="true" aria-label="Loading event">
-      <Skeleton className="h-8 w-48" />
-      <Skeleton className="mt-8 h-12 w-3/4" />
-      <Skeleton className="mt-4 h-6 w-64" />
-      <div className="mt-8 grid gap-4 sm:grid-cols-2">
-        <Skeleton className="h-28" />
-        <Skeleton className="h-28" />
-      </div>
-      <Skeleton className="mt-10 h-48" />
     </div>
   );
 }

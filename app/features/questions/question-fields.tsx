@@ -1,11 +1,9 @@
 import { Plus, X } from "lucide-react";
 import { Switch } from "radix-ui";
 import { useId, useState } from "react";
+import { fieldClass } from "~/components/ui/field";
 import type { QuestionType } from "~/db/enums";
 import { QUESTION_TYPE_LABELS } from "./question-input";
-
-export const inputClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400";
 
 export interface QuestionDraft {
   question: string;
@@ -48,12 +46,12 @@ export function QuestionFields({ draft, onChange }: { draft: QuestionDraft; onCh
           value={draft.question}
           onChange={(e) => onChange({ ...draft, question: e.target.value })}
           maxLength={500}
-          className={inputClass}
+          className={fieldClass}
         />
       </div>
       <div className="space-y-2">
         <label htmlFor={`${id}-type`} className="block text-sm font-semibold text-mist-100">Question Type</label>
-        <select id={`${id}-type`} name="questionType" value={draft.questionType} onChange={(e) => setType(e.target.value as QuestionType)} className={inputClass}>
+        <select id={`${id}-type`} name="questionType" value={draft.questionType} onChange={(e) => setType(e.target.value as QuestionType)} className={fieldClass}>
           {(Object.keys(QUESTION_TYPE_LABELS) as QuestionType[]).map((type) => (
             <option key={type} value={type}>{QUESTION_TYPE_LABELS[type]}</option>
           ))}
@@ -82,7 +80,7 @@ export function QuestionFields({ draft, onChange }: { draft: QuestionDraft; onCh
                 value={option}
                 maxLength={200}
                 onChange={(e) => onChange({ ...draft, options: draft.options.map((o, i) => (i === index ? e.target.value : o)) })}
-                className={inputClass}
+                className={fieldClass}
               />
               <button
                 type="button"

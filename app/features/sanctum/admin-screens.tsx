@@ -1,11 +1,9 @@
 import { KeyRound, LogOut, ShieldAlert } from "lucide-react";
 import { useId, useState } from "react";
 import { Form, href, Link, useFetcher, useLocation } from "react-router";
+import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-
-export const fieldClass =
-  "w-full rounded-lg border border-aurora-400/30 bg-night-950/70 px-3 py-2.5 text-mist-100 placeholder:text-mist-400/60 focus:border-ember-400 focus:outline-hidden focus:ring-1 focus:ring-ember-400 aria-[invalid=true]:border-red-400";
 
 export interface SignInResult {
   error?: string;

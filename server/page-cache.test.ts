@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { createPageCache } from "./page-cache";
+
+const EVENT = "/events/0b8e6f1a-9c2d-4e5f-8a7b-1c2d3e4f5a6b";
+
+/** A stand-in for React Router: renders a page with the nonce it is given, counting renders. */
+function renderer(options: { status?: number; headers?: Record<string, string>; delayMs?: number } = {}) {
+  const state = { renders: 0 };
+  const render = (nonce: string) => async () => {
+    state.renders++;
+    await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+    return new Response(`<script nonce="${nonce}">1</script><p>render ${state.renders}</p><script nonce="${nonce}">2</script>`, {
+      status: options.status ?? 200,
+      headers: { "Content-Type": "text/html; charset=utf-8", ...options.headers },
+    });
+  };
+  return { state, render };
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://dwell.test${path}`, { headers });
+
+describe("the public page cache", () => {
+  it("renders once for a crowd, and gives each response its own nonce", async () => {
+    const serve = createPageCache({ ttlMs: 1_000 });
+    const { state, render } = renderer({ delayMs: 20 });
+    const nonces = Array.from({ length: 50 }, (_, i) => `nonce-${i}-abcdefghij`);
+    const bodies = await Promise.all(nonces.map((nonce) => serve(get("/events"), nonce, render(nonce)).then((r) => r.text())));
+    expect(state.renders).toBe(1);
+    bodies.forEach((body, i) => {
+      expect(body).toBe(`<script nonce="${nonces[i]}">1</script><p>render 1</p><script nonce="${nonces[i]}">2</script>`);
+    });
+  });
+
+  it("keys pages by path and time zone, and renders again once the copy is too old", async () => {
+    const serve = createPageCache({ ttlMs: 50 });
+    const { state, render } = renderer();
+    await serve(get("/"), "n1", render("n1"));
+    await serve(get("/"), "n2", render("n2"));
+    await serve(get(EVENT), "n3", render("n3"));
+    await serve(get("/", { Cookie: "tz=Asia%2FTokyo" }), "n4", render("n4"));
+    await serve(get("/", { Cookie: "tz=Asia%2FTokyo" }), "n5", render("n5"));
+    expect(state.renders).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await (await serve(get("/"), "n6", render("n6"))).text()).toContain("render 4");
+  });
+
+  it("never shares a signed-in page, a query, a form post, another page or an answer that is not a plain 200", async () => {
+    const serve = createPageCache({ ttlMs: 60_000 });
+    const twice = async (request: () => Request, options?: Parameters<typeof renderer>[0]) => {
+      const { state, render } = renderer(options);
+      await serve(request(), "a", render("a"));
+      await serve(request(), "b", render("b"));
+      return state.renders;
+    };
+    expect(await twice(() => get("/events", { Cookie: "tz=UTC; dwell.session_token=abc" }))).toBe(2);
+    expect(await twice(() => get("/events?page=2"))).toBe(2);
+    expect(await twice(() => new Request("http://dwell.test/events", { method: "POST" }))).toBe(2);
+    expect(await twice(() => get("/apply"))).toBe(2);
+    expect(await twice(() => get("/admin"))).toBe(2);
+    expect(await twice(() => get(EVENT), { status: 404 })).toBe(2);
+    expect(await twice(() => get(EVENT), { headers: { "Set-Cookie": "x=1" } })).toBe(2);
+    // Without a nonce (development) or with the cache off, every request renders.
+    const { state, render } = renderer();
+    await serve(get("/"), undefined, render(""));
+    await serve(get("/"), undefined, render(""));
+    await createPageCache({ ttlMs: 0 })(get("/"), "z", render("z"));
+    expect(state.renders).toBe(3);
+  });
+
+  it("lets requests that waited on a failed render render for themselves", async () => {
+    const serve = createPageCache({ ttlMs: 1_000 });
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error("the database went away");
+    };
+    const { render } = renderer();
+    const [first, second] = await Promise.allSettled([serve(get("/"), "a", failing), serve(get("/"), "b", render("b"))]);
+    expect(first.status).toBe("rejected");
+    expect(second.status === "fulfilled" && (await second.value.text())).toContain('nonce="b"');
+    expect(calls).toBe(1);
+  });
+});

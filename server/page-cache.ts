@@ -1,0 +1,98 @@
+/**
+ * A very short cache of the public pages that every visitor sees alike (`/`, `/events`, an
+ * event), for visitors who are not signed in. Rendering a page takes milliseconds of the one CPU
+ * a Node process has, so a crowd arriving at once (an event announced in VRChat) would queue
+ * behind each other; with this, one render per page per second serves them all.
+ *
+ * A page differs by visitor only in its time zone (the `tz` cookie, part of the key) and in its
+ * Content-Security-Policy nonce: the cached copy's nonce is replaced by each response's own.
+ * Anything else (another cookie, a query string, a non-200 answer, a Set-Cookie) is not cached.
+ */
+
+export interface PageCacheOptions {
+  ttlMs: number;
+  /** Distinct pages (times time zones) kept at most; the oldest go first. */
+  maxEntries?: number;
+}
+
+interface CachedPage {
+  storedAt: number;
+  status: number;
+  headers: [string, string][];
+  body: string;
+  /** The nonce the body was rendered with, replaced by each response's own. */
+  nonce: string;
+}
+
+const CACHEABLE_PATH = /^\/(?:events(?:\/[0-9a-f-]{36})?)?$/;
+const TIME_ZONE_COOKIE = /^\s*tz=[\w%+\-./]*\s*$/;
+
+/** The cache key, or null when this request must be rendered for itself. */
+function keyOf(request: Request): string | null {
+  if (request.method !== "GET") return null;
+  const url = new URL(request.url);
+  if (url.search || !CACHEABLE_PATH.test(url.pathname)) return null;
+  const cookie = request.headers.get("cookie") ?? "";
+  // A session (or any cookie of ours other than the time zone) means a page of its own.
+  if (cookie && !cookie.split(";").every((part) => TIME_ZONE_COOKIE.test(part))) return null;
+  return `${url.pathname}\n${cookie.trim()}`;
+}
+
+export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {
+  const pages = new Map<string, CachedPage>();
+  // Requests arriving while a page renders wait for that render rather than start their own.
+  const rendering = new Map<string, Promise<CachedPage | null>>();
+
+  async function store(key: string, response: Response, nonce: string): Promise<CachedPage | null> {
+    const type = response.headers.get("content-type") ?? "";
+    if (response.status !== 200 || !type.startsWith("text/html") || response.headers.has("set-cookie")) return null;
+    const page: CachedPage = {
+      storedAt: Date.now(),
+      status: response.status,
+      headers: [...response.headers],
+      body: await response.text(),
+      nonce,
+    };
+    pages.delete(key);
+    pages.set(key, page);
+    if (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+    return page;
+  }
+
+  const replay = (page: CachedPage, nonce: string) =>
+    new Response(page.body.replaceAll(page.nonce, nonce), { status: page.status, headers: page.headers });
+
+  /**
+   * Answers from the cache, or renders with `render` (which must use `nonce` as the page's
+   * nonce) and keeps the page when it may be shared.
+   */
+  return async function serve(
+    request: Request,
+    nonce: string | undefined,
+    render: () => Promise<Response>,
+  ): Promise<Response> {
+    const key = ttlMs > 0 && nonce ? keyOf(request) : null;
+    if (!key || !nonce) return render();
+    const cached = pages.get(key);
+    if (cached && Date.now() - cached.storedAt < ttlMs) return replay(cached, nonce);
+
+    const pending = rendering.get(key);
+    if (pending) {
+      // That render failing or not being shareable: this request renders for itself.
+      const page = await pending.catch(() => null);
+      return page ? replay(page, nonce) : render();
+    }
+    let response: Response | undefined;
+    const attempt = render().then((rendered) => {
+      response = rendered;
+      return store(key, rendered, nonce);
+    });
+    rendering.set(key, attempt);
+    try {
+      const page = await attempt;
+      return page ? replay(page, nonce) : response!;
+    } finally {
+      rendering.delete(key);
+    }
+  };
+}
