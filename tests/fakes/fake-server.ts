@@ -16,7 +16,7 @@
  * `requests` holds only the deliveries the service accepted; `attempts` counts every request.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 
 export const FAKE_MODES = [
   "normal",
@@ -132,27 +132,7 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  let listening = true;
-
-  async function setListening(on: boolean) {
-    if (on === listening) return;
-    listening = on;
-    if (on) {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
-      return;
-    }
-    // Stops listening at once; the open (keep-alive) connections are ended too, so the next
-    // request has to connect and is refused.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
-  }
+  const listening = portSwitch(server, port, () => server.closeAllConnections());
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -163,16 +143,39 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;
-      await setListening(next !== "refused");
+      await listening.listen(next !== "refused");
     },
     setDelay(ms) {
       delayMs = ms;
     },
-    async close() {
-      if (!listening) return;
-      // Also ends the requests left hanging and the clients' keep-alive connections.
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    // Also ends the requests left hanging and the clients' keep-alive connections.
+    close: () => listening.listen(false),
+  };
+}
+
+/**
+ * Closes a fake's port (for the "refused" mode, and at the end) or opens it again on the same
+ * number. Closing also ends the open connections, so the next request has to connect and is refused.
+ */
+export function portSwitch(server: Server, port: number, dropConnections: () => void) {
+  let listening = true;
+  return {
+    async listen(on: boolean) {
+      if (on === listening) return;
+      listening = on;
+      if (on) {
+        await new Promise<void>((resolve, reject) => {
+          server.once("error", reject);
+          server.listen(port, "127.0.0.1", () => {
+            server.off("error", reject);
+            resolve();
+          });
+        });
+        return;
+      }
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      dropConnections();
+      await closed;
     },
   };
 }

@@ -11,6 +11,7 @@
  * `connections` counts every connection accepted, whatever the mode.
  */
 import net from "node:net";
+import { portSwitch } from "./fake-server";
 
 export const FAKE_SMTP_MODES = ["normal", "slow", "hang", "garbage", "refused"] as const;
 export type FakeSmtpMode = (typeof FAKE_SMTP_MODES)[number];
@@ -117,29 +118,9 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;
-  let listening = true;
-
-  function dropConnections() {
+  const listening = portSwitch(server, port, () => {
     for (const socket of sockets) socket.destroy();
-  }
-
-  async function setListening(on: boolean) {
-    if (on === listening) return;
-    listening = on;
-    if (on) {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
-      return;
-    }
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    dropConnections();
-    await closed;
-  }
+  });
 
   return {
     port,
@@ -154,13 +135,8 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     async setMode(next, options = {}) {
       mode = next;
       delayMs = options.delayMs ?? delayMs;
-      await setListening(next !== "refused");
+      await listening.listen(next !== "refused");
     },
-    async close() {
-      if (!listening) return;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      dropConnections();
-      await closed;
-    },
+    close: () => listening.listen(false),
   };
 }

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Secret, TOTP } from "otpauth";
+import { portSwitch } from "./fake-server";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
 export const FAKE_USERNAME = "dwell-bot@example.org";
@@ -322,26 +323,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  let listening = true;
-
-  async function setListening(on: boolean) {
-    if (on === listening) return;
-    listening = on;
-    if (on) {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
-      return;
-    }
-    // Open keep-alive connections are ended too: the next call has to connect, and is refused.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
-  }
+  const listening = portSwitch(server, port, () => server.closeAllConnections());
 
   return {
     url: `http://127.0.0.1:${port}/api/1`,
@@ -352,7 +334,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;
-      await setListening(next !== "refused");
+      await listening.listen(next !== "refused");
     },
     failNext(times, status, retryAfter = 0) {
       failures = { times, status, retryAfter };
@@ -363,10 +345,6 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     setDelay(ms) {
       delayMs = ms;
     },
-    async close() {
-      if (!listening) return;
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    },
+    close: () => listening.listen(false),
   };
 }
