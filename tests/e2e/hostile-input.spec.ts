@@ -6,7 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
 
-const ADMIN = { email: "warden@dwell.example", password: "iron-gate-warden" };
+const ADMIN = { email: "sentinel@dwell.example", password: "iron-gate-sentinel" };
 
 /** Each marks the page when it runs; the text of each must show instead. */
 const SHORT = `<img src=x onerror="window.__pwned='img'">`;
@@ -15,7 +15,7 @@ const PAYLOAD =
   `"'><iframe src="javascript:parent.__pwned='iframe'"></iframe><a href="javascript:window.__pwned='link'">link</a>`;
 
 test.describe.configure({ mode: "serial" });
-test.beforeAll(() => createAccount(ADMIN.email, ADMIN.password, "admin", "Warden"));
+test.beforeAll(() => createAccount(ADMIN.email, ADMIN.password, "admin", "Sentinel"));
 
 const runId = Math.random().toString(36).slice(2, 8);
 const title = `Hostile ${runId} ${SHORT}`;
