@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Secret, TOTP } from "otpauth";
-import { portSwitch } from "./fake-server";
+import { portSwitch } from "./fake-server.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
 export const FAKE_USERNAME = "dwell-bot@example.org";
