@@ -33,9 +33,10 @@ export interface Spread {
   runs: number;
 }
 
+/** Median and range of the runs that produced a figure (a run that produced none is left out). */
 export function spread(values: number[]): Spread {
-  if (values.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, runs: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, runs: 0 };
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return { median, min: sorted[0]!, max: sorted.at(-1)!, runs: sorted.length };
