@@ -6,7 +6,7 @@
  * every page), then records the outcome. A crashed worker's lease runs out and the job is taken
  * again; `FOR UPDATE SKIP LOCKED` keeps two processes from leasing the same job at once.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { outbox, type OutboxRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
@@ -62,6 +62,8 @@ export function leaseFor(channels: readonly NotificationChannel[]): number {
   return Math.max(...channels.map((channel) => channel.maxDeliveryMs!)) + LEASE_MARGIN_MS;
 }
 
+const MAX_JOBS_PER_RUN = 500;
+
 /** Exponential backoff with "equal jitter": between half and all of the doubled delay. */
 export function retryDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random) {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
@@ -95,7 +97,7 @@ export function createOutboxWorker(
   const byTarget = new Map(channels.map((channel) => [channel.target, channel]));
   const targets = [...byTarget.keys()];
 
-  async function lease(now: Date): Promise<OutboxRow[]> {
+  async function lease(now: Date, attempted: ReadonlySet<string>): Promise<OutboxRow[]> {
     if (targets.length === 0) return [];
     const due = db
       .select({ id: outbox.id })
@@ -106,6 +108,7 @@ export function createOutboxWorker(
           sql`${outbox.nextAttemptAt} <= ${now.toISOString()}::timestamptz`,
           sql`(${outbox.lockedUntil} is null or ${outbox.lockedUntil} <= ${now.toISOString()}::timestamptz)`,
           inArray(outbox.target, targets),
+          attempted.size > 0 ? notInArray(outbox.id, [...attempted]) : undefined,
         ),
       )
       .orderBy(outbox.nextAttemptAt)
@@ -162,17 +165,19 @@ export function createOutboxWorker(
   }
 
   async function runOnce() {
-    // Jobs due when the run began: one retried during this run waits for a later run. One
-    // millisecond ahead, because the database keeps microseconds: a job queued within the
-    // current millisecond is due too.
+    // Jobs due when the run began, each once: one retried during this run waits for a later run
+    // (even when its retry is due at once). One millisecond ahead, because the database keeps
+    // microseconds: a job queued within the current millisecond is due too.
     const started = new Date(Date.now() + 1);
-    let attempted = 0;
-    for (;;) {
-      const jobs = await lease(started);
-      if (jobs.length === 0) return attempted;
+    const attempted = new Set<string>();
+    // A long backlog is worked through over several runs, a few seconds apart.
+    while (attempted.size < MAX_JOBS_PER_RUN) {
+      const jobs = await lease(started, attempted);
+      if (jobs.length === 0) break;
+      for (const job of jobs) attempted.add(job.id);
       await Promise.all(jobs.map(deliver));
-      attempted += jobs.length;
     }
+    return attempted.size;
   }
 
   let timer: NodeJS.Timeout | undefined;
