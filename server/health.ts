@@ -3,7 +3,7 @@
  * schema current), 503 otherwise. It also reports each integration's last success and failure, but
  * never their settings or error texts (those can hold tokens); the Sanctum's dashboard has details.
  */
-import { migrationStatus, pingDatabase, type Database, type MigrationStatus } from "~/db/db.server";
+import { migrationStatus, pingDatabase, type Database } from "~/db/db.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import { channelHealth } from "~/features/notifications/outbox.server";
 import { lastSync } from "~/features/vrchat/event-sync.server";
@@ -84,8 +84,7 @@ export function createHealthCheck(deps: HealthDeps): HealthCheck {
     }
     try {
       const details = await cached.details;
-      const migrations: MigrationStatus = details.migrations;
-      const ok = migrations.state === "current";
+      const ok = details.migrations.state === "current";
       return { ok, body: { status: ok ? "ok" : "error", database: "ok", ...details } };
     } catch (error) {
       log.error("health check failed", { error });

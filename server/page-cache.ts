@@ -8,6 +8,7 @@
  * Content-Security-Policy nonce: the cached copy's nonce is replaced by each response's own.
  * Anything else (another cookie, a query string, a non-200 answer, a Set-Cookie) is not cached.
  */
+import { TIME_ZONE_COOKIE } from "~/utils/viewer-time-zone";
 
 export interface PageCacheOptions {
   ttlMs: number;
@@ -25,7 +26,7 @@ interface CachedPage {
 }
 
 const CACHEABLE_PATH = /^\/(?:events(?:\/[0-9a-f-]{36})?)?$/;
-const TIME_ZONE_COOKIE = /^\s*tz=[\w%+\-./]*\s*$/;
+const TIME_ZONE_ONLY = new RegExp(`^\\s*${TIME_ZONE_COOKIE}=[\\w%+\\-./]*\\s*$`);
 
 /** The cache key, or null when this request must be rendered for itself. */
 function keyOf(request: Request): string | null {
@@ -34,7 +35,7 @@ function keyOf(request: Request): string | null {
   if (url.search || !CACHEABLE_PATH.test(url.pathname)) return null;
   const cookie = request.headers.get("cookie") ?? "";
   // A session (or any cookie of ours other than the time zone) means a page of its own.
-  if (cookie && !cookie.split(";").every((part) => TIME_ZONE_COOKIE.test(part))) return null;
+  if (cookie && !cookie.split(";").every((part) => TIME_ZONE_ONLY.test(part))) return null;
   return `${url.pathname}\n${cookie.trim()}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM, CHROMIUM_FLAGS } from "./page-weight.ts";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { figure, type Figure } from "./report.ts";
 import type { Site } from "./site.ts";
 
@@ -32,7 +32,7 @@ export async function measureLighthouse(site: Site, { runs, eventId }: Lighthous
   const scores = new Map<string, number[]>();
   const losses: LighthouseResult["losses"] = {};
   const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
+    chromePath: CHROMIUM_PATH,
     chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
     // The browser's zone matches the tz cookie below: the first load is not a reload.
     envVars: { ...process.env, TZ: "UTC" },

@@ -17,21 +17,11 @@ import { gzipSync } from "node:zlib";
 import { getRequestListener } from "@hono/node-server";
 import { chromium, type Browser } from "playwright-core";
 import { createRequestHandler, type ServerBuild } from "react-router";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH as CHROMIUM } from "../../tests/setup/chromium.ts";
 import { figure, type Figure } from "./report.ts";
 import { root, type Site } from "./site.ts";
 
 const PART = "1 page weight";
-export const CHROMIUM = "/usr/bin/chromium";
-/** Flags that let Chromium run as root on a machine without outside network. */
-export const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** Code that must stay off public pages, found by text that survives minification. */
 const PRIVATE_CODE = [

@@ -16,7 +16,8 @@ import { parseArgs } from "node:util";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat.ts";
 import { APPLICATIONS, measureAdminScale } from "./admin-scale.ts";
 import { measureLighthouse } from "./lighthouse-scores.ts";
-import { CHROMIUM, measurePageWeight } from "./page-weight.ts";
+import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
+import { measurePageWeight } from "./page-weight.ts";
 import { failed, markdownTable, textTable, type Figure } from "./report.ts";
 import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
 import { measureSubmissions } from "./submissions.ts";
@@ -62,7 +63,7 @@ async function describeMachine() {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
-    chromium: quietly(CHROMIUM, ["--version"]),
+    chromium: quietly(CHROMIUM_PATH, ["--version"]),
     postgres,
     commit: quietly("git", ["rev-parse", "--short", "HEAD"]),
     uncommittedChanges: (quietly("git", ["status", "--porcelain"]) ?? "").split("\n").filter(Boolean).length,
