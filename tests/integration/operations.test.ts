@@ -130,7 +130,8 @@ describe("request logs", () => {
 
 describe("/api/health", () => {
   it("reports the database, the schema and each integration, and no secret", async () => {
-    // The group data was fetched for the pages above.
+    // Pages start the VRChat refresh without waiting for it; the group data endpoint waits for it.
+    expect((await fetch(`${server.url}/api/group-data`)).status).toBe(200);
     const response = await fetch(`${server.url}/api/health`);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
