@@ -7,9 +7,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
-import "./app.css";
+import stylesheet from "./app.css?url";
 import { appContext } from "./context";
 import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
@@ -29,6 +28,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const links: Route.LinksFunction = () => [
+  // With a precedence React puts the stylesheet first in <head>, ahead of the script preloads:
+  // it is what holds back the first paint, so it should not queue behind them.
+  { rel: "stylesheet", href: stylesheet, precedence: "high" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -59,7 +61,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="font-sans antialiased">
         <ViewerTimeZoneProvider timeZone={timeZone}>{children}</ViewerTimeZoneProvider>
-        <Toaster theme="dark" position="top-center" richColors />
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
+import { Toaster } from "~/components/ui/toaster";
 import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, QUESTIONS_LINK } from "~/features/sanctum/admin-shell";
 import { AccessDeniedScreen, GuardCard, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireAdmin, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
@@ -24,6 +25,7 @@ export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AdminShell username={loaderData.username} links={[DASHBOARD_LINK, EVENTS_LINK, APPLICATIONS_LINK, QUESTIONS_LINK]}>
       <Outlet />
+      <Toaster />
     </AdminShell>
   );
 }

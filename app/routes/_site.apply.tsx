@@ -4,6 +4,7 @@ import { data, href, Link } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { Toaster } from "~/components/ui/toaster";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
 import {
@@ -242,5 +243,10 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
 }
 
 function Shell({ children }: { children: React.ReactNode }) {
-  return <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">{children}</div>;
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
+      {children}
+      <Toaster />
+    </div>
+  );
 }

@@ -1,5 +1,5 @@
 import { CalendarX } from "lucide-react";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
@@ -62,7 +62,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
                 description="Check back soon for upcoming DWELL events and community gatherings."
               />
             ) : (
-              <div className={cn("grid gap-6", upcomingGrid(upcoming.length))}>
+              <div className={clsx("grid gap-6", upcomingGrid(upcoming.length))}>
                 {upcoming.map((event) => (
                   <EventCard key={event.id} event={event} />
                 ))}

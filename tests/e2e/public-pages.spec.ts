@@ -36,7 +36,7 @@ test.describe("home", () => {
     await page.goto("/");
     const calendar = page.locator(".dwell-calendar");
     // Event days are marked. The demo's events fall within the next weeks: this month or the next.
-    const eventDays = calendar.locator(".dwell-has-event:not(.rdp-disabled) button");
+    const eventDays = calendar.locator("td.dwell-has-event:not([data-disabled]) button");
     if ((await eventDays.count()) === 0) await calendar.getByRole("button", { name: /next month/i }).click();
     await eventDays.first().click();
     await expect(page.getByRole("link", { name: /The Gathering at the Threshold|Winter Solstice Ball|Starlight Open Mic/ }).last()).toBeVisible();
@@ -44,7 +44,7 @@ test.describe("home", () => {
     // A future day with nothing on it (the month after shows whole future weeks).
     await calendar.getByRole("button", { name: /next month/i }).click();
     const quietDay = calendar
-      .locator("td:not(.dwell-has-event):not(.rdp-disabled):not(.rdp-outside) button")
+      .locator("td:not(.dwell-has-event):not([data-disabled]) button")
       .last();
     await quietDay.click();
     await expect(page.getByText("No Events Scheduled")).toBeVisible();
@@ -52,8 +52,43 @@ test.describe("home", () => {
     await calendar.getByRole("button", { name: /previous month/i }).click();
 
     // Days before today are disabled.
-    const disabled = calendar.locator("td.rdp-disabled button").first();
+    const disabled = calendar.locator("td[data-disabled] button").first();
     if ((await disabled.count()) > 0) await expect(disabled).toBeDisabled();
+  });
+
+  test("the calendar is worked with the keyboard, and never goes before today", async ({ page }) => {
+    await page.goto("/");
+    const calendar = page.locator(".dwell-calendar");
+    const caption = calendar.locator("p[aria-live]");
+    const month = await caption.textContent();
+    const today = calendar.getByRole("button", { name: /^Today, / });
+    await expect(calendar.getByRole("button", { name: /previous month/i })).toBeDisabled();
+
+    // The grid has one tab stop: today, until a day is chosen.
+    await today.focus();
+    await expect(calendar.locator('button[tabindex="0"]')).toHaveCount(1);
+    await page.keyboard.press("ArrowLeft");
+    await expect(today).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    const tomorrow = page.locator(":focus");
+    await expect(tomorrow).not.toHaveAccessibleName(/^Today, /);
+    await expect(tomorrow).toHaveAttribute("tabindex", "0");
+
+    // Page Down turns the month and keeps the focus on a day of it; Page Up comes back.
+    const shown = await caption.textContent();
+    await page.keyboard.press("PageDown");
+    await expect(caption).not.toHaveText(shown!);
+    await expect(page.locator(".dwell-calendar td[data-day] button:focus")).toHaveCount(1);
+    await page.keyboard.press("PageUp");
+    await expect(caption).toHaveText(shown!);
+
+    // Back to today (on the last day of a month, that turns the month back too); Enter chooses it.
+    await page.keyboard.press("ArrowLeft");
+    await expect(caption).toHaveText(month!);
+    await expect(today).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(today).toHaveAccessibleName(/, selected$/);
+    await expect(page.getByText("Click on the calendar to view events")).toBeHidden();
   });
 
   test("the featured event's time shows in its zone and in the viewer's", async ({ page }) => {

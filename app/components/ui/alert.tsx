@@ -2,12 +2,12 @@ import { AlertTriangle } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "./button";
-import { cn } from "./cn";
+import { clsx } from "clsx";
 
 /** A failure the reader must see: announced at once to screen readers. */
 export function ErrorAlert({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <p role="alert" className={cn("rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200", className)}>
+    <p role="alert" className={clsx("rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200", className)}>
       {children}
     </p>
   );

@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cn } from "./cn";
+import { clsx } from "clsx";
 
 const TONES = {
   aurora: "border-aurora-400/40 bg-aurora-500/15 text-aurora-300",
@@ -16,7 +16,7 @@ export interface BadgeProps extends ComponentProps<"span"> {
 export function Badge({ tone = "aurora", className, ...props }: BadgeProps) {
   return (
     <span
-      className={cn(
+      className={clsx(
         "inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs font-semibold tracking-wide",
         TONES[tone],
         className,

@@ -1,6 +1,5 @@
-import { Slot } from "radix-ui";
-import type { ComponentProps } from "react";
-import { cn } from "./cn";
+import { clsx } from "clsx";
+import { cloneElement, isValidElement, type ComponentProps, type ReactElement } from "react";
 
 const VARIANTS = {
   primary:
@@ -8,6 +7,7 @@ const VARIANTS = {
   gold: "bg-gradient-to-r from-ember-400 to-ember-500 text-night-950 shadow-lg shadow-ember-500/20 hover:from-ember-300 hover:to-ember-400",
   outline: "border border-aurora-400/50 text-mist-100 hover:bg-aurora-500/15 hover:border-aurora-300",
   ghost: "text-mist-300 hover:bg-white/5 hover:text-mist-100",
+  danger: "bg-red-600 text-white shadow-lg shadow-red-900/25 hover:bg-red-500",
 } as const;
 
 const SIZES = {
@@ -19,7 +19,7 @@ const SIZES = {
 export interface ButtonProps extends ComponentProps<"button"> {
   variant?: keyof typeof VARIANTS;
   size?: keyof typeof SIZES;
-  /** Render the child element (a Link, an anchor) with the button's look. */
+  /** Give the one child element (a Link, an anchor) the button's look, instead of rendering a button. */
   asChild?: boolean;
 }
 
@@ -28,18 +28,22 @@ export function Button({
   size = "md",
   asChild = false,
   className,
+  children,
   ...props
 }: ButtonProps) {
-  const Component = asChild ? Slot.Root : "button";
+  const look = clsx(
+    "inline-flex items-center justify-center gap-2 rounded-lg font-semibold tracking-wide transition-colors disabled:pointer-events-none disabled:opacity-50",
+    VARIANTS[variant],
+    SIZES[size],
+    className,
+  );
+  if (asChild && isValidElement<{ className?: string }>(children)) {
+    const child: ReactElement<{ className?: string }> = children;
+    return cloneElement(child, { ...props, className: clsx(look, child.props.className) });
+  }
   return (
-    <Component
-      className={cn(
-        "inline-flex items-center justify-center gap-2 rounded-lg font-semibold tracking-wide transition-colors disabled:pointer-events-none disabled:opacity-50",
-        VARIANTS[variant],
-        SIZES[size],
-        className,
-      )}
-      {...props}
-    />
+    <button className={look} {...props}>
+      {children}
+    </button>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "./cn";
+import { clsx } from "clsx";
 
 export function EmptyState({
   title,
@@ -14,7 +14,7 @@ export function EmptyState({
 }) {
   return (
     <div
-      className={cn(
+      className={clsx(
         "flex flex-col items-center justify-center gap-2 rounded-2xl border border-dashed border-aurora-400/25 px-6 py-12 text-center",
         className,
       )}

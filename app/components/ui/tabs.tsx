@@ -1,14 +1,66 @@
-import { Tabs as TabsPrimitive } from "radix-ui";
-import type { ComponentProps } from "react";
-import { cn } from "./cn";
+/**
+ * Tabs as the WAI-ARIA pattern has them: the chosen tab is the list's one tab stop, the arrow keys
+ * (and Home and End) move along the list and show the tab they land on, and only the chosen
+ * panel is rendered. The same component names and props as before, without a library: the home
+ * page is where this runs, and it is kept light (docs/benchmarks.md).
+ */
+import { clsx } from "clsx";
+import { createContext, use, useId, useState, type ComponentProps, type KeyboardEvent } from "react";
 
-export const Tabs = TabsPrimitive.Root;
+interface TabsState {
+  value: string;
+  choose: (value: string) => void;
+  idOf: (part: "tab" | "panel", value: string) => string;
+}
 
-export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
+const TabsContext = createContext<TabsState | null>(null);
+
+function useTabs(): TabsState {
+  const state = use(TabsContext);
+  if (!state) throw new Error("A tab is used outside <Tabs>");
+  return state;
+}
+
+export function Tabs({ defaultValue, ...props }: ComponentProps<"div"> & { defaultValue: string }) {
+  const [value, choose] = useState(defaultValue);
+  const baseId = useId();
+  const idOf = (part: "tab" | "panel", tab: string) => `${baseId}-${part}-${tab}`;
   return (
-    <TabsPrimitive.List
-      className={cn(
-        "inline-flex flex-wrap gap-1 rounded-xl border border-aurora-400/20 bg-night-900/80 p-1",
+    <TabsContext value={{ value, choose, idOf }}>
+      <div {...props} />
+    </TabsContext>
+  );
+}
+
+const KEY_MOVES: Record<string, (index: number, count: number) => number> = {
+  ArrowLeft: (index, count) => (index - 1 + count) % count,
+  ArrowRight: (index, count) => (index + 1) % count,
+  Home: () => 0,
+  End: (_, count) => count - 1,
+};
+
+function moveAlong(event: KeyboardEvent<HTMLDivElement>) {
+  const move = KEY_MOVES[event.key];
+  if (!move || event.altKey || event.ctrlKey || event.metaKey) return;
+  const tabs = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]:not(:disabled)')];
+  const index = tabs.indexOf(document.activeElement as HTMLButtonElement);
+  if (index < 0) return;
+  event.preventDefault();
+  const next = tabs[move(index, tabs.length)]!;
+  next.focus();
+  next.click();
+}
+
+export function TabsList({ fill = false, className, ...props }: ComponentProps<"div"> & { fill?: boolean }) {
+  return (
+    <div
+      role="tablist"
+      aria-orientation="horizontal"
+      onKeyDown={moveAlong}
+      className={clsx(
+        "gap-1 rounded-xl border border-aurora-400/20 bg-night-900/80 p-1",
+        // `fill`: the tabs share a narrow screen's width equally, then sit side by side.
+        fill ? "grid w-full auto-cols-fr grid-flow-col sm:inline-flex sm:w-auto" : "inline-flex flex-wrap",
         className,
       )}
       {...props}
@@ -16,11 +68,29 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
   );
 }
 
-export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
+export function TabsTrigger({
+  value,
+  compact = false,
+  className,
+  ...props
+}: ComponentProps<"button"> & { value: string; compact?: boolean }) {
+  const tabs = useTabs();
+  const selected = tabs.value === value;
   return (
-    <TabsPrimitive.Trigger
-      className={cn(
-        "inline-flex items-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold text-mist-300 transition-colors hover:text-mist-100 data-[state=active]:bg-aurora-500/25 data-[state=active]:text-white",
+    <button
+      type="button"
+      role="tab"
+      id={tabs.idOf("tab", value)}
+      aria-controls={tabs.idOf("panel", value)}
+      aria-selected={selected}
+      data-state={selected ? "active" : "inactive"}
+      tabIndex={selected ? 0 : -1}
+      onClick={() => tabs.choose(value)}
+      className={clsx(
+        "inline-flex items-center rounded-lg py-2 font-semibold transition-colors",
+        // `compact`: small enough for three tabs with counts on a phone.
+        compact ? "justify-center gap-1.5 px-1.5 text-xs whitespace-nowrap sm:gap-2 sm:px-4 sm:text-sm" : "gap-2 px-4 text-sm",
+        selected ? "bg-aurora-500/25 text-white" : "text-mist-300 hover:text-mist-100",
         className,
       )}
       {...props}
@@ -28,6 +98,17 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
   );
 }
 
-export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
-  return <TabsPrimitive.Content className={cn("mt-6", className)} {...props} />;
+export function TabsContent({ value, className, ...props }: ComponentProps<"div"> & { value: string }) {
+  const tabs = useTabs();
+  if (tabs.value !== value) return null;
+  return (
+    <div
+      role="tabpanel"
+      id={tabs.idOf("panel", value)}
+      aria-labelledby={tabs.idOf("tab", value)}
+      tabIndex={0}
+      className={clsx("mt-6", className)}
+      {...props}
+    />
+  );
 }

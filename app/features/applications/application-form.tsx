@@ -4,7 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { ANSWER_MAX_LENGTH, answerFieldName, checkAnswers, type FormQuestion } from "./answers";
 
 /** The server refuses bodies over this size (413); the form says so before sending. */
@@ -86,7 +86,7 @@ export function ApplicationForm({
 
   return (
     <Form method="post" noValidate ref={formRef} onSubmit={onSubmit} className="space-y-6" aria-describedby={error ? errorId : undefined}>
-      <div id={errorId} role="alert" className={cn(!error && "sr-only")}>
+      <div id={errorId} role="alert" className={clsx(!error && "sr-only")}>
         {error ? (
           <p className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
             {error.message}

@@ -2,11 +2,11 @@ import { ChevronDown, Download, Search } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { fieldClass } from "~/components/ui/field";
+import { fieldClass, fieldLook } from "~/components/ui/field";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { EmptyState } from "~/components/ui/empty-state";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
@@ -53,7 +53,7 @@ export function ReviewFilters({ exportHref, canExport }: { exportHref: string | 
             type="search"
             defaultValue={params.get("q") ?? ""}
             placeholder="Search by VRChat username or Discord ID..."
-            className={cn(fieldClass, "pl-9")}
+            className={clsx(fieldLook, "pr-3 pl-9")}
           />
         </div>
       </div>

@@ -15,7 +15,7 @@ export function DeleteEventButton({ eventId, title }: { eventId: string; title: 
     <Form method="post">
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={eventId} />
-      <Button type="submit" className="bg-none bg-red-600 hover:bg-red-500">Delete</Button>
+      <Button type="submit" variant="danger">Delete</Button>
     </Form>
   );
   return (

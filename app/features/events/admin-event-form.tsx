@@ -3,7 +3,7 @@ import { Form, href, Link, useNavigation } from "react-router";
 import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { deadlineDateOf, EVENT_TIMEZONES } from "./event-timing";
 import type { AdminEventSummary } from "./events.server";
 
@@ -14,7 +14,7 @@ export interface EventFormFailure {
 
 function Field({ id, label, error, children, hint }: { id: string; label: string; error?: boolean; children: React.ReactNode; hint?: string }) {
   return (
-    <div className={cn("space-y-2", error && "text-red-200")}>
+    <div className={clsx("space-y-2", error && "text-red-200")}>
       <label htmlFor={id} className="block text-sm font-semibold text-mist-100">{label}</label>
       {children}
       {hint ? <p className="text-xs text-mist-400">{hint}</p> : null}

@@ -1,38 +1,18 @@
 import { ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
-import { DayPicker, type Modifiers } from "react-day-picker";
-import "react-day-picker/style.css";
 import { href, Link } from "react-router";
 import { Card } from "~/components/ui/card";
+import { MonthCalendar, type DayState } from "~/components/ui/month-calendar";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { formatEventDate, localDayKey } from "./event-timing";
 import type { EventSummary } from "./events.server";
 
-/**
- * The calendar's days are plain dates: midnight of a yyyy-MM-dd in the runtime's own zone, so the
- * server and the browser draw the same grid. The viewer's zone is applied once, when an instant
- * becomes a day key. (Handing DayPicker the zone instead converts every date it touches through
- * Intl, which made one server render of the home page about eight times slower; see
- * docs/benchmarks.md.)
- */
-function dayOf(key: string): Date {
-  const [year, month, day] = key.split("-").map(Number);
-  return new Date(year!, month! - 1, day!);
-}
-
-function keyOf(day: Date): string {
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
-}
-
-/**
- * A day button's name: DayPicker's own says "November 1st", which does not contain the "1" the
- * button shows (WCAG 2.5.3, label in name), and it cannot tell which days have events.
- */
-function dayLabel(day: Date, modifiers: Modifiers): string {
-  const parts = [formatEventDate(keyOf(day))];
-  if (modifiers.today) parts.unshift("Today");
-  if (modifiers.hasEvent) parts.push("events scheduled");
-  if (modifiers.selected) parts.push("selected");
+/** A day button's name: "Tuesday, November 24, 2026, events scheduled"; it contains the day's number. */
+function dayLabel(day: string, state: DayState): string {
+  const parts = [formatEventDate(day)];
+  if (state.today) parts.unshift("Today");
+  if (state.marked) parts.push("events scheduled");
+  if (state.selected) parts.push("selected");
   return parts.join(", ");
 }
 
@@ -43,7 +23,7 @@ function dayLabel(day: Date, modifiers: Modifiers): string {
  */
 export function EventCalendar({ events, now }: { events: EventSummary[]; now: string }) {
   const timeZone = useViewerTimeZone();
-  const [selected, setSelected] = useState<Date | undefined>();
+  const [selected, setSelected] = useState<string | null>(null);
 
   const eventsByDay = useMemo(() => {
     const byDay = new Map<string, EventSummary[]>();
@@ -54,34 +34,28 @@ export function EventCalendar({ events, now }: { events: EventSummary[]; now: st
     return byDay;
   }, [events, timeZone]);
 
-  const today = dayOf(localDayKey(new Date(now), timeZone));
-  const selectedKey = selected ? keyOf(selected) : null;
-  const selectedEvents = selectedKey ? (eventsByDay.get(selectedKey) ?? []) : [];
+  const selectedEvents = selected ? (eventsByDay.get(selected) ?? []) : [];
 
   return (
     <div className="grid gap-6 lg:grid-cols-[auto_1fr]">
       <Card className="dwell-calendar mx-auto w-fit p-4">
-        <DayPicker
-          mode="single"
-          today={today}
-          defaultMonth={today}
+        <MonthCalendar
+          today={localDayKey(new Date(now), timeZone)}
           selected={selected}
           onSelect={setSelected}
-          disabled={{ before: today }}
-          modifiers={{ hasEvent: (day: Date) => eventsByDay.has(keyOf(day)) }}
-          modifiersClassNames={{ hasEvent: "dwell-has-event" }}
-          labels={{ labelDayButton: dayLabel }}
+          isMarked={(day) => eventsByDay.has(day)}
+          dayLabel={dayLabel}
         />
       </Card>
       <Card className="p-6" aria-live="polite">
-        {selectedKey === null ? (
+        {selected === null ? (
           <PanelMessage title="Select a Date" text="Click on the calendar to view events" />
         ) : selectedEvents.length === 0 ? (
           <PanelMessage title="No Events Scheduled" text="Check another date on the calendar" />
         ) : (
           <div>
             <h3 className="font-display text-xl text-ember-300">
-              {formatEventDate(selectedKey)}
+              {formatEventDate(selected)}
             </h3>
             <ul className="mt-4 space-y-3">
               {selectedEvents.map((event) => (

@@ -1,6 +1,6 @@
 import { Globe } from "lucide-react";
 import { href, Link } from "react-router";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
 import type { EventSummary } from "./events.server";
@@ -17,13 +17,13 @@ export function EventCard({
   return (
     <Link
       to={href("/events/:id", { id: event.id })}
-      className={cn(
+      className={clsx(
         "group flex h-full flex-col gap-3 rounded-2xl border border-aurora-400/20 bg-night-900/70 shadow-xl shadow-black/30 transition hover:-translate-y-0.5 hover:border-aurora-300/60",
         past ? "p-4 opacity-60 hover:opacity-90" : "p-6",
       )}
     >
       <Heading
-        className={cn(
+        className={clsx(
           "font-display text-mist-100 group-hover:text-ember-300",
           past ? "text-lg" : "text-2xl",
         )}
@@ -42,7 +42,7 @@ export function EventCard({
         {event.worldName}
       </p>
       {event.description ? (
-        <p className={cn("text-sm text-mist-300", past ? "line-clamp-2" : "line-clamp-3")}>
+        <p className={clsx("text-sm text-mist-300", past ? "line-clamp-2" : "line-clamp-3")}>
           {event.description}
         </p>
       ) : null}

@@ -190,6 +190,15 @@ describe("the viewer's calendar day", () => {
     const next = startOfLocalDay(at("2026-03-09T12:00:00Z"), "America/New_York");
     expect(next.getTime() - day.getTime()).toBe(23 * 60 * 60 * 1000);
   });
+
+  it("works in zones with odd offsets and in the southern hemisphere", () => {
+    // Kathmandu is 5:45 ahead; Lord Howe Island moves by half an hour, forward in October.
+    expect(startOfLocalDay(at("2026-11-21T12:00:00Z"), "Asia/Kathmandu")).toEqual(at("2026-11-20T18:15:00Z"));
+    expect(startOfLocalDay(at("2026-11-21T12:00:00Z"), "Australia/Lord_Howe")).toEqual(at("2026-11-20T13:00:00Z"));
+    expect(startOfLocalDay(at("2026-07-21T12:00:00Z"), "Australia/Lord_Howe")).toEqual(at("2026-07-20T13:30:00Z"));
+    // The Chatham Islands (12:45 ahead in summer) are a calendar day ahead of UTC's noon.
+    expect(localDayKey(at("2026-11-21T12:00:00Z"), "Pacific/Chatham")).toBe("2026-11-22");
+  });
 });
 
 describe("validTimeZone", () => {

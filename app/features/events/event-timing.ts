@@ -4,8 +4,6 @@
  * dates read. Pure functions of their inputs (`now` and time zones are always passed in), so the
  * server and the browser compute the same thing. See docs/decisions/002-time-model.md.
  */
-import { TZDate } from "@date-fns/tz";
-
 /** The zones an admin can choose for an event (spec section 9). */
 export const EVENT_TIMEZONES = ["UTC", "PST", "EST", "CST", "MST"] as const;
 export type EventTimezone = (typeof EVENT_TIMEZONES)[number];
@@ -67,6 +65,8 @@ function parseTime(time: string): [number, number, number] {
   return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * The instant a wall-clock time happens in a zone. A time skipped by a DST change (02:30 on the
  * spring-forward night) resolves to the same clock time an hour later (03:30); a time
@@ -75,7 +75,55 @@ function parseTime(time: string): [number, number, number] {
 export function wallTimeToInstant(date: string, time: string, zone: string): Date {
   const [year, month, day] = parseDate(date);
   const [hours, minutes, seconds] = parseTime(time);
-  return new Date(new TZDate(year, month - 1, day, hours, minutes, seconds, zone).getTime());
+  const wall = Date.UTC(year, month - 1, day, hours, minutes, seconds);
+  // A zone changes its offset at most once in any two days, so the offsets a day either side
+  // are the only candidates: the wall time is real under one of them, or both (it repeats), or
+  // neither (it was skipped, and the offset before the change carries it past the gap).
+  const before = wall - zoneOffset(wall - DAY_MS, zone);
+  const after = wall - zoneOffset(wall + DAY_MS, zone);
+  const real = [before, after].filter((instant) => instant + zoneOffset(instant, zone) === wall);
+  return new Date(real.length > 0 ? Math.min(...real) : before);
+}
+
+/** How far a zone's clocks are ahead of UTC at an instant, in milliseconds. */
+function zoneOffset(instant: number, zone: string): number {
+  const clock = wallClock(instant, zone);
+  const wholeSecond = Math.floor(instant / 1000) * 1000;
+  return Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second) - wholeSecond;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The date and time a zone's clocks show at an instant. */
+function wallClock(instant: number, zone: string): WallClock {
+  let format = clockFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    clockFormats.set(zone, format);
+  }
+  const clock: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of format.formatToParts(instant)) {
+    if (part.type in clock) clock[part.type as keyof WallClock] = Number(part.value);
+  }
+  return clock;
 }
 
 export function eventStart(event: EventSchedule): Date {
@@ -121,10 +169,8 @@ export function isDeadlinePassed(deadline: Date | null, now: Date): boolean {
 
 /** The viewer's calendar day (yyyy-MM-dd) of an instant. */
 export function localDayKey(instant: Date, timeZone: string): string {
-  const local = new TZDate(instant.getTime(), timeZone);
-  const month = String(local.getMonth() + 1).padStart(2, "0");
-  const day = String(local.getDate()).padStart(2, "0");
-  return `${local.getFullYear()}-${month}-${day}`;
+  const { year, month, day } = wallClock(instant.getTime(), timeZone);
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
 /** The first instant of the viewer's today: days before it cannot be chosen on the calendar. */

@@ -141,7 +141,7 @@ function QuestionRow({ question, position }: { question: EditableQuestion; posit
                 <remove.Form method="post">
                   <input type="hidden" name="intent" value="delete" />
                   <input type="hidden" name="id" value={question.id} />
-                  <Button type="submit" className="bg-none bg-red-600 hover:bg-red-500">Delete</Button>
+                  <Button type="submit" variant="danger">Delete</Button>
                 </remove.Form>
               }
             />

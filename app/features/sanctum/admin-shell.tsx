@@ -2,7 +2,7 @@ import { CalendarDays, Inbox, LayoutDashboard, ListChecks } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 
 export interface SanctumLink {
   to: string;
@@ -58,7 +58,7 @@ export function AdminShell({ username, links, children }: { username: string; li
                   to={link.to}
                   end={link.end}
                   className={({ isActive }) =>
-                    cn(
+                    clsx(
                       "flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap",
                       isActive ? "bg-aurora-500/20 text-ember-300" : "text-mist-300 hover:bg-white/5 hover:text-mist-100",
                     )

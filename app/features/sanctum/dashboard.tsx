@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 
 export interface DashboardFigures {
   totalEvents: number;
@@ -71,7 +71,7 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
         ))}
         <div className="flex justify-between gap-4 py-2">
           <dt className="text-mist-400">System Status</dt>
-          <dd className={cn("font-semibold", harmonious ? "text-emerald-300" : "text-ember-300")}>
+          <dd className={clsx("font-semibold", harmonious ? "text-emerald-300" : "text-ember-300")}>
             {harmonious ? "Harmonious" : "Disturbed"}
           </dd>
         </div>
@@ -79,7 +79,7 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
       <ul className="mt-4 space-y-2 text-sm" aria-label="System checks">
         {checks.map((check) => (
           <li key={check.name} className="flex items-start gap-2">
-            <span aria-hidden="true" className={cn("mt-1.5 size-2 shrink-0 rounded-full", check.ok ? "bg-emerald-400" : "bg-ember-400")} />
+            <span aria-hidden="true" className={clsx("mt-1.5 size-2 shrink-0 rounded-full", check.ok ? "bg-emerald-400" : "bg-ember-400")} />
             <span>
               <span className="font-semibold text-mist-100">{check.name}:</span>{" "}
               <span className="text-mist-300">{check.detail}</span>
@@ -135,7 +135,7 @@ function SyncNowButton() {
     <fetcher.Form method="post" className="mt-2">
       <input type="hidden" name="intent" value="sync-events" />
       <Button type="submit" size="sm" variant="outline" disabled={busy}>
-        <RefreshCw aria-hidden="true" className={cn("size-4", busy && "animate-spin")} />
+        <RefreshCw aria-hidden="true" className={clsx("size-4", busy && "animate-spin")} />
         {busy ? "Syncing..." : "Sync now"}
       </Button>
       {fetcher.data?.message ? (

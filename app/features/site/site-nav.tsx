@@ -1,7 +1,7 @@
 import { Menu, X } from "lucide-react";
 import { useState } from "react";
 import { href, Link, NavLink } from "react-router";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 
 const NAV_LINKS = [
   { to: href("/"), label: "The Calling", end: true },
@@ -10,7 +10,7 @@ const NAV_LINKS = [
 ] as const;
 
 function linkClass({ isActive }: { isActive: boolean }) {
-  return cn(
+  return clsx(
     "rounded-lg px-3 py-2 text-sm font-semibold tracking-wide transition-colors",
     isActive
       ? "bg-aurora-500/20 text-ember-300"
@@ -64,7 +64,7 @@ export function SiteNav({ stats }: { stats?: React.ReactNode }) {
             <NavLink
               to={link.to}
               end={link.end}
-              className={(state) => cn(linkClass(state), "block")}
+              className={(state) => clsx(linkClass(state), "block")}
               onClick={() => setOpen(false)}
             >
               {link.label}

@@ -19,7 +19,7 @@ import { useLocation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { cn } from "~/components/ui/cn";
+import { clsx } from "clsx";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -181,7 +181,7 @@ function Figure({ value, label, tone = "text-mist-100" }: { value: number; label
   return (
     <div className="flex flex-col-reverse items-center rounded-2xl border border-aurora-400/20 bg-night-900/60 px-6 py-5">
       <dt className="text-sm font-semibold tracking-wide text-mist-400">{label}</dt>
-      <dd className={cn("font-display text-4xl tabular-nums sm:text-5xl", tone)}>{value.toLocaleString("en-US")}</dd>
+      <dd className={clsx("font-display text-4xl tabular-nums sm:text-5xl", tone)}>{value.toLocaleString("en-US")}</dd>
     </div>
   );
 }
@@ -189,10 +189,10 @@ function Figure({ value, label, tone = "text-mist-100" }: { value: number; label
 function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean }) {
   const capacity = instance.capacity ?? instance.world.capacity;
   return (
-    <Card className={cn("p-5", wide && "sm:p-7")}>
+    <Card className={clsx("p-5", wide && "sm:p-7")}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h4 className={cn("truncate font-display text-mist-100", wide ? "text-3xl" : "text-xl")}>
+          <h4 className={clsx("truncate font-display text-mist-100", wide ? "text-3xl" : "text-xl")}>
             {instance.world.name ?? "Unknown World"}
           </h4>
           {instance.world.authorName ? <p className="text-sm text-mist-400">by {instance.world.authorName}</p> : null}
@@ -202,7 +202,7 @@ function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean })
           {plural(instance.userCount, "player")}
         </Badge>
       </div>
-      <dl className={cn("mt-4 grid gap-3 text-sm", wide ? "grid-cols-2 sm:grid-cols-4" : "grid-cols-2")}>
+      <dl className={clsx("mt-4 grid gap-3 text-sm", wide ? "grid-cols-2 sm:grid-cols-4" : "grid-cols-2")}>
         <div>
           <dt className="text-mist-400">Players</dt>
           <dd className="font-semibold text-mist-100 tabular-nums">
@@ -375,7 +375,7 @@ function AvatarPlaceholder({ representing }: { representing: boolean }) {
     <span
       role="img"
       aria-label="No picture"
-      className={cn(
+      className={clsx(
         "flex size-14 shrink-0 items-center justify-center rounded-full border",
         representing ? "border-ember-400/60 bg-ember-400/10 text-ember-300" : "border-aurora-400/30 bg-night-800 text-aurora-300",
       )}
@@ -390,7 +390,7 @@ function MemberCard({ member }: { member: Member }) {
   const representing = member.isRepresenting;
   return (
     <li
-      className={cn(
+      className={clsx(
         "flex items-center gap-4 rounded-2xl border p-4",
         representing
           ? "border-ember-400/50 bg-gradient-to-br from-ember-400/15 to-night-900/70 shadow-lg shadow-ember-500/10"
@@ -403,11 +403,11 @@ function MemberCard({ member }: { member: Member }) {
         width={56}
         height={56}
         sizes="56px"
-        className={cn("size-14 shrink-0 rounded-full border object-cover", representing ? "border-ember-400/60" : "border-aurora-400/30")}
+        className={clsx("size-14 shrink-0 rounded-full border object-cover", representing ? "border-ember-400/60" : "border-aurora-400/30")}
         fallback={<AvatarPlaceholder representing={representing} />}
       />
       <div className="min-w-0">
-        <p className={cn("truncate font-semibold", representing ? "text-ember-300" : "text-mist-100")}>{name}</p>
+        <p className={clsx("truncate font-semibold", representing ? "text-ember-300" : "text-mist-100")}>{name}</p>
         {member.username && member.username !== name ? <p className="truncate text-sm text-mist-400">@{member.username}</p> : null}
         {representing ? (
           <Badge tone="gold" className="mt-1">
@@ -496,8 +496,6 @@ function minutesAgo(iso: string, now: Date): number {
   return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
 }
 
-const TAB_TRIGGER = "justify-center gap-1.5 px-1.5 text-xs whitespace-nowrap sm:gap-2 sm:px-4 sm:text-sm";
-
 function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
   return (
     <>
@@ -522,14 +520,14 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
 
       <div className="mt-12 grid gap-8 lg:grid-cols-[1fr_18rem]">
         <Tabs defaultValue="events">
-          <TabsList aria-label="Community activity" className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto">
-            <TabsTrigger value="events" className={TAB_TRIGGER}>
+          <TabsList aria-label="Community activity" fill>
+            <TabsTrigger value="events" compact>
               VRC Events <CountBadge count={data.events.length} />
             </TabsTrigger>
-            <TabsTrigger value="posts" className={TAB_TRIGGER}>
+            <TabsTrigger value="posts" compact>
               VRC Posts <CountBadge count={data.posts.length} />
             </TabsTrigger>
-            <TabsTrigger value="members" className={TAB_TRIGGER}>
+            <TabsTrigger value="members" compact>
               Members <CountBadge count={data.members.length} />
             </TabsTrigger>
           </TabsList>
@@ -590,7 +588,7 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
       ) : state.status === "loading" ? (
         <LoadingCards />
       ) : (
-        <Card role="alert" className="mx-auto mt-8 max-w-xl border-red-400/40 p-6 text-center">
+        <Card role="alert" tone="danger" className="mx-auto mt-8 max-w-xl p-6 text-center">
           <AlertTriangle aria-hidden="true" className="mx-auto size-8 text-red-300" />
           <h3 className="mt-3 font-display text-2xl text-mist-100">Error Loading VRChat Data</h3>
           <p className="mt-2 text-mist-300">{state.message || GROUP_DATA_FAILED}</p>
