@@ -216,7 +216,10 @@ export function createOutboxWorker(
       schedule(0);
     },
     wake() {
-      schedule(0);
+      // During a run, ask for another one when it ends. A timer set now could be cleared by the
+      // run's own rescheduling before it fires, and the new job would wait a whole poll interval.
+      if (running) again = true;
+      else schedule(0);
     },
     async stop() {
       stopped = true;
