@@ -1,12 +1,13 @@
 /**
  * Accessibility: axe-core on every page and the states that matter, at a wide and a small
- * viewport (zero serious or critical violations); the keyboard alone reaches every action with a
+ * viewport (zero serious or critical violations), and the contrast of the text as it is drawn; the keyboard alone reaches every action with a
  * visible focus; dialogs trap and return focus; reduced motion stops animation and smooth scrolling.
  * The question list's keyboard reordering is exercised in sanctum-questions.spec.ts.
  */
 import { expect, test as base, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
 import { expectNoSeriousViolations } from "./axe";
+import { expectReadableText } from "./contrast";
 
 const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden", username: "Warden" };
 const GATHERING = "The Gathering at the Threshold"; // open for applications
@@ -208,7 +209,9 @@ const ADMIN_SCREENS: Screen[] = [
   },
 ];
 
-test.describe("axe finds no serious or critical violations", () => {
+// axe judges contrast from CSS; expectReadableText measures it as drawn, over the gradients and
+// translucent panels that axe can only mark "needs review".
+test.describe("axe finds no serious or critical violations, and text keeps its contrast as drawn", () => {
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
       test.use({ viewport });
@@ -218,6 +221,7 @@ test.describe("axe finds no serious or critical violations", () => {
           await settle(page);
           await screen.open?.(page, site);
           await expectNoSeriousViolations(page, `${screen.name} (${size})`);
+          await expectReadableText(page, `${screen.name} (${size})`);
         });
       }
       for (const screen of ADMIN_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
@@ -226,6 +230,7 @@ test.describe("axe finds no serious or critical violations", () => {
           await settle(admin);
           await screen.open?.(admin, site);
           await expectNoSeriousViolations(admin, `the Sanctum's ${screen.name} (${size})`);
+          await expectReadableText(admin, `the Sanctum's ${screen.name} (${size})`);
         });
       }
     });

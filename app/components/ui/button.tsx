@@ -3,11 +3,11 @@ import { cloneElement, isValidElement, type ComponentProps, type ReactElement } 
 
 const VARIANTS = {
   primary:
-    "bg-gradient-to-r from-aurora-500 to-aurora-600 text-white shadow-lg shadow-aurora-600/25 hover:from-aurora-400 hover:to-aurora-500",
+    "bg-gradient-to-r from-aurora-500 to-aurora-600 text-white shadow-lg shadow-aurora-600/25 hover:from-aurora-600 hover:to-aurora-700",
   gold: "bg-gradient-to-r from-ember-400 to-ember-500 text-night-950 shadow-lg shadow-ember-500/20 hover:from-ember-300 hover:to-ember-400",
   outline: "border border-aurora-400/50 text-mist-100 hover:bg-aurora-500/15 hover:border-aurora-300",
   ghost: "text-mist-300 hover:bg-white/5 hover:text-mist-100",
-  danger: "bg-red-600 text-white shadow-lg shadow-red-900/25 hover:bg-red-500",
+  danger: "bg-red-600 text-white shadow-lg shadow-red-900/25 hover:bg-red-700",
 } as const;
 
 const SIZES = {

@@ -19,7 +19,7 @@ export function EventCard({
       to={href("/events/:id", { id: event.id })}
       className={clsx(
         "group flex h-full flex-col gap-3 rounded-2xl border border-aurora-400/20 bg-night-900/70 shadow-xl shadow-black/30 transition hover:-translate-y-0.5 hover:border-aurora-300/60",
-        past ? "p-4 opacity-60 hover:opacity-90" : "p-6",
+        past ? "p-4 opacity-80 hover:opacity-100" : "p-6",
       )}
     >
       <Heading

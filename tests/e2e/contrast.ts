@@ -1,0 +1,141 @@
+/**
+ * Text contrast as drawn. axe reads colours from CSS, so over gradients, blurred panels and
+ * translucent layers it can only say "needs review". Here each screenful of the page is looked at
+ * twice: once to find each run of text (its box, its colour, the opacity of everything around
+ * it), once with all text made transparent, so the screenshot holds exactly what lies behind it. Every sampled
+ * pixel behind a text box must keep WCAG's 4.5:1 (3:1 for large text) against the text's colour
+ * laid over it.
+ */
+import { expect, type Page } from "@playwright/test";
+
+interface TextRun {
+  text: string;
+  box: { x: number; y: number; width: number; height: number };
+  /** sRGB, 0–255, and the alpha of the colour times the opacity of the element and its ancestors. */
+  rgb: [number, number, number];
+  alpha: number;
+  /** The opacity of the element and its ancestors (part of `alpha`). */
+  opacity: number;
+  large: boolean;
+}
+
+async function textRuns(page: Page): Promise<TextRun[]> {
+  return page.evaluate(() => {
+    const probe = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const runs: TextRun[] = [];
+    const seen = new Set<Element>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!node.textContent?.trim() || !element || seen.has(element)) continue;
+      seen.add(element);
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      // WCAG exempts disabled controls, and text nobody sees.
+      if (element.closest("[disabled], [aria-disabled='true'], .sr-only, [aria-hidden='true']")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const rect = range.getBoundingClientRect();
+      if (rect.width < 2 || rect.height < 2) continue;
+      // Measured where it is wholly on screen, and only where nothing (a sticky header, a dialog's
+      // overlay) covers it.
+      if (rect.top < 0 || rect.left < 0 || rect.bottom > innerHeight || rect.right > innerWidth) continue;
+      const onTop = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      if (!onTop || !(element.contains(onTop) || onTop.contains(element))) continue;
+      const style = getComputedStyle(element);
+      // The canvas turns any CSS colour (oklch, color-mix…) into sRGB.
+      probe.clearRect(0, 0, 1, 1);
+      probe.fillStyle = style.color;
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+      let opacity = 1;
+      for (let up: Element | null = element; up; up = up.parentElement) opacity *= Number(getComputedStyle(up).opacity);
+      const size = parseFloat(style.fontSize);
+      runs.push({
+        text: node.textContent.trim().slice(0, 50),
+        box: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
+        rgb: [r!, g!, b!],
+        alpha: (a! / 255) * opacity,
+        opacity,
+        large: size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700),
+      });
+    }
+    return runs;
+  });
+}
+
+/** On screen now: text runs whose contrast falls below WCAG AA somewhere behind them, with the worst ratio. */
+async function lowContrastOnScreen(page: Page): Promise<string[]> {
+  const runs = await textRuns(page);
+  const hideText = await page.addStyleTag({
+    content:
+      "*, *::placeholder { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; caret-color: transparent !important; }",
+  });
+  const screenshot = await page.screenshot({ animations: "disabled" });
+  // Text that moved, faded or went away meanwhile (a toast leaving) was not drawn where it was measured.
+  const key = (run: TextRun) => `${run.text}|${Math.round(run.box.x)},${Math.round(run.box.y)},${Math.round(run.box.width)},${Math.round(run.box.height)}|${run.opacity.toFixed(2)}`;
+  const still = new Set((await textRuns(page)).map(key));
+  await hideText.evaluate((style) => (style as HTMLStyleElement).remove());
+  const steady = runs.filter((run) => still.has(key(run)));
+  return page.evaluate(
+    async ({ png, runs }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${png}`;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext("2d", { willReadFrequently: true })!;
+      context.drawImage(image, 0, 0);
+      const linear = (v: number) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      const luminance = (r: number, g: number, b: number) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+      const failures: string[] = [];
+      for (const run of runs) {
+        const x = Math.max(0, Math.floor(run.box.x));
+        const y = Math.max(0, Math.floor(run.box.y));
+        const width = Math.min(Math.ceil(run.box.width), canvas.width - x);
+        const height = Math.min(Math.ceil(run.box.height), canvas.height - y);
+        if (width <= 0 || height <= 0) continue;
+        const pixels = context.getImageData(x, y, width, height).data;
+        let worst = Infinity;
+        for (let i = 0; i < pixels.length; i += 4) {
+          const behind = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!] as const;
+          const drawn = run.rgb.map((channel, c) => channel * run.alpha + behind[c]! * (1 - run.alpha)) as [number, number, number];
+          const [light, dark] = [luminance(...drawn), luminance(...behind)].sort((p, q) => q - p) as [number, number];
+          worst = Math.min(worst, (light + 0.05) / (dark + 0.05));
+        }
+        const needed = run.large ? 3 : 4.5;
+        if (worst < needed) failures.push(`"${run.text}": ${worst.toFixed(2)}:1, needs ${needed}:1`);
+      }
+      return failures;
+    },
+    { png: screenshot.toString("base64"), runs: steady },
+  );
+}
+
+/** The whole page, a screen at a time (sticky and fixed parts stay where the reader sees them). */
+async function lowContrastText(page: Page): Promise<string[]> {
+  // Colours must change at once when the text is hidden and shown again, not fade over the
+  // buttons' transitions; and entrances must end (the endless pulses excepted).
+  const noTransitions = await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
+  );
+  const { height, screen, scrolled } = await page.evaluate(() => ({
+    height: document.documentElement.scrollHeight,
+    screen: innerHeight,
+    scrolled: scrollY,
+  }));
+  const failures = new Set<string>();
+  for (let top = 0; ; top += screen - 120) {
+    await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), top);
+    for (const failure of await lowContrastOnScreen(page)) failures.add(failure);
+    if (top + screen >= height) break;
+  }
+  await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), scrolled);
+  await noTransitions.evaluate((style) => (style as HTMLStyleElement).remove());
+  return [...failures];
+}
+
+export async function expectReadableText(page: Page, what: string) {
+  expect(await lowContrastText(page), `text below WCAG AA contrast on ${what}`).toEqual([]);
+}
