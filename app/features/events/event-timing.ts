@@ -101,26 +101,20 @@ interface WallClock {
   second: number;
 }
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The date and time a zone's clocks show at an instant. */
 function wallClock(instant: number, zone: string): WallClock {
-  let format = clockFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    clockFormats.set(zone, format);
-  }
+  const parts = formatter({
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(new Date(instant));
   const clock: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
-  for (const part of format.formatToParts(instant)) {
+  for (const part of parts) {
     if (part.type in clock) clock[part.type as keyof WallClock] = Number(part.value);
   }
   return clock;
@@ -235,7 +229,8 @@ export function formatLongDateTime(instant: Date, timeZone: string): string {
 
 /** The event's own date (long US style), read from its stored date without any zone shift. */
 export function formatEventDate(eventDate: string): string {
-  return formatLongDate(wallTimeToInstant(eventDate, "12:00", "UTC"), "UTC");
+  const [year, month, day] = parseDate(eventDate);
+  return formatLongDate(new Date(Date.UTC(year, month - 1, day, 12)), "UTC");
 }
 
 export interface EventTimeLabels {
