@@ -27,6 +27,7 @@ import { buildNotificationChannels } from "~/features/notifications/channels.ser
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
 import { GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
+import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
@@ -35,9 +36,10 @@ import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { pruneRateLimits } from "~/utils/rate-limit.server";
 import { adminSocketHandler, runAdminCommand, type AdminReply } from "./admin-commands";
 import { PGLITE_FOLDER } from "./backup";
-import { seedDemoContent } from "./demo-content";
+import { recordFirstStart } from "./demo-content";
 import { createHealthCheck, type HealthCheck } from "./health";
 import { createPageCache } from "./page-cache";
+import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { securityHeaders } from "./security-headers";
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
@@ -153,12 +155,18 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
   }
 
   app.all("*", (c) => {
+    // Pages and forms are answered as the site at its public address (see server/public-origin.ts).
+    const origin = siteOrigin(config, new URL(c.req.url));
+    if (isCrossSite(c.req.raw, origin)) {
+      reportCrossSite(c.req.raw, origin, config.TRUST_PROXY);
+      return c.text(CROSS_SITE_MESSAGE, 403);
+    }
     const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat, cspNonce });
+    const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
-    const request = new Request(c.req.raw);
     request.headers.set(CLIENT_IP_HEADER, address);
     return cachedPage(request, cspNonce, () => handleRequest(request, context));
   });
@@ -219,8 +227,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (mailer.transport === "log") log.info("no SMTP_URL: password reset emails are written to this log");
   const auth = createAuth({ db: database.db, publicUrl: config.PUBLIC_URL, secret, mailer });
   ready.deps = { db: database.db, auth };
-  if (database.created && config.DEMO_CONTENT) {
-    await seedDemoContent(database.db, new Date());
+  // Demo content goes into an embedded database only: a PostgreSQL one is a real deployment's.
+  const demoContent = config.DEMO_CONTENT && database.kind === "pglite";
+  if (await recordFirstStart(database.db, { demoContent, now: new Date() })) {
     log.info("seeded demo content into the new embedded database");
   }
 

@@ -19,8 +19,6 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
-  /** True when this start created the embedded database (it had no data folder yet). */
-  created: boolean;
   close(): Promise<void>;
 }
 
@@ -43,21 +41,19 @@ const MIGRATIONS_FOLDER = findMigrationsFolder();
 // Any constant works; it only has to be the same in every process sharing the database.
 const MIGRATION_LOCK_KEY = 72_616_657;
 
-export function wrapPglite(client: PGlite, created = false): DatabaseHandle {
+export function wrapPglite(client: PGlite): DatabaseHandle {
   return {
     db: drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Database,
     kind: "pglite",
-    created,
     close: () => client.close(),
   };
 }
 
 export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
-  if (dataDir === null) return wrapPglite(await PGlite.create(), true);
+  if (dataDir === null) return wrapPglite(await PGlite.create());
   // PGlite does not create missing parent folders.
   await mkdir(dataDir, { recursive: true });
-  const created = !existsSync(`${dataDir}/PG_VERSION`);
-  return wrapPglite(await PGlite.create(dataDir), created);
+  return wrapPglite(await PGlite.create(dataDir));
 }
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
@@ -67,7 +63,6 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
   return {
     db: drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database,
     kind: "postgres",
-    created: false,
     close: () => pool.end(),
   };
 }

@@ -374,3 +374,14 @@ export const jobRuns = pgTable("job_runs", {
   finishedAt: timestamp({ withTimezone: true }),
   result: jsonb(),
 });
+
+/**
+ * Steps in a database's life that happen once, whichever process or command gets there first:
+ * `first-start` records the first server start (and whether the demo content was seeded then),
+ * so a database made by an account command before any start still gets it.
+ */
+export const siteMilestones = pgTable("site_milestones", {
+  name: text().primaryKey(),
+  reachedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  detail: jsonb().$type<Record<string, unknown>>(),
+});

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
-import { isSameOrigin } from "~/utils/admin-guard.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.admin.forgot-password";
@@ -13,7 +13,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, db, config, clientAddress, mailTransport } = context.get(appContext);
-  if (!isSameOrigin(request, config.PUBLIC_URL)) return data({ error: "This form must be sent from the site itself." }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const email = String(form?.get("email") ?? "").trim().toLowerCase();
   if (!email) return data({ error: "Please enter your email address first" }, { status: 400 });

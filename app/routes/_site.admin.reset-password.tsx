@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { appContext } from "~/context";
 import { fieldClass } from "~/components/ui/field";
 import { GuardCard } from "~/features/sanctum/admin-screens";
-import { isSameOrigin } from "~/utils/admin-guard.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
 import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.reset-password";
@@ -20,8 +20,8 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth, config } = context.get(appContext);
-  if (!isSameOrigin(request, config.PUBLIC_URL)) return data({ error: "This form must be sent from the site itself." }, { status: 403 });
+  const { auth } = context.get(appContext);
+  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
   const password = String(form?.get("password") ?? "");

@@ -2,7 +2,7 @@ import { APIError } from "better-auth/api";
 import { data, redirect } from "react-router";
 import { appContext } from "~/context";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
-import { isSameOrigin } from "~/utils/admin-guard.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
 import { CLIENT_IP_HEADER } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
@@ -19,7 +19,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, db, config, clientAddress } = context.get(appContext);
-  if (!isSameOrigin(request, config.PUBLIC_URL)) return data({ error: "This form must be sent from the site itself." }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const email = String(form?.get("email") ?? "").trim().toLowerCase();
   const password = String(form?.get("password") ?? "");

@@ -8,9 +8,9 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth, config } = context.get(appContext);
+  const { auth } = context.get(appContext);
   const response = redirect("/admin");
-  if (!isSameOrigin(request, config.PUBLIC_URL)) return response;
+  if (!isSameOrigin(request)) return response;
   const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
   for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   return response;

@@ -13,14 +13,17 @@ const viewerLookup = createContext<Promise<Viewer | null> | null>(null);
 
 export type GuardFailure = { guard: "signed-out" } | { guard: "denied"; username: string } | { guard: "cross-site" };
 
+export const CROSS_SITE_MESSAGE = "This form must be sent from the site itself.";
+
 /**
  * A state-changing request must come from this site's own pages. SameSite cookies already keep
  * other sites' forms from carrying the session; this also refuses any request whose Origin (or
  * Fetch Metadata) says it came from elsewhere.
  */
-export function isSameOrigin(request: Request, publicUrl: string): boolean {
+export function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");
-  if (origin) return origin === new URL(request.url).origin || origin === publicUrl;
+  // The server hands requests on under the site's public origin (server/public-origin.ts).
+  if (origin) return origin === new URL(request.url).origin;
   const site = request.headers.get("Sec-Fetch-Site");
   return !site || site === "same-origin" || site === "none";
 }
@@ -35,8 +38,8 @@ export function startViewerLookup(request: Request, context: Readonly<RouterCont
 }
 
 export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<Viewer> {
-  const { auth, config } = context.get(appContext);
-  if (!["GET", "HEAD"].includes(request.method) && !isSameOrigin(request, config.PUBLIC_URL)) {
+  const { auth } = context.get(appContext);
+  if (!["GET", "HEAD"].includes(request.method) && !isSameOrigin(request)) {
     throw data<GuardFailure>({ guard: "cross-site" }, { status: 403 });
   }
   const viewer = await (context.get(viewerLookup) ?? getViewer(auth, request));

@@ -6,11 +6,11 @@ describe("the configuration's documentation", () => {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
   const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
 
-  it("has a row in the README's table and a line in .env.example for every variable", () => {
+  it("has one row in the README's table and a line in .env.example for every variable", () => {
     expect(ENV_NAMES.length).toBeGreaterThan(30);
     // A row's first cell names one variable, or several that go together.
-    const inTable = (name: string) => new RegExp(`^\\|[^|\\n]*\`${name}\`[^|\\n]*\\|`, "m").test(readme);
-    expect(ENV_NAMES.filter((name) => !inTable(name))).toEqual([]);
+    const rows = (name: string) => readme.match(new RegExp(`^\\|[^|\\n]*\`${name}\`[^|\\n]*\\|`, "gm"))?.length ?? 0;
+    expect(ENV_NAMES.filter((name) => rows(name) !== 1).map((name) => `${name}: ${rows(name)} rows`)).toEqual([]);
     // NODE_ENV is set by the npm scripts, not by an operator's .env.
     expect(ENV_NAMES.filter((name) => name !== "NODE_ENV" && !new RegExp(`^${name}=`, "m").test(example))).toEqual([]);
   });
@@ -29,9 +29,11 @@ describe("loadConfig", () => {
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
-  it("derives PUBLIC_URL from PORT and trims a trailing slash", () => {
-    expect(loadConfig({ PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
-    expect(loadConfig({ PUBLIC_URL: "https://dwell.example/" }).PUBLIC_URL).toBe("https://dwell.example");
+  it("derives PUBLIC_URL from PORT and writes a given one as browsers send it in Origin", () => {
+    expect(loadConfig({ PORT: "8080" })).toMatchObject({ PUBLIC_URL: "http://localhost:8080", publicUrlIsSet: false });
+    expect(loadConfig({ PUBLIC_URL: "https://dwell.example/" })).toMatchObject({ PUBLIC_URL: "https://dwell.example", publicUrlIsSet: true });
+    expect(loadConfig({ PUBLIC_URL: "https://Dwell.Example:443" }).PUBLIC_URL).toBe("https://dwell.example");
+    expect(loadConfig({ PUBLIC_URL: "https://dwell.example:8443", TRUST_PROXY: "true" }).PUBLIC_URL).toBe("https://dwell.example:8443");
   });
 
   it("treats blank values as unset", () => {
@@ -43,6 +45,8 @@ describe("loadConfig", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ PUBLIC_URL: "dwell.example" }, "PUBLIC_URL"],
+    [{ PUBLIC_URL: "https://dwell.example/sanctum" }, "PUBLIC_URL"],
+    [{ TRUST_PROXY: "true" }, "PUBLIC_URL"],
     [{ DEMO_CONTENT: "perhaps" }, "DEMO_CONTENT"],
     [{ DISCORD_INVITE_URL: "javascript:alert(1)" }, "DISCORD_INVITE_URL"],
     [{ HERO_VIDEO_URL: "ftp://video" }, "HERO_VIDEO_URL"],

@@ -26,6 +26,9 @@ const EnvSchema = z.object({
     .optional(),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the site's origin, e.g. https://dwell.example" })
+    .refine((value) => /^https?:\/\/[^/?#]+\/?$/.test(value), {
+      error: "expected the site's origin alone, without a path (e.g. https://dwell.example)",
+    })
     .optional(),
   DEMO_CONTENT: booleanFromEnv.default(true),
   DISCORD_INVITE_URL: optionalUrl,
@@ -102,6 +105,15 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
     if (env[a] && !env[b]) ctx.addIssue({ code: "custom", path: [b], message: `required when ${a} is set` });
     if (env[b] && !env[a]) ctx.addIssue({ code: "custom", path: [a], message: `required when ${b} is set` });
   }
+  // Behind a proxy the server cannot tell its public address from the request without trusting
+  // headers anyone may send; links in emails and Secure cookies need it stated.
+  if (env.TRUST_PROXY && !env.PUBLIC_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_URL"],
+      message: "required when TRUST_PROXY is set: the address people use, e.g. https://dwell.example",
+    });
+  }
   const given = VRCHAT_REQUIRED.find((name) => env[name]);
   if (given) {
     for (const name of VRCHAT_REQUIRED) {
@@ -118,6 +130,11 @@ export const ENV_NAMES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 export type Config = Omit<Env, "PUBLIC_URL"> & {
   /** The site's origin without a trailing slash. */
   PUBLIC_URL: string;
+  /**
+   * Whether PUBLIC_URL was set. Then every request is taken to be under it; otherwise (a
+   * developer's machine) a request's own origin is the site's, whatever address it came by.
+   */
+  publicUrlIsSet: boolean;
 };
 
 export interface VRChatConfig {
@@ -162,8 +179,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
-  return { ...env, PUBLIC_URL: publicUrl };
+  // As browsers write it in Origin: lower case, no default port, no trailing slash.
+  const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).origin;
+  return { ...env, PUBLIC_URL: publicUrl, publicUrlIsSet: env.PUBLIC_URL !== undefined };
 }
 
 /** What the browser may see of the configuration: an explicit allowlist. */

@@ -136,10 +136,11 @@ describe("backup and restore of the embedded database", () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL", () => {
   const name = `dwell_backup_${randomUUID().replaceAll("-", "")}`;
-  const url = postgresUrl(name);
+  // Built when the suite runs: without TEST_DATABASE_URL it is collected but never run.
+  const databaseUrl = () => postgresUrl(name);
   const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   async function sql(statement: string) {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();
     try {
       return await client.query(statement);
@@ -160,7 +161,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL"
     await client.query(`create database ${name}`);
     await client.end();
     const dataDir = tempDir();
-    const env = { DATA_DIR: dataDir, DATABASE_URL: url, AUTH_SECRET: "a-secret-for-the-backup-test-0123456789" };
+    const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl(), AUTH_SECRET: "a-secret-for-the-backup-test-0123456789" };
 
     // The server migrates the new database; the account command opens it beside the server.
     const first = await start(env);

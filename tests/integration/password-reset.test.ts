@@ -1,4 +1,7 @@
-/** A forgotten passphrase, renewed through a real email sent over SMTP to a server on loopback. */
+/**
+ * A forgotten passphrase, renewed through a real email sent over SMTP to a server on loopback, with
+ * the site configured as it is behind an https proxy: its pages posted from https://dwell.example.
+ */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -6,13 +9,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { createAccountWithCommand, postForm as postFormFrom, signIn as signInFrom } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const mails: { to: string[]; raw: string }[] = [];
 let smtp: SMTPServer;
 let server: ServerProcess;
 let dataDir: string;
+
+const SITE = "https://dwell.example";
+/** What the proxy passes on: the page's own origin, and the scheme the visitor used. */
+const PROXIED = { Origin: SITE, "X-Forwarded-Proto": "https" };
+const postForm = (base: string, path: string, values: Record<string, string>, headers: Record<string, string> = {}) =>
+  postFormFrom(base, path, values, { ...PROXIED, ...headers });
+const signIn = (base: string, email: string, password: string) => signInFrom(base, email, password, PROXIED);
 
 /** The text of a message, undoing quoted-printable soft breaks and escapes. */
 function decoded(raw: string) {
@@ -42,6 +52,7 @@ beforeAll(async () => {
     RATE_LIMIT_SIGN_IN: "5",
     // The limit test below speaks from several addresses, named in X-Forwarded-For.
     TRUST_PROXY: "true",
+    PUBLIC_URL: SITE,
   });
   createAccountWithCommand(dataDir, "keeper@dwell.example", "old-moonlight", "admin");
 });
@@ -61,10 +72,11 @@ describe("renewing a passphrase by email", () => {
     expect(mails[0]!.to).toEqual(["keeper@dwell.example"]);
     const text = decoded(mails[0]!.raw);
     expect(text).toContain("From: Dwell <sanctum@dwell.example>");
-    const link = /\/admin\/reset-password\?token=([A-Za-z0-9%._~-]+)/.exec(text);
+    // The link is to the site's public address, never to the address the server listens on.
+    const link = /https:\/\/dwell\.example(\/admin\/reset-password\?token=([A-Za-z0-9%._~-]+))/.exec(text);
     expect(link).not.toBeNull();
-    const path = link![0];
-    const token = decodeURIComponent(link![1]!);
+    const path = link![1]!;
+    const token = decodeURIComponent(link![2]!);
 
     expect((await fetch(`${server.url}${path}`)).status).toBe(200);
     const mismatch = await postForm(server.url, path, { token, password: "new-moonlight", confirm: "new-moonlite" });
@@ -79,6 +91,8 @@ describe("renewing a passphrase by email", () => {
 
     await expect(signIn(server.url, "keeper@dwell.example", "old-moonlight")).rejects.toThrow("401");
     const cookie = await signIn(server.url, "keeper@dwell.example", "new-moonlight");
+    // Served over https by the proxy: the session cookie is a Secure one.
+    expect(cookie).toMatch(/^__Secure-dwell\.session_token=/);
     const sanctum = await fetch(`${server.url}/admin`, { headers: { cookie } });
     expect(sanctum.status).toBe(200);
     expect(await sanctum.text()).toMatch(/Welcome, (<!-- -->)?keeper/);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl } from "../setup/test-database";
+import { runUserCommand } from "../setup/sanctum-client";
 import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const dirs: string[] = [];
@@ -60,6 +61,31 @@ describe("the server process on the embedded database", () => {
     await second.stop();
   });
 
+  it("seeds the demo content at the first start even when an account was made before it", async () => {
+    const dir = dataDir();
+    // A newcomer's order: the account first, then `npm start`.
+    expect(runUserCommand(dir, ["create", "--email", "keeper@dwell.example"], { USER_PASSWORD: "a long enough passphrase" }).status).toBe(0);
+    const first = await start({ DATA_DIR: dir });
+    const page = await (await fetch(`${first.url}/events`)).text();
+    expect(page.match(/>Starlight Open Mic<\/h3>/g)?.length).toBe(1);
+    expect(first.output()).toContain("seeded demo content");
+    await first.stop();
+    // Recorded once: a restart seeds nothing.
+    const second = await start({ DATA_DIR: dir });
+    expect(second.output()).not.toContain("seeded demo content");
+    await second.stop();
+  });
+
+  it("starts empty with DEMO_CONTENT=false, and stays so when it is turned on later", async () => {
+    const dir = dataDir();
+    const first = await start({ DATA_DIR: dir, DEMO_CONTENT: "false" });
+    await first.stop();
+    const second = await start({ DATA_DIR: dir, DEMO_CONTENT: "true" });
+    const page = await (await fetch(`${second.url}/events`)).text();
+    expect(page).toContain("No Events Scheduled");
+    await second.stop();
+  });
+
   it("starts empty with DEMO_CONTENT=false", async () => {
     const server = await start({ DATA_DIR: dataDir(), DEMO_CONTENT: "false" });
     const page = await (await fetch(`${server.url}/events`)).text();
@@ -74,6 +100,8 @@ describe("the server process on the embedded database", () => {
     [{ DEMO_CONTENT: "maybe" }, "DEMO_CONTENT"],
     [{ DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }, "AUTH_SECRET"],
     [{ AUTH_SECRET: "too-short" }, "AUTH_SECRET"],
+    [{ TRUST_PROXY: "true" }, "PUBLIC_URL"],
+    [{ PUBLIC_URL: "https://dwell.example/dwell" }, "PUBLIC_URL"],
   ])("stops on bad configuration %o and names the variable", async (env, name) => {
     const result = await runServerProcess({ DATA_DIR: dataDir(), ...env });
     expect(result.code).toBe(1);

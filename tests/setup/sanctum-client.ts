@@ -37,8 +37,8 @@ export function postForm(baseUrl: string, path: string, values: Record<string, s
 }
 
 /** Signs in and returns the session cookie, or throws with the status. */
-export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
-  const response = await postForm(baseUrl, "/admin/sign-in", { email, password, next: "/admin" });
+export async function signIn(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}): Promise<string> {
+  const response = await postForm(baseUrl, "/admin/sign-in", { email, password, next: "/admin" }, headers);
   await response.body?.cancel();
   if (response.status !== 302) throw new Error(`sign-in answered ${response.status}`);
   return response.headers

@@ -21,7 +21,9 @@ export const DATABASE_KINDS: DatabaseKind[] = process.env.TEST_DATABASE_URL
 export const POSTGRES_TEMPLATE = "dwell_test_template";
 
 export function postgresUrl(database: string): string {
-  const url = new URL(process.env.TEST_DATABASE_URL!);
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error("postgresUrl() needs TEST_DATABASE_URL: call it inside a suite that runs only with it");
+  const url = new URL(base);
   url.pathname = `/${database}`;
   return url.toString();
 }

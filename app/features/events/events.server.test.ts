@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { events, type NewEventRow } from "~/db/schema";
+import { eventApplications, events, type NewEventRow } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { eventStart, isEventPast, TIMEZONE_ABBREVIATIONS } from "./event-timing";
 import {
   getEvent,
   getFeaturedEvent,
   listEvents,
+  listEventsForAdmin,
   listUpcomingEvents,
   toEventDetail,
 } from "./events.server";
@@ -102,6 +103,27 @@ describeEachDatabase("event queries", (kind) => {
       .returning();
     expect(toEventDetail(row!, NOW).applicationState).toBe("deadline-passed");
     expect(toEventDetail(row!, new Date("2026-11-19T00:00:00Z")).applicationState).toBe("open");
+  });
+
+  it("counts each event's own applications and pending ones for the Sanctum's cards", async () => {
+    const { db } = database;
+    const [busy, quiet, empty] = await db
+      .insert(events)
+      .values([
+        event({ title: "busy", eventDate: "2026-11-30", applicationRequired: true }),
+        event({ title: "quiet", eventDate: "2026-12-01", applicationRequired: true }),
+        event({ title: "empty", eventDate: "2026-12-02", applicationRequired: true }),
+      ])
+      .returning({ id: events.id });
+    const statuses = { [busy!.id]: ["pending", "pending", "approved", "rejected", "pending"], [quiet!.id]: ["approved"] } as const;
+    for (const [eventId, list] of Object.entries(statuses)) {
+      await db.insert(eventApplications).values(
+        list.map((status, i) => ({ eventId, vrchatUsername: `${eventId.slice(0, 4)}-${i}`, status })),
+      );
+    }
+    const cards = await listEventsForAdmin(db, NOW);
+    const figures = Object.fromEntries(cards.map((card) => [card.id, [card.applicationCount, card.pendingApplications]]));
+    expect(figures).toEqual({ [busy!.id]: [5, 3], [quiet!.id]: [1, 0], [empty!.id]: [0, 0] });
   });
 });
 

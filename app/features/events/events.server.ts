@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { events, type EventRow } from "~/db/schema";
+import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import type { EventInput } from "./event-input";
 import {
@@ -162,13 +162,25 @@ export interface AdminEventSummary extends EventSummary {
 
 /** Every event for the Sanctum, soonest first, with how many applications each has. */
 export async function listEventsForAdmin(db: Database, now: Date): Promise<AdminEventSummary[]> {
+  // Counted per event in one pass and joined: a correlated subquery written as SQL text would
+  // meet drizzle's unqualified column names and count against itself.
+  const counts = db
+    .select({
+      eventId: eventApplications.eventId,
+      total: sql<number>`count(*)::int`.as("total"),
+      pending: sql<number>`(count(*) filter (where ${eventApplications.status} = 'pending'))::int`.as("pending"),
+    })
+    .from(eventApplications)
+    .groupBy(eventApplications.eventId)
+    .as("counts");
   const rows = await db
     .select({
       event: events,
-      applicationCount: sql<number>`(select count(*)::int from event_applications a where a.event_id = ${events.id})`,
-      pendingApplications: sql<number>`(select count(*)::int from event_applications a where a.event_id = ${events.id} and a.status = 'pending')`,
+      applicationCount: sql<number>`coalesce(${counts.total}, 0)`.mapWith(Number),
+      pendingApplications: sql<number>`coalesce(${counts.pending}, 0)`.mapWith(Number),
     })
     .from(events)
+    .leftJoin(counts, eq(counts.eventId, events.id))
     .orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
   return rows.map(({ event, applicationCount, pendingApplications }) => ({
     ...toEventSummary(event, now),
