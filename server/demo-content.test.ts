@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrateDatabase, openPglite, type DatabaseHandle } from "~/db/db.server";
 import { applicationQuestions, events, profiles } from "~/db/schema";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../tests/setup/test-database";
+import { createTestDatabase, describeEachDatabase, ON_PGLITE, type TestDatabase } from "../tests/setup/test-database";
 import { recordFirstStart } from "./demo-content";
 
 const NOW = new Date("2026-11-23T12:00:00Z");
@@ -45,7 +45,7 @@ describeEachDatabase("the first start", (kind) => {
   });
 });
 
-describe("upgrading a database made before the first start was recorded", () => {
+describe.runIf(ON_PGLITE)("upgrading a database made before the first start was recorded", () => {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const folders: string[] = [];
   afterAll(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));

@@ -3,18 +3,18 @@ import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
-import {
-  ApplicationCard,
-  Pagination,
-  ReviewEmpty,
-  ReviewFilters,
-  SummaryTiles,
-} from "~/features/applications/application-review";
+import { ApplicationCard } from "~/features/applications/application-card";
+import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/application-review";
 import { listFormQuestions } from "~/features/applications/applications.server";
+import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
+import { ReviewFilters } from "~/features/applications/review-filters";
 import {
+  BULK_STATUSES,
   listAudit,
   listForReview,
+  REVIEW_PAGE_SIZE,
   reviewApplication,
+  reviewApplications,
   ReviewQuerySchema,
   type ReviewScope,
 } from "~/features/applications/review.server";
@@ -59,12 +59,36 @@ const ChangeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
 ]);
 
+const BulkSchema = z.object({
+  status: z.enum(BULK_STATUSES),
+  ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
+});
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
   const { db } = context.get(appContext);
   const found = await scopeOf(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   const form = await request.formData().catch(() => null);
+  const reviewer = { id: viewer.id, username: viewer.username };
+
+  if (form?.get("intent") === "bulk") {
+    const bulk = BulkSchema.safeParse({ status: form.get("status"), ids: form.getAll("ids") });
+    const verb = bulk.success && bulk.data.status === "rejected" ? "reject" : "approve";
+    const failed = found.scope.kind === "event" ? "Failed to update application status" : `Failed to ${verb} applications`;
+    if (!bulk.success) {
+      const noneSelected = bulk.error.issues.some((issue) => issue.path[0] === "ids" && issue.code === "too_small");
+      return data({ error: noneSelected ? "Select at least one application first." : failed }, { status: 400 });
+    }
+    try {
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, bulk.data.status, reviewer, new Date());
+      return { ok: true as const, bulk: { status: bulk.data.status, outcome } } satisfies BulkResult;
+    } catch (error) {
+      log.error("failed to review applications in bulk", { error });
+      return data({ error: failed }, { status: 503 });
+    }
+  }
+
   const parsed = ChangeSchema.safeParse(form ? Object.fromEntries(form) : {});
   const failed =
     found.scope.kind === "event"
@@ -81,7 +105,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       found.scope,
       change.id,
       { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
-      { id: viewer.id, username: viewer.username },
+      reviewer,
       new Date(),
     );
     if (ok === "conflict") return data({ error: failed }, { status: 409 });
@@ -96,7 +120,7 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
 }
 
-export default function ApplicationsReview({ loaderData, params }: Route.ComponentProps) {
+export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {
   const { error, event, review, questions, audit, query } = loaderData;
   const timeZone = useViewerTimeZone();
   const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
@@ -105,6 +129,12 @@ export default function ApplicationsReview({ loaderData, params }: Route.Compone
     mode === "event" && event
       ? href("/admin/events/:eventId/applications/export", { eventId: event.id })
       : href("/admin/applications/export");
+  // Group applications are decided once: only pending ones can be part of a bulk decision.
+  const selectable = (review?.applications ?? []).filter((a) => mode === "event" || a.status === "pending").map((a) => a.id);
+  const selection = useSelection(selectable);
+  // Without JavaScript a bulk decision posts the page; its outcome is shown here.
+  const posted = actionData && "bulk" in actionData && actionData.bulk ? bulkOutcomeMessage(mode, actionData.bulk.status, actionData.bulk.outcome) : null;
+  const postError = actionData && "error" in actionData ? actionData.error : null;
 
   return (
     <div className="space-y-6">
@@ -123,7 +153,10 @@ export default function ApplicationsReview({ loaderData, params }: Route.Compone
             <Notice>This event doesn't require applications.</Notice>
           ) : null}
           <SummaryTiles counts={review.counts} />
-          <ReviewFilters exportHref={exportHref} canExport={review.counts.total > 0} />
+          <ReviewFilters exportHref={exportHref} canExport={review.counts.total > 0} matching={review.matching} />
+          {posted ? <Notice>{posted}</Notice> : null}
+          {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
+          {selectable.length > 0 ? <BulkDecisions mode={mode} selectable={selectable.length} selection={selection} /> : null}
           {review.applications.length === 0 ? (
             <ReviewEmpty mode={mode} filtered={review.counts.total > 0} />
           ) : (
@@ -136,6 +169,15 @@ export default function ApplicationsReview({ loaderData, params }: Route.Compone
                     audit={audit.filter((entry) => entry.applicationId === application.id)}
                     mode={mode}
                     formatDate={formatDate}
+                    selection={
+                      selectable.includes(application.id)
+                        ? {
+                            formId: BULK_FORM_ID,
+                            checked: selection.isSelected(application.id),
+                            onChange: (on) => selection.set(application.id, on),
+                          }
+                        : null
+                    }
                   />
                 </li>
               ))}

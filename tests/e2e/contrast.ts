@@ -39,8 +39,15 @@ async function textRuns(page: Page): Promise<TextRun[]> {
       // Measured where it is wholly on screen, and only where nothing (a sticky header, a dialog's
       // overlay) covers it.
       if (rect.top < 0 || rect.left < 0 || rect.bottom > innerHeight || rect.right > innerWidth) continue;
-      const onTop = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
-      if (!onTop || !(element.contains(onTop) || onTop.contains(element))) continue;
+      // Its middle and the middles of its edges: a run half under the sticky header is measured on
+      // the screenful where it is wholly in view, not here.
+      const [midX, midY] = [rect.left + rect.width / 2, rect.top + rect.height / 2];
+      const points = [[midX, midY], [midX, rect.top + 1], [midX, rect.bottom - 1], [rect.left + 1, midY], [rect.right - 1, midY]] as const;
+      const uncovered = points.every(([x, y]) => {
+        const onTop = document.elementFromPoint(x, y);
+        return onTop !== null && (element.contains(onTop) || onTop.contains(element));
+      });
+      if (!uncovered) continue;
       const style = getComputedStyle(element);
       // The canvas turns any CSS colour (oklch, color-mix…) into sRGB.
       probe.clearRect(0, 0, 1, 1);

@@ -14,7 +14,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccountWithCommand, runUserCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
-import { postgresUrl } from "../setup/test-database";
+import { ON_PGLITE, ON_POSTGRES, postgresUrl } from "../setup/test-database";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const KEEPER = "keeper@dwell.example";
@@ -59,7 +59,7 @@ function writtenPath(stdout: string): string {
   return match[1]!;
 }
 
-describe("backup and restore of the embedded database", () => {
+describe.runIf(ON_PGLITE)("backup and restore of the embedded database", () => {
   it("round-trips through the running server's backup, refusing bad files and a running server", { timeout: 180_000 }, async () => {
     const dataDir = tempDir();
     const env = { DATA_DIR: dataDir };
@@ -134,7 +134,7 @@ describe("backup and restore of the embedded database", () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL", () => {
+describe.runIf(ON_POSTGRES)("backup and restore on PostgreSQL", () => {
   const name = `dwell_backup_${randomUUID().replaceAll("-", "")}`;
   // Built when the suite runs: without TEST_DATABASE_URL it is collected but never run.
   const databaseUrl = () => postgresUrl(name);

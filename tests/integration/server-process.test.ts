@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { postgresUrl } from "../setup/test-database";
+import { ON_PGLITE, ON_POSTGRES, postgresUrl } from "../setup/test-database";
 import { runUserCommand } from "../setup/sanctum-client";
 import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
 
@@ -25,7 +25,7 @@ async function start(env: Record<string, string>) {
   return server;
 }
 
-describe("the server process on the embedded database", () => {
+describe.runIf(ON_PGLITE)("the server process on the embedded database", () => {
   it("seeds demo content on a new data folder, serves pages, and answers 404s", async () => {
     const server = await start({ DATA_DIR: dataDir() });
     const events = await fetch(`${server.url}/events`);
@@ -110,7 +110,7 @@ describe("the server process on the embedded database", () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)("the server process on PostgreSQL", () => {
+describe.runIf(ON_POSTGRES)("the server process on PostgreSQL", () => {
   it("migrates once with several processes starting together, and seeds nothing", async () => {
     const name = `dwell_proc_${Date.now()}`;
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

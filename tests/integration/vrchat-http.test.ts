@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
-import { createTestDatabase, type TestDatabase } from "../setup/test-database";
+import { createTestDatabase, ON_PGLITE, ON_POSTGRES, type TestDatabase } from "../setup/test-database";
 
-describe("with VRChat configured (embedded database)", () => {
+describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
   let fake: FakeVRChat;
   let server: ServerProcess;
   let dataDir: string;
@@ -123,7 +123,7 @@ describe("with VRChat configured (embedded database)", () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)("two server processes on one PostgreSQL", () => {
+describe.runIf(ON_POSTGRES)("two server processes on one PostgreSQL", () => {
   let fake: FakeVRChat;
   let database: TestDatabase;
   let servers: ServerProcess[];

@@ -13,9 +13,19 @@ import {
 } from "~/db/db.server";
 
 export type DatabaseKind = "pglite" | "postgres";
-export const DATABASE_KINDS: DatabaseKind[] = process.env.TEST_DATABASE_URL
-  ? ["pglite", "postgres"]
-  : ["pglite"];
+
+/**
+ * The databases the suites run on: PGlite always, PostgreSQL too with TEST_DATABASE_URL.
+ * TEST_DATABASES=postgres narrows a run to PostgreSQL: `npm run test:postgres`, which CI runs
+ * after `npm test` has run everything on PGlite.
+ */
+export const DATABASE_KINDS: DatabaseKind[] = (() => {
+  const available: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const asked = process.env.TEST_DATABASES?.split(",").map((kind) => kind.trim());
+  return asked ? available.filter((kind) => asked.includes(kind)) : available;
+})();
+export const ON_PGLITE = DATABASE_KINDS.includes("pglite");
+export const ON_POSTGRES = DATABASE_KINDS.includes("postgres");
 
 /** The template database the global setup migrates once; test databases are copies of it. */
 export const POSTGRES_TEMPLATE = "dwell_test_template";

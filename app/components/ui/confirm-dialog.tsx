@@ -11,15 +11,20 @@ export function ConfirmDialog({
   title,
   description,
   action,
+  open,
+  onOpenChange,
 }: {
-  trigger: ReactNode;
+  /** The control that opens it; none when the dialog is opened through `open`. */
+  trigger?: ReactNode;
   title: string;
   description: string;
   action: ReactNode;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-sm" />
         <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-aurora-400/30 bg-night-900 p-6 shadow-2xl">

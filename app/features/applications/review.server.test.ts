@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, applications, eventApplications, events, profiles } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { exportCsv, listAudit, listForReview, REVIEW_PAGE_SIZE, reviewApplication, ReviewQuerySchema, type ReviewScope } from "./review.server";
+import { exportCsv, listAudit, listForReview, REVIEW_PAGE_SIZE, reviewApplication, reviewApplications, ReviewQuerySchema, type ReviewScope } from "./review.server";
 
 const query = (values: Record<string, string> = {}) => ReviewQuerySchema.parse(values);
 
@@ -47,9 +47,9 @@ describeEachDatabase("reviewing applications", (kind) => {
     expect(first.counts).toEqual({ total: 60, pending: 20, approved: 20, rejected: 20 });
     expect(first.applications).toHaveLength(REVIEW_PAGE_SIZE);
     expect(first.applications[0]!.vrchatUsername).toBe("Dweller59");
-    expect(first.pageCount).toBe(3);
-    const last = await listForReview(database.db, scope, query({ page: "3" }));
-    expect(last.applications).toHaveLength(10);
+    expect(first.pageCount).toBe(Math.ceil(60 / REVIEW_PAGE_SIZE));
+    const last = await listForReview(database.db, scope, query({ page: String(first.pageCount) }));
+    expect(last.applications).toHaveLength(60 - (first.pageCount - 1) * REVIEW_PAGE_SIZE);
   });
 
   it("searches usernames and Discord IDs, any case, wildcards taken literally", async () => {
@@ -91,6 +91,42 @@ describeEachDatabase("reviewing applications", (kind) => {
     expect(await reviewApplication(database.db, group, app!.id, { status: "approved" }, reviewer, now)).toBe(true);
     expect(await reviewApplication(database.db, group, app!.id, { status: "rejected" }, reviewer, now)).toBe("conflict");
     expect(await reviewApplication(database.db, group, "00000000-0000-4000-8000-000000000000", { status: "approved" }, reviewer, now)).toBe(false);
+  });
+
+  it("approves a whole page of event applications in one decision, each change logged", async () => {
+    await seed(60);
+    const page = (await listForReview(database.db, scope, query())).applications;
+    expect(page).toHaveLength(50);
+    const alreadyApproved = page.filter((a) => a.status === "approved").length;
+    const now = new Date("2026-11-22T10:00:00Z");
+    const outcome = await reviewApplications(database.db, scope, page.map((a) => a.id), "approved", reviewer, now);
+    expect(outcome).toEqual({ changed: 50 - alreadyApproved, unchanged: alreadyApproved, missing: 0 });
+
+    const after = await listForReview(database.db, scope, query());
+    // The ten oldest (Dweller0 to 9) are on the next page, untouched.
+    expect(after.counts).toEqual({ total: 60, pending: 4, approved: 53, rejected: 3 });
+    const changed = page.filter((a) => a.status !== "approved");
+    expect(after.applications.filter((a) => a.reviewedAt === now.toISOString()).map((a) => a.id).sort()).toEqual(changed.map((a) => a.id).sort());
+    const log = await listAudit(database.db, page.map((a) => a.id));
+    expect(log).toHaveLength(changed.length);
+    expect(new Set(log.map((e) => `${e.field} ${e.toValue} ${e.actorName}`))).toEqual(new Set(["status approved Keeper"]));
+  });
+
+  it("decides only pending group applications in bulk, and says what it left", async () => {
+    const group: ReviewScope = { kind: "group" };
+    const rows = await database.db
+      .insert(applications)
+      .values((["pending", "pending", "pending", "approved", "rejected"] as const).map((status, i) => ({ vrchatUsername: `G${i}`, discordId: `g${i}`, status })))
+      .returning({ id: applications.id });
+    const ids = [...rows.map((row) => row.id), "not-an-id", "00000000-0000-4000-8000-000000000000", rows[0]!.id];
+    const outcome = await reviewApplications(database.db, group, ids, "rejected", reviewer, new Date());
+    expect(outcome).toEqual({ changed: 3, unchanged: 2, missing: 2 });
+    expect((await listForReview(database.db, group, query())).counts).toEqual({ total: 5, pending: 0, approved: 1, rejected: 4 });
+    expect(await listAudit(database.db, rows.map((row) => row.id))).toHaveLength(3);
+    // An event's applications are not reached through the group's scope, nor the other way round.
+    await seed(3);
+    const eventIds = (await listForReview(database.db, scope, query())).applications.map((a) => a.id);
+    expect(await reviewApplications(database.db, group, eventIds, "approved", reviewer, new Date())).toEqual({ changed: 0, unchanged: 0, missing: 3 });
   });
 
   it("exports every application as CSV, with a column per question", async () => {

@@ -9,7 +9,8 @@ import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } fr
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
 
-export const REVIEW_PAGE_SIZE = 25;
+/** Applications per review page; a bulk decision covers at most one page. */
+export const REVIEW_PAGE_SIZE = 50;
 export const STATUS_FILTERS = ["all", ...APPLICATION_STATUSES] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
@@ -161,6 +162,65 @@ export async function reviewApplication(
       );
     }
     return true;
+  });
+}
+
+/** The statuses a bulk decision can set. */
+export const BULK_STATUSES = ["approved", "rejected"] as const;
+export type BulkStatus = (typeof BULK_STATUSES)[number];
+
+export interface BulkOutcome {
+  /** Applications whose status changed. */
+  changed: number;
+  /** Already at that status, or (group) already decided: left as they were. */
+  unchanged: number;
+  /** Not found in this scope (deleted meanwhile, or not an id). */
+  missing: number;
+}
+
+/**
+ * Approves or rejects several applications in one transaction. Each change is what a single
+ * decision would be (reviewed_at now, one audit entry naming the reviewer); an application already
+ * at that status, or a group application no longer pending, is left alone and counted as such.
+ */
+export async function reviewApplications(
+  db: Database,
+  scope: ReviewScope,
+  ids: string[],
+  status: BulkStatus,
+  reviewer: Reviewer,
+  now: Date,
+): Promise<BulkOutcome> {
+  const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
+  const invalid = new Set(ids).size - wanted.length;
+  if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid };
+  return db.transaction(async (tx) => {
+    const { table, scopeWhere } = columnsOf(scope);
+    const current = await tx
+      .select({ id: table.id, status: table.status })
+      .from(table)
+      .where(and(inArray(table.id, wanted), scopeWhere))
+      .orderBy(asc(table.id))
+      .for("update");
+    const changing = current.filter((row) => row.status !== status && (scope.kind === "event" || row.status === "pending"));
+    if (changing.length > 0) {
+      await tx
+        .update(table)
+        .set({ status, reviewedAt: now })
+        .where(inArray(table.id, changing.map((row) => row.id)));
+      await tx.insert(applicationAuditLog).values(
+        changing.map((row) => ({
+          applicationKind: scope.kind,
+          applicationId: row.id,
+          actorId: reviewer.id,
+          actorName: reviewer.username,
+          field: "status",
+          fromValue: row.status,
+          toValue: status,
+        })),
+      );
+    }
+    return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid };
   });
 }
 

@@ -49,8 +49,10 @@ export function AdminEventCard({ event }: { event: AdminEventSummary }) {
         </div>
         {event.applicationRequired ? (
           <p className="text-right text-sm text-mist-300">
-            <span className="block font-semibold text-mist-100">{event.applicationCount} applications</span>
-            {event.pendingApplications} pending
+            <span className="block font-semibold text-mist-100">
+              {event.applicationCount.toLocaleString("en-US")} {event.applicationCount === 1 ? "application" : "applications"}
+            </span>
+            {event.pendingApplications.toLocaleString("en-US")} pending
           </p>
         ) : null}
       </div>

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPostgres } from "~/db/db.server";
 import { outbox } from "~/db/schema";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { createTestDatabase, describeEachDatabase, ON_POSTGRES, type TestDatabase } from "../../../tests/setup/test-database";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
 import { startFakeDiscord } from "../../../tests/fakes/discord";
 import { createDiscordChannel } from "./discord.server";
@@ -167,7 +167,7 @@ describeEachDatabase("the outbox", (kind) => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)("the outbox with two processes on PostgreSQL", () => {
+describe.runIf(ON_POSTGRES)("the outbox with two processes on PostgreSQL", () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase("postgres");

@@ -1,0 +1,204 @@
+import { ChevronDown } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { fieldClass } from "~/components/ui/field";
+import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
+import type { FormQuestion } from "./answers";
+import { STATUS_LABEL } from "./application-review";
+import type { AuditEntry, ReviewedApplication } from "./review.server";
+
+/** Long answers are cut in the review at this many characters (spec section 9). */
+export const REVIEW_ANSWER_LIMIT = 200;
+
+const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger" } as const;
+
+function answerText(answer: string | undefined, question: FormQuestion | undefined) {
+  if (!answer) return "No response";
+  if (question?.questionType === "textarea" && answer.length > REVIEW_ANSWER_LIMIT) return `${answer.slice(0, REVIEW_ANSWER_LIMIT)}...`;
+  return answer;
+}
+
+function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
+  const what =
+    entry.field === "status"
+      ? `status ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`
+      : entry.toValue
+        ? "notes updated"
+        : "notes cleared";
+  return `${formatDate(entry.at)} · ${entry.actorName}: ${what}`;
+}
+
+/** A bulk selection box, tied to the bulk decision form by its id so it also posts without JavaScript. */
+export interface CardSelection {
+  formId: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}
+
+export function ApplicationCard({
+  application,
+  questions,
+  audit,
+  mode,
+  formatDate,
+  selection,
+}: {
+  application: ReviewedApplication;
+  questions: FormQuestion[];
+  audit: AuditEntry[];
+  mode: "event" | "group";
+  formatDate: (iso: string) => string;
+  /** Present when the application can be part of a bulk decision. */
+  selection: CardSelection | null;
+}) {
+  const fetcher = useFetcher<{ ok?: boolean; error?: string }>();
+  const busy = fetcher.state !== "idle";
+  const [notes, setNotes] = useState(application.notes ?? "");
+  useEffect(() => {
+    if (fetcher.data?.error) toast.error(fetcher.data.error);
+  }, [fetcher.data]);
+
+  const byText = new Map(questions.map((q) => [q.question, q]));
+  const answered = [
+    ...questions.map((q) => q.question),
+    ...Object.keys(application.responses).filter((key) => !byText.has(key)),
+  ];
+  // Group applications are approved or rejected once, from the list (spec); event ones are set to
+  // any status from the opened card.
+  const decisions: ApplicationStatus[] = mode === "group" && application.status === "pending" ? ["approved", "rejected"] : [];
+
+  // A group decision removes its buttons; the focus one of them held goes to the card's summary,
+  // which is still there, instead of falling back to the top of the page.
+  const summaryRef = useRef<HTMLElement>(null);
+  const hadDecisions = useRef(decisions.length > 0);
+  useEffect(() => {
+    const had = hadDecisions.current;
+    hadDecisions.current = decisions.length > 0;
+    if (had && decisions.length === 0 && document.activeElement === document.body) summaryRef.current?.focus();
+  }, [decisions.length]);
+
+  // While a change is saved the status buttons refuse clicks but stay focusable: a disabled button
+  // would drop the keyboard focus to the top of the page.
+  function refuseWhileBusy(event: FormEvent) {
+    if (busy) event.preventDefault();
+  }
+
+  function saveNotes() {
+    if (notes === (application.notes ?? "")) return;
+    fetcher.submit({ intent: "notes", id: application.id, notes }, { method: "post" });
+  }
+
+  function statusButton(status: ApplicationStatus) {
+    const label = mode === "group" ? (status === "approved" ? "Approve" : "Reject") : STATUS_LABEL[status];
+    return (
+      <fetcher.Form key={status} method="post" onSubmit={refuseWhileBusy}>
+        <input type="hidden" name="intent" value="status" />
+        <input type="hidden" name="id" value={application.id} />
+        <input type="hidden" name="status" value={status} />
+        {mode === "event" ? <input type="hidden" name="notes" value={notes} /> : null}
+        <Button
+          type="submit"
+          size="sm"
+          variant={mode === "event" && status === application.status ? "primary" : "outline"}
+          aria-disabled={busy || undefined}
+          className="aria-disabled:opacity-50"
+          aria-pressed={mode === "event" ? status === application.status : undefined}
+        >
+          {label}
+        </Button>
+      </fetcher.Form>
+    );
+  }
+
+  return (
+    <Card className="p-5" aria-busy={busy}>
+      <div className="flex flex-wrap items-start gap-3">
+        {selection ? (
+          <input
+            type="checkbox"
+            name="ids"
+            value={application.id}
+            form={selection.formId}
+            checked={selection.checked}
+            onChange={(event) => selection.onChange(event.target.checked)}
+            aria-label={`Select ${application.vrchatUsername || application.discordId || "this application"}`}
+            className="mt-1 size-5 shrink-0 cursor-pointer accent-ember-400"
+          />
+        ) : null}
+        <div className="min-w-0 flex-1 basis-48">
+          <p className="font-semibold break-words text-mist-100">{application.vrchatUsername || "—"}</p>
+          <p className="text-sm break-words text-mist-400">{application.discordId || "—"}</p>
+          <p className="mt-1 text-xs text-mist-400">
+            Submitted: {application.submittedAt ? formatDate(application.submittedAt) : "Unknown"}
+            {application.reviewedAt ? ` · Reviewed: ${formatDate(application.reviewedAt)}` : ""}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]}</Badge>
+          {decisions.map(statusButton)}
+        </div>
+      </div>
+      <details className="group mt-3">
+        <summary
+          ref={summaryRef}
+          className="inline-flex cursor-pointer list-none items-center gap-1 rounded text-sm text-aurora-300 hover:text-ember-300"
+        >
+          Show responses
+          <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
+        </summary>
+        <div className="mt-4 space-y-5 border-t border-aurora-400/15 pt-4">
+          <section>
+            <h3 className="font-display text-lg text-mist-100">Application Responses</h3>
+            <dl className="mt-2 space-y-3">
+              {answered.map((text) => (
+                <div key={text}>
+                  <dt className="text-sm font-semibold text-mist-300">
+                    {text}
+                    {byText.get(text)?.required ? <span className="text-ember-400"> *</span> : null}
+                  </dt>
+                  <dd className="mt-0.5 whitespace-pre-line text-mist-100">{answerText(application.responses[text], byText.get(text))}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+          {mode === "event" && application.notes ? (
+            <section>
+              <h3 className="font-display text-lg text-mist-100">Admin Notes</h3>
+              <p className="mt-1 whitespace-pre-line text-mist-300">{application.notes}</p>
+            </section>
+          ) : null}
+          {mode === "event" ? <div className="flex flex-wrap gap-2">{APPLICATION_STATUSES.map(statusButton)}</div> : null}
+          {mode === "event" ? (
+            <div className="space-y-1">
+              <label htmlFor={`notes-${application.id}`} className="block text-sm font-semibold text-mist-100">Admin Notes</label>
+              <textarea
+                id={`notes-${application.id}`}
+                value={notes}
+                rows={3}
+                maxLength={5000}
+                onChange={(e) => setNotes(e.target.value)}
+                onBlur={saveNotes}
+                disabled={busy}
+                className={fieldClass}
+              />
+            </div>
+          ) : null}
+          {audit.length > 0 ? (
+            <section>
+              <h3 className="text-sm font-semibold text-mist-300">History</h3>
+              <ul className="mt-1 space-y-0.5 text-xs text-mist-400">
+                {audit.map((entry, i) => (
+                  <li key={i}>{auditLine(entry, formatDate)}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+      </details>
+    </Card>
+  );
+}

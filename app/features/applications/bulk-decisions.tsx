@@ -1,0 +1,153 @@
+import { Check, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { useHydrated } from "~/utils/use-hydrated";
+import type { BulkOutcome, BulkStatus } from "./review.server";
+
+/** The bulk decision form: each card's selection box belongs to it through its `form` attribute. */
+export const BULK_FORM_ID = "bulk-decisions";
+
+const VERB = { approved: "Approve", rejected: "Reject" } as const;
+
+const applications = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "application" : "applications"}`;
+
+/** What a bulk decision did, in a sentence an admin can check against the list. */
+export function bulkOutcomeMessage(mode: "event" | "group", status: BulkStatus, outcome: BulkOutcome): string {
+  const parts = [`${applications(outcome.changed)} ${status}.`];
+  if (outcome.unchanged > 0) {
+    const was = outcome.unchanged === 1 ? "was" : "were";
+    parts.push(`${outcome.unchanged.toLocaleString("en-US")} ${was} already ${mode === "group" ? "decided" : status} and left as ${outcome.unchanged === 1 ? "it was" : "they were"}.`);
+  }
+  if (outcome.missing > 0) parts.push(`${outcome.missing.toLocaleString("en-US")} could not be found.`);
+  return parts.join(" ");
+}
+
+export type BulkResult = { ok: true; bulk: { status: BulkStatus; outcome: BulkOutcome } } | { ok?: false; error: string };
+
+/** Which applications of the page are selected; ids no longer selectable drop out by themselves. */
+export function useSelection(selectable: string[]) {
+  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
+  const selected = selectable.filter((id) => picked.has(id));
+  return {
+    selected,
+    isSelected: (id: string) => picked.has(id),
+    set(id: string, on: boolean) {
+      setPicked((current) => {
+        const next = new Set(current);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      });
+    },
+    setAll(on: boolean) {
+      setPicked(on ? new Set(selectable) : new Set());
+    },
+    clear: () => setPicked(new Set()),
+  };
+}
+type Selection = ReturnType<typeof useSelection>;
+
+/**
+ * Approve or reject the selected applications of this page in one action, after one confirmation
+ * naming how many. Without JavaScript the selection boxes and the two buttons post as a plain form.
+ */
+export function BulkDecisions({ mode, selectable, selection }: { mode: "event" | "group"; selectable: number; selection: Selection }) {
+  const fetcher = useFetcher<BulkResult>();
+  const hydrated = useHydrated();
+  const [asking, setAsking] = useState<BulkStatus | null>(null);
+  const count = selection.selected.length;
+  const busy = fetcher.state !== "idle";
+
+  const reported = useRef<BulkResult | undefined>(undefined);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || reported.current === result || fetcher.state !== "idle") return;
+    reported.current = result;
+    if (result.ok) {
+      selection.clear();
+      toast.success(bulkOutcomeMessage(mode, result.bulk.status, result.bulk.outcome));
+    } else {
+      toast.error(result.error);
+    }
+  }, [fetcher.data, fetcher.state, mode, selection]);
+
+  function decide(status: BulkStatus) {
+    setAsking(null);
+    const form = new FormData();
+    form.set("intent", "bulk");
+    form.set("status", status);
+    for (const id of selection.selected) form.append("ids", id);
+    void fetcher.submit(form, { method: "post" });
+  }
+
+  const allChecked = count > 0 && count === selectable;
+  const description =
+    mode === "group"
+      ? "Each will be marked as decided by you. Group applications are decided once: this cannot be undone."
+      : "Each will be marked as decided by you; any of them can be changed again later.";
+
+  return (
+    <fetcher.Form
+      id={BULK_FORM_ID}
+      method="post"
+      aria-label="Bulk decisions"
+      aria-busy={busy}
+      className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/20 bg-night-900/60 px-4 py-3"
+    >
+      <input type="hidden" name="intent" value="bulk" />
+      {hydrated ? (
+        <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-semibold text-mist-100">
+          <input
+            type="checkbox"
+            checked={allChecked}
+            ref={(box) => {
+              if (box) box.indeterminate = count > 0 && !allChecked;
+            }}
+            onChange={(event) => selection.setAll(event.target.checked)}
+            className="size-5 cursor-pointer accent-ember-400"
+          />
+          Select all on this page
+        </label>
+      ) : null}
+      <span className="text-sm text-mist-400" aria-live="polite">
+        {hydrated ? `${count.toLocaleString("en-US")} selected` : "Tick applications, then:"}
+      </span>
+      <div className="ml-auto flex flex-wrap gap-2">
+        {(["approved", "rejected"] as const).map((status) => {
+          const icon = status === "approved" ? <Check aria-hidden="true" className="size-4" /> : <X aria-hidden="true" className="size-4" />;
+          if (!hydrated) {
+            return (
+              <Button key={status} type="submit" name="status" value={status} size="sm" variant="outline">
+                {icon}
+                {VERB[status]} selected
+              </Button>
+            );
+          }
+          return (
+            <ConfirmDialog
+              key={status}
+              open={asking === status}
+              onOpenChange={(open) => setAsking(open ? status : null)}
+              trigger={
+                <Button type="button" size="sm" variant="outline" disabled={count === 0 || busy}>
+                  {icon}
+                  {VERB[status]} selected
+                </Button>
+              }
+              title={`${VERB[status]} ${applications(count)}?`}
+              description={description}
+              action={
+                <Button type="button" variant={status === "approved" ? "primary" : "danger"} onClick={() => decide(status)}>
+                  {VERB[status]} {applications(count)}
+                </Button>
+              }
+            />
+          );
+        })}
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,139 @@
+import { clsx } from "clsx";
+import { Download, Search } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Form, useLocation, useNavigation, useSearchParams } from "react-router";
+import { Button } from "~/components/ui/button";
+import { fieldClass, fieldLook } from "~/components/ui/field";
+import { useHydrated } from "~/utils/use-hydrated";
+import type { StatusFilter } from "./review.server";
+
+/** How long typing may pause before the list follows it. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+const FILTER_LABEL: Record<StatusFilter, string> = { all: "All Status", pending: "Pending", approved: "Approved", rejected: "Rejected" };
+
+/**
+ * Search and status filter. The list follows as the admin types (after a short pause) and as soon
+ * as the status changes; the URL keeps the state (replaced, so Back leaves the screen rather than
+ * stepping through keystrokes). Without JavaScript it is a plain GET form with an 'Apply' button.
+ */
+export function ReviewFilters({
+  exportHref,
+  canExport,
+  matching,
+}: {
+  exportHref: string | null;
+  canExport: boolean;
+  /** How many applications match the search and filter, announced to screen readers. */
+  matching: number;
+}) {
+  const [params, setParams] = useSearchParams();
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const q = params.get("q") ?? "";
+  const status = params.get("status") ?? "all";
+  // Shown at once, while the list loads (the URL changes only when it has).
+  const [text, setText] = useState(q);
+  const [chosen, setChosen] = useState(status);
+  const [shownStatus, setShownStatus] = useState(status);
+  if (shownStatus !== status) {
+    setShownStatus(status);
+    setChosen(status);
+  }
+  const input = useRef<HTMLInputElement>(null);
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  // The URL also changes without typing (Back, a link): the box follows unless it is being typed in.
+  useEffect(() => {
+    if (document.activeElement !== input.current) setText(q);
+  }, [q]);
+  useEffect(() => () => clearTimeout(typing.current), []);
+
+  function show(changes: { q?: string; status?: string }) {
+    clearTimeout(typing.current);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(changes)) {
+          if (value && value !== "all") next.set(name, value);
+          else next.delete(name);
+        }
+        // Another search is another list: back to its first page.
+        next.delete("page");
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    show({ q: text.trim(), status: chosen });
+  }
+
+  const searching = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-3" role="search" onSubmit={hydrated ? onSubmit : undefined}>
+      <div className="min-w-56 flex-1 space-y-1">
+        <label htmlFor="review-search" className="sr-only">Search</label>
+        <div className="relative">
+          <Search aria-hidden="true" className="absolute top-3 left-3 size-4 text-mist-400" />
+          <input
+            ref={input}
+            id="review-search"
+            name="q"
+            type="search"
+            value={text}
+            onChange={(event) => {
+              const value = event.target.value;
+              setText(value);
+              clearTimeout(typing.current);
+              typing.current = setTimeout(() => show({ q: value.trim() }), SEARCH_DEBOUNCE_MS);
+            }}
+            placeholder="Search by VRChat username or Discord ID..."
+            autoComplete="off"
+            className={clsx(fieldLook, "pr-3 pl-9")}
+          />
+        </div>
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="review-status" className="block text-sm font-semibold text-mist-100">Status</label>
+        <select
+          id="review-status"
+          name="status"
+          value={chosen}
+          onChange={(event) => {
+            setChosen(event.target.value);
+            show({ q: text.trim(), status: event.target.value });
+          }}
+          className={fieldClass}
+        >
+          {(Object.keys(FILTER_LABEL) as StatusFilter[]).map((value) => (
+            <option key={value} value={value}>{FILTER_LABEL[value]}</option>
+          ))}
+        </select>
+      </div>
+      {hydrated ? null : <Button type="submit" variant="outline">Apply</Button>}
+      {exportHref ? (
+        canExport ? (
+          <Button asChild variant="gold">
+            <a href={exportHref} download>
+              <Download aria-hidden="true" className="size-4" />
+              Export CSV
+            </a>
+          </Button>
+        ) : (
+          <Button variant="gold" disabled>
+            <Download aria-hidden="true" className="size-4" />
+            Export CSV
+          </Button>
+        )
+      ) : null}
+      <p className="w-full text-sm text-mist-400" role="status">
+        {searching ? "Searching..." : `${matching.toLocaleString("en-US")} ${matching === 1 ? "application matches" : "applications match"}`}
+      </p>
+    </Form>
+  );
+}

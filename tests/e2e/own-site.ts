@@ -1,0 +1,30 @@
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAccountWithCommand } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+export interface OwnSite {
+  url: string;
+  server: ServerProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * A site of the test's own (production build, fresh demo database, an admin made with the
+ * operator's command), for tests that read figures: nothing another test does can change them.
+ */
+export async function startOwnSite(admin: { email: string; password: string }, env: Record<string, string> = {}): Promise<OwnSite> {
+  const dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-own-"));
+  const server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_APPLICATIONS: "10000", RATE_LIMIT_SIGN_IN: "10000", ...env });
+  createAccountWithCommand(dataDir, admin.email, admin.password, "admin");
+  return {
+    url: server.url,
+    server,
+    async stop() {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
