@@ -3,7 +3,7 @@
  * headers and the page's script nonces, one log line per request that leaks nothing, the health
  * report, and a SIGTERM that lets requests and deliveries in flight finish.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTelegram } from "../fakes/telegram";
 import { FAKE_PASSWORD, FAKE_TOTP_SECRET, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+/** The migrations this version ships (drizzle-kit's journal): a new database has applied them all. */
+const MIGRATIONS = (JSON.parse(readFileSync(new URL("../../drizzle/meta/_journal.json", import.meta.url), "utf8")) as { entries: unknown[] }).entries.length;
 
 const TELEGRAM_TOKEN = "4242:telegram-secret-token";
 const VIDEO = "https://www.youtube-nocookie.com/embed/dwellers";
@@ -140,7 +143,7 @@ describe("/api/health", () => {
     expect(body).toMatchObject({
       status: "ok",
       database: "ok",
-      migrations: { state: "current", applied: 2, known: 2 },
+      migrations: { state: "current", applied: MIGRATIONS, known: MIGRATIONS },
       integrations: {
         vrchat: { source: "vrchat", lastSuccessAt: expect.stringMatching(/^\d{4}-/), lastFailureAt: null },
         notifications: { telegram: { lastSuccessAt: null, lastFailureAt: null, pending: 0, failed: 0 } },
