@@ -13,3 +13,7 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 export const APPLICATION_KINDS = ["group", "event"] as const;
 export type ApplicationKind = (typeof APPLICATION_KINDS)[number];
+
+/** How an event came from VRChat's calendar: the sync (public events), or an admin's import. */
+export const VRCHAT_IMPORTS = ["sync", "admin"] as const;
+export type VRChatImport = (typeof VRCHAT_IMPORTS)[number];

@@ -19,7 +19,15 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-import { APPLICATION_STATUSES, QUESTION_TYPES, USER_ROLES, type ApplicationStatus, type UserRole } from "./enums";
+import {
+  APPLICATION_STATUSES,
+  QUESTION_TYPES,
+  USER_ROLES,
+  VRCHAT_IMPORTS,
+  type ApplicationStatus,
+  type UserRole,
+  type VRChatImport,
+} from "./enums";
 
 export {
   APPLICATION_STATUSES,
@@ -132,10 +140,16 @@ export const events = pgTable(
     vrchatEventId: text().unique("events_vrchat_event_id_unique"),
     /** A digest of the VRChat fields last imported: a sync updates the event only when they change. */
     vrchatFingerprint: text(),
+    /**
+     * How a VRChat event came here: "sync" (a public one, imported by the calendar sync) or "admin"
+     * (imported by an admin, members-only ones included). Null for events made here.
+     */
+    vrchatImport: text().$type<VRChatImport>(),
     ...timestamps,
   },
   (table) => [
     check("events_timezone_check", sql`${table.timezone} in ${inList(STORED_TIMEZONES)}`),
+    check("events_vrchat_import_check", sql`${table.vrchatImport} in ${inList(VRCHAT_IMPORTS)}`),
     check("events_max_attendees_check", sql`${table.maxAttendees} >= 1`),
     check("events_title_check", sql`btrim(${table.title}) <> ''`),
     index("events_schedule_idx").on(table.eventDate, table.eventTime),
@@ -343,6 +357,8 @@ export const applicationAuditLog = pgTable(
  */
 export const vrchatSessions = pgTable("vrchat_sessions", {
   username: text().primaryKey(),
+  /** The bot account's own VRChat user id (`usr_…`), learnt at login: some endpoints take it. */
+  userId: text(),
   authCookie: text(),
   twoFactorCookie: text(),
   loginFailures: integer().notNull().default(0),
@@ -365,6 +381,13 @@ export const groupDataCache = pgTable("group_data_cache", {
   lastErrorAt: timestamp({ withTimezone: true }),
   /** Upstream refreshes so far (successful or not): what the upstream-discipline benchmark counts. */
   refreshes: integer().notNull().default(0),
+  /**
+   * What VRChat shows only to the group's members (members-only calendar events and posts): for the
+   * Sanctum. Kept out of `data`, which is what visitors are served, so no public path reads it.
+   */
+  membersOnly: jsonb(),
+  /** The refresh's own bookkeeping: each part's state, the calendar months read, cached instance details. */
+  refreshState: jsonb(),
 });
 
 /** Background jobs that must run at most once per interval across processes (event sync). */

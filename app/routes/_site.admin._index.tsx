@@ -6,8 +6,12 @@ import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
 import { channelHealth, retryFailedJobs } from "~/features/notifications/outbox.server";
 import { ChangePasswordForm, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
-import { lastSync } from "~/features/vrchat/event-sync.server";
+import { formatShortDate } from "~/features/events/event-timing";
+import { importEventByAdmin, lastSync, membersOnlyListing } from "~/features/vrchat/event-sync.server";
+import { GROUP_PARTS, type GroupPart } from "~/features/vrchat/group-data";
 import type { GroupDataStatus } from "~/features/vrchat/group-data.server";
+import { MembersOnlyPanel } from "~/features/vrchat/members-only-panel";
+import type { VRChatErrorKind } from "~/features/vrchat/vrchat-client.server";
 import { pingDatabase } from "~/db/db.server";
 import { APIError } from "better-auth/api";
 import { data } from "react-router";
@@ -15,11 +19,47 @@ import { z } from "zod";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin._index";
 
 const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
 
 const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** How a part's failure reads in the dashboard: not answering is not the same as answering oddly. */
+const FAILURE_KIND: Record<VRChatErrorKind, string> = {
+  unreachable: "VRChat is not answering",
+  "rate-limited": "VRChat asked us to slow down",
+  "refused-shape": "VRChat answered in a shape that was refused",
+  forbidden: "VRChat refused the bot account",
+  auth: "the bot account could not sign in",
+  http: "VRChat answered with an error",
+};
+
+const PART_NAMES: Record<GroupPart, string> = {
+  group: "Group",
+  instances: "Live instances",
+  posts: "Posts",
+  events: "Calendar",
+  members: "Members",
+};
+
+/** Each part that failed, since when and why; items left out; a calendar month cut short. */
+function partProblems(parts: GroupDataStatus["parts"]): string[] {
+  if (!parts) return [];
+  return GROUP_PARTS.flatMap((part) => {
+    const status = parts[part];
+    const lines: string[] = [];
+    if (status.lastError && status.lastErrorKind) {
+      const since = status.lastErrorAt ? ` since ${utc(new Date(status.lastErrorAt))}` : "";
+      const last = status.fetchedAt ? `; showing what was read at ${utc(new Date(status.fetchedAt))}` : "; nothing read yet";
+      lines.push(`${PART_NAMES[part]}: ${FAILURE_KIND[status.lastErrorKind]}${since} (${status.lastError})${last}`);
+    }
+    if (status.dropped > 0) lines.push(`${PART_NAMES[part]}: ${status.dropped} item(s) VRChat sent could not be used and were left out`);
+    if (status.note) lines.push(`${PART_NAMES[part]}: ${status.note}`);
+    return lines;
+  });
+}
 
 function vrchatCheck(status: GroupDataStatus, sync: Awaited<ReturnType<typeof lastSync>>): SystemCheck {
   if (status.source !== "vrchat") {
@@ -29,10 +69,12 @@ function vrchatCheck(status: GroupDataStatus, sync: Awaited<ReturnType<typeof la
       detail: `not configured${status.source === "demo" ? ": the home page shows an example group marked 'Demo data'" : ""} (set VRCHAT_GROUP_ID, VRCHAT_USERNAME, VRCHAT_PASSWORD and VRCHAT_CONTACT)`,
     };
   }
-  const failing = !!status.lastError;
+  const problems = partProblems(status.parts);
+  const failing = !!status.lastError || (status.parts ? GROUP_PARTS.some((part) => status.parts![part].lastError) : false);
   const parts = [
     status.fetchedAt ? `group data from ${utc(status.fetchedAt)}` : "no group data yet",
-    failing ? `last refresh failed${status.lastErrorAt ? ` at ${utc(status.lastErrorAt)}` : ""}: ${status.lastError}` : null,
+    status.lastError ? `last refresh failed${status.lastErrorAt ? ` at ${utc(status.lastErrorAt)}` : ""}: ${status.lastError}` : null,
+    ...problems,
     sync?.finishedAt && sync.result
       ? `calendar synced ${utc(sync.finishedAt)} (${sync.result.added} added, ${sync.result.updated} updated, ${sync.result.skipped} skipped${sync.result.errors.length ? `, ${sync.result.errors.length} error(s)` : ""})`
       : "calendar not synced yet",
@@ -44,13 +86,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const { db, notifications, mailTransport, vrchat } = context.get(appContext);
   try {
-    const [events, applications, channels, , groupStatus, sync] = await Promise.all([
+    const [events, applications, channels, , groupStatus, sync, membersOnly] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
       pingDatabase(db),
       vrchat.groupData.status(),
       lastSync(db),
+      vrchat.groupData.membersOnly().then((items) => membersOnlyListing(db, items, new Date())),
     ]);
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
@@ -86,22 +129,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         eventsWithApplications: events.requiringApplications,
       },
       checks,
+      membersOnly,
       error: null,
     };
   } catch (error) {
     log.error("failed to read the dashboard figures", { error });
-    return { figures: null, checks: [], error: "Failed to fetch dashboard stats" };
+    return { figures: null, checks: [], membersOnly: null, error: "Failed to fetch dashboard stats" };
   }
 }
 
 const DashboardActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry-notifications"), target: z.enum(NOTIFICATION_TARGETS) }),
   z.object({ intent: z.literal("sync-events") }),
+  z.object({ intent: z.literal("import-vrchat-event"), vrchatEventId: z.string().regex(/^cal_[\w-]{1,80}$/) }),
   z.object({ intent: z.literal("change-password"), currentPassword: z.string(), newPassword: z.string(), confirm: z.string() }),
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireAdmin(request, context);
   const { db, auth, notifications, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = DashboardActionSchema.safeParse(form ? Object.fromEntries(form) : {});
@@ -120,6 +165,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: `Sync finished: ${added} added, ${updated} updated, ${skipped} skipped, ${errors.length} error(s).`,
       details: errors,
     };
+  }
+  if (change.intent === "import-vrchat-event") {
+    // The one way a members-only VRChat event reaches the public events: an admin's choice.
+    const membersOnly = await vrchat.groupData.membersOnly();
+    const imported = await importEventByAdmin(db, membersOnly?.events ?? [], change.vrchatEventId, viewer.id);
+    if (!imported) return data({ error: "That event is no longer in the group's VRChat calendar." }, { status: 404 });
+    log.info("an admin imported a members-only VRChat event", { eventId: imported.id });
+    return { message: imported.created ? "Imported: it is now on the events page." : "It was already a site event." };
   }
   if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
   if (change.newPassword.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });
@@ -145,6 +198,8 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const timeZone = useViewerTimeZone();
+  const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -156,6 +211,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <StatCards figures={loaderData.figures} />
           <QuickActions pendingGroupApplications={loaderData.figures.pendingGroupApplications} />
           <CosmicStatus figures={loaderData.figures} checks={loaderData.checks} />
+          {loaderData.membersOnly ? <MembersOnlyPanel listing={loaderData.membersOnly} formatDate={formatDate} /> : null}
           <ChangePasswordForm />
         </>
       ) : (

@@ -47,12 +47,19 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "dwell.example" }, "PUBLIC_URL"],
     [{ PUBLIC_URL: "https://dwell.example/sanctum" }, "PUBLIC_URL"],
     [{ TRUST_PROXY: "true" }, "PUBLIC_URL"],
+    [{ VRCHAT_CACHE_SECONDS: "30" }, "VRCHAT_CACHE_SECONDS"],
+    [{ VRCHAT_CACHE_SECONDS: "59", VRCHAT_API_URL: "https://api.vrchat.com/api/1" }, "VRCHAT_CACHE_SECONDS"],
     [{ DEMO_CONTENT: "perhaps" }, "DEMO_CONTENT"],
     [{ DISCORD_INVITE_URL: "javascript:alert(1)" }, "DISCORD_INVITE_URL"],
     [{ HERO_VIDEO_URL: "ftp://video" }, "HERO_VIDEO_URL"],
   ])("refuses %o and names the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
+  });
+
+  it("lets the cache window go below a minute only for an API that is not VRChat's", () => {
+    expect(loadConfig({ VRCHAT_CACHE_SECONDS: "60" }).VRCHAT_CACHE_SECONDS).toBe(60);
+    expect(loadConfig({ VRCHAT_CACHE_SECONDS: "3", VRCHAT_API_URL: "http://127.0.0.1:4000/api/1" }).VRCHAT_CACHE_SECONDS).toBe(3);
   });
 
   it("reads booleans the way people write them", () => {

@@ -114,6 +114,15 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
       message: "required when TRUST_PROXY is set: the address people use, e.g. https://dwell.example",
     });
   }
+  // VRChat asks API users not to poll more than about once a minute; shorter windows are for fakes.
+  const host = new URL(env.VRCHAT_API_URL).hostname;
+  if (env.VRCHAT_CACHE_SECONDS < 60 && /(^|\.)vrchat\.(cloud|com)$/i.test(host)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["VRCHAT_CACHE_SECONDS"],
+      message: "at least 60 with VRChat's own API (VRChat asks not to poll more than about once a minute)",
+    });
+  }
   const given = VRCHAT_REQUIRED.find((name) => env[name]);
   if (given) {
     for (const name of VRCHAT_REQUIRED) {

@@ -127,7 +127,8 @@ test.describe("against VRChat", () => {
 
   test("shows the error card while VRChat fails and nothing is cached", async ({ page }) => {
     await page.goto(server.url);
-    await expect(stats(page).getByRole("heading", { name: "Error Loading VRChat Data" })).toBeVisible();
+    // The first refresh tries twice, with a pause, before it gives up: the card comes after it.
+    await expect(stats(page).getByRole("heading", { name: "Error Loading VRChat Data" })).toBeVisible({ timeout: 20_000 });
     await expect(stats(page).getByText(/answered 503/)).toBeVisible();
     await expect(page.getByRole("banner").getByText("Members", { exact: true })).toHaveCount(0);
   });
@@ -169,6 +170,19 @@ test.describe("against VRChat", () => {
     await expect(section.getByText("Individual member profiles are not available through the public API.")).toBeVisible();
     await expect(section.getByText("Active in 2 Worlds")).toBeVisible();
     await expect(section.getByText("Members Online")).toBeVisible();
+  });
+
+  test("a part VRChat does not answer keeps its last value, and the page says which", async ({ page }) => {
+    fake.group.posts = [{ id: "not_9", title: "Kept post", text: "Still here", createdAt: new Date().toISOString(), visibility: "public" }];
+    await expect.poll(async () => JSON.stringify(await (await fetch(`${server.url}/api/group-data`)).json()), { timeout: 15_000 }).toContain("Kept post");
+    fake.setEndpoint("posts", { status: 500, message: "Internal Server Error" });
+    fake.group.onlineMemberCount = 77;
+    await reloadUntil(page, /Not the latest from VRChat: posts from \d+ min ago/);
+    const section = stats(page);
+    await expect(section.getByText("77", { exact: true }).first()).toBeVisible();
+    await section.getByRole("tab", { name: /VRC Posts/ }).click();
+    await expect(section.getByText("Kept post")).toBeVisible();
+    fake.setEndpoint("posts", "normal");
   });
 
   test("no live instance: no LIVE NOW, and empty tabs say so", async ({ page }) => {

@@ -1,17 +1,30 @@
 /**
- * The VRChat API, played on loopback: Basic-auth login with a TOTP second factor and cookies, and
- * the group endpoints the site reads. Like VRChat, it answers 401 to calls without a valid session.
- * Failures can be switched on: every call down (503), rate limited (429 with Retry-After), answering
- * 200 with an HTML page (garbage) or with JSON of the wrong shape, nothing listening on the port
- * (refused), the next N calls failing, sessions expired, or answers slowed down.
+ * The VRChat API, played on loopback, as the community's OpenAPI description says it answers
+ * (tests/fakes/vrchat-contract.ts holds those facts; app/features/vrchat/vrchat-contract.test.ts checks this fake
+ * against them): Basic-auth login with a TOTP second factor and cookies, the current user, and the
+ * group endpoints the site reads, with what only members may see marked as such:
+ *
+ * - calendar events with `accessType` public or group (members only), listed by month (`date`),
+ *   with recurring series (a `series` parent and its `occurrence`s);
+ * - posts with `visibility` public or group, or restricted to roles (`roleId`);
+ * - members whose membership `visibility` is visible, hidden or friends, and `null` entries;
+ * - the bot's own list of the group's instances (full instance objects; 403 for another user id),
+ *   the group's instance list, and single instances (200 with `null` once one has closed).
+ *
+ * Like VRChat, it answers 401 to calls without a valid session. Failures can be switched on for
+ * every call (down, rate limited, garbage, wrong shape, refused, the next N calls) or for one
+ * endpoint alone (any status, a wrong shape, `null`, or no answer at all), sessions expired, or
+ * answers slowed. Every request is recorded, and every call counted per endpoint.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Secret, TOTP } from "otpauth";
 import { portSwitch } from "./fake-server.ts";
+import type { RecordedRequest } from "./vrchat-contract.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
+export const FAKE_BOT_USER_ID = "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
 export const FAKE_USERNAME = "dwell-bot@example.org";
 export const FAKE_PASSWORD = "p@ss word:with&symbols";
 /** A base32 secret, as VRChat shows it when an authenticator is set up. */
@@ -48,16 +61,19 @@ export interface FakeWorld {
 }
 
 export interface FakeInstance {
+  /** "worldId:instanceId", as VRChat writes a location. */
   location: string;
-  /** Group members in it (the group-instances list). */
+  /** Group members in it (the group's instance list). */
   memberCount: number;
-  /** Everyone in it (the instance endpoint). */
+  /** Everyone in it (instance objects). */
   userCount: number;
   capacity?: number;
   region?: string;
   type?: string;
   name?: string;
   world: FakeWorld;
+  /** Just closed: the instance endpoint answers 200 with null. */
+  closed?: boolean;
 }
 
 export interface FakeCalendarEvent {
@@ -69,32 +85,49 @@ export interface FakeCalendarEvent {
   endsAt?: string;
   interestedUserCount?: number;
   isDraft?: boolean;
+  /** Who may see it on VRChat: everyone, or the group's members (VRChat's default is public). */
+  accessType?: "public" | "group";
+  occurrenceKind?: "single" | "series" | "occurrence";
+  roleIds?: string[] | null;
 }
 
-export interface FakeMember {
+export interface FakePost {
+  id?: string;
+  title?: string;
+  text?: string;
+  imageUrl?: string | null;
+  createdAt?: string;
+  visibility?: "public" | "group";
+  roleId?: string[];
+}
+
+export type FakeMember = {
   userId: string;
   isRepresenting?: boolean;
+  /** How the member shows their membership: to everyone, friends only, or nobody. */
+  visibility?: "visible" | "hidden" | "friends";
   user: {
     displayName?: string;
-    username?: string;
     currentAvatarThumbnailImageUrl?: string | null;
-    iconUrl?: string | null;
-    profilePicOverride?: string | null;
-  };
-}
+    thumbnailUrl?: string | null;
+    iconUrl?: string;
+    profilePicOverride?: string;
+  } | null;
+} | null;
 
 export interface FakeGroup {
   name: string;
   memberCount: number;
   onlineMemberCount: number;
   instances: FakeInstance[];
-  posts: { id: string; title: string; text: string; imageUrl?: string | null; createdAt: string }[];
+  posts: FakePost[];
   calendar: FakeCalendarEvent[];
   members: FakeMember[];
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** A group as VRChat shows it to its bot account: public items, and some only members may see. */
 export function fakeGroup(now = new Date()): FakeGroup {
   const at = (offset: number) => new Date(now.getTime() + offset).toISOString();
   return {
@@ -116,15 +149,18 @@ export function fakeGroup(now = new Date()): FakeGroup {
         location: "wrld_bbbb:222",
         memberCount: 2,
         userCount: 4,
+        capacity: 16,
         region: "jp",
         type: "public",
         name: "222",
-        world: { name: "Tide Pools", authorName: "Wave" },
+        world: { name: "Tide Pools", authorName: "Wave", capacity: 16, recommendedCapacity: 8 },
       },
     ],
     posts: [
-      { id: "not_1", title: "Fresh post", text: "Hello from VRChat", imageUrl: null, createdAt: at(-3 * DAY) },
-      { id: "not_2", title: "Old post", text: "From long ago", imageUrl: null, createdAt: at(-90 * DAY) },
+      { id: "not_1", title: "Fresh post", text: "Hello from VRChat", imageUrl: null, createdAt: at(-3 * DAY), visibility: "public" },
+      { id: "not_2", title: "Old post", text: "From long ago", imageUrl: null, createdAt: at(-90 * DAY), visibility: "public" },
+      { id: "not_3", title: "Members' notice", text: "For the Dwellers only", imageUrl: null, createdAt: at(-2 * DAY), visibility: "group" },
+      { id: "not_4", title: "Hosts' notice", text: "For the hosts' role", imageUrl: null, createdAt: at(-1 * DAY), visibility: "public", roleId: ["grol_hosts"] },
     ],
     calendar: [
       {
@@ -134,6 +170,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
         startsAt: at(2 * DAY),
         endsAt: at(2 * DAY + 2 * 60 * 60 * 1000),
         interestedUserCount: 12,
+        accessType: "public",
       },
       {
         id: "cal_22222222-2222-4222-8222-222222222222",
@@ -142,6 +179,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
         startsAt: at(-7 * DAY),
         endsAt: at(-7 * DAY + 2 * 60 * 60 * 1000),
         interestedUserCount: 1,
+        accessType: "public",
       },
       {
         id: "cal_33333333-3333-4333-8333-333333333333",
@@ -149,27 +187,76 @@ export function fakeGroup(now = new Date()): FakeGroup {
         description: "Ancient",
         startsAt: at(-60 * DAY),
         endsAt: at(-60 * DAY + 60 * 60 * 1000),
+        accessType: "public",
+      },
+      {
+        id: "cal_44444444-4444-4444-8444-444444444444",
+        title: "Members' circle",
+        description: "Only for the group",
+        startsAt: at(3 * DAY),
+        endsAt: at(3 * DAY + 60 * 60 * 1000),
+        accessType: "group",
       },
     ],
     members: [
-      { userId: "usr_1", isRepresenting: true, user: { displayName: "Captain", currentAvatarThumbnailImageUrl: null, iconUrl: null } },
-      { userId: "usr_2", isRepresenting: false, user: { displayName: "Deckhand" } },
+      { userId: "usr_1", isRepresenting: true, visibility: "visible", user: { displayName: "Captain", currentAvatarThumbnailImageUrl: null } },
+      { userId: "usr_2", isRepresenting: false, visibility: "visible", user: { displayName: "Deckhand" } },
+      { userId: "usr_3", isRepresenting: false, visibility: "hidden", user: { displayName: "Stowaway" } },
+      { userId: "usr_4", isRepresenting: false, visibility: "friends", user: { displayName: "Lookout" } },
     ],
   };
 }
 
+/** Months of the calendar from `from` on, each a start and end like VRChat's weekly series. */
+export function weeklyCalendar(from: Date, weeks: number, accessType: "public" | "group" = "public"): FakeCalendarEvent[] {
+  return Array.from({ length: weeks }, (_, i) => {
+    const start = new Date(from.getTime() + i * 7 * DAY);
+    return {
+      id: `cal_${String(i).padStart(8, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      title: `Week ${i + 1}`,
+      description: "",
+      startsAt: start.toISOString(),
+      endsAt: new Date(start.getTime() + 60 * 60 * 1000).toISOString(),
+      accessType,
+      occurrenceKind: "occurrence",
+    };
+  });
+}
+
 export type FakeVRChatMode = "normal" | "down" | "rate-limited" | "garbage" | "wrong-shape" | "refused";
+
+/** The endpoints, as counted in `calls` and switched by `setEndpoint`. */
+export type FakeEndpoint =
+  | "login"
+  | "totp"
+  | "currentUser"
+  | "group"
+  | "userGroupInstances"
+  | "groupInstances"
+  | "instance"
+  | "posts"
+  | "calendar"
+  | "members";
+
+/** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
+export type EndpointBehaviour = "normal" | "wrong-shape" | "null" | "hang" | { status: number; message?: string };
 
 export interface FakeVRChat {
   url: string;
   group: FakeGroup;
-  /** Requests per endpoint: login, totp, group, groupInstances, instance, posts, calendar, members, unknown. */
+  /** Requests per endpoint (see FakeEndpoint), and "unknown". */
   calls: Record<string, number>;
+  /** Every request, as the API description would read it. */
+  requests: RecordedRequest[];
+  /** Every JSON answer this fake gave with 200, by endpoint (the most recent 500). */
+  answers: { endpoint: FakeEndpoint; body: unknown }[];
   userAgents: Set<string>;
   /** Every code the TOTP endpoint received. */
   totpCodes: string[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
+  /** One endpoint answers otherwise, while the others go on as normal. */
+  setEndpoint(endpoint: FakeEndpoint, behaviour: EndpointBehaviour): void;
   /** The next `times` data calls answer `status` (429 carries Retry-After). */
   failNext(times: number, status: number, retryAfterSeconds?: number): void;
   /** Forgets every session: the next data call answers 401. */
@@ -183,14 +270,106 @@ interface SessionState {
   verified: boolean;
 }
 
+const ISO_EPOCH = "2024-01-01T00:00:00.000Z";
+
+/** A World object with every field the API description requires. */
+function fullWorld(worldId: string, world: FakeWorld) {
+  return {
+    authorId: "usr_4a4a4a4a-0000-4000-8000-000000000001",
+    ...(world.authorName === undefined ? {} : { authorName: world.authorName }),
+    ...(world.capacity === undefined ? {} : { capacity: world.capacity }),
+    created_at: ISO_EPOCH,
+    description: "",
+    featured: false,
+    heat: 3,
+    id: worldId,
+    imageUrl: "",
+    labsPublicationDate: "none",
+    ...(world.name === undefined ? {} : { name: world.name }),
+    organization: "vrchat",
+    popularity: 5,
+    publicationDate: ISO_EPOCH,
+    ...(world.recommendedCapacity === undefined ? {} : { recommendedCapacity: world.recommendedCapacity }),
+    releaseStatus: "public",
+    tags: [],
+    thumbnailImageUrl: "",
+    updated_at: ISO_EPOCH,
+    version: 1,
+    visits: 100,
+  };
+}
+
+function split(location: string) {
+  const colon = location.indexOf(":");
+  return { worldId: location.slice(0, colon), instanceId: location.slice(colon + 1) };
+}
+
+function fullInstance(instance: FakeInstance) {
+  const { worldId, instanceId } = split(instance.location);
+  return {
+    clientNumber: "unknown",
+    full: false,
+    id: instance.location,
+    instanceId,
+    location: instance.location,
+    n_users: instance.userCount,
+    name: instance.name ?? "12345",
+    permanent: false,
+    photonRegion: instance.region ?? "us",
+    platforms: { android: 0, standalonewindows: instance.userCount },
+    queueEnabled: false,
+    queueSize: 0,
+    recommendedCapacity: instance.world.recommendedCapacity ?? 0,
+    region: instance.region ?? "us",
+    secureName: "s3cur3",
+    strict: false,
+    tags: [],
+    type: instance.type ?? "public",
+    userCount: instance.userCount,
+    world: fullWorld(worldId, instance.world),
+    worldId,
+    ...(instance.capacity === undefined ? {} : { capacity: instance.capacity }),
+  };
+}
+
+function fullPost(post: FakePost) {
+  return { authorId: "usr_4a4a4a4a-0000-4000-8000-000000000002", groupId: FAKE_GROUP_ID, editorId: null, ...post };
+}
+
+function fullCalendarEvent(event: FakeCalendarEvent) {
+  const { accessType = "public", ...rest } = event;
+  return { accessType, category: "hangout", description: "", ownerId: FAKE_GROUP_ID, isDraft: false, ...rest };
+}
+
+function fullMember(member: FakeMember, index: number) {
+  if (member === null) return null;
+  return {
+    id: `gmem_${String(index).padStart(8, "0")}-0000-4000-8000-000000000000`,
+    groupId: FAKE_GROUP_ID,
+    userId: member.userId,
+    isRepresenting: member.isRepresenting ?? false,
+    isSubscribedToAnnouncements: false,
+    joinedAt: ISO_EPOCH,
+    lastPostReadAt: null,
+    mRoleIds: [],
+    membershipStatus: "member",
+    roleIds: [],
+    visibility: member.visibility ?? "visible",
+    user: member.user === null ? null : { id: member.userId, ...member.user },
+  };
+}
+
 export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?: boolean } = {}): Promise<FakeVRChat> {
   const group = options.group ?? fakeGroup();
   const requireTotp = options.requireTotp ?? true;
   const sessions = new Map<string, SessionState>();
   const twoFactorCookies = new Set<string>();
   const calls: Record<string, number> = {};
+  const requests: RecordedRequest[] = [];
+  const answers: { endpoint: FakeEndpoint; body: unknown }[] = [];
   const userAgents = new Set<string>();
   const totpCodes: string[] = [];
+  const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
   let retryAfterSeconds = 1;
   let failures: { times: number; status: number; retryAfter: number } = { times: 0, status: 500, retryAfter: 0 };
@@ -216,6 +395,11 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   const error = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) =>
     send(res, status, { error: { message, status_code: status } }, headers);
 
+  function verifiedSession(req: IncomingMessage) {
+    const session = sessions.get(cookies(req).auth ?? "");
+    return session?.verified ? session : null;
+  }
+
   function login(req: IncomingMessage, res: ServerResponse) {
     count("login");
     const header = req.headers.authorization ?? "";
@@ -229,7 +413,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     sessions.set(auth, { verified });
     const setCookie = [`auth=${auth}; Max-Age=604800; Path=/; HttpOnly`];
     if (!verified) return send(res, 200, { requiresTwoFactorAuth: ["totp", "otp"] }, { "Set-Cookie": setCookie });
-    return send(res, 200, { id: "usr_bot", displayName: "Dwell Bot" }, { "Set-Cookie": setCookie });
+    return send(res, 200, { id: FAKE_BOT_USER_ID, displayName: "Dwell Bot" }, { "Set-Cookie": setCookie });
   }
 
   async function verifyTotp(req: IncomingMessage, res: ServerResponse, body: string) {
@@ -251,41 +435,51 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     return items.slice(offset, offset + n);
   }
 
-  function data(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const path = url.pathname.replace(/^\/api\/1/, "");
+  /** The calendar of one month (VRChat lists by month: `date` names it), or everything without one. */
+  function calendarOf(url: URL) {
+    const date = url.searchParams.get("date");
+    const month = date ? new Date(date).toISOString().slice(0, 7) : null;
+    const inMonth = group.calendar.filter((event) => !month || (event.startsAt ?? "").slice(0, 7) === month);
+    const results = page(inMonth, url).map(fullCalendarEvent);
+    const offset = Number(url.searchParams.get("offset") ?? 0);
+    return { results, totalCount: inMonth.length, hasNext: offset + results.length < inMonth.length };
+  }
+
+  function route(path: string, url: URL): [FakeEndpoint, () => unknown, RegExpExecArray?] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
-    const routes: [RegExp | string, string, () => unknown][] = [
-      [g, "group", () => ({ id: FAKE_GROUP_ID, name: group.name, memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })],
-      [`${g}/instances`, "groupInstances", () => group.instances.map((i) => ({ instanceId: i.location.split(":")[1], location: i.location, memberCount: i.memberCount, world: { id: "wrld", ...i.world } }))],
-      [`${g}/posts`, "posts", () => ({ posts: page(group.posts, url), total: group.posts.length })],
-      [`/calendar/${FAKE_GROUP_ID}`, "calendar", () => {
-        const results = page(group.calendar, url);
-        const offset = Number(url.searchParams.get("offset") ?? 0);
-        return { results, totalCount: group.calendar.length, hasNext: offset + results.length < group.calendar.length };
-      }],
-      [`${g}/members`, "members", () => page(group.members, url)],
-    ];
-    const instanceMatch = /^\/instances\/(.+)$/.exec(path);
-    let handler: [string, () => unknown] | null = null;
-    for (const [route, key, answer] of routes) if (route === path) handler = [key, answer];
-    if (instanceMatch) {
-      const location = decodeURIComponent(instanceMatch[1]!);
-      handler = [
-        "instance",
-        () => {
-          const instance = group.instances.find((i) => i.location === location);
-          if (!instance) return null;
-          return { id: location, location, name: instance.name, userCount: instance.userCount, capacity: instance.capacity, region: instance.region, type: instance.type, world: instance.world };
-        },
+    if (path === g) return ["group", () => ({ id: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })];
+    if (path === `${g}/instances`) {
+      return ["groupInstances", () =>
+        group.instances.map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),
       ];
     }
+    if (path === `${g}/posts`) return ["posts", () => ({ posts: page(group.posts, url).map(fullPost) })];
+    if (path === `/calendar/${FAKE_GROUP_ID}`) return ["calendar", () => calendarOf(url)];
+    if (path === `${g}/members`) return ["members", () => page(group.members, url).map(fullMember)];
+    const mine = /^\/users\/([^/]+)\/instances\/groups\/([^/]+)$/.exec(path);
+    if (mine && mine[2] === FAKE_GROUP_ID) {
+      return ["userGroupInstances", () => ({ fetchedAt: new Date().toISOString(), instances: group.instances.filter((i) => !i.closed).map(fullInstance) }), mine];
+    }
+    const instance = /^\/instances\/(.+)$/.exec(path);
+    if (instance) {
+      return ["instance", () => {
+        const found = group.instances.find((i) => i.location === instance[1]);
+        // VRChat answers an unknown or closed instance with 200 and null.
+        return found && !found.closed ? fullInstance(found) : null;
+      }];
+    }
+    return null;
+  }
+
+  function data(req: IncomingMessage, res: ServerResponse, url: URL, path: string) {
+    const handler = route(path, url);
     if (!handler) {
       count("unknown");
       return error(res, 404, `no route ${path}`);
     }
-    count(handler[0]);
-    const session = sessions.get(cookies(req).auth ?? "");
-    if (!session?.verified) return error(res, 401, "Missing Credentials");
+    const [endpoint, answer, match] = handler;
+    count(endpoint);
+    if (!verifiedSession(req)) return error(res, 401, "\"Missing Credentials\"");
     if (mode === "down") return error(res, 503, "Service Unavailable");
     if (mode === "rate-limited") return error(res, 429, "Too Many Requests", { "Retry-After": String(retryAfterSeconds) });
     if (mode === "garbage") {
@@ -297,13 +491,20 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
       failures.times--;
       return error(res, failures.status, "Injected failure", failures.retryAfter ? { "Retry-After": String(failures.retryAfter) } : {});
     }
-    const body = handler[1]();
-    if (body === null) return error(res, 404, "Instance not found");
-    const answer = () => {
-      if (!res.destroyed) send(res, 200, body);
+    if (endpoint === "userGroupInstances" && match?.[1] !== FAKE_BOT_USER_ID) return error(res, 403, "User ID must be your own․");
+    const behaviour = endpoints.get(endpoint) ?? "normal";
+    if (behaviour === "hang") return;
+    if (typeof behaviour === "object") return error(res, behaviour.status, behaviour.message ?? "Injected failure");
+    // A shape no endpoint Dwell reads answers with: a bare string.
+    const body = behaviour === "null" ? null : behaviour === "wrong-shape" ? "Service is fine" : answer();
+    const reply = () => {
+      if (res.destroyed) return;
+      answers.push({ endpoint, body });
+      if (answers.length > 500) answers.shift();
+      send(res, 200, body);
     };
-    if (delayMs > 0) setTimeout(answer, delayMs);
-    else answer();
+    if (delayMs > 0) setTimeout(reply, delayMs);
+    else reply();
   }
 
   const server = createServer((req, res) => {
@@ -312,12 +513,26 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     req.on("end", () => {
       userAgents.add(req.headers["user-agent"] ?? "");
       const url = new URL(req.url ?? "/", "http://fake");
-      const path = url.pathname.replace(/^\/api\/1/, "");
-      if (req.method === "GET" && path === "/auth/user") return login(req, res);
-      if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") {
-        return void verifyTotp(req, res, Buffer.concat(chunks).toString());
+      const path = decodeURIComponent(url.pathname.replace(/^\/api\/1/, ""));
+      const text = Buffer.concat(chunks).toString();
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
       }
-      if (req.method === "GET") return data(req, res, url);
+      requests.push({ method: req.method ?? "GET", path, query: Object.fromEntries(url.searchParams), body });
+      if (requests.length > 2_000) requests.shift();
+      if (req.method === "GET" && path === "/auth/user") {
+        if (req.headers.authorization) return login(req, res);
+        count("currentUser");
+        if (!verifiedSession(req)) return error(res, 401, "\"Missing Credentials\"");
+        const me = { id: FAKE_BOT_USER_ID, displayName: "Dwell Bot" };
+        answers.push({ endpoint: "currentUser", body: me });
+        return send(res, 200, me);
+      }
+      if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") return void verifyTotp(req, res, text);
+      if (req.method === "GET") return data(req, res, url, path);
       return error(res, 405, "Method not allowed");
     });
   });
@@ -329,12 +544,17 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     url: `http://127.0.0.1:${port}/api/1`,
     group,
     calls,
+    requests,
+    answers,
     userAgents,
     totpCodes,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;
       await listening.listen(next !== "refused");
+    },
+    setEndpoint(endpoint, behaviour) {
+      endpoints.set(endpoint, behaviour);
     },
     failNext(times, status, retryAfter = 0) {
       failures = { times, status, retryAfter };

@@ -175,6 +175,7 @@ describe("toEventDetail", () => {
         createdBy: null,
         vrchatEventId: "cal_00000000-0000-0000-0000-000000000001",
         vrchatFingerprint: "x",
+        vrchatImport: "sync",
         createdAt: NOW,
         updatedAt: NOW,
       },

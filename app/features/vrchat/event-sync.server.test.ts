@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { events, jobRuns } from "~/db/schema";
+import { eventApplications, events, jobRuns, profiles } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { createEventSync, IMPORTED_WORLD_NAME, importPlatformEvents } from "./event-sync.server";
+import { createEventSync, IMPORTED_WORLD_NAME, importEventByAdmin, importPlatformEvents } from "./event-sync.server";
 import type { GroupDataResponse, PlatformEvent } from "./group-data";
 import { createDemoGroupData, type GroupDataService } from "./group-data.server";
 
@@ -26,7 +26,7 @@ function platformEvent(id: string, startsAt: string, overrides: Partial<Platform
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs).toISOString();
 
 /** A group data service serving a fixed calendar, as the cache would. */
-function calendarSource(calendar: PlatformEvent[]): GroupDataService & { reads: number } {
+function calendarSource(calendar: PlatformEvent[]): GroupDataService & { reads: number; membersOnlyEvents: PlatformEvent[] } {
   const source = {
     reads: 0,
     source: "vrchat" as const,
@@ -47,7 +47,9 @@ function calendarSource(calendar: PlatformEvent[]): GroupDataService & { reads: 
     peek() {
       return source.get();
     },
-    status: async () => ({ source: "vrchat" as const, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    status: async () => ({ source: "vrchat" as const, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0, parts: null }),
+    membersOnly: async () => ({ events: source.membersOnlyEvents, posts: [] }),
+    membersOnlyEvents: [] as PlatformEvent[],
     settle: async () => {},
   };
   return source;
@@ -65,6 +67,7 @@ describeEachDatabase("event sync", (kind) => {
   beforeEach(async () => {
     await database.db.delete(events);
     await database.db.delete(jobRuns);
+    await database.db.delete(profiles);
   });
 
   const imported = () =>
@@ -152,7 +155,7 @@ describeEachDatabase("event sync", (kind) => {
     const source = calendarSource([platformEvent("cal_a", at(DAY))]);
     const sync = createEventSync({ db: database.db, groupData: source, minIntervalMs: 60_000, adminIntervalMs: 100 });
     const first = await sync.run("visit");
-    expect(first).toEqual({ ran: true, result: { added: 1, updated: 0, skipped: 0, errors: [] } });
+    expect(first).toEqual({ ran: true, result: { added: 1, updated: 0, skipped: 0, removed: 0, errors: [] } });
 
     const burst = await Promise.all(Array.from({ length: 10 }, () => sync.run("visit")));
     expect(burst.every((outcome) => !outcome.ran && outcome.reason === "too-soon")).toBe(true);
@@ -160,9 +163,46 @@ describeEachDatabase("event sync", (kind) => {
 
     await new Promise((resolve) => setTimeout(resolve, 150));
     const admin = await sync.run("admin");
-    expect(admin).toEqual({ ran: true, result: { added: 0, updated: 0, skipped: 1, errors: [] } });
+    expect(admin).toEqual({ ran: true, result: { added: 0, updated: 0, skipped: 1, removed: 0, errors: [] } });
     const [run] = await database.db.select().from(jobRuns);
-    expect(run?.result).toEqual({ added: 0, updated: 0, skipped: 1, errors: [] });
+    expect(run?.result).toEqual({ added: 0, updated: 0, skipped: 1, removed: 0, errors: [] });
+  });
+
+  it("takes an event it imported off the public events once it is members-only, unless people applied to it", async () => {
+    const calendar = [platformEvent("cal_a", at(DAY)), platformEvent("cal_b", at(2 * DAY)), platformEvent("cal_c", at(3 * DAY))];
+    const source = calendarSource(calendar);
+    const sync = createEventSync({ db: database.db, groupData: source, minIntervalMs: 0, adminIntervalMs: 0 });
+    await sync.run("admin");
+    const [b] = await database.db.select({ id: events.id }).from(events).where(eq(events.vrchatEventId, "cal_b"));
+    await database.db.insert(eventApplications).values({ eventId: b!.id, vrchatUsername: "Wren" });
+
+    // On VRChat, a and b are now for the group's members only: the visitors' calendar lacks them.
+    source.membersOnlyEvents = [calendar[0]!, calendar[1]!];
+    calendar.splice(0, 2);
+    const outcome = await sync.run("admin");
+    expect(outcome).toMatchObject({ ran: true, result: { removed: 1, errors: [expect.stringMatching(/^1 imported event\(s\) became members-only/)] } });
+    // No title in a result the public endpoint also answers.
+    expect(JSON.stringify(outcome)).not.toContain("Event cal_b");
+    const rows = await database.db.select({ id: events.vrchatEventId, how: events.vrchatImport }).from(events).orderBy(events.vrchatEventId);
+    expect(rows).toEqual([
+      { id: "cal_b", how: "admin" },
+      { id: "cal_c", how: "sync" },
+    ]);
+  });
+
+  it("imports a members-only event when an admin asks, and the sync leaves it there", async () => {
+    const membersOnly = platformEvent("cal_m", at(DAY), { title: "Members' circle" });
+    const admin = await database.db.insert(profiles).values({ username: "Keeper", email: "keeper@dwell.example", role: "admin" }).returning({ id: profiles.id });
+    expect(await importEventByAdmin(database.db, [membersOnly], "cal_unknown", admin[0]!.id)).toBeNull();
+    const done = await importEventByAdmin(database.db, [membersOnly], "cal_m", admin[0]!.id);
+    expect(done).toMatchObject({ created: true });
+    expect(await importEventByAdmin(database.db, [membersOnly], "cal_m", admin[0]!.id)).toEqual({ id: done!.id, created: false });
+
+    const source = calendarSource([]);
+    source.membersOnlyEvents = [membersOnly];
+    await createEventSync({ db: database.db, groupData: source, minIntervalMs: 0 }).run("admin");
+    const [row] = await database.db.select().from(events).where(eq(events.vrchatEventId, "cal_m"));
+    expect(row).toMatchObject({ title: "Members' circle", vrchatImport: "admin", createdBy: admin[0]!.id });
   });
 
   it("does nothing without VRChat: the demo calendar is never imported", async () => {

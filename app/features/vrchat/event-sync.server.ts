@@ -1,6 +1,10 @@
 /**
  * Imports the group's VRChat calendar into the site's events (spec section 7, "Event sync").
  *
+ * - Only public events are imported. Events VRChat shows to the group's members only never reach the
+ *   public events by themselves: an admin may import one explicitly. One the sync imported earlier
+ *   that has since become members-only is removed (or, if people have applied to it, kept as the
+ *   admin's own and reported).
  * - Events that have not ended, and those that ended in the last 30 days, are imported; older ones
  *   are left out and not counted.
  * - An event is matched by its VRChat id. One that is already imported and unchanged on VRChat is
@@ -13,18 +17,22 @@
  *   costs VRChat no extra call.
  */
 import { createHash } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { events, jobRuns } from "~/db/schema";
+import { eventApplications, events, jobRuns } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import type { PlatformEvent } from "./group-data";
 import type { GroupDataService } from "./group-data.server";
+import type { MembersOnlyListing } from "./members-only-panel";
+import type { MembersOnlyItems } from "./vrchat-api.server";
 
 export interface SyncResult {
   added: number;
   /** Already imported, changed on VRChat since, and updated here. */
   updated: number;
   skipped: number;
+  /** Imported earlier, members-only on VRChat now: taken off the public events. */
+  removed?: number;
   errors: string[];
 }
 
@@ -45,7 +53,24 @@ function fingerprint(event: PlatformEvent): string {
     .digest("base64url");
 }
 
-/** Upserts the calendar's events; one statement per event, so two syncs at once cannot duplicate one. */
+function importedValues(event: PlatformEvent, title: string, start: number) {
+  const instant = new Date(start).toISOString();
+  return {
+    title,
+    description: event.description.slice(0, DESCRIPTION_MAX),
+    eventDate: instant.slice(0, 10),
+    eventTime: instant.slice(11, 19),
+    timezone: "UTC",
+    worldName: IMPORTED_WORLD_NAME,
+    vrchatEventId: event.id,
+    vrchatFingerprint: fingerprint(event),
+  };
+}
+
+/**
+ * Upserts the calendar's public events; one statement per event, so two syncs at once cannot
+ * duplicate one. The caller passes public events only.
+ */
 export async function importPlatformEvents(db: Database, calendar: readonly PlatformEvent[], now: Date): Promise<SyncResult> {
   const result: SyncResult = { added: 0, updated: 0, skipped: 0, errors: [] };
   for (const event of calendar) {
@@ -58,17 +83,7 @@ export async function importPlatformEvents(db: Database, calendar: readonly Plat
     const end = event.endsAt ? Date.parse(event.endsAt) : start;
     if ((Number.isNaN(end) ? start : end) < now.getTime() - SYNC_LOOKBACK_MS) continue;
 
-    const instant = new Date(start).toISOString();
-    const values = {
-      title,
-      description: event.description.slice(0, DESCRIPTION_MAX),
-      eventDate: instant.slice(0, 10),
-      eventTime: instant.slice(11, 19),
-      timezone: "UTC",
-      worldName: IMPORTED_WORLD_NAME,
-      vrchatEventId: event.id,
-      vrchatFingerprint: fingerprint(event),
-    };
+    const values = { ...importedValues(event, title, start), vrchatImport: "sync" as const };
     try {
       const rows = await db
         .insert(events)
@@ -96,6 +111,84 @@ export async function importPlatformEvents(db: Database, calendar: readonly Plat
     }
   }
   return result;
+}
+
+/**
+ * Takes events the sync imported off the public events once VRChat shows them to members only. One
+ * that people have applied to is kept (their applications with it), becomes the admins' own, and is
+ * reported, so an admin decides.
+ */
+export async function withdrawMembersOnly(db: Database, membersOnlyIds: readonly string[]): Promise<{ removed: number; kept: string[] }> {
+  // `kept` holds titles: for the Sanctum, never for a public answer or a log line.
+  if (membersOnlyIds.length === 0) return { removed: 0, kept: [] };
+  return db.transaction(async (tx) => {
+    const imported = await tx
+      .select({ id: events.id, title: events.title })
+      .from(events)
+      .where(and(inArray(events.vrchatEventId, [...membersOnlyIds]), eq(events.vrchatImport, "sync")));
+    if (imported.length === 0) return { removed: 0, kept: [] };
+    const withApplications = new Set(
+      (
+        await tx
+          .selectDistinct({ eventId: eventApplications.eventId })
+          .from(eventApplications)
+          .where(inArray(eventApplications.eventId, imported.map((event) => event.id)))
+      ).map((row) => row.eventId),
+    );
+    const applied = imported.filter((event) => withApplications.has(event.id));
+    const unapplied = imported.filter((event) => !withApplications.has(event.id)).map((event) => event.id);
+    if (unapplied.length > 0) await tx.delete(events).where(inArray(events.id, unapplied));
+    if (applied.length > 0) await tx.update(events).set({ vrchatImport: "admin" }).where(inArray(events.id, applied.map((event) => event.id)));
+    return { removed: unapplied.length, kept: applied.map((event) => event.title) };
+  });
+}
+
+/**
+ * An admin's import of a VRChat event (members-only ones included) as a site event; the existing
+ * one when it was imported before. Null when the event is not in the group's calendar.
+ */
+export async function importEventByAdmin(
+  db: Database,
+  calendar: readonly PlatformEvent[],
+  vrchatEventId: string,
+  adminId: string,
+): Promise<{ id: string; created: boolean } | null> {
+  const event = calendar.find((candidate) => candidate.id === vrchatEventId);
+  if (!event) return null;
+  const start = Date.parse(event.startsAt);
+  if (Number.isNaN(start)) return null;
+  const title = event.title.trim().slice(0, TITLE_MAX) || "Untitled event";
+  const [row] = await db
+    .insert(events)
+    .values({ ...importedValues(event, title, start), vrchatImport: "admin", createdBy: adminId })
+    .onConflictDoNothing({ target: events.vrchatEventId })
+    .returning({ id: events.id });
+  if (row) return { id: row.id, created: true };
+  const [existing] = await db.select({ id: events.id }).from(events).where(eq(events.vrchatEventId, vrchatEventId));
+  // Public on VRChat before: now the admins' own, so the sync never takes it away.
+  if (existing) await db.update(events).set({ vrchatImport: "admin" }).where(eq(events.id, existing.id));
+  return existing ? { id: existing.id, created: false } : null;
+}
+
+/**
+ * The members-only items for the Sanctum: calendar events not ended or ended in the last 30 days
+ * (soonest first), each saying whether it is already a site event, and the posts.
+ */
+export async function membersOnlyListing(db: Database, items: MembersOnlyItems | null, now: Date): Promise<MembersOnlyListing> {
+  const calendar = (items?.events ?? [])
+    .filter((event) => Date.parse(event.endsAt ?? event.startsAt) >= now.getTime() - SYNC_LOOKBACK_MS)
+    .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt))
+    .slice(0, 30);
+  const ids = calendar.map((event) => event.id);
+  const imported = new Set(
+    ids.length === 0
+      ? []
+      : (await db.select({ id: events.vrchatEventId }).from(events).where(inArray(events.vrchatEventId, ids))).map((row) => row.id),
+  );
+  return {
+    events: calendar.map((event) => ({ id: event.id, title: event.title, startsAt: event.startsAt, imported: imported.has(event.id) })),
+    posts: (items?.posts ?? []).slice(0, 20).map((post) => ({ id: post.id, title: post.title, createdAt: post.createdAt })),
+  };
 }
 
 /** Claims the run if the last one started at least `minIntervalMs` ago: one atomic statement. */
@@ -178,14 +271,24 @@ export function createEventSync({ db, groupData, minIntervalMs, adminIntervalMs 
     let result: SyncResult;
     const state = await groupData.get();
     if (state.status === "ready") {
+      // Visitors' data holds public events only; members-only ones come from the Sanctum's side.
       result = await importPlatformEvents(db, state.data.events, new Date());
+      const membersOnly = await groupData.membersOnly();
+      const withdrawn = await withdrawMembersOnly(db, membersOnly?.events.map((event) => event.id) ?? []);
+      result.removed = withdrawn.removed;
+      // No title: this result is also the answer of the public sync endpoint.
+      if (withdrawn.kept.length > 0) {
+        result.errors.push(`${withdrawn.kept.length} imported event(s) became members-only on VRChat but have applications: kept for the admins to decide`);
+      }
     } else {
       const message = state.status === "error" ? state.message : "The VRChat calendar is not available yet.";
       result = { added: 0, updated: 0, skipped: 0, errors: [message] };
     }
     await db.update(jobRuns).set({ finishedAt: sql`now()`, result }).where(eq(jobRuns.name, JOB_NAME));
-    if (result.errors.length > 0) log.warn("event sync finished with errors", { trigger, ...result });
-    else log.info("event sync finished", { trigger, added: result.added, updated: result.updated, skipped: result.skipped });
+    // Counts only: an error may name a members-only event, which stays in the Sanctum.
+    const figures = { trigger, added: result.added, updated: result.updated, skipped: result.skipped, removed: result.removed };
+    if (result.errors.length > 0) log.warn("event sync finished with errors", { ...figures, errors: result.errors.length });
+    else log.info("event sync finished", figures);
     return { ran: true, result };
   }
 

@@ -11,7 +11,7 @@ import {
 } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createCachedGroupData, createDemoGroupData, createGroupDataOff, type GroupDataService } from "./group-data.server";
-import { fetchGroupData } from "./vrchat-api.server";
+import { refreshGroupData } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
@@ -58,7 +58,7 @@ describeEachDatabase("group data cache", (kind) => {
     return createCachedGroupData({
       db,
       groupId: cacheKey,
-      fetchUpstream: () => fetchGroupData(client, FAKE_GROUP_ID, { maxMembers: 100 }),
+      refreshUpstream: (previous, deadline) => refreshGroupData(client, FAKE_GROUP_ID, { maxMembers: 100, now: new Date(), deadline, previous }),
       windowMs,
       recheckMs: 50,
     });
@@ -120,6 +120,29 @@ describeEachDatabase("group data cache", (kind) => {
       return state.status === "ready" && state.data.group.memberCount === 2500;
     });
     expect((await groupData.status()).lastError).toBeNull();
+  });
+
+  it("serves the parts it has when one fails, and keeps members-only items out of what it serves", async () => {
+    const groupData = service(database.db, 300);
+    const first = await groupData.get();
+    expect(first.status).toBe("ready");
+    await sleep(350);
+    fake.setEndpoint("posts", { status: 500 });
+    fake.group.memberCount = 2600;
+    await groupData.peek();
+    await until(async () => {
+      const state = await groupData.peek();
+      return state.status === "ready" && state.data.group.memberCount === 2600;
+    });
+    const state = await groupData.peek();
+    expect(state.status === "ready" && state.data.parts?.posts).toMatchObject({ failing: true });
+    expect(state.status === "ready" && state.data.posts.map((post) => post.title)).toEqual(["Fresh post", "Old post"]);
+    const status = await groupData.status();
+    expect(status.lastError).toBeNull();
+    expect(status.parts?.posts).toMatchObject({ lastErrorKind: "unreachable", lastError: expect.stringMatching(/500/) });
+    // What visitors are served holds no members-only item; the Sanctum's side does.
+    expect(JSON.stringify(state)).not.toMatch(/Members' notice|Hosts' notice|Stowaway|Lookout/);
+    expect((await groupData.membersOnly())?.posts.map((post) => post.title)).toEqual(["Members' notice", "Hosts' notice"]);
   });
 
   it("reports the error when the very first refresh fails", async () => {

@@ -15,15 +15,19 @@ import type { Database } from "~/db/db.server";
 import { groupDataCache } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { demoGroupData } from "./demo-group";
-import type { GroupData, GroupDataResponse, GroupDataSource, GroupDataState } from "./group-data";
+import { GROUP_PARTS, type GroupData, type GroupDataResponse, type GroupDataSource, type GroupDataState, type GroupPart } from "./group-data";
+import type { GroupSnapshot, MembersOnlyItems, PartStatus, RefreshOutcome, RefreshState } from "./vrchat-api.server";
 import { VRChatError } from "./vrchat-client.server";
 
 export interface GroupDataStatus {
   source: GroupDataSource | null;
   fetchedAt: Date | null;
+  /** The last refresh failed as a whole (every part, or the refresh itself). */
   lastError: string | null;
   lastErrorAt: Date | null;
   refreshes: number;
+  /** Each part's own state (VRChat only). */
+  parts: Record<GroupPart, PartStatus> | null;
 }
 
 export interface GroupDataService {
@@ -34,6 +38,8 @@ export interface GroupDataService {
   /** Like peek, but waits for the refresh when nothing is cached yet. */
   get(): Promise<GroupDataState>;
   status(): Promise<GroupDataStatus>;
+  /** What VRChat shows only to the group's members, for the Sanctum (never for a visitor's page). */
+  membersOnly(): Promise<MembersOnlyItems | null>;
   /** Resolves once a refresh this process started has finished (for a clean shutdown). */
   settle(): Promise<void>;
 }
@@ -50,10 +56,13 @@ export interface CachedGroupDataOptions {
   db: Database;
   /** The cache row's key. */
   groupId: string;
-  /** Reads the group from VRChat: called at most once per window across every process. */
-  fetchUpstream(): Promise<GroupData>;
+  /**
+   * Reads the group from VRChat, starting from the last snapshot (a part that fails keeps its value):
+   * called at most once per window across every process, and must finish by `deadline`.
+   */
+  refreshUpstream(previous: Partial<GroupSnapshot>, deadline: number): Promise<RefreshOutcome>;
   windowMs: number;
-  /** How long a refresh may take before another process may take over. */
+  /** How long a refresh may take before another process may take over (the refresh stops before). */
   leaseMs?: number;
   /** How long `get` waits for a first value. */
   waitMs?: number;
@@ -64,7 +73,7 @@ export interface CachedGroupDataOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createCachedGroupData(options: CachedGroupDataOptions): GroupDataService {
-  const { db, groupId, fetchUpstream, windowMs, leaseMs = 60_000, waitMs = 20_000, recheckMs = 1_000 } = options;
+  const { db, groupId, refreshUpstream, windowMs, leaseMs = 60_000, waitMs = 20_000, recheckMs = 1_000 } = options;
   let copy: CachedRow | null = null;
   let checkedAt = 0;
   let reading: Promise<CachedRow | null> | null = null;
@@ -106,16 +115,60 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
     return claimed.length > 0;
   }
 
+  /** The last snapshot, restricted parts included: read only by the refresh itself. */
+  async function previousSnapshot(): Promise<Partial<GroupSnapshot>> {
+    const [row] = await db
+      .select({ data: groupDataCache.data, membersOnly: groupDataCache.membersOnly, state: groupDataCache.refreshState })
+      .from(groupDataCache)
+      .where(eq(groupDataCache.groupId, groupId));
+    return {
+      data: (row?.data as GroupData | null) ?? undefined,
+      membersOnly: (row?.membersOnly as MembersOnlyItems | null) ?? undefined,
+      state: (row?.state as RefreshState | null) ?? undefined,
+    };
+  }
+
+  async function recordFailure(message: string, coolDownMs: number, state?: RefreshState) {
+    await db
+      .update(groupDataCache)
+      .set({
+        lastError: message,
+        lastErrorAt: sql`now()`,
+        refreshLeaseUntil: sql`now() + ${coolDownMs} * interval '1 millisecond'`,
+        refreshes: sql`${groupDataCache.refreshes} + 1`,
+        ...(state ? { refreshState: state } : {}),
+      })
+      .where(eq(groupDataCache.groupId, groupId));
+  }
+
   async function refresh(): Promise<void> {
     if (!(await claimLease())) return;
     try {
-      const data = await fetchUpstream();
+      // The refresh stops asking VRChat before its lease runs out, so no second one overlaps it.
+      const outcome = await refreshUpstream(await previousSnapshot(), Date.now() + Math.max(1_000, leaseMs - 5_000));
+      const { data, membersOnly, state } = outcome.snapshot;
+      if (outcome.failed.length === GROUP_PARTS.length) {
+        const first = state.parts[outcome.failed[0]!];
+        const message = first.lastError ?? "VRChat could not be read";
+        log.error("refreshing the VRChat group data failed; the last good value is served", { groupId, error: message });
+        await recordFailure(message, Math.max(windowMs, outcome.backOffMs ?? 0), state);
+        return;
+      }
+      if (outcome.failed.length > 0) {
+        log.warn("part of the VRChat group data could not be read; its last good value is served", {
+          groupId,
+          parts: outcome.failed.map((part) => `${part}: ${state.parts[part].lastError}`),
+        });
+      }
       await db
         .update(groupDataCache)
         .set({
           data,
+          membersOnly,
+          refreshState: state,
           fetchedAt: sql`now()`,
-          refreshLeaseUntil: null,
+          // VRChat asked us to slow down: no refresh before that, even once this window is over.
+          refreshLeaseUntil: outcome.backOffMs ? sql`now() + ${outcome.backOffMs} * interval '1 millisecond'` : null,
           lastError: null,
           lastErrorAt: null,
           refreshes: sql`${groupDataCache.refreshes} + 1`,
@@ -124,16 +177,7 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error("refreshing the VRChat group data failed; the last good value is served", { error, groupId });
-      const coolDownMs = Math.max(windowMs, error instanceof VRChatError ? (error.retryAfterMs ?? 0) : 0);
-      await db
-        .update(groupDataCache)
-        .set({
-          lastError: message,
-          lastErrorAt: sql`now()`,
-          refreshLeaseUntil: sql`now() + ${coolDownMs} * interval '1 millisecond'`,
-          refreshes: sql`${groupDataCache.refreshes} + 1`,
-        })
-        .where(eq(groupDataCache.groupId, groupId));
+      await recordFailure(message, Math.max(windowMs, error instanceof VRChatError ? (error.retryAfterMs ?? 0) : 0));
     } finally {
       copy = null;
       checkedAt = 0;
@@ -201,14 +245,25 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
       }
     },
     async status() {
-      const row = await readRow();
+      const [row, [extra]] = await Promise.all([
+        readRow(),
+        db.select({ state: groupDataCache.refreshState }).from(groupDataCache).where(eq(groupDataCache.groupId, groupId)),
+      ]);
       return {
         source: "vrchat",
         fetchedAt: row?.fetchedAt ?? null,
         lastError: row?.lastError ?? null,
         lastErrorAt: row?.lastErrorAt ?? null,
         refreshes: row?.refreshes ?? 0,
+        parts: (extra?.state as RefreshState | null)?.parts ?? null,
       };
+    },
+    async membersOnly() {
+      const [row] = await db
+        .select({ membersOnly: groupDataCache.membersOnly })
+        .from(groupDataCache)
+        .where(eq(groupDataCache.groupId, groupId));
+      return (row?.membersOnly as MembersOnlyItems | null) ?? null;
     },
     async settle() {
       await refreshing;
@@ -226,7 +281,8 @@ export function createDemoGroupData(): GroupDataService {
     source: "demo",
     peek: async () => state(),
     get: async () => state(),
-    status: async () => ({ source: "demo", fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    status: async () => ({ source: "demo", fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0, parts: null }),
+    membersOnly: async () => null,
     settle: async () => {},
   };
 }
@@ -237,7 +293,8 @@ export function createGroupDataOff(): GroupDataService {
     source: null,
     peek: async () => ({ status: "off" }),
     get: async () => ({ status: "off" }),
-    status: async () => ({ source: null, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0 }),
+    status: async () => ({ source: null, fetchedAt: null, lastError: null, lastErrorAt: null, refreshes: 0, parts: null }),
+    membersOnly: async () => null,
     settle: async () => {},
   };
 }

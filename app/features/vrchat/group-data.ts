@@ -59,12 +59,24 @@ export interface Member {
   profilePicOverride: string | null;
 }
 
+/** The parts of the group data, each read from VRChat on its own: one failing leaves the others. */
+export const GROUP_PARTS = ["group", "instances", "posts", "events", "members"] as const;
+export type GroupPart = (typeof GROUP_PARTS)[number];
+
+/** When a part was last read, and whether the last attempt failed (for visitors: no error texts). */
+export interface PartFreshness {
+  fetchedAt: string | null;
+  failing: boolean;
+}
+
 export interface GroupData {
   group: GroupInfo;
   instances: Instance[];
   posts: Post[];
   events: PlatformEvent[];
   members: Member[];
+  /** Per part, when it is from VRChat (absent for the demo group). */
+  parts?: Partial<Record<GroupPart, PartFreshness>>;
 }
 
 /** Where the data came from: the group's VRChat, or the example group shown before it is connected. */

@@ -26,6 +26,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import {
   GROUP_DATA_FAILED,
+  GROUP_PARTS,
   initialMemberCount,
   isRecentEvent,
   isRecentPost,
@@ -37,6 +38,7 @@ import {
   totalInVr,
   type GroupDataResponse,
   type GroupDataState,
+  type GroupPart,
   type Instance,
   type Member,
   type PlatformEvent,
@@ -496,6 +498,26 @@ function minutesAgo(iso: string, now: Date): number {
   return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
 }
 
+const PART_LABEL: Record<GroupPart, string> = {
+  group: "member counts",
+  instances: "live instances",
+  posts: "posts",
+  events: "events",
+  members: "members",
+};
+
+/** The parts whose last read failed, each with its own age ("posts from 12 min ago"), or null. */
+function staleParts(data: GroupDataResponse, now: Date): string | null {
+  const failing = GROUP_PARTS.filter((part) => data.parts?.[part]?.failing);
+  if (failing.length === 0) return null;
+  return failing
+    .map((part) => {
+      const fetchedAt = data.parts?.[part]?.fetchedAt;
+      return fetchedAt ? `${PART_LABEL[part]} from ${minutesAgo(fetchedAt, now)} min ago` : `${PART_LABEL[part]} not available yet`;
+    })
+    .join(", ");
+}
+
 function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
   return (
     <>
@@ -508,6 +530,11 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-sm text-ember-300">
           <Wifi aria-hidden="true" className="size-4" />
           VRChat is not answering right now: showing figures from {minutesAgo(data.fetchedAt, now)} min ago.
+        </p>
+      ) : staleParts(data, now) ? (
+        <p role="status" className="mt-4 flex items-center justify-center gap-2 text-center text-sm text-ember-300">
+          <Wifi aria-hidden="true" className="size-4 shrink-0" />
+          Not the latest from VRChat: {staleParts(data, now)}.
         </p>
       ) : null}
 

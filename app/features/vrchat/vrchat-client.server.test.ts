@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { z } from "zod";
 import { vrchatSessions } from "~/db/schema";
 import {
+  FAKE_BOT_USER_ID,
   FAKE_GROUP_ID,
   FAKE_USERNAME,
   fakeVRChatAccount,
@@ -9,7 +10,6 @@ import {
   type FakeVRChat,
 } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { fetchGroupData } from "./vrchat-api.server";
 import { createVRChatClient, USER_AGENT_PRODUCT, VRChatError, type VRChatClientOptions } from "./vrchat-client.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
@@ -129,47 +129,36 @@ describeEachDatabase("VRChat client", (kind) => {
     await expect(client().get(groupPath, z.object({ memberCount: z.string() }))).rejects.toThrow(/unexpected shape \(memberCount/);
   });
 
-  it("reads the whole group: instances with everyone in them, posts, calendar and members", async () => {
-    const data = await fetchGroupData(client(), FAKE_GROUP_ID, { maxMembers: 200 });
-    expect(data.group).toMatchObject({ memberCount: 2451, onlineMemberCount: 88 });
-    expect(data.instances).toEqual([
-      {
-        id: "wrld_aaaa:111~group(grp_x)",
-        userCount: 9,
-        name: "111",
-        region: "use",
-        type: "group",
-        capacity: 40,
-        world: { name: "Hearth Hall", authorName: "Ember", capacity: 40, recommendedCapacity: 20 },
-      },
-      {
-        id: "wrld_bbbb:222",
-        userCount: 4,
-        name: "222",
-        region: "jp",
-        type: "public",
-        capacity: null,
-        world: { name: "Tide Pools", authorName: "Wave", capacity: null, recommendedCapacity: null },
-      },
-    ]);
-    expect(data.posts.map((post) => post.title)).toEqual(["Fresh post", "Old post"]);
-    expect(data.events.map((event) => event.title)).toEqual(["Upcoming gathering", "Last week's dance", "Long ago"]);
-    expect(data.events[0]).toMatchObject({ attendeeCount: 12, location: null });
-    expect(data.members).toEqual([
-      expect.objectContaining({ id: "usr_1", displayName: "Captain", username: null, isRepresenting: true }),
-      expect.objectContaining({ id: "usr_2", displayName: "Deckhand", isRepresenting: false }),
-    ]);
-    expect(fake.calls).toMatchObject({ group: 1, groupInstances: 1, instance: 2, posts: 1, calendar: 1, members: 1 });
+  it("answers a 403 with a forbidden error, without logging in again", async () => {
+    const vrchat = client();
+    await vrchat.get(groupPath, GroupSchema);
+    fake.setEndpoint("members", { status: 403, message: "You're not a member." });
+    const error = (await vrchat.get(`${groupPath}/members`, z.array(z.unknown())).catch((e: unknown) => e)) as VRChatError;
+    expect(error).toBeInstanceOf(VRChatError);
+    expect(error.kind).toBe("forbidden");
+    expect(fake.calls.login).toBe(1);
   });
 
-  it("pages through members up to the configured number", async () => {
-    fake.group.members = Array.from({ length: 250 }, (_, index) => ({
-      userId: `usr_${index}`,
-      user: { displayName: `Member ${index}` },
-    }));
-    const data = await fetchGroupData(client(), FAKE_GROUP_ID, { maxMembers: 230 });
-    expect(data.members).toHaveLength(230);
-    expect(data.members.at(-1)?.displayName).toBe("Member 229");
-    expect(fake.calls.members).toBe(3);
+  it("learns the bot's own user id once: from the login, or after a second factor from /auth/user", async () => {
+    const vrchat = client();
+    expect(await vrchat.botUserId()).toBe(FAKE_BOT_USER_ID);
+    expect(await vrchat.botUserId()).toBe(FAKE_BOT_USER_ID);
+    // With a second factor the login answer carries no user: one call asks for it, then it is stored.
+    expect(fake.calls.currentUser).toBe(1);
+    const [row] = await database.db.select().from(vrchatSessions);
+    expect(row?.userId).toBe(FAKE_BOT_USER_ID);
+    expect(await client().botUserId()).toBe(FAKE_BOT_USER_ID);
+    expect(fake.calls.currentUser).toBe(1);
+  });
+
+  it("does not wait for a retry that would end after its deadline", async () => {
+    const vrchat = client({ baseDelayMs: 60_000, maxDelayMs: 120_000 });
+    await vrchat.get(groupPath, GroupSchema);
+    const before = fake.calls.group!;
+    fake.failNext(5, 503);
+    const error = (await vrchat.get(groupPath, GroupSchema, undefined, { deadline: Date.now() + 10_000 }).catch((e: unknown) => e)) as VRChatError;
+    expect(error.kind).toBe("unreachable");
+    // One attempt: the next would have come at least 30 s later, past the deadline.
+    expect(fake.calls.group! - before).toBe(1);
   });
 });

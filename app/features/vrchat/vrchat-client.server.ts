@@ -5,15 +5,22 @@
  * - it logs in only when it has no session or a call answers 401, and shares the cookies through the
  *   database (one login serves every process and survives restarts);
  * - a failed login is never retried in a loop: further logins pause for 15 minutes, doubling up to a day;
- * - 429 and 5xx answers are retried at most twice, waiting as long as Retry-After asks (or an
- *   exponential delay with jitter); a wait longer than `maxDelayMs` fails the call instead, and the
- *   cache serves its last good value meanwhile;
+ * - 429, 5xx and refused connections are retried at most twice, waiting as long as Retry-After asks
+ *   (or an exponential delay with jitter); a wait longer than `maxDelayMs` fails the call instead, and
+ *   the cache serves its last good value meanwhile; a call that timed out is not repeated;
  * - every request says who it is: `Dwell/<version> <contact>`, as VRChat asks.
  */
 import { TOTP } from "otpauth";
-import type { z } from "zod";
+import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
 import type { SessionStore } from "./vrchat-session.server";
+
+/**
+ * What went wrong, as the dashboard tells it apart: VRChat not answering (network, timeout, 5xx),
+ * asking us to slow down (429), answering in a shape that was refused, refusing the bot account
+ * access (403: a permission or the membership), a login problem, or another HTTP answer.
+ */
+export type VRChatErrorKind = "unreachable" | "rate-limited" | "refused-shape" | "forbidden" | "auth" | "http";
 
 export class VRChatError extends Error {
   override name = "VRChatError";
@@ -21,11 +28,23 @@ export class VRChatError extends Error {
   readonly status: number | null;
   /** How long VRChat asked us to wait, when it did. */
   readonly retryAfterMs: number | null;
-  constructor(message: string, status: number | null, retryAfterMs: number | null = null) {
+  readonly kind: VRChatErrorKind;
+  /** No answer came within the timeout. */
+  timedOut = false;
+  constructor(message: string, status: number | null, retryAfterMs: number | null = null, kind?: VRChatErrorKind) {
     super(message);
     this.status = status;
     this.retryAfterMs = retryAfterMs;
+    this.kind = kind ?? kindOfStatus(status);
   }
+}
+
+function kindOfStatus(status: number | null): VRChatErrorKind {
+  if (status === null || status >= 500) return "unreachable";
+  if (status === 429) return "rate-limited";
+  if (status === 403) return "forbidden";
+  if (status === 401) return "auth";
+  return "http";
 }
 
 export interface VRChatClientOptions {
@@ -47,8 +66,15 @@ export interface VRChatClientOptions {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+export interface CallOptions {
+  /** A time (ms since the epoch) after which the call neither waits nor starts another attempt. */
+  deadline?: number;
+}
+
 export interface VRChatClient {
-  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>;
+  get<T>(path: string, schema: z.ZodType<T>, query?: Query, options?: CallOptions): Promise<T>;
+  /** The bot account's own user id: from the login, or one `GET /auth/user` the first time. */
+  botUserId(options?: CallOptions): Promise<string>;
 }
 
 export const USER_AGENT_PRODUCT = `Dwell/${packageJson.version}`;
@@ -124,27 +150,31 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
       .join("; ");
   }
 
-  async function send(target: string, init: RequestInit): Promise<Response> {
+  async function send(target: string, init: RequestInit, deadline = Infinity): Promise<Response> {
+    const waitMs = Math.min(timeoutMs, deadline - Date.now());
+    if (waitMs <= 0) throw new VRChatError("VRChat was not asked: the refresh ran out of time", null);
     try {
       return await fetch(target, {
         ...init,
         headers: { "User-Agent": userAgent, Accept: "application/json", ...init.headers },
         redirect: "error",
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(waitMs),
       });
     } catch (error) {
-      const reason = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "could not be reached";
-      throw new VRChatError(`VRChat ${reason}`, null);
+      const timedOut = error instanceof Error && error.name === "TimeoutError";
+      const failure = new VRChatError(`VRChat ${timedOut ? "timed out" : "could not be reached"}`, null);
+      failure.timedOut = timedOut;
+      throw failure;
     }
   }
 
-  /** One call, retried on 429, 5xx and network failures with backoff. */
-  async function sendWithRetry(target: string, init: RequestInit, label: string): Promise<Response> {
+  /** One call, retried on 429, 5xx and network failures with backoff (never past the deadline). */
+  async function sendWithRetry(target: string, init: RequestInit, label: string, deadline = Infinity): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       let failure: VRChatError;
       let waitMs: number;
       try {
-        const response = await send(target, init);
+        const response = await send(target, init, deadline);
         if (response.status !== 429 && response.status < 500) return response;
         const asked = retryAfterMs(response);
         failure = new VRChatError(
@@ -155,10 +185,12 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
         waitMs = asked ?? baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random());
       } catch (error) {
         if (!(error instanceof VRChatError)) throw error;
+        // A call that timed out is not repeated: asking a slow VRChat again only adds to its load.
+        if (error.timedOut) throw error;
         failure = error;
         waitMs = baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random());
       }
-      if (attempt >= maxAttempts || waitMs > maxDelayMs) throw failure;
+      if (attempt >= maxAttempts || waitMs > maxDelayMs || Date.now() + waitMs >= deadline) throw failure;
       await sleep(waitMs);
     }
   }
@@ -200,8 +232,10 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     }
     const authCookie = cookieValue(response, "auth");
     if (!authCookie) return pauseLogins("VRChat's login answer carried no auth cookie", failures, null);
-    const body = (await response.json().catch(() => ({}))) as { requiresTwoFactorAuth?: unknown };
+    const body = (await response.json().catch(() => ({}))) as { requiresTwoFactorAuth?: unknown; id?: unknown };
     const required = Array.isArray(body.requiresTwoFactorAuth) ? (body.requiresTwoFactorAuth as string[]) : [];
+    // The current user comes back when no second factor is asked for; otherwise it is read later.
+    const userId = required.length === 0 && typeof body.id === "string" ? body.id : null;
     let twoFactorCookie = previousTwoFactor;
     if (required.length > 0) {
       if (!required.includes("totp")) {
@@ -227,7 +261,7 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
       twoFactorCookie = cookieValue(verify, "twoFactorAuth") ?? twoFactorCookie;
     }
     const fresh = { authCookie, twoFactorCookie };
-    await store.saveLogin(fresh);
+    await store.saveLogin({ ...fresh, userId });
     return fresh;
   }
 
@@ -248,37 +282,52 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     return { session, fresh: true };
   }
 
+  async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
+    const target = url(path, query);
+    const first = await currentSession();
+    let current = first.session;
+    let response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path, options.deadline);
+    if (response.status === 401 && !first.fresh) {
+      // The session is gone: forget it everywhere, log in once, and try the call again. (Only a
+      // 401: a 403 is a missing permission or membership, which a new login would not change.)
+      await response.body?.cancel();
+      if (session === current) {
+        session = null;
+        await store.dropAuthCookie();
+      }
+      ({ session: current } = await currentSession());
+      response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path, options.deadline);
+    }
+    if (!response.ok) {
+      throw new VRChatError(`VRChat ${path} answered ${response.status}: ${await upstreamMessage(response)}`, response.status);
+    }
+    const body: unknown = await response.json().catch(() => {
+      throw new VRChatError(`VRChat ${path} answered with something other than JSON`, response.status, null, "refused-shape");
+    });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new VRChatError(
+        `VRChat ${path} answered in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`,
+        response.status,
+        null,
+        "refused-shape",
+      );
+    }
+    return parsed.data;
+  }
+
   return {
-    async get(path, schema, query) {
-      const target = url(path, query);
-      const first = await currentSession();
-      let current = first.session;
-      let response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path);
-      if (response.status === 401 && !first.fresh) {
-        // The session is gone: forget it everywhere, log in once, and try the call again.
-        await response.body?.cancel();
-        if (session === current) {
-          session = null;
-          await store.dropAuthCookie();
-        }
-        ({ session: current } = await currentSession());
-        response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path);
-      }
-      if (!response.ok) {
-        throw new VRChatError(`VRChat ${path} answered ${response.status}: ${await upstreamMessage(response)}`, response.status);
-      }
-      const body: unknown = await response.json().catch(() => {
-        throw new VRChatError(`VRChat ${path} answered with something other than JSON`, response.status);
-      });
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new VRChatError(
-          `VRChat ${path} answered in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`,
-          response.status,
-        );
-      }
-      return parsed.data;
+    get,
+    async botUserId(options) {
+      const stored = await store.load();
+      if (stored?.userId) return stored.userId;
+      const me = await get("/auth/user", CurrentUserSchema, undefined, options);
+      await store.saveUserId(me.id);
+      return me.id;
     },
   };
 }
+
+/** Of the current user, the id is all the client needs. */
+const CurrentUserSchema = z.object({ id: z.string().regex(/^usr_/) });

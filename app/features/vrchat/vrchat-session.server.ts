@@ -3,6 +3,7 @@ import type { Database } from "~/db/db.server";
 import { vrchatSessions } from "~/db/schema";
 
 export interface StoredSession {
+  userId: string | null;
   authCookie: string | null;
   twoFactorCookie: string | null;
   loginFailures: number;
@@ -12,7 +13,9 @@ export interface StoredSession {
 /** Where the client keeps the bot account's cookies: the database, so every process shares them. */
 export interface SessionStore {
   load(): Promise<StoredSession | null>;
-  saveLogin(cookies: { authCookie: string; twoFactorCookie: string | null }): Promise<void>;
+  /** A login's cookies, and the account's user id when the login answer carried it. */
+  saveLogin(login: { authCookie: string; twoFactorCookie: string | null; userId: string | null }): Promise<void>;
+  saveUserId(userId: string): Promise<void>;
   /** Forgets the auth cookie (VRChat said it is no longer valid); the two-factor cookie stays. */
   dropAuthCookie(): Promise<void>;
   recordLoginFailure(message: string, pausedUntil: Date): Promise<void>;
@@ -24,6 +27,7 @@ export function databaseSessionStore(db: Database, username: string): SessionSto
     async load() {
       const [row] = await db
         .select({
+          userId: vrchatSessions.userId,
           authCookie: vrchatSessions.authCookie,
           twoFactorCookie: vrchatSessions.twoFactorCookie,
           loginFailures: vrchatSessions.loginFailures,
@@ -33,10 +37,11 @@ export function databaseSessionStore(db: Database, username: string): SessionSto
         .where(eq(vrchatSessions.username, key));
       return row ?? null;
     },
-    async saveLogin({ authCookie, twoFactorCookie }) {
+    async saveLogin({ authCookie, twoFactorCookie, userId }) {
       const values = {
         authCookie,
         twoFactorCookie,
+        ...(userId ? { userId } : {}),
         loginFailures: 0,
         loginPausedUntil: null,
         lastLoginAt: new Date(),
@@ -46,6 +51,9 @@ export function databaseSessionStore(db: Database, username: string): SessionSto
         .insert(vrchatSessions)
         .values({ username: key, ...values })
         .onConflictDoUpdate({ target: vrchatSessions.username, set: values });
+    },
+    async saveUserId(userId) {
+      await db.update(vrchatSessions).set({ userId }).where(eq(vrchatSessions.username, key));
     },
     async dropAuthCookie() {
       await db.update(vrchatSessions).set({ authCookie: null }).where(eq(vrchatSessions.username, key));

@@ -7,7 +7,7 @@ import {
   createGroupDataOff,
   type GroupDataService,
 } from "./group-data.server";
-import { fetchGroupData } from "./vrchat-api.server";
+import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
@@ -15,9 +15,6 @@ export interface VRChatServices {
   groupData: GroupDataService;
   eventSync: EventSync;
 }
-
-/** Calls in a refresh, roughly: group, instances and each one, posts, calendar, member pages. */
-const REFRESH_CALLS_BUDGET = 12;
 
 /** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
 export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
@@ -42,11 +39,13 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
     groupData = createCachedGroupData({
       db,
       groupId: vrchat.groupId,
-      fetchUpstream: () => fetchGroupData(client, vrchat.groupId, { maxMembers: config.VRCHAT_MEMBERS_MAX }),
+      refreshUpstream: (previous, deadline) =>
+        refreshGroupData(client, vrchat.groupId, { maxMembers: config.VRCHAT_MEMBERS_MAX, now: new Date(), deadline, previous }),
       windowMs: config.VRCHAT_CACHE_SECONDS * 1000,
-      // While a slow refresh may still be running, no other process starts one; a crashed
+      // Room for the most calls a refresh can make, each taking its whole timeout; the refresh stops
+      // asking VRChat before the lease ends, so no second process starts one beside it. A crashed
       // refresher's lease runs out by itself, leaving the data stale that long at most.
-      leaseMs: Math.max(60_000, REFRESH_CALLS_BUDGET * config.VRCHAT_TIMEOUT_SECONDS * 1000),
+      leaseMs: Math.max(60_000, worstCaseCalls(config.VRCHAT_MEMBERS_MAX) * config.VRCHAT_TIMEOUT_SECONDS * 1000 + 10_000),
     });
   } else {
     groupData = config.DEMO_CONTENT ? createDemoGroupData() : createGroupDataOff();

@@ -1,0 +1,193 @@
+/**
+ * The facts of the VRChat API that Dwell's calls touch, from the community's OpenAPI description
+ * (vrchatapi/specification), written as this project's own zod schemas: the operations (method,
+ * path, query parameters and their limits) and the answers' required fields and enumerations.
+ * The fake's answers and the client's requests are checked against them (app/features/vrchat/vrchat-contract.test.ts),
+ * so the fake cannot drift into shapes the real API never gives, nor the client into calls it
+ * would refuse.
+ */
+import { z } from "zod";
+
+const dateTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "a date-time");
+const userId = z.string().regex(/^usr_/);
+const groupId = z.string().regex(/^grp_/);
+const worldId = z.string().regex(/^wrld_/);
+const calendarId = z.string().regex(/^cal_/);
+
+export const ErrorSchema = z.object({ error: z.object({ message: z.string(), status_code: z.number().int() }) });
+
+/** `GET /auth/user` when signed in (a CurrentUser; only what identifies it is checked). */
+export const CurrentUserSchema = z.object({ id: userId, displayName: z.string() });
+/** `GET /auth/user` when a second factor is still needed. */
+export const TwoFactorRequiredSchema = z.object({ requiresTwoFactorAuth: z.array(z.enum(["totp", "otp", "emailOtp"])) });
+
+export const GroupSchema = z.object({
+  id: groupId,
+  name: z.string(),
+  memberCount: z.number().int(),
+  onlineMemberCount: z.number().int(),
+});
+
+export const WorldSchema = z.object({
+  authorId: userId,
+  authorName: z.string(),
+  capacity: z.number().int(),
+  created_at: dateTime,
+  description: z.string(),
+  featured: z.boolean(),
+  heat: z.number().int(),
+  id: worldId,
+  imageUrl: z.string(),
+  labsPublicationDate: z.string(),
+  name: z.string(),
+  organization: z.string(),
+  popularity: z.number().int(),
+  publicationDate: z.string(),
+  recommendedCapacity: z.number().int(),
+  releaseStatus: z.enum(["public", "private", "hidden", "all"]),
+  tags: z.array(z.string()),
+  thumbnailImageUrl: z.string(),
+  updated_at: dateTime,
+  version: z.number().int(),
+  visits: z.number().int(),
+});
+
+export const InstanceSchema = z.object({
+  clientNumber: z.string(),
+  full: z.boolean(),
+  id: z.string(),
+  instanceId: z.string(),
+  location: z.string(),
+  n_users: z.number().int().min(0),
+  name: z.string().min(1),
+  permanent: z.boolean(),
+  photonRegion: z.string(),
+  platforms: z.object({ android: z.number().int(), standalonewindows: z.number().int() }),
+  queueEnabled: z.boolean(),
+  queueSize: z.number().int().min(0),
+  recommendedCapacity: z.number().int().min(0),
+  region: z.enum(["eu", "jp", "unknown", "us", "use"]),
+  secureName: z.string().min(1),
+  strict: z.boolean(),
+  tags: z.array(z.string()),
+  type: z.enum(["friends", "group", "hidden", "private", "public"]),
+  userCount: z.number().int().min(0),
+  world: WorldSchema,
+  worldId,
+  capacity: z.number().int().min(0).optional(),
+  groupAccessType: z.enum(["members", "plus", "public"]).optional(),
+});
+
+/** `GET /users/{userId}/instances/groups/{groupId}`. */
+export const UserGroupInstanceListSchema = z.object({ fetchedAt: dateTime.optional(), instances: z.array(InstanceSchema).optional() });
+
+/** An entry of `GET /groups/{groupId}/instances`. */
+export const GroupInstanceSchema = z.object({
+  instanceId: z.string(),
+  location: z.string(),
+  memberCount: z.number().int().min(0),
+  world: WorldSchema,
+});
+
+export const GroupPostSchema = z.object({
+  authorId: userId.optional(),
+  createdAt: dateTime.optional(),
+  editorId: userId.nullish(),
+  groupId: groupId.optional(),
+  id: z.string().optional(),
+  imageId: z.string().nullish(),
+  imageUrl: z.string().nullish(),
+  roleId: z.array(z.string()).optional(),
+  text: z.string().optional(),
+  title: z.string().optional(),
+  updatedAt: dateTime.optional(),
+  visibility: z.enum(["group", "public"]).optional(),
+});
+export const GroupPostsSchema = z.object({ posts: z.array(GroupPostSchema).optional() });
+
+export const CalendarEventSchema = z.object({
+  accessType: z.enum(["group", "public"]),
+  category: z.enum(["arts", "avatars", "dance", "education", "exploration", "film_media", "gaming", "hangout", "music", "other", "performance", "roleplaying", "wellness"]),
+  description: z.string(),
+  endsAt: dateTime,
+  id: calendarId,
+  startsAt: dateTime,
+  title: z.string().min(1),
+  imageUrl: z.string().nullish(),
+  interestedUserCount: z.number().int().optional(),
+  isDraft: z.boolean().optional(),
+  deletedAt: dateTime.nullish(),
+  occurrenceKind: z.enum(["occurrence", "series", "single"]).optional(),
+  ownerId: groupId.optional(),
+  roleIds: z.array(z.string()).nullish(),
+});
+export const CalendarEventListSchema = z.object({
+  hasNext: z.boolean().optional(),
+  results: z.array(CalendarEventSchema).optional(),
+  totalCount: z.number().int().optional(),
+});
+
+export const GroupMemberSchema = z
+  .object({
+    groupId,
+    id: z.string().regex(/^gmem_/),
+    isRepresenting: z.boolean(),
+    isSubscribedToAnnouncements: z.boolean(),
+    joinedAt: dateTime.nullable(),
+    lastPostReadAt: dateTime.nullable(),
+    mRoleIds: z.array(z.string()),
+    membershipStatus: z.enum(["inactive", "member", "requested", "invited", "banned", "userblocked"]),
+    roleIds: z.array(z.string()),
+    userId,
+    visibility: z.string(),
+    user: z
+      .object({
+        currentAvatarThumbnailImageUrl: z.string().nullish(),
+        displayName: z.string().optional(),
+        iconUrl: z.string().optional(),
+        id: userId.optional(),
+        profilePicOverride: z.string().optional(),
+        thumbnailUrl: z.string().nullish(),
+      })
+      .nullish(),
+  })
+  .nullable();
+export const GroupMemberListSchema = z.array(GroupMemberSchema);
+
+const n = z.coerce.number().int().min(1).max(100);
+const offset = z.coerce.number().int().min(0);
+
+/** The operations Dwell calls: each request must match one, with only the query it allows. */
+export const OPERATIONS = [
+  { name: "getCurrentUser", method: "GET", path: /^\/auth\/user$/, query: {} },
+  { name: "verify2FA", method: "POST", path: /^\/auth\/twofactorauth\/totp\/verify$/, query: {}, body: z.object({ code: z.string().regex(/^\d{6}$/) }) },
+  { name: "getGroup", method: "GET", path: /^\/groups\/grp_[^/]+$/, query: { includeRoles: z.enum(["true", "false"]) } },
+  { name: "getUserGroupInstancesForGroup", method: "GET", path: /^\/users\/usr_[^/]+\/instances\/groups\/grp_[^/]+$/, query: {} },
+  { name: "getGroupInstances", method: "GET", path: /^\/groups\/grp_[^/]+\/instances$/, query: {} },
+  { name: "getInstance", method: "GET", path: /^\/instances\/wrld_[^/:]+:[^/]+$/, query: {} },
+  { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
+  { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
+  { name: "getGroupMembers", method: "GET", path: /^\/groups\/grp_[^/]+\/members$/, query: { n, offset, sort: z.enum(["joinedAt:asc", "joinedAt:desc"]), roleId: z.string() } },
+] as const;
+
+export interface RecordedRequest {
+  method: string;
+  /** The path below the API base, decoded. */
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+}
+
+/** Why a request is not one the API describes (null when it is). */
+export function requestProblem(request: RecordedRequest): string | null {
+  const operation = OPERATIONS.find((op) => op.method === request.method && op.path.test(request.path));
+  if (!operation) return `${request.method} ${request.path}: no such operation`;
+  for (const [name, value] of Object.entries(request.query)) {
+    const schema = (operation.query as Record<string, z.ZodType>)[name];
+    if (!schema) return `${operation.name}: unknown query parameter ${name}`;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) return `${operation.name}: ${name}=${value}: ${parsed.error.issues[0]?.message}`;
+  }
+  if ("body" in operation && operation.body && !operation.body.safeParse(request.body).success) return `${operation.name}: body`;
+  return null;
+}
