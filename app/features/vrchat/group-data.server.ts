@@ -208,7 +208,8 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
         ...row.data,
         source: "vrchat",
         fetchedAt: row.fetchedAt.toISOString(),
-        stale: !isFresh(row),
+        // Older than a window because VRChat failed (not merely because a refresh is under way).
+        stale: !isFresh(row) && row.lastError !== null,
       };
       return { status: "ready", data: response };
     }

@@ -86,7 +86,7 @@ export type GroupDataSource = "vrchat" | "demo";
 export interface GroupDataResponse extends GroupData {
   source: GroupDataSource;
   fetchedAt: string;
-  /** True when the data is older than one cache window (the last refresh failed or is under way). */
+  /** True when the data is older than one cache window because the last refresh failed as a whole. */
   stale: boolean;
 }
 
