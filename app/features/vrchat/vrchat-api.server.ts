@@ -220,6 +220,9 @@ function mapWorld(world: z.infer<typeof WorldSchema> | null | undefined): Instan
   };
 }
 
+/** A location names a world and an instance ("wrld_…:…"); "offline" or "private" name neither. */
+const location = (value: string | null | undefined) => (value && value.includes(":") ? value : null);
+
 /** VRChat's "unknown" region is no region at all to a visitor. */
 const region = (value: string | null | undefined) => (clean(value) && value !== "unknown" ? clean(value) : null);
 
@@ -304,7 +307,8 @@ async function readInstances(context: Context): Promise<{ instances: Instance[];
       state.userInstancesRefusedUntil = null;
       const { items, dropped } = usable("instances", answer.instances, InstanceSchema);
       const instances = items.flatMap((item) => {
-        const id = clean(item.location) ?? (clean(item.worldId ?? item.world?.id) && clean(item.instanceId) ? `${item.worldId ?? item.world?.id}:${item.instanceId}` : clean(item.id));
+        const worldId = clean(item.worldId) ?? clean(item.world?.id);
+        const id = location(item.location) ?? (worldId && clean(item.instanceId) ? `${worldId}:${item.instanceId}` : clean(item.id));
         return id ? [{ id, ...instanceDetail(item) }] : [];
       });
       return { instances: instances.filter((instance) => instance.userCount > 0), dropped };
@@ -346,7 +350,7 @@ async function readInstancesFallback({ client, group, call, now, state }: Contex
     const key = keyOf(item);
     const cached = key ? state.instanceDetails[key] : undefined;
     if (cached && cached.detail === null) return [];
-    const id = clean(item.location) ?? key ?? item.instanceId;
+    const id = location(item.location) ?? key ?? item.instanceId;
     if (cached?.detail) return [{ id, ...cached.detail, world: { ...mapWorld(item.world), ...withoutNulls(cached.detail.world) } }];
     return [{ id, userCount: item.memberCount ?? 0, name: null, region: null, type: null, capacity: null, world: mapWorld(item.world) }];
   });
