@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -49,6 +50,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const timeZone = data?.timeZone ?? DEFAULT_TIME_ZONE;
   const nonce = useNonce();
+  // Says the page runs: some controls change once JavaScript is there (a form's 'Apply' button
+  // goes), and the end-to-end tests look at the page after that.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html lang="en">
       <head>

@@ -8,6 +8,7 @@ import { expect, test as base, type BrowserContext, type Locator, type Page } fr
 import { createAccount } from "./accounts";
 import { expectNoSeriousViolations } from "./axe";
 import { expectReadableText } from "./contrast";
+import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden", username: "Warden" };
 const GATHERING = "The Gathering at the Threshold"; // open for applications
@@ -83,6 +84,7 @@ const test = base.extend<{ admin: Page }, { site: Site }>({
 /** Waits until the page has hydrated and settled, so what axe sees is what a visitor gets. */
 async function settle(page: Page) {
   await page.waitForLoadState("networkidle");
+  await hydrated(page);
 }
 
 interface Screen {

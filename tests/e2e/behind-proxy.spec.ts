@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../setup/chromium";
 import { startProxiedSite, TEST_HOST, type ProxiedSite } from "../setup/reverse-proxy";
+import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "keeper@dwell.example", password: "moonlight-keeper" };
 
@@ -70,6 +71,8 @@ for (const kind of ["nginx", "caddy"] as const) {
       expect(session).toMatchObject({ name: "__Secure-dwell.session_token", secure: true, httpOnly: true, domain: TEST_HOST });
 
       await page.getByRole("link", { name: /Ritual Applications/ }).first().click();
+      await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
+      await hydrated(page);
       await page.getByPlaceholder("Search by VRChat username or Discord ID...").fill(applicant);
       const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem");
       await expect(card).toHaveCount(1);

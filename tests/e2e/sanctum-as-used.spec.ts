@@ -5,6 +5,7 @@
  * The site is this file's own, so every figure is exact.
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { hydrated } from "./hydrated";
 import { startOwnSite, type OwnSite } from "./own-site";
 
 const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden" };
@@ -21,12 +22,13 @@ test.afterAll(async () => {
   await site?.stop();
 });
 
-async function signIn(page: Page, path = "/admin") {
+async function signIn(page: Page, path = "/admin", { javaScript = true } = {}) {
   await page.goto(`${site.url}${path}`);
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
   await expect(page.getByText(/Welcome, /)).toBeVisible();
+  if (javaScript) await hydrated(page);
 }
 
 async function createEvent(page: Page, title: string) {
@@ -246,7 +248,7 @@ test.describe("without JavaScript", () => {
 
   test("the filter is a plain form, and ticked applications are decided with one press", async ({ page, request }) => {
     await postGroupApplications(request, ["Juniper", "Kauri", "Larch"]);
-    await signIn(page, "/admin/applications");
+    await signIn(page, "/admin/applications", { javaScript: false });
     await page.getByPlaceholder(SEARCH).fill("r");
     await page.getByLabel("Status").selectOption("Pending");
     await page.getByRole("button", { name: "Apply" }).click();

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
+import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "reviewer@dwell.example", password: "moonlight-reviewer", username: "Reviewer" };
 
@@ -35,6 +36,7 @@ test("an admin finds an event application, approves it with a note, and exports 
   await expect(page.getByText("Total Applications")).toBeVisible();
 
   // The list follows the search box; there is nothing to press.
+  await hydrated(page);
   await page.getByPlaceholder("Search by VRChat username or Discord ID...").fill(name.toLowerCase());
   const list = page.getByRole("list", { name: "Applications" });
   await expect(list.getByRole("listitem")).toHaveCount(1);
