@@ -26,6 +26,7 @@ import {
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
 import { GROUP_DATA_PATH } from "~/features/vrchat/group-data";
+import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -164,7 +165,8 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
-    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat, cspNonce });
+    const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
+    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat: requestVRChat, cspNonce });
     const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);

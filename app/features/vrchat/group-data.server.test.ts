@@ -10,7 +10,7 @@ import {
   type FakeVRChat,
 } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { createCachedGroupData, createDemoGroupData, createGroupDataOff, type GroupDataService } from "./group-data.server";
+import { createCachedGroupData, createDemoGroupData, createGroupDataOff, oneSnapshotPerRequest, type GroupDataService } from "./group-data.server";
 import { refreshGroupData } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
 import { databaseSessionStore } from "./vrchat-session.server";
@@ -184,6 +184,24 @@ describe("without VRChat", () => {
     expect(state.data.instances.length).toBeGreaterThan(1);
     expect(state.data.members.some((m) => m.currentAvatarThumbnailImageUrl === null && m.iconUrl === null)).toBe(true);
     expect(state.data.members.some((m) => m.currentAvatarThumbnailImageUrl)).toBe(true);
+  });
+
+  it("gives one request one snapshot, however many loaders peek", async () => {
+    let peeks = 0;
+    const demo = createDemoGroupData();
+    const counting: GroupDataService = {
+      ...demo,
+      peek: async () => {
+        peeks++;
+        return { status: "error", message: `snapshot ${peeks}` };
+      },
+    };
+    const request = oneSnapshotPerRequest(counting);
+    expect(await request.peek()).toBe(await request.peek());
+    expect(peeks).toBe(1);
+    // The next request sees the next snapshot.
+    await oneSnapshotPerRequest(counting).peek();
+    expect(peeks).toBe(2);
   });
 
   it("serves nothing when the demo is off", async () => {

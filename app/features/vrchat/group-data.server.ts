@@ -272,6 +272,24 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
   };
 }
 
+/**
+ * The service as one request sees it: every `peek` of the request gives the same snapshot, so the
+ * navigation bar (the layout's loader) and the dashboard (the page's) never show two refreshes.
+ */
+export function oneSnapshotPerRequest(service: GroupDataService): GroupDataService {
+  let peeked: Promise<GroupDataState> | undefined;
+  return {
+    get source() {
+      return service.source;
+    },
+    peek: () => (peeked ??= service.peek()),
+    get: () => service.get(),
+    status: () => service.status(),
+    membersOnly: () => service.membersOnly(),
+    settle: () => service.settle(),
+  };
+}
+
 /** The example group, served while VRChat is not configured: computed, never cached. */
 export function createDemoGroupData(): GroupDataService {
   const state = (): GroupDataState => {
