@@ -12,6 +12,7 @@ import { AccountError, createAccount, listAccounts, removeAccount } from "~/feat
 import type { Auth } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { pgliteClientOf, writePgliteBackup } from "./backup";
+import type { HealthCheck } from "./health";
 
 export const AdminCommandSchema = z.discriminatedUnion("command", [
   z.object({
@@ -23,13 +24,21 @@ export const AdminCommandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("user:list") }),
   z.object({ command: z.literal("user:remove"), email: z.string() }),
+  z.object({ command: z.literal("health") }),
   // The server writes the file itself: the path is the caller's, resolved on the same machine.
   z.object({ command: z.literal("backup"), path: z.string().refine(isAbsolute) }),
 ]);
 export type AdminCommand = z.infer<typeof AdminCommandSchema>;
 export type AdminReply = { ok: true; result: unknown } | { ok: false; error: string };
 
-export async function runAdminCommand(deps: { db: Database; auth: Auth }, input: unknown): Promise<AdminReply> {
+export interface AdminDeps {
+  db: Database;
+  auth: Auth;
+  /** The running server's health check (not there for a command run without a server). */
+  health?: HealthCheck;
+}
+
+export async function runAdminCommand(deps: AdminDeps, input: unknown): Promise<AdminReply> {
   const parsed = AdminCommandSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "unknown command" };
   const command = parsed.data;
@@ -47,6 +56,10 @@ export async function runAdminCommand(deps: { db: Database; auth: Auth }, input:
         const removed = await removeAccount(deps.db, command.email);
         if (removed) log.info("account removed by the operator", { email: command.email });
         return removed ? { ok: true, result: { removed: command.email } } : { ok: false, error: `No account has the email ${command.email}.` };
+      }
+      case "health": {
+        if (!deps.health) return { ok: false, error: "No server is running on this data folder: there is no health to report." };
+        return { ok: true, result: (await deps.health()).body };
       }
       case "backup": {
         const client = pgliteClientOf(deps.db);

@@ -23,9 +23,10 @@ import {
   type Database,
   type DatabaseHandle,
 } from "~/db/db.server";
+import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
-import { GROUP_DATA_PATH } from "~/features/vrchat/group-data";
+import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
@@ -35,13 +36,17 @@ import { createMailer } from "~/utils/email.server";
 import { loadConfig, type Config } from "~/utils/env.server";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { pruneRateLimits } from "~/utils/rate-limit.server";
-import { adminSocketHandler, runAdminCommand, type AdminReply } from "./admin-commands";
+import { adminSocketHandler, runAdminCommand, type AdminDeps, type AdminReply } from "./admin-commands";
 import { PGLITE_FOLDER } from "./backup";
+import { createPrivateFilesOnly, makeOwnerOnly, securePrivateDataDir } from "./private-data-dir";
 import { recordFirstStart } from "./demo-content";
-import { createHealthCheck, type HealthCheck } from "./health";
+import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
 import { createPageCache } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { securityHeaders } from "./security-headers";
+
+/** What a visitor reads when a sync met problems; the admins see each one. */
+export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; the site's admins can see why.";
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -76,6 +81,23 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
     if (forwarded) return forwarded;
   }
   return getConnInfo(c).remote.address ?? "unknown";
+}
+
+/** The Sanctum's pages and their data requests (`/admin.data`, `/admin/events.data`). */
+const isSanctumPath = (path: string) => path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin.");
+
+/**
+ * Sanctum answers hold applicants' data: no cache on the way (a proxy, the browser's back-forward
+ * history on a shared machine) may keep them, and none may hand one account's answer to another.
+ */
+function privateResponse(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "no-store");
+  const vary = headers.get("Vary");
+  if (!vary?.split(",").some((name) => name.trim().toLowerCase() === "cookie")) {
+    headers.set("Vary", vary ? `${vary}, Cookie` : "Cookie");
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
@@ -118,9 +140,9 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
   );
 
   app.get("/api/health", async (c) => {
-    const { ok, body } = await health();
+    const { status, body } = publicHealth(await health());
     c.header("Cache-Control", "no-store");
-    return c.json(body, ok ? 200 : 503);
+    return c.json(body, status);
   });
   // The group's live data, from the server's cache (spec section 3, flattened).
   app.get(GROUP_DATA_PATH, async (c) => {
@@ -128,14 +150,19 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     c.header("Cache-Control", "no-cache");
     if (state.status === "ready") return c.json(state.data);
     if (state.status === "off") return c.json({ message: "Group statistics are not enabled on this site." }, 404);
-    const message = state.status === "error" ? state.message : "VRChat data is not available yet.";
+    // The reason stays in the log and the Sanctum (see forVisitors).
+    const message = state.status === "error" ? GROUP_DATA_FAILED : "VRChat data is not available yet.";
     return c.json({ message }, 503);
   });
 
   // Imports the VRChat calendar into the events; throttled, so visitors cannot make it run often.
   app.post("/api/sync-events", async (c) => {
     const outcome = await vrchat.eventSync.run("visit");
-    if (outcome.ran) return c.json(outcome.result);
+    // The counts only: what went wrong is for the Sanctum's status panel and the log.
+    if (outcome.ran) {
+      const { added, updated, skipped, errors } = outcome.result;
+      return c.json({ added, updated, skipped, errors: errors.length > 0 ? [SYNC_FAILED_PUBLIC] : [] });
+    }
     const body = { added: 0, updated: 0, skipped: 0, errors: [outcome.message] };
     if (outcome.reason === "not-configured") return c.json(body, 404);
     c.header("Retry-After", String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))));
@@ -155,7 +182,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     app.use("*", serveStatic({ root: staticRoot }));
   }
 
-  app.all("*", (c) => {
+  app.all("*", async (c) => {
     // Pages and forms are answered as the site at its public address (see server/public-origin.ts).
     const origin = siteOrigin(config, new URL(c.req.url));
     if (isCrossSite(c.req.raw, origin)) {
@@ -170,7 +197,9 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
-    return cachedPage(request, cspNonce, () => handleRequest(request, context));
+    const response = await cachedPage(request, cspNonce, () => handleRequest(request, context));
+    if (isSanctumPath(c.req.path)) return privateResponse(response);
+    return response;
   });
 
   return app;
@@ -199,12 +228,16 @@ async function openConfiguredDatabase(config: Config, onAdminConnection?: (socke
     await migrateDatabase(database, config.DATABASE_URL);
     return { database, lock: null };
   }
+  await securePrivateDataDir(config.DATA_DIR);
   const lock: DataDirLock = await lockDataDir(config.DATA_DIR, onAdminConnection);
   // Only the owner of the data folder may send account commands.
   await chmod(lock.socketPath, 0o600);
   try {
     const database = await openPglite(join(config.DATA_DIR, PGLITE_FOLDER));
     await migrateDatabase(database);
+    // The database engine makes its files readable by all; the folder's 0700 already shuts others
+    // out, and this keeps each file owner-only too.
+    await makeOwnerOnly(config.DATA_DIR);
     return { database, lock };
   } catch (error) {
     await lock.release();
@@ -215,10 +248,11 @@ async function openConfiguredDatabase(config: Config, onAdminConnection?: (socke
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
   setLogLevel(config.LOG_LEVEL);
+  createPrivateFilesOnly();
   const channels = await buildNotificationChannels(config);
   const secret = await resolveAuthSecret(config);
   // Account commands arrive on the lock socket; they wait for the database to be ready.
-  const ready: { deps?: { db: Database; auth: Auth } } = {};
+  const ready: { deps?: AdminDeps } = {};
   const { database, lock } = await openConfiguredDatabase(
     config,
     adminSocketHandler(async (input) =>
@@ -254,11 +288,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const syncSchedule = setInterval(syncEvents, config.VRCHAT_SYNC_MINUTES * 60 * 1000);
   syncSchedule.unref();
 
-  // Hourly housekeeping: rate-limit windows older than a day are of no use.
+  // Hourly housekeeping: rate-limit windows older than a day are of no use, and files the database
+  // engine made since are narrowed to their owner.
   const housekeeping = setInterval(() => {
+    if (database.kind === "pglite") {
+      makeOwnerOnly(config.DATA_DIR).catch((error: unknown) => log.warn("narrowing the data folder failed", { error }));
+    }
     pruneRateLimits(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)).catch((error: unknown) =>
       log.warn("pruning rate limits failed", { error }),
     );
+    pruneSignInFailures(database.db, new Date()).catch((error: unknown) => log.warn("pruning sign-in failures failed", { error }));
   }, 60 * 60 * 1000);
   housekeeping.unref();
 
@@ -266,6 +305,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // files on disk (a deploy building before the restart), and every page would fail.
   const build = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
   const targets = channels.map((channel) => channel.target);
+  const health = createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer });
+  ready.deps.health = health;
   const app = createApp({
     db: database.db,
     config,
@@ -273,7 +314,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     mailTransport: mailer.transport,
     notifications: { targets, wake: outboxWorker.wake },
     vrchat,
-    health: createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer }),
+    health,
     build,
     staticRoot: options.staticRoot,
   });
@@ -313,6 +354,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await Promise.all([outboxWorker.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
       await database.close();
       await lock?.release();
+      if (database.kind === "pglite") await makeOwnerOnly(config.DATA_DIR).catch(() => undefined);
       log.info("stopped");
     })();
     return closing;
@@ -326,6 +368,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
  */
 export async function runAdminCommandOffline(command: unknown, env?: Record<string, string | undefined>): Promise<AdminReply> {
   const config = loadConfig(env);
+  createPrivateFilesOnly();
   const secret = await resolveAuthSecret(config);
   const { database, lock } = await openConfiguredDatabase(config);
   try {

@@ -1,7 +1,9 @@
 /**
  * `/api/health`, for monitors and load balancers: 200 while the site can serve (database reachable,
- * schema current), 503 otherwise. It also reports each integration's last success and failure, but
- * never their settings or error texts (those can hold tokens); the Sanctum's dashboard has details.
+ * schema current), 503 otherwise, and publicly nothing but `ok` or `degraded` (an integration
+ * failing): which integrations a site runs, and how they fail, is the operator's to know. The
+ * detail (each integration's last success and failure, never settings or error texts) goes to the
+ * data folder's socket (`npm run health`); the Sanctum's dashboard shows more.
  */
 import { migrationStatus, pingDatabase, type Database } from "~/db/db.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
@@ -67,6 +69,26 @@ async function readDetails({ db, notifications, vrchat, mail }: HealthDeps) {
 type Details = Awaited<ReturnType<typeof readDetails>>;
 
 export type HealthCheck = () => Promise<{ ok: boolean; body: Record<string, unknown> }>;
+
+const failedSince = (part: { lastSuccessAt: string | null; lastFailureAt: string | null }) =>
+  !!part.lastFailureAt && (!part.lastSuccessAt || part.lastFailureAt > part.lastSuccessAt);
+
+/** Whether any integration's latest attempt failed (or left deliveries failed). */
+export function integrationsFailing(integrations: Details["integrations"]): boolean {
+  return (
+    failedSince(integrations.vrchat) ||
+    integrations.eventSync.errors > 0 ||
+    failedSince(integrations.mail) ||
+    Object.values(integrations.notifications).some((channel) => failedSince(channel) || channel.failed > 0)
+  );
+}
+
+/** What anyone may read: the HTTP status and one word. */
+export function publicHealth({ ok, body }: Awaited<ReturnType<HealthCheck>>): { status: 200 | 503; body: { status: "ok" | "degraded" } } {
+  const integrations = body.integrations as Details["integrations"] | undefined;
+  const degraded = !ok || (integrations ? integrationsFailing(integrations) : false);
+  return { status: ok ? 200 : 503, body: { status: degraded ? "degraded" : "ok" } };
+}
 
 export function createHealthCheck(deps: HealthDeps): HealthCheck {
   let cached: { at: number; details: Promise<Details> } | null = null;

@@ -66,6 +66,8 @@ export const profiles = pgTable(
     emailVerified: boolean().notNull().default(false),
     image: text(),
     role: text().$type<UserRole>().notNull().default("member"),
+    /** Signed in with a passphrase the policy no longer allows: the dashboard asks for a new one. */
+    passwordChangeDue: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],
@@ -325,6 +327,16 @@ export const rateLimits = pgTable(
   },
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
 );
+
+/**
+ * Failed sign-ins, per (account, client) and per client: each further attempt past the free ones
+ * waits longer. Only failures count, so nobody can lock an admin out from elsewhere.
+ */
+export const signInFailures = pgTable("sign_in_failures", {
+  key: text().primaryKey(),
+  failures: integer().notNull(),
+  lastFailedAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 export type OutboxRow = typeof outbox.$inferSelect;
 

@@ -14,7 +14,7 @@ import {
   type EventSummary,
 } from "~/features/events/events.server";
 import { HeroVideo } from "~/features/site/hero-video";
-import { GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
+import { forVisitors, GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
 import { GroupStats } from "~/features/vrchat/group-stats";
 import { log } from "~/utils/log.server";
 import type { loader as rootLoader } from "../root";
@@ -35,7 +35,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     }),
     orEmpty(listUpcomingEvents(db, now, HOME_UPCOMING_LIMIT), "upcoming events"),
     orEmpty(listEvents(db, now), "events"),
-    vrchat.groupData.peek().catch((error: unknown): GroupDataState => {
+    vrchat.groupData.peek().then(forVisitors, (error: unknown): GroupDataState => {
       log.error("reading the group data failed", { error });
       return { status: "error", message: GROUP_DATA_FAILED };
     }),

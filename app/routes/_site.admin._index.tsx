@@ -1,10 +1,11 @@
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { countApplications } from "~/features/applications/applications.server";
+import { spamDefenceFigures } from "~/features/applications/spam-guard.server";
 import { countEvents } from "~/features/events/events.server";
 import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
 import { channelHealth, retryFailedJobs } from "~/features/notifications/outbox.server";
-import { ChangePasswordForm, SignOutButton } from "~/features/sanctum/admin-screens";
+import { ChangePasswordForm, PASSWORD_CHANGE_DUE, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
 import { formatShortDate } from "~/features/events/event-timing";
 import { importEventByAdmin, lastSync, membersOnlyListing } from "~/features/vrchat/event-sync.server";
@@ -17,7 +18,9 @@ import { APIError } from "better-auth/api";
 import { data } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "~/utils/admin-guard.server";
-import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { eq } from "drizzle-orm";
+import { profiles } from "~/db/schema";
+import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin._index";
@@ -82,11 +85,32 @@ function vrchatCheck(status: GroupDataStatus, sync: Awaited<ReturnType<typeof la
   return { name: "VRChat", ok: !failing, detail: parts.filter(Boolean).join("; "), canSync: true };
 }
 
+/** The public forms' defences over the last 24 hours; failing while the site-wide ceiling is being hit. */
+function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceiling: number): SystemCheck {
+  const { refused } = spam;
+  const counts = [
+    refused["site-ceiling"] ? `${refused["site-ceiling"]} over the site-wide ceiling (${ceiling} a minute)` : null,
+    refused["client-limit"] ? `${refused["client-limit"]} over one address's limit` : null,
+    refused["too-quick"] ? `${refused["too-quick"]} sent too quickly` : null,
+    refused.honeypot ? `${refused.honeypot} with the hidden field filled` : null,
+  ].filter(Boolean);
+  const ceilingHit = spam.ceilingLastHitAt
+    ? `site-wide ceiling reached in ${spam.ceilingMinutes} minute(s), last at ${utc(spam.ceilingLastHitAt)}; `
+    : "";
+  const recent = !!spam.ceilingLastHitAt && Date.now() - spam.ceilingLastHitAt.getTime() < 60 * 60_000;
+  return {
+    name: "Application forms",
+    ok: !recent,
+    detail: counts.length > 0 ? `${ceilingHit}refused in the last 24 h: ${counts.join(", ")}` : "nothing refused in the last 24 h",
+  };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  const { db, notifications, mailTransport, vrchat } = context.get(appContext);
+  const viewer = await requireAdmin(request, context);
+  const { db, notifications, mailTransport, vrchat, config } = context.get(appContext);
   try {
-    const [events, applications, channels, , groupStatus, sync, membersOnly] = await Promise.all([
+    const now = new Date();
+    const [events, applications, channels, , groupStatus, sync, membersOnly, spam, [own]] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
@@ -94,6 +118,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       vrchat.groupData.status(),
       lastSync(db),
       vrchat.groupData.membersOnly().then((items) => membersOnlyListing(db, items, new Date())),
+      spamDefenceFigures(db, config.RATE_LIMIT_APPLICATIONS_SITE, now),
+      db.select({ due: profiles.passwordChangeDue }).from(profiles).where(eq(profiles.id, viewer.id)),
     ]);
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
@@ -117,6 +143,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
                 : "configured, nothing sent yet",
       })),
       vrchatCheck(groupStatus, sync),
+      formsCheck(spam, config.RATE_LIMIT_APPLICATIONS_SITE),
     ];
     return {
       figures: {
@@ -130,11 +157,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
       checks,
       membersOnly,
+      passwordChangeDue: own?.due ?? false,
       error: null,
     };
   } catch (error) {
     log.error("failed to read the dashboard figures", { error });
-    return { figures: null, checks: [], membersOnly: null, error: "Failed to fetch dashboard stats" };
+    return { figures: null, checks: [], membersOnly: null, passwordChangeDue: false, error: "Failed to fetch dashboard stats" };
   }
 }
 
@@ -175,7 +203,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { message: imported.created ? "Imported: it is now on the events page." : "It was already a site event." };
   }
   if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
-  if (change.newPassword.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });
+  const problem = passwordProblem(change.newPassword);
+  if (problem) return data({ error: problem }, { status: 400 });
   try {
     // Revoking the other sessions replaces this one too: its new cookie must reach the browser.
     const { headers } = await auth.api.changePassword({
@@ -183,6 +212,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: request.headers,
       returnHeaders: true,
     });
+    await db.update(profiles).set({ passwordChangeDue: false }).where(eq(profiles.id, viewer.id));
     const response = new Headers();
     for (const cookie of headers.getSetCookie()) response.append("Set-Cookie", cookie);
     return data({ message: "Passphrase changed. Your other sessions were signed out." }, { headers: response });
@@ -206,6 +236,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h1 className="font-display text-4xl text-mist-100">The Sanctum</h1>
         <SignOutButton />
       </div>
+      {loaderData.passwordChangeDue ? (
+        <p role="alert" className="rounded-xl border border-ember-400/50 bg-ember-500/10 px-4 py-3 text-ember-300">
+          {PASSWORD_CHANGE_DUE} <a href="#change-passphrase" className="font-semibold underline underline-offset-4">Change it now</a>
+        </p>
+      ) : null}
       {loaderData.figures ? (
         <>
           <StatCards figures={loaderData.figures} />

@@ -7,7 +7,7 @@ import { appContext } from "~/context";
 import { fieldClass } from "~/components/ui/field";
 import { GuardCard } from "~/features/sanctum/admin-screens";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
-import { MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.reset-password";
 
@@ -29,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!token) return data({ error: INVALID_LINK }, { status: 400 });
   if (!password || !confirm) return data({ error: "Please fill in both fields." }, { status: 400 });
   if (password !== confirm) return data({ error: "Passwords do not match" }, { status: 400 });
-  if (password.length < MIN_PASSWORD_LENGTH) return data({ error: "Password must be at least 6 characters" }, { status: 400 });
+  const problem = passwordProblem(password);
+  if (problem) return data({ error: problem }, { status: 400 });
   try {
     await auth.api.resetPassword({ body: { newPassword: password, token } });
     return { updated: true as const };

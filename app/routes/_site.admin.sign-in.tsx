@@ -1,15 +1,18 @@
 import { APIError } from "better-auth/api";
 import { data, redirect } from "react-router";
+import { eq } from "drizzle-orm";
 import { appContext } from "~/context";
+import { profiles } from "~/db/schema";
+import { passwordProblem } from "~/features/accounts/password-policy.server";
+import { clearSignInFailures, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
-import { CLIENT_IP_HEADER } from "~/utils/auth.server";
+import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LENGTH } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
-import { hitRateLimit } from "~/utils/rate-limit.server";
+import { clientKey } from "~/utils/client-key.server";
 import { safeAdminPath } from "~/utils/safe-next";
 import type { Route } from "./+types/_site.admin.sign-in";
 
-const WINDOW_MS = 15 * 60 * 1000;
 const TOO_MANY = "Too many sign-in attempts. Please wait a few minutes and try again.";
 
 /** Visited directly, the page is the sign-in screen (it is also what a form post without JavaScript shows). */
@@ -25,14 +28,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const password = String(form?.get("password") ?? "");
   const next = safeAdminPath(form?.get("next"));
   if (!email || !password) return data({ error: "Please enter your email and password." }, { status: 400 });
+  // No account has such an address: answered as a wrong one, before any lookup.
+  if (!isEmailAddress(email) || password.length > MAX_PASSWORD_LENGTH) {
+    return data({ error: INVALID_CREDENTIALS }, { status: 400 });
+  }
 
-  // Per address and per account: guessing one account from many addresses is limited too.
+  // Only failures count, per (account, client) and per client: see sign-in-guard.server.ts.
   const now = new Date();
-  for (const key of [`sign-in:address:${clientAddress}`, `sign-in:account:${email}`]) {
-    const limit = await hitRateLimit(db, { key, limit: config.RATE_LIMIT_SIGN_IN, windowMs: WINDOW_MS, now });
-    if (!limit.allowed) {
-      return data({ error: TOO_MANY }, { status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
-    }
+  const attempt = { email, client: clientKey(clientAddress), freeFailuresPerClient: config.RATE_LIMIT_SIGN_IN };
+  const wait = await signInWait(db, attempt, now);
+  if (wait > 0) {
+    return data({ error: TOO_MANY }, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
   }
 
   try {
@@ -44,11 +50,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       }),
       returnHeaders: true,
     });
+    await clearSignInFailures(db, attempt);
+    // A passphrase set before the policy still opens the Sanctum; the dashboard asks for a new one.
+    await db.update(profiles).set({ passwordChangeDue: passwordProblem(password) !== null }).where(eq(profiles.email, email));
     const response = redirect(next);
     for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
     return response;
   } catch (error) {
-    if (error instanceof APIError) return data({ error: error.message || "Invalid email or password" }, { status: 401 });
+    if (error instanceof APIError) {
+      await recordSignInFailure(db, attempt, now);
+      return data({ error: error.message || INVALID_CREDENTIALS }, { status: 401 });
+    }
     log.error("sign-in failed", { error });
     return data({ error: "An unexpected error occurred" }, { status: 503 });
   }

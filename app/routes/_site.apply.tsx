@@ -17,8 +17,18 @@ import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/eve
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { toApplicationNotification } from "~/features/notifications/application-notification";
+import {
+  checkFormFilling,
+  countRefusal,
+  formStartedAt,
+  formStartedToken,
+  SITE_BUSY_MESSAGE,
+  STARTED_FIELD,
+  withinSiteCeiling,
+} from "~/features/applications/spam-guard.server";
 import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { log } from "~/utils/log.server";
+import { clientKey } from "~/utils/client-key.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.apply";
 
@@ -43,13 +53,14 @@ const TEXT = {
 } as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, auth } = context.get(appContext);
+  const formStarted = formStartedToken((await auth.$context).secret, new Date());
   if (!params.id) {
     try {
-      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), loadError: null };
+      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), formStarted, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
-      return data({ mode: "group" as const, questions: [], loadError: TEXT.group.loadFailed }, { status: 503 });
+      return data({ mode: "group" as const, questions: [], formStarted, loadError: TEXT.group.loadFailed }, { status: 503 });
     }
   }
 
@@ -69,32 +80,43 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
   try {
     const questions = await listFormQuestions(db, { kind: "event", eventId: event.id });
-    return { mode: "event" as const, event: summary, questions, loadError: null };
+    return { mode: "event" as const, event: summary, questions, formStarted, loadError: null };
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });
     return data(
-      { mode: "event" as const, event: summary, questions: [], loadError: TEXT.event.loadFailed },
+      { mode: "event" as const, event: summary, questions: [], formStarted, loadError: TEXT.event.loadFailed },
       { status: 503 },
     );
   }
 }
 
-function failure(status: number, error: string, extra: { questionId?: string; values?: Record<string, string> } = {}, headers?: HeadersInit) {
+function failure(
+  status: number,
+  error: string,
+  extra: { questionId?: string; values?: Record<string, string>; formStarted?: string } = {},
+  headers?: HeadersInit,
+) {
   return data({ ok: false as const, error, ...extra }, { status, headers });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { db, config, clientAddress, notifications } = context.get(appContext);
+  const { db, config, auth, clientAddress, notifications } = context.get(appContext);
   const now = new Date();
 
   const limit = await hitRateLimit(db, {
-    key: `applications:${clientAddress}`,
+    key: `applications:${clientKey(clientAddress)}`,
     limit: config.RATE_LIMIT_APPLICATIONS,
     windowMs: RATE_WINDOW_MS,
     now,
   });
   if (!limit.allowed) {
+    await countRefusal(db, "client-limit", now);
     return failure(429, RATE_LIMITED_MESSAGE, {}, { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) });
+  }
+  if (!(await withinSiteCeiling(db, config.RATE_LIMIT_APPLICATIONS_SITE, now))) {
+    await countRefusal(db, "site-ceiling", now);
+    log.warn("the site-wide application ceiling was reached", { perMinute: config.RATE_LIMIT_APPLICATIONS_SITE });
+    return failure(429, SITE_BUSY_MESSAGE, {}, { "Retry-After": "60" });
   }
 
   let scope: ApplicationScope = { kind: "group" };
@@ -120,6 +142,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), value.slice(0, 10_000)]] : [],
     ),
   );
+
+  const secret = (await auth.$context).secret;
+  const filling = checkFormFilling(form, { secret, minFillMs: config.FORM_MIN_FILL_SECONDS * 1000, now });
+  if (!filling.ok) {
+    await countRefusal(db, filling.refusal, now);
+    // The form keeps the time it was first served: sending it again a moment later is accepted.
+    const started = form.get(STARTED_FIELD);
+    const formStarted = typeof started === "string" && formStartedAt(secret, started, now) !== null ? started : formStartedToken(secret, now);
+    return failure(filling.status, filling.message, { values, formStarted });
+  }
 
   try {
     const questions = await listFormQuestions(db, scope);
@@ -235,6 +267,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
             questions={loaderData.questions}
             submitLabel={mode === "group" ? TEXT.group.submit : TEXT.event.submit}
             failure={actionData && !actionData.ok ? actionData : undefined}
+            formStarted={(actionData && !actionData.ok ? actionData.formStarted : undefined) ?? loaderData.formStarted}
           />
         )}
       </Card>

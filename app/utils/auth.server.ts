@@ -6,11 +6,20 @@
  */
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { accounts, profiles, sessions, verifications, type UserRole } from "~/db/schema";
 import type { Mailer } from "./email.server";
 
-export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+export const INVALID_CREDENTIALS = "Invalid email or password";
+
+/** An address an account could have: well formed, and within the 254 characters mail allows. */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= 254 && z.email().safeParse(text).success;
+}
 export const CLIENT_IP_HEADER = "x-dwell-client-ip";
 
 export function createAuth({
@@ -40,12 +49,13 @@ export function createAuth({
     },
     session: { modelName: "sessions", expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     account: { modelName: "accounts" },
-    verification: { modelName: "verifications" },
+    // Reset tokens are kept as hashes: the database alone (a backup, a leaked dump) opens no account.
+    verification: { modelName: "verifications", storeIdentifier: "hashed" },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: 128,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
@@ -73,6 +83,15 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Deletes the account's reset links not yet used (better-auth keeps each as a verification whose
+ * value is the account's id; their identifiers are hashed, so they are found by that value).
+ */
+export async function revokeResetLinks(db: Database, email: string) {
+  const [account] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
+  if (account) await db.delete(verifications).where(eq(verifications.value, account.id));
+}
 
 export interface Viewer {
   id: string;

@@ -46,6 +46,10 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .default(20),
+  /** Submissions per minute from everyone together: a flood from many addresses stops here. */
+  RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
+  /** A form posted sooner than this after it was served is refused (0: no such check). */
+  FORM_MIN_FILL_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).min(0).max(60).default(3),
 
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   TELEGRAM_CHAT_ID: z.string().optional(),

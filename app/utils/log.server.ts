@@ -14,6 +14,10 @@ export function setLogLevel(level: Level) {
   threshold = level;
 }
 
+export function logLevel(): Level {
+  return threshold;
+}
+
 /** The request being served: every line logged while serving it carries its id. */
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
@@ -21,13 +25,22 @@ export function withRequestId<T>(requestId: string, serve: () => T): T {
   return requestScope.run({ requestId }, serve);
 }
 
+/** A failed query's message ends with its parameters: people's names, answers, emails. */
+const QUERY_PARAMETERS = /\nparams: [\s\S]*$/;
+
+/** What may be written of an error's message: the query of a failed one, not its values. */
+function safeMessage(message: string): string {
+  return message.startsWith("Failed query: ") ? message.replace(QUERY_PARAMETERS, "\nparams: (not logged)") : message;
+}
+
 function describeError(error: unknown): unknown {
   if (error instanceof Error) {
     const cause: unknown = error.cause;
     return {
       name: error.name,
-      message: error.message,
+      message: safeMessage(error.message),
       ...(cause instanceof Error ? { cause: describeError(cause) } : {}),
+      // The stack's first line repeats the message: only at debug, which an operator sets to see all.
       ...(threshold === "debug" ? { stack: error.stack } : {}),
     };
   }

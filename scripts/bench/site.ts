@@ -124,6 +124,7 @@ export async function startSite({ kind, postgresUrl, env = {} }: SiteOptions): P
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     // Every benchmark client comes from 127.0.0.1: the per-address limit would stop them all.
     RATE_LIMIT_APPLICATIONS: "1000000",
+    RATE_LIMIT_APPLICATIONS_SITE: "1000000",
     // The production default (the test helper turns the shared page rendering off).
     PAGE_CACHE_SECONDS: "1",
     ...(database ? { DATABASE_URL: database.url } : {}),

@@ -32,6 +32,37 @@ export interface DiscordDelivery {
   };
 }
 
+/**
+ * How Discord reads markdown in an embed's field value, as far as links and formatting go: a
+ * backslash before any character that is not a letter, digit or space shows that character as
+ * itself; otherwise masked links `[text](url)`, bare `http(s)://` links, `**`, `*`, `__`, `_`, `~~`,
+ * `||`, backticks, and `#`, `>`, `-` or `1.` at a line's start format the text. Returns the text as
+ * shown and the constructs found.
+ */
+export function readDiscordMarkdown(text: string): { shown: string; formatting: string[] } {
+  const formatting = new Set<string>();
+  let shown = "";
+  let lineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const next = text[i + 1];
+    if (char === "\\" && next !== undefined && !/[\p{L}\p{N}\s]/u.test(next)) {
+      shown += next;
+      i++;
+      lineStart = false;
+      continue;
+    }
+    const rest = text.slice(i);
+    if (lineStart && /^(#{1,3} |> |[-*] |\d+\. )/.test(rest)) formatting.add("block");
+    if (/^\[[^\]]*\]\([^)]*\)/.test(rest)) formatting.add("masked link");
+    if (/^https?:\/\/\S/.test(rest)) formatting.add("link");
+    if (/^(\*|_|~~|\|\||`)/.test(rest)) formatting.add("emphasis");
+    shown += char;
+    lineStart = char === "\n";
+  }
+  return { shown, formatting: [...formatting] };
+}
+
 const unknownWebhook: FakeReply = { status: 404, body: { message: "Unknown Webhook", code: 10015 } };
 
 /** What Discord would refuse in these embeds, or none: https://discord.com/developers/docs/resources/message#embed-object-embed-limits */

@@ -41,10 +41,10 @@ const cookies: Record<"visitor" | "member" | "admin", string> = { visitor: "", m
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "dwell-authz-"));
   server = await startServerProcess({ DATA_DIR: dataDir });
-  createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight", "admin");
-  createAccountWithCommand(dataDir, "wanderer@dwell.example", "starlight", "member");
-  cookies.admin = await signIn(server.url, "keeper@dwell.example", "moonlight");
-  cookies.member = await signIn(server.url, "wanderer@dwell.example", "starlight");
+  createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "admin");
+  createAccountWithCommand(dataDir, "wanderer@dwell.example", "starlight-over-the-hall", "member");
+  cookies.admin = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
+  cookies.member = await signIn(server.url, "wanderer@dwell.example", "starlight-over-the-hall");
   const eventId = await firstEventId();
   ADMIN_PAGES["admin/events/:eventId/questions"] = `/admin/events/${eventId}/questions`;
   ADMIN_PAGES["admin/events/:eventId/applications"] = `/admin/events/${eventId}/applications`;
@@ -130,7 +130,7 @@ describe("the Sanctum's actions", () => {
 describe("requests from other sites", () => {
   it("cannot sign in or out on a visitor's behalf", async () => {
     const evil = { Origin: "https://evil.example" };
-    const signInResponse = await postForm(server.url, "/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight" }, evil);
+    const signInResponse = await postForm(server.url, "/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-over-the-hall" }, evil);
     // React Router itself refuses cross-origin form posts (400); the action would too (403).
     expect([400, 403]).toContain(signInResponse.status);
     expect(signInResponse.headers.getSetCookie()).toEqual([]);

@@ -174,7 +174,7 @@ beforeAll(async () => {
     RATE_LIMIT_APPLICATIONS: "1000",
     RATE_LIMIT_SIGN_IN: "1000",
   });
-  createAccountWithCommand(dataDir, ADMIN, "moonlight", "admin");
+  createAccountWithCommand(dataDir, ADMIN, "moonlight-over-the-hall", "admin");
   fields = await groupFormFields(server.url);
   try {
     eventId = await firstEventId(server.url);

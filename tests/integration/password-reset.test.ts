@@ -81,8 +81,10 @@ describe("renewing a passphrase by email", () => {
     expect((await fetch(`${server.url}${path}`)).status).toBe(200);
     const mismatch = await postForm(server.url, path, { token, password: "new-moonlight", confirm: "new-moonlite" });
     expect(await mismatch.text()).toContain("Passwords do not match");
-    const short = await postForm(server.url, path, { token, password: "moon", confirm: "moon" });
-    expect(await short.text()).toContain("Password must be at least 6 characters");
+    const short = await postForm(server.url, path, { token, password: "new-moonlit", confirm: "new-moonlit" });
+    expect(await short.text()).toContain("Password must be at least 12 characters");
+    const common = await postForm(server.url, path, { token, password: "qwerty123456", confirm: "qwerty123456" });
+    expect(await common.text()).toContain("This password is one of the most common ones. Please choose another.");
     const updated = await postForm(server.url, path, { token, password: "new-moonlight", confirm: "new-moonlight" });
     expect(await updated.text()).toContain("Passphrase Updated");
 
@@ -107,6 +109,26 @@ describe("renewing a passphrase by email", () => {
     expect(mails.length).toBe(before);
   });
 
+  it("sends an account at most 3 links an hour, and each new link revokes the earlier ones", async () => {
+    createAccountWithCommand(dataDir, "ranger@dwell.example", "ranger-passphrase-long", "admin");
+    const before = mails.length;
+    for (const [i, address] of ["192.0.2.31", "192.0.2.32", "192.0.2.33", "192.0.2.34"].entries()) {
+      const asked = await postForm(server.url, "/admin/forgot-password", { email: "ranger@dwell.example" }, { "X-Forwarded-For": address });
+      expect(asked.status, `request ${i + 1}`).toBe(i < 3 ? 200 : 429);
+      await asked.body?.cancel();
+      if (i < 3) await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(before + i + 1);
+    }
+    const tokens = mails.slice(before).map((mail) => decodeURIComponent(/token=([A-Za-z0-9%._~-]+)/.exec(decoded(mail.raw))![1]!));
+    expect(new Set(tokens).size).toBe(3);
+    const path = (token: string) => `/admin/reset-password?token=${encodeURIComponent(token)}`;
+    for (const token of tokens.slice(0, 2)) {
+      const revoked = await postForm(server.url, path(token), { token, password: "a-new-ranger-pass", confirm: "a-new-ranger-pass" });
+      expect(await revoked.text()).toContain("Invalid reset link. Please request a new password reset.");
+    }
+    const latest = await postForm(server.url, path(tokens[2]!), { token: tokens[2]!, password: "a-new-ranger-pass", confirm: "a-new-ranger-pass" });
+    expect(await latest.text()).toContain("Passphrase Updated");
+  });
+
   it("asks for an email first", async () => {
     const asked = await postForm(server.url, "/admin/forgot-password", { email: "" });
     expect(asked.status).toBe(400);
@@ -115,22 +137,40 @@ describe("renewing a passphrase by email", () => {
 });
 
 describe("sign-in limits", () => {
-  const attempt = (address: string, password: string) =>
-    postForm(server.url, "/admin/sign-in", { email: "guess@dwell.example", password }, { "X-Forwarded-For": address });
+  const attempt = (address: string, email: string, password: string) =>
+    postForm(server.url, "/admin/sign-in", { email, password }, { "X-Forwarded-For": address });
 
-  it("turns away guesses after RATE_LIMIT_SIGN_IN attempts, per address and per account", async () => {
+  it("spaces out one client's guesses at an account, but lets the admin in from elsewhere", async () => {
+    createAccountWithCommand(dataDir, "warden@dwell.example", "warden-passphrase-long", "admin");
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await attempt("203.0.113.7", `guess-${i}`);
+      const response = await attempt("203.0.113.7", "warden@dwell.example", `guess-${i}`);
       statuses.push(response.status);
-      if (response.status === 429) expect(await response.text()).toContain("Too many sign-in attempts");
-      else await response.body?.cancel();
+      if (response.status === 429) {
+        expect(await response.text()).toContain("Too many sign-in attempts");
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(25);
+      } else await response.body?.cancel();
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    // A fresh address does not help against the same account.
-    const elsewhere = await attempt("203.0.113.8", "guess-from-elsewhere");
-    expect(elsewhere.status).toBe(429);
-    await elsewhere.body?.cancel();
+    // The guesser is slowed even with the right passphrase; the admin, elsewhere, is not.
+    expect((await attempt("203.0.113.7", "warden@dwell.example", "warden-passphrase-long")).status).toBe(429);
+    const admin = await attempt("198.51.100.20", "warden@dwell.example", "warden-passphrase-long");
+    expect(admin.status).toBe(302);
+    // Someone else failing from yet another address is told so, not locked out by the guesser.
+    expect((await attempt("198.51.100.21", "warden@dwell.example", "typo")).status).toBe(401);
+  });
+
+  it("counts an IPv6 client by its /64, across accounts", async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const response = await attempt(`2001:db8:7:1::${i}`, `someone${i}@dwell.example`, "guess");
+      await response.body?.cancel();
+      statuses.push(response.status);
+    }
+    // RATE_LIMIT_SIGN_IN is 5 here.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const neighbour = await attempt("2001:db8:7:2::1", "someone1@dwell.example", "guess");
+    expect(neighbour.status).toBe(401);
   });
 
   it("does not tell whether an account exists", async () => {

@@ -92,8 +92,8 @@ describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
   }
 
   it("lets an admin sync now, which updates what changed on VRChat", async () => {
-    createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight", "admin");
-    const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight");
+    createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "admin");
+    const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
     const dashboard = await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text();
     expect(dashboard).toMatch(/calendar synced [^<]*\(\d+ added, 0 updated, 0 skipped\)/);
     expect(dashboard).toContain("Sync now");
@@ -147,7 +147,7 @@ describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
     expect(server.output()).not.toMatch(secrets);
 
     // The Sanctum lists them, marked, and an admin may make an event public.
-    const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight");
+    const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
     const dashboard = await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text();
     expect(dashboard).toContain("Members-only on VRChat");
     expect(dashboard).toMatch(/Members(&#x27;|')s? circle/);

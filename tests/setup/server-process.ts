@@ -19,8 +19,19 @@ export interface ExitedProcess {
 function launch(env: Record<string, string>, cwd = root) {
   const child = spawn(process.execPath, ["server/main.ts"], {
     cwd,
-    // No shared page renderings unless a test asks: tests change events and look at once.
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", DATABASE_URL: "", PAGE_CACHE_SECONDS: "0", ...env },
+    // No shared page renderings unless a test asks: tests change events and look at once. Scripts
+    // post forms at once and in numbers, too: the fill-time check and the site-wide ceiling are on
+    // only where a test asks for them.
+    env: {
+      PATH: process.env.PATH,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATABASE_URL: "",
+      PAGE_CACHE_SECONDS: "0",
+      FORM_MIN_FILL_SECONDS: "0",
+      RATE_LIMIT_APPLICATIONS_SITE: "100000",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -26,9 +26,9 @@ describeEachDatabase("accounts", (kind) => {
   }
 
   it("creates an admin who can sign in", async () => {
-    const account = await createAccount(auth, { email: " Keeper@Dwell.Example ", password: "moonlight", username: "Keeper" });
+    const account = await createAccount(auth, { email: " Keeper@Dwell.Example ", password: "moonlight-over-the-hall", username: "Keeper" });
     expect(account).toMatchObject({ email: "keeper@dwell.example", username: "Keeper", role: "admin" });
-    const viewer = await getViewer(auth, await signIn("keeper@dwell.example", "moonlight"));
+    const viewer = await getViewer(auth, await signIn("keeper@dwell.example", "moonlight-over-the-hall"));
     expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "admin" });
   });
 
@@ -39,18 +39,26 @@ describeEachDatabase("accounts", (kind) => {
   });
 
   it("makes members who are not admins", async () => {
-    await createAccount(auth, { email: "member@dwell.example", password: "starlight", role: "member" });
-    expect((await getViewer(auth, await signIn("member@dwell.example", "starlight")))?.role).toBe("member");
+    await createAccount(auth, { email: "member@dwell.example", password: "starlight-over-the-hall", role: "member" });
+    expect((await getViewer(auth, await signIn("member@dwell.example", "starlight-over-the-hall")))?.role).toBe("member");
   });
 
   it("refuses bad input and a second account with the same email", async () => {
     await expect(createAccount(auth, { email: "not-an-email", password: "x" })).rejects.toThrow(AccountError);
-    await expect(createAccount(auth, { email: "short@dwell.example", password: "12345" })).rejects.toThrow(/at least 6 characters/);
-    await expect(createAccount(auth, { email: "KEEPER@dwell.example", password: "moonlight" })).rejects.toThrow(/already exists/);
+    await expect(createAccount(auth, { email: "short@dwell.example", password: "elevenchars" })).rejects.toThrow(
+      "--password: Password must be at least 12 characters",
+    );
+    // Long enough, and among the 10,000 most common passwords, in any case.
+    for (const common of ["1QAZ2WSX3EDC", "qwerty123456", "leavemealone"]) {
+      await expect(createAccount(auth, { email: "common@dwell.example", password: common })).rejects.toThrow(
+        "This password is one of the most common ones. Please choose another.",
+      );
+    }
+    await expect(createAccount(auth, { email: "KEEPER@dwell.example", password: "moonlight-over-the-hall" })).rejects.toThrow(/already exists/);
   });
 
   it("lists and removes accounts, ending their sessions", async () => {
-    const request = await signIn("member@dwell.example", "starlight");
+    const request = await signIn("member@dwell.example", "starlight-over-the-hall");
     expect((await listAccounts(database.db)).map((a) => a.email)).toEqual(["keeper@dwell.example", "member@dwell.example"]);
     expect(await removeAccount(database.db, "Member@dwell.example")).toBe(true);
     expect(await removeAccount(database.db, "member@dwell.example")).toBe(false);
@@ -61,7 +69,7 @@ describeEachDatabase("accounts", (kind) => {
     await auth.api.requestPasswordReset({ body: { email: "keeper@dwell.example" } });
     const link = /http:\/\/localhost:3000\/admin\/reset-password\?token=(\S+)/.exec(sent.at(-1)!.text);
     expect(link).not.toBeNull();
-    await auth.api.resetPassword({ body: { newPassword: "newmoon", token: decodeURIComponent(link![1]!) } });
-    expect(await getViewer(auth, await signIn("keeper@dwell.example", "newmoon"))).not.toBeNull();
+    await auth.api.resetPassword({ body: { newPassword: "a-new-moon-rising", token: decodeURIComponent(link![1]!) } });
+    expect(await getViewer(auth, await signIn("keeper@dwell.example", "a-new-moon-rising"))).not.toBeNull();
   });
 });

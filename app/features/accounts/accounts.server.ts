@@ -6,14 +6,15 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { profiles, USER_ROLES } from "~/db/schema";
-import { MIN_PASSWORD_LENGTH, type Auth } from "~/utils/auth.server";
+import type { Auth } from "~/utils/auth.server";
+import { passwordProblem } from "./password-policy.server";
 
 export const NewAccountSchema = z.object({
   email: z.string({ error: "an email address" }).trim().toLowerCase().pipe(z.email({ error: "a valid email address" })),
-  password: z
-    .string({ error: "a password" })
-    .min(MIN_PASSWORD_LENGTH, { error: `at least ${MIN_PASSWORD_LENGTH} characters` })
-    .max(128, { error: "at most 128 characters" }),
+  password: z.string({ error: "a password" }).superRefine((password, ctx) => {
+    const problem = passwordProblem(password);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
   username: z.string().trim().min(1).max(64).optional(),
   role: z.enum(USER_ROLES, { error: "admin or member" }).default("admin"),
 });

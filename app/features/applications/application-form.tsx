@@ -35,10 +35,13 @@ export function ApplicationForm({
   questions,
   submitLabel,
   failure,
+  formStarted,
 }: {
   questions: FormQuestion[];
   submitLabel: string;
   failure: FormFailure | undefined;
+  /** When the form was served, signed by the server (its fill-time check). */
+  formStarted: string;
 }) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
@@ -93,6 +96,8 @@ export function ApplicationForm({
           </p>
         ) : null}
       </div>
+      <input type="hidden" name="form_started" value={formStarted} />
+      <Honeypot />
       {questions.map((question) => (
         <QuestionField
           key={question.id}
@@ -107,6 +112,20 @@ export function ApplicationForm({
         {submitLabel}
       </Button>
     </Form>
+  );
+}
+
+/**
+ * A field people never see or hear (off screen, hidden from assistive technology, out of the tab
+ * order) and scripts fill in: a post with it filled is refused. Its label says what to do, should a
+ * browser ever show it.
+ */
+function Honeypot() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+      <label htmlFor="application-website">Leave this empty</label>
+      <input id="application-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { embedLimitErrors, startFakeDiscord, type DiscordDelivery } from "../../../tests/fakes/discord";
+import { embedLimitErrors, readDiscordMarkdown, startFakeDiscord, type DiscordDelivery } from "../../../tests/fakes/discord";
 import { createDiscordChannel, DISCORD_LIMITS } from "./discord.server";
 import { sampleNotification } from "./test-notification";
 
@@ -33,7 +33,7 @@ describe("the Discord channel", () => {
     const [delivery] = fake.requests;
     expect(delivery!.path).toBe("/api/webhooks/42/secret?thread_id=7&wait=true");
     expect(delivery!.headers["content-type"]).toBe("application/json");
-    // Discord shows embed text as written (no HTML), so it goes as is; allowed_mentions keeps it quiet.
+    // Discord shows no HTML; its markdown is escaped, and allowed_mentions keeps it quiet.
     expect(delivery!.body).toEqual({
       username: "Dwell",
       allowed_mentions: { parse: [] },
@@ -44,14 +44,41 @@ describe("the Discord channel", () => {
           timestamp: "2026-11-21T18:00:00.000Z",
           fields: [
             { name: "VRChat Username", value: "Moth", inline: true },
-            { name: "Discord ID", value: "moth#0001", inline: true },
-            { name: "Why do you wish to attend?", value: "<script>alert(1)</script> & @everyone <@123>" },
-            { name: "Say &amp;", value: "Tom &amp; Jerry @here" },
+            { name: "Discord ID", value: String.raw`moth\#0001`, inline: true },
+            { name: "Why do you wish to attend?", value: String.raw`\<script\>alert\(1\)\<\/script\> \& \@everyone \<\@123\>` },
+            { name: "Say &amp;", value: String.raw`Tom \&amp\; Jerry \@here` },
             { name: "Anything else?", value: "—" },
           ],
         },
       ],
     });
+  });
+
+  it("lets no applicant text form a link or formatting, and shows it letter for letter", async () => {
+    const hostile = [
+      "[Click for a prize](https://evil.example/steal)",
+      "https://evil.example/plain and www.evil.example",
+      "**bold** *italic* __under__ _lean_ ~~gone~~ ||spoiler|| `code`",
+      "# Heading\n> quoted\n- listed\n1. numbered",
+      "<@123> <#456> <t:1700000000> @everyone \\ back\\slash",
+    ];
+    const notification = sampleNotification({
+      vrchat_username: "[me](https://evil.example)",
+      discord_id: "**moth**",
+      answers: hostile.map((answer, i) => ({ question: `Question ${i}`, answer })),
+    });
+    expect(await channel().deliver(notification)).toEqual({ kind: "delivered" });
+    const fields = fake.requests[0]!.body.embeds[0]!.fields;
+    const written = [notification.vrchat_username, notification.discord_id, ...hostile];
+    for (const [i, field] of fields.entries()) {
+      const read = readDiscordMarkdown(field.value);
+      expect(read.formatting, field.value).toEqual([]);
+      expect(read.shown).toBe(written[i]);
+    }
+    // The reader does see what an unescaped text would form.
+    expect(readDiscordMarkdown(hostile[0]!).formatting).toContain("masked link");
+    expect(readDiscordMarkdown(hostile[1]!).formatting).toContain("link");
+    expect(readDiscordMarkdown(hostile[3]!).formatting).toContain("block");
   });
 
   it("titles a group application without an event", async () => {

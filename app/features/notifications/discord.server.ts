@@ -1,7 +1,8 @@
 /**
  * A Discord channel webhook: one embed per application. Discord refuses a whole message (400)
  * when any embed limit is passed, so every part is cut to size here. `allowed_mentions` is empty:
- * nothing an applicant writes ("@everyone", "<@123>") can ping anyone.
+ * nothing an applicant writes ("@everyone", "<@123>") can ping anyone, and what they write is
+ * escaped: it cannot form a link or formatting either.
  */
 import { z } from "zod";
 import {
@@ -45,15 +46,24 @@ interface DiscordEmbed {
   fields: { name: string; value: string; inline?: boolean }[];
 }
 
+/**
+ * Applicant text as Discord shows it, letter for letter: a backslash before every ASCII punctuation
+ * mark keeps it from forming markdown (a masked link, a bare link's "://", emphasis, a heading, a
+ * quote, a list). Discord shows an escaped character as itself.
+ */
+export function escapeDiscordMarkdown(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+}
+
 function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {
   const title = truncate(headline(notification), DISCORD_LIMITS.title);
   const identity = [
-    { name: "VRChat Username", value: truncate(orDash(notification.vrchat_username), IDENTITY_LIMIT), inline: true },
-    { name: "Discord ID", value: truncate(orDash(notification.discord_id), IDENTITY_LIMIT), inline: true },
+    { name: "VRChat Username", value: truncate(orDash(escapeDiscordMarkdown(notification.vrchat_username)), IDENTITY_LIMIT), inline: true },
+    { name: "Discord ID", value: truncate(orDash(escapeDiscordMarkdown(notification.discord_id)), IDENTITY_LIMIT), inline: true },
   ];
   const answers = notification.answers.map(({ question, answer }) => ({
     name: truncate(orDash(question), DISCORD_LIMITS.fieldName),
-    value: orDash(answer),
+    value: orDash(escapeDiscordMarkdown(answer)),
   }));
   const omitted = (count: number) => ({
     name: "Not shown",

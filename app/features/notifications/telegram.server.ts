@@ -41,6 +41,15 @@ function escapeHtml(text: string): string {
     .replaceAll("'", "&#39;");
 }
 
+/**
+ * Telegram makes "@name" a mention that notifies that person: a word joiner after the "@" (shown as
+ * nothing) keeps an applicant's text from pinging anyone in the admins' chat.
+ */
+export const WORD_JOINER = "\u2060";
+function quiet(text: string): string {
+  return text.replace(/@(?=\w)/g, `@${WORD_JOINER}`);
+}
+
 interface Piece {
   text: string;
   bold?: boolean;
@@ -53,15 +62,15 @@ function buildTelegramText(notification: ApplicationNotification): string {
     { text: line(headline(notification)), bold: true },
     { text: "\n\n" },
     { text: "VRChat username: ", bold: true },
-    { text: line(orDash(notification.vrchat_username)) },
+    { text: line(orDash(quiet(notification.vrchat_username))) },
     { text: "\n" },
     { text: "Discord ID: ", bold: true },
-    { text: line(orDash(notification.discord_id)) },
+    { text: line(orDash(quiet(notification.discord_id))) },
     { text: "\n" },
     { text: "Submitted: ", bold: true },
     { text: formatSubmittedAt(notification.submitted_at) },
   ];
-  const answers = notification.answers.map(({ question, answer }) => ({ question: line(question), answer: orDash(answer) }));
+  const answers = notification.answers.map(({ question, answer }) => ({ question: line(question), answer: orDash(quiet(answer)) }));
   const fixed = answers.reduce(
     (sum, { question }) => sum + "\n\n".length + question.length + "\n".length,
     pieces.reduce((sum, piece) => sum + piece.text.length, 0),

@@ -115,11 +115,14 @@ export function GuardCard({ icon, title, children }: { icon: React.ReactNode; ti
 }
 
 /** A signed-in admin changes their own passphrase; their other sessions end. */
+export const PASSWORD_CHANGE_DUE =
+  "Your passphrase is shorter than 12 characters or one of the most common ones. Please choose a new one.";
+
 export function ChangePasswordForm() {
   const fetcher = useFetcher<{ message?: string; error?: string }>();
   const id = useId();
   return (
-    <Card className="p-6">
+    <Card id="change-passphrase" className="scroll-mt-24 p-6">
       <h2 className="font-display text-2xl text-mist-100">Change Your Passphrase</h2>
       <fetcher.Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
         <input type="hidden" name="intent" value="change-password" />

@@ -105,6 +105,14 @@ export const GROUP_DATA_REFRESH_MS = 120_000;
 
 /** The fallback message of a failed dashboard fetch (spec section 8). */
 export const GROUP_DATA_FAILED = "Failed to load VRChat data";
+/**
+ * What a visitor may read of the state: an upstream or internal error's own text (it can name the
+ * bot account, a host, a members-only item) goes to the log and the Sanctum, never to the public.
+ */
+export function forVisitors(state: GroupDataState): GroupDataState {
+  return state.status === "error" ? { status: "error", message: GROUP_DATA_FAILED } : state;
+}
+
 /** The fallback message of a failed navigation-bar fetch (spec section 8). */
 export const GROUP_DATA_FETCH_FAILED = "Failed to fetch VRChat group data";
 

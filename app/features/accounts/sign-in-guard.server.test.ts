@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import {
+  clearSignInFailures,
+  delayAfter,
+  FIRST_DELAY_MS,
+  MAX_DELAY_MS,
+  pruneSignInFailures,
+  recordSignInFailure,
+  signInWait,
+} from "./sign-in-guard.server";
+
+describeEachDatabase("spacing out failed sign-ins", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+
+  const start = new Date("2026-11-23T12:00:00Z");
+  const later = (ms: number) => new Date(start.getTime() + ms);
+  const attempt = (email: string, client: string) => ({ email, client, freeFailuresPerClient: 10 });
+
+  it("waits twice as long after each failure past the free ones, at most 15 minutes", () => {
+    expect([0, 4].map((n) => delayAfter(n, 5))).toEqual([0, 0]);
+    expect([5, 6, 7].map((n) => delayAfter(n, 5))).toEqual([FIRST_DELAY_MS, 2 * FIRST_DELAY_MS, 4 * FIRST_DELAY_MS]);
+    expect(delayAfter(40, 5)).toBe(MAX_DELAY_MS);
+  });
+
+  it("slows a guesser, never the admin signing in from elsewhere", async () => {
+    const guesser = attempt("keeper@dwell.example", "203.0.113.7");
+    for (let i = 0; i < 5; i++) {
+      expect(await signInWait(database.db, guesser, later(i))).toBe(0);
+      await recordSignInFailure(database.db, guesser, later(i));
+    }
+    expect(await signInWait(database.db, guesser, later(5))).toBe(FIRST_DELAY_MS - 1);
+    expect(await signInWait(database.db, guesser, later(4 + FIRST_DELAY_MS))).toBe(0);
+    await recordSignInFailure(database.db, guesser, later(FIRST_DELAY_MS));
+    expect(await signInWait(database.db, guesser, later(FIRST_DELAY_MS))).toBe(2 * FIRST_DELAY_MS);
+
+    // The admin, at home: not slowed by the guesser's failures.
+    expect(await signInWait(database.db, attempt("keeper@dwell.example", "198.51.100.1"), later(FIRST_DELAY_MS))).toBe(0);
+  });
+
+  it("counts a client's failures across accounts, and clears a pair on success", async () => {
+    const client = "2001:db8:1:2::/64";
+    for (let i = 0; i < 10; i++) await recordSignInFailure(database.db, attempt(`user${i}@dwell.example`, client), start);
+    expect(await signInWait(database.db, attempt("anyone@dwell.example", client), start)).toBe(FIRST_DELAY_MS);
+
+    const pair = attempt("helper@dwell.example", "192.0.2.9");
+    for (let i = 0; i < 5; i++) await recordSignInFailure(database.db, pair, start);
+    await clearSignInFailures(database.db, pair);
+    // The client's own count stays (4 short of 10): only the pair was cleared.
+    expect(await signInWait(database.db, pair, start)).toBe(0);
+  });
+
+  it("forgets failures a day after the last one", async () => {
+    const old = attempt("old@dwell.example", "192.0.2.200");
+    for (let i = 0; i < 8; i++) await recordSignInFailure(database.db, old, start);
+    await pruneSignInFailures(database.db, later(24 * 60 * 60_000 + 1));
+    expect(await signInWait(database.db, old, later(1))).toBe(0);
+  });
+});

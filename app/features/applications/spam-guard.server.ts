@@ -1,0 +1,101 @@
+/**
+ * What stops a script, not a person, at the public application forms, without JavaScript:
+ * - a honeypot: a text field hidden from sight and from assistive technology, which people leave
+ *   empty and form-filling scripts fill in;
+ * - a fill time: the form carries the time it was served, signed, and a post sooner than a person
+ *   could fill it in is refused with a message that lets the person send it again;
+ * - a site-wide ceiling per minute, beside the per-client limit, for floods from many addresses.
+ * Refusals are counted per hour (in the rate-limit table) for the Sanctum's dashboard.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, gt, inArray, like, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { rateLimits } from "~/db/schema";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+
+export const HONEYPOT_FIELD = "website";
+export const STARTED_FIELD = "form_started";
+/** A form served longer ago than this is no proof of anything: served again with a new time. */
+const STARTED_VALID_MS = 24 * 60 * 60_000;
+
+export const TOO_QUICK_MESSAGE =
+  "That was quicker than a person can fill in this form. Please check your answers and send it again.";
+export const HONEYPOT_MESSAGE =
+  "This form could not be sent. Please reload the page, leave the field marked 'Leave this empty' empty, and send it again.";
+export const SITE_BUSY_MESSAGE = "The site is receiving a lot of applications right now. Please try again in a minute.";
+
+const COUNT_WINDOW_MS = 60 * 60_000;
+const SITE_WINDOW_MS = 60_000;
+export const SITE_CEILING_KEY = "applications:site";
+type Refusal = "honeypot" | "too-quick" | "site-ceiling" | "client-limit";
+
+function signature(secret: string, issuedAt: number) {
+  return createHmac("sha256", secret).update(`form-started:${issuedAt}`).digest("base64url");
+}
+
+/** The value of the form's hidden `form_started` field: when it was served, signed. */
+export function formStartedToken(secret: string, now: Date): string {
+  const issuedAt = now.getTime();
+  return `${issuedAt}.${signature(secret, issuedAt)}`;
+}
+
+/** When the form was served, if the token is this site's own and recent; otherwise null. */
+export function formStartedAt(secret: string, token: unknown, now: Date): number | null {
+  if (typeof token !== "string") return null;
+  const match = /^(\d{1,15})\.([\w-]{43})$/.exec(token);
+  if (!match) return null;
+  const issuedAt = Number(match[1]);
+  const expected = Buffer.from(signature(secret, issuedAt));
+  const given = Buffer.from(match[2]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  if (issuedAt > now.getTime() + 5_000 || now.getTime() - issuedAt > STARTED_VALID_MS) return null;
+  return issuedAt;
+}
+
+export type SpamCheck = { ok: true } | { ok: false; status: 400 | 429; message: string; refusal: Refusal };
+
+/** The honeypot and the fill time, for a posted form. `minFillMs` 0 turns the fill time off. */
+export function checkFormFilling(
+  form: FormData,
+  { secret, minFillMs, now }: { secret: string; minFillMs: number; now: Date },
+): SpamCheck {
+  const honeypot = form.get(HONEYPOT_FIELD);
+  if (typeof honeypot === "string" && honeypot.trim() !== "") {
+    return { ok: false, status: 400, message: HONEYPOT_MESSAGE, refusal: "honeypot" };
+  }
+  if (minFillMs > 0) {
+    const startedAt = formStartedAt(secret, form.get(STARTED_FIELD), now);
+    if (startedAt === null || now.getTime() - startedAt < minFillMs) {
+      return { ok: false, status: 400, message: TOO_QUICK_MESSAGE, refusal: "too-quick" };
+    }
+  }
+  return { ok: true };
+}
+
+/** The site-wide ceiling: false once `perMinute` submissions arrived this minute. */
+export async function withinSiteCeiling(db: Database, perMinute: number, now: Date): Promise<boolean> {
+  const hit = await hitRateLimit(db, { key: SITE_CEILING_KEY, limit: perMinute, windowMs: SITE_WINDOW_MS, now });
+  return hit.allowed;
+}
+
+/** Counts a refusal for the dashboard (one row per kind and hour). */
+export async function countRefusal(db: Database, refusal: Refusal, now: Date) {
+  await hitRateLimit(db, { key: `refused:${refusal}`, limit: Number.MAX_SAFE_INTEGER, windowMs: COUNT_WINDOW_MS, now });
+}
+
+/** Refusals in the last 24 hours by kind, and the minutes in which the site-wide ceiling was passed. */
+export async function spamDefenceFigures(db: Database, siteCeiling: number, now: Date) {
+  const since = new Date(now.getTime() - 24 * 60 * 60_000);
+  const rows = await db
+    .select({ key: rateLimits.key, total: sql<number>`sum(${rateLimits.count})::int` })
+    .from(rateLimits)
+    .where(and(like(rateLimits.key, "refused:%"), gt(rateLimits.windowStart, since)))
+    .groupBy(rateLimits.key);
+  const [ceiling] = await db
+    .select({ minutes: sql<number>`count(*)::int`, last: sql<Date | null>`max(${rateLimits.windowStart})` })
+    .from(rateLimits)
+    .where(and(inArray(rateLimits.key, [SITE_CEILING_KEY]), gt(rateLimits.windowStart, since), gt(rateLimits.count, siteCeiling)));
+  const refused = Object.fromEntries(rows.map((row) => [row.key.slice("refused:".length), row.total])) as Partial<Record<Refusal, number>>;
+  const last = ceiling?.last ? new Date(ceiling.last) : null;
+  return { refused, ceilingMinutes: ceiling?.minutes ?? 0, ceilingLastHitAt: last };
+}

@@ -1,0 +1,155 @@
+/**
+ * The public application form against scripts, as a production server behind a proxy meets them:
+ * a post sooner than a person could fill the form, a filled honeypot, a flood from one IPv6 /64,
+ * and a flood from many addresses, which admins see on the dashboard. A person, meanwhile, gets in.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountWithCommand, postForm as postFrom, signIn } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const SITE = "https://dwell.example";
+const PER_CLIENT = 3;
+const SITE_CEILING = 20;
+
+let server: ServerProcess;
+let dataDir: string;
+let fields: string[];
+let serial = 0;
+
+const post = (values: Record<string, string>, address: string) =>
+  postFrom(server.url, "/apply", values, { Origin: SITE, "X-Forwarded-For": address });
+
+/** A fresh copy of the group form as a browser gets it: its answer fields and its hidden time. */
+async function servedForm() {
+  const html = await (await fetch(`${server.url}/apply`)).text();
+  const started = /name="form_started" value="([^"]+)"/.exec(html)?.[1];
+  expect(started).toBeDefined();
+  return { html, started: started! };
+}
+
+/** A person's answers: a new name each time (a repeated name is refused as a duplicate). */
+function answers(extra: Record<string, string> = {}) {
+  serial++;
+  const texts = [`Lantern ${serial}`, `lantern_${serial}`, "A friend", "Hello there"];
+  return { ...Object.fromEntries(fields.map((field, i) => [field, texts[i] ?? "Yes"])), ...extra };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-spam-"));
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: SITE,
+    TRUST_PROXY: "true",
+    // The production defaults for the fill time; small limits to reach them quickly.
+    FORM_MIN_FILL_SECONDS: "3",
+    RATE_LIMIT_APPLICATIONS: String(PER_CLIENT),
+    RATE_LIMIT_APPLICATIONS_SITE: String(SITE_CEILING),
+  });
+  fields = [...(await servedForm()).html.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+  expect(fields.length).toBeGreaterThan(1);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the fill time", () => {
+  it("refuses a post without the served form, or sent at once, and keeps the answers to send again", async () => {
+    const blind = await post(answers(), "192.0.2.1");
+    expect(blind.status).toBe(400);
+    expect(await blind.text()).toContain("That was quicker than a person can fill in this form. Please check your answers and send it again.");
+
+    const { started } = await servedForm();
+    const values = answers({ form_started: started });
+    const quick = await post(values, "192.0.2.2");
+    expect(quick.status).toBe(400);
+    const page = await quick.text();
+    expect(page).toContain("That was quicker than a person can fill in this form.");
+    // The answers are still in the form, and so is the time it was first served.
+    expect(page).toContain(values[fields[0]!]!);
+    expect(page).toContain(`name="form_started" value="${started}"`);
+
+    // A person reading the message and sending again is through.
+    await wait(3_000);
+    const again = await post(values, "192.0.2.2");
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("The Ritual Is Complete");
+  });
+
+  it("refuses a forged or altered time", async () => {
+    const { started } = await servedForm();
+    await wait(3_000);
+    const [issued, signature] = started.split(".");
+    for (const forged of [`${Number(issued) - 60_000}.${signature}`, `${issued}.${"A".repeat(43)}`, "1700000000000"]) {
+      const response = await post(answers({ form_started: forged }), "192.0.2.3");
+      expect(response.status, forged).toBe(400);
+      await response.body?.cancel();
+    }
+  });
+});
+
+describe("the honeypot", () => {
+  it("refuses a post with the hidden field filled, which a person never sees", async () => {
+    const { html, started } = await servedForm();
+    // Hidden from sight and from assistive technology, and out of the tab order.
+    const honeypot = /<div aria-hidden="true" class="[^"]*-left-\[10000px\][^"]*">(.*?)<\/div>/.exec(html)?.[1] ?? "";
+    expect(honeypot).toContain('<label for="application-website">Leave this empty</label>');
+    // HTML attribute names are case-insensitive (React writes autoComplete).
+    const input = (/<input [^>]*>/.exec(honeypot)?.[0] ?? "").toLowerCase();
+    for (const attribute of ['id="application-website"', 'name="website"', 'tabindex="-1"', 'autocomplete="off"']) expect(input).toContain(attribute);
+    await wait(3_000);
+    const response = await post(answers({ form_started: started, website: "https://spam.example" }), "192.0.2.4");
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This form could not be sent.");
+  });
+});
+
+describe("floods", () => {
+  it("count an IPv6 client by its /64", async () => {
+    const { started } = await servedForm();
+    await wait(3_000);
+    const statuses: number[] = [];
+    for (let i = 1; i <= PER_CLIENT + 1; i++) {
+      const response = await post(answers({ form_started: started }), `2001:db8:9:1::${i}`);
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    expect(statuses).toEqual([...Array<number>(PER_CLIENT).fill(200), 429]);
+    // Another network is not held back.
+    const other = await post(answers({ form_started: started }), "2001:db8:9:2::1");
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
+  });
+
+  it("stop at the site-wide ceiling, which the dashboard shows", async () => {
+    const { started } = await servedForm();
+    await wait(3_000);
+    // Enough posts, from as many addresses, that one minute holds more than the ceiling.
+    const statuses: number[] = [];
+    let busy = "";
+    for (let i = 0; i < 2 * SITE_CEILING + 1; i++) {
+      const response = await post(answers({ form_started: started }), `198.51.100.${i + 1}`);
+      statuses.push(response.status);
+      if (response.status === 429) busy = await response.text();
+      else await response.body?.cancel();
+    }
+    expect(statuses).toContain(429);
+    expect(busy).toContain("The site is receiving a lot of applications right now. Please try again in a minute.");
+
+    createAccountWithCommand(dataDir, "warden@dwell.example", "a-long-warden-passphrase", "admin");
+    const cookie = await signIn(server.url, "warden@dwell.example", "a-long-warden-passphrase", { Origin: SITE });
+    const dashboard = await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text();
+    expect(dashboard).toContain("Application forms");
+    expect(dashboard).toMatch(/site-wide ceiling reached in \d+ minute\(s\), last at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(dashboard).toMatch(/over the site-wide ceiling \(20 a minute\)/);
+    expect(dashboard).toMatch(/\d+ sent too quickly/);
+    expect(dashboard).toMatch(/1 with the hidden field filled/);
+  });
+});
