@@ -6,7 +6,8 @@
  */
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { accounts, profiles, sessions, verifications, type UserRole } from "~/db/schema";
@@ -49,8 +50,8 @@ export function createAuth({
     },
     session: { modelName: "sessions", expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     account: { modelName: "accounts" },
-    // Reset tokens are kept as hashes: the database alone (a backup, a leaked dump) opens no account.
-    verification: { modelName: "verifications", storeIdentifier: "hashed" },
+    // Tokens are kept as hashes: the database alone (a backup, a leaked dump) opens no account.
+    verification: { modelName: "verifications", storeIdentifier: { default: { hash: hashedIdentifier } } },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,
@@ -84,13 +85,24 @@ export function createAuth({
 
 export type Auth = ReturnType<typeof createAuth>;
 
+const RESET_PREFIX = "reset-password:";
+
 /**
- * Deletes the account's reset links not yet used (better-auth keeps each as a verification whose
- * value is the account's id; their identifiers are hashed, so they are found by that value).
+ * How a verification's identifier (a reset token, a two-factor challenge) is stored: its SHA-256,
+ * with the kind of a reset link kept in front so that an account's links can be found and revoked.
  */
+async function hashedIdentifier(identifier: string): Promise<string> {
+  const digest = createHash("sha256").update(identifier).digest("base64url");
+  return identifier.startsWith(RESET_PREFIX) ? `${RESET_PREFIX}${digest}` : digest;
+}
+
+/** Deletes the account's reset links not yet used (each a verification whose value is the account's id). */
 export async function revokeResetLinks(db: Database, email: string) {
   const [account] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
-  if (account) await db.delete(verifications).where(eq(verifications.value, account.id));
+  if (!account) return;
+  await db
+    .delete(verifications)
+    .where(and(eq(verifications.value, account.id), like(verifications.identifier, `${RESET_PREFIX}%`)));
 }
 
 export interface Viewer {

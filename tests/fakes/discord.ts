@@ -63,6 +63,13 @@ export function readDiscordMarkdown(text: string): { shown: string; formatting: 
   return { shown, formatting: [...formatting] };
 }
 
+/** A delivery's embeds as people read them in Discord: title and fields, markdown escapes undone. */
+export function shownText(delivery: DiscordDelivery): string {
+  return delivery.body.embeds
+    .flatMap((embed) => [embed.title, ...embed.fields.flatMap((field) => [field.name, readDiscordMarkdown(field.value).shown])])
+    .join("\n");
+}
+
 const unknownWebhook: FakeReply = { status: 404, body: { message: "Unknown Webhook", code: 10015 } };
 
 /** What Discord would refuse in these embeds, or none: https://discord.com/developers/docs/resources/message#embed-object-embed-limits */

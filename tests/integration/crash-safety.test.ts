@@ -19,7 +19,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, type DatabaseHandle } from "~/db/db.server";
 import { seedDemoContent } from "../../server/demo-content";
-import { startFakeDiscord } from "../fakes/discord";
+import { shownText, startFakeDiscord } from "../fakes/discord";
 import { startFakeGoogleSheets } from "../fakes/google-sheets";
 import { startFakeTelegram } from "../fakes/telegram";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -71,7 +71,7 @@ describe.each(DATABASE_KINDS)("kill -9 during a stream of applications [%s]", (k
 
   const delivered = (): Record<Channel, string[]> => ({
     telegram: telegram.requests.map((d) => NAME.exec(d.shownText)?.[0] ?? "?"),
-    discord: discord.requests.map((d) => NAME.exec(JSON.stringify(d.body))?.[0] ?? "?"),
+    discord: discord.requests.map((d) => NAME.exec(shownText(d))?.[0] ?? "?"),
     google_sheets: sheets.requests.map((d) => d.values[0]?.[3] ?? "?"),
   });
 

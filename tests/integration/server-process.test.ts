@@ -35,7 +35,7 @@ describe.runIf(ON_PGLITE)("the server process on the embedded database", () => {
     expect((await fetch(`${server.url}/events/not-an-id`)).status).toBe(404);
     expect((await fetch(`${server.url}/events/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     const health = await fetch(`${server.url}/api/health`);
-    expect(await health.json()).toMatchObject({ status: "ok", database: "ok" });
+    expect(await health.json()).toEqual({ status: "ok" });
     expect(server.output()).toContain('"msg":"page not found","path":"/no-such-page"');
     expect(await server.stop()).toBe(0);
   });
