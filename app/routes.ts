@@ -12,12 +12,14 @@ export default [
     // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
     ...prefix("admin", [
       route("sign-in", "routes/_site.admin.sign-in.tsx"),
+      route("two-factor", "routes/_site.admin.two-factor.tsx"),
       route("sign-out", "routes/_site.admin.sign-out.tsx"),
       route("forgot-password", "routes/_site.admin.forgot-password.tsx"),
       route("reset-password", "routes/_site.admin.reset-password.tsx"),
     ]),
     route("admin", "routes/_site.admin.tsx", [
       index("routes/_site.admin._index.tsx"),
+      route("security", "routes/_site.admin.security.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),

@@ -2,6 +2,7 @@
  * npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
  * npm run user:list
  * npm run user:remove -- --email E
+ * npm run user:reset-2fa -- --email E
  *
  * The password may come from USER_PASSWORD instead of --password, to keep it out of the shell's
  * history. Works whether or not the server is running (see server/admin-commands.ts).
@@ -16,7 +17,8 @@ import { askRunningServer, type Reply } from "./ask-server.ts";
 const USAGE = `Usage:
   npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
   npm run user:list
-  npm run user:remove -- --email E`;
+  npm run user:remove -- --email E
+  npm run user:reset-2fa -- --email E`;
 
 function fail(message: string): never {
   console.error(message);
@@ -57,6 +59,10 @@ switch (action) {
     if (!parsed.email) fail(`--email is required.\n${USAGE}`);
     command = { command: "user:remove", email: parsed.email };
     break;
+  case "reset-2fa":
+    if (!parsed.email) fail(`--email is required.\n${USAGE}`);
+    command = { command: "user:reset-2fa", email: parsed.email };
+    break;
   default:
     fail(USAGE);
 }
@@ -84,6 +90,8 @@ function print(result: unknown) {
   } else if (action === "create") {
     const account = result as { email: string; username: string; role: string };
     console.log(`Created ${account.role} account ${account.email} (username ${account.username}).`);
+  } else if (action === "reset-2fa") {
+    console.log(`Two-factor sign-in is off for ${(result as { reset: string }).reset}, and its sessions have ended. It can be set up again from the Sanctum's Security page.`);
   } else {
     console.log(`Removed the account ${(result as { removed: string }).removed}.`);
   }

@@ -8,7 +8,7 @@ import type net from "node:net";
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { AccountError, createAccount, listAccounts, removeAccount } from "~/features/accounts/accounts.server";
+import { AccountError, createAccount, listAccounts, removeAccount, resetTwoFactor } from "~/features/accounts/accounts.server";
 import type { Auth } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { pgliteClientOf, writePgliteBackup } from "./backup";
@@ -24,6 +24,7 @@ export const AdminCommandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("user:list") }),
   z.object({ command: z.literal("user:remove"), email: z.string() }),
+  z.object({ command: z.literal("user:reset-2fa"), email: z.string() }),
   z.object({ command: z.literal("health") }),
   // The server writes the file itself: the path is the caller's, resolved on the same machine.
   z.object({ command: z.literal("backup"), path: z.string().refine(isAbsolute) }),
@@ -56,6 +57,12 @@ export async function runAdminCommand(deps: AdminDeps, input: unknown): Promise<
         const removed = await removeAccount(deps.db, command.email);
         if (removed) log.info("account removed by the operator", { email: command.email });
         return removed ? { ok: true, result: { removed: command.email } } : { ok: false, error: `No account has the email ${command.email}.` };
+      }
+      case "user:reset-2fa": {
+        const reset = await resetTwoFactor(deps.db, command.email);
+        if (!reset) return { ok: false, error: `No account has the email ${command.email}.` };
+        log.info("two-factor sign-in reset by the operator", { userId: reset.id });
+        return { ok: true, result: { reset: reset.email } };
       }
       case "health": {
         if (!deps.health) return { ok: false, error: "No server is running on this data folder: there is no health to report." };

@@ -68,6 +68,8 @@ export const profiles = pgTable(
     role: text().$type<UserRole>().notNull().default("member"),
     /** Signed in with a passphrase the policy no longer allows: the dashboard asks for a new one. */
     passwordChangeDue: boolean().notNull().default(false),
+    /** Signing in takes a code from an authenticator app (or a recovery code) after the passphrase. */
+    twoFactorEnabled: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],
@@ -326,6 +328,26 @@ export const rateLimits = pgTable(
     count: integer().notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
+);
+
+/**
+ * An account's authenticator secret and recovery codes (better-auth's two-factor plugin), both
+ * encrypted with the auth secret. `verified` is false between enrolment and its first code.
+ */
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    secret: text().notNull(),
+    backupCodes: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    verified: boolean().notNull().default(true),
+    failedVerificationCount: integer().notNull().default(0),
+    lockedUntil: timestamp({ withTimezone: true }),
+  },
+  (table) => [uniqueIndex("two_factors_user_id_key").on(table.userId)],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { eq } from "drizzle-orm";
 import { appContext } from "~/context";
 import { profiles } from "~/db/schema";
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   try {
-    const { headers } = await auth.api.signInEmail({
+    const { headers, response: answer } = await auth.api.signInEmail({
       body: { email, password, rememberMe: true },
       headers: new Headers({
         [CLIENT_IP_HEADER]: clientAddress,
@@ -53,7 +53,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     await clearSignInFailures(db, attempt);
     // A passphrase set before the policy still opens the Sanctum; the dashboard asks for a new one.
     await db.update(profiles).set({ passwordChangeDue: passwordProblem(password) !== null }).where(eq(profiles.email, email));
-    const response = redirect(next);
+    // With two-factor sign-in on, the passphrase opens only the code step (its cookie is set here).
+    const needsCode = (answer as { twoFactorRedirect?: boolean }).twoFactorRedirect === true;
+    const response = redirect(needsCode ? `${href("/admin/two-factor")}?${new URLSearchParams({ next })}` : next);
     for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
     return response;
   } catch (error) {

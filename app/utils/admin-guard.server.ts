@@ -5,7 +5,7 @@
  * middleware starts the session lookup once per request; the checks share it. (Throwing from the
  * middleware itself would skip the root loader and lose the page frame.)
  */
-import { createContext, data, type RouterContextProvider } from "react-router";
+import { createContext, data, href, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/context";
 import { getViewer, type Viewer } from "./auth.server";
 
@@ -37,13 +37,19 @@ export function startViewerLookup(request: Request, context: Readonly<RouterCont
   context.set(viewerLookup, lookup);
 }
 
+const isSecurityPage = (path: string) => path === "/admin/security" || path === "/admin/security.data";
+
 export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<Viewer> {
-  const { auth } = context.get(appContext);
+  const { auth, config } = context.get(appContext);
   if (!["GET", "HEAD"].includes(request.method) && !isSameOrigin(request)) {
     throw data<GuardFailure>({ guard: "cross-site" }, { status: 403 });
   }
   const viewer = await (context.get(viewerLookup) ?? getViewer(auth, request));
   if (!viewer) throw data<GuardFailure>({ guard: "signed-out" }, { status: 401 });
   if (viewer.role !== "admin") throw data<GuardFailure>({ guard: "denied", username: viewer.username }, { status: 403 });
+  // With REQUIRE_ADMIN_2FA, an admin without it reaches only the page that turns it on.
+  if (config.REQUIRE_ADMIN_2FA && !viewer.twoFactorEnabled && !isSecurityPage(new URL(request.url).pathname)) {
+    throw redirect(`${href("/admin/security")}?required`);
+  }
   return viewer;
 }

@@ -6,16 +6,19 @@
  */
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { createHash } from "node:crypto";
 import { and, eq, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { accounts, profiles, sessions, verifications, type UserRole } from "~/db/schema";
+import { accounts, profiles, sessions, twoFactors, verifications, type UserRole } from "~/db/schema";
 import type { Mailer } from "./email.server";
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
 export const INVALID_CREDENTIALS = "Invalid email or password";
+/** How an authenticator app names the Sanctum's entry. */
+export const TOTP_ISSUER = "Dwell";
 
 /** An address an account could have: well formed, and within the 254 characters mail allows. */
 export function isEmailAddress(text: string): boolean {
@@ -40,7 +43,7 @@ export function createAuth({
     basePath: "/api/auth",
     secret,
     trustedOrigins: [publicUrl],
-    database: drizzleAdapter(db, { provider: "pg", schema: { profiles, sessions, accounts, verifications } }),
+    database: drizzleAdapter(db, { provider: "pg", schema: { profiles, sessions, accounts, verifications, twoFactors } }),
     user: {
       modelName: "profiles",
       fields: { name: "username" },
@@ -71,6 +74,11 @@ export function createAuth({
         });
       },
     },
+    plugins: [
+      // Authenticator codes (TOTP) with ten recovery codes; the Sanctum's own forms drive it. A
+      // sign-in challenge allows 5 codes, and 10 wrong ones in a row pause the account's codes 15 min.
+      twoFactor({ issuer: TOTP_ISSUER, schema: { twoFactor: { modelName: "twoFactors" } } }),
+    ],
     // Counted in the site's own database-backed limits instead (all processes share them).
     rateLimit: { enabled: false },
     advanced: {
@@ -110,12 +118,13 @@ export interface Viewer {
   username: string;
   email: string;
   role: UserRole;
+  twoFactorEnabled: boolean;
 }
 
 /** The signed-in account, or null. */
 export async function getViewer(auth: Auth, request: Request): Promise<Viewer | null> {
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
-  const { id, name, email, role } = session.user as typeof session.user & { role?: string };
-  return { id, username: name, email, role: role === "admin" ? "admin" : "member" };
+  const { id, name, email, role, twoFactorEnabled } = session.user as typeof session.user & { role?: string };
+  return { id, username: name, email, role: role === "admin" ? "admin" : "member", twoFactorEnabled: twoFactorEnabled === true };
 }

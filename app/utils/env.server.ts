@@ -64,6 +64,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected smtp:// or smtps://user:password@host:port" }).optional(),
   MAIL_FROM: z.string().min(3).default("Dwell <no-reply@localhost>"),
   RATE_LIMIT_SIGN_IN: z.coerce.number({ error: "expected a number of attempts" }).int().min(1).default(10),
+  /** Admins must turn on two-factor sign-in: until they do, the Sanctum shows them only its Security page. */
+  REQUIRE_ADMIN_2FA: booleanFromEnv.default(false),
 
   /** Delivery attempts before a notification is marked failed. */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number" }).int().min(1).default(10),

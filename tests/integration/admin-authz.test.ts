@@ -15,6 +15,7 @@ import { startServerProcess, type ServerProcess } from "../setup/server-process"
 /** Admin pages, with a concrete URL for each route path. */
 const ADMIN_PAGES: Record<string, string> = {
   "admin": "/admin",
+  "admin/security": "/admin/security",
   "admin/events": "/admin/events",
   "admin/questions": "/admin/questions",
   "admin/applications": "/admin/applications",
@@ -25,7 +26,7 @@ const ADMIN_PAGES: Record<string, string> = {
   "admin/events/:eventId/questions": "",
 };
 /** Reachable without signing in, by design: signing in and renewing a passphrase. */
-const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
+const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/two-factor", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
 
 function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
   return entries.flatMap((entry) => {

@@ -5,7 +5,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { profiles, USER_ROLES } from "~/db/schema";
+import { profiles, sessions, twoFactors, USER_ROLES } from "~/db/schema";
 import type { Auth } from "~/utils/auth.server";
 import { passwordProblem } from "./password-policy.server";
 
@@ -59,6 +59,25 @@ export async function listAccounts(db: Database) {
     .select({ id: profiles.id, email: profiles.email, username: profiles.username, role: profiles.role, createdAt: profiles.createdAt })
     .from(profiles)
     .orderBy(asc(profiles.createdAt));
+}
+
+/**
+ * For an admin who lost their authenticator and recovery codes: turns two-factor sign-in off,
+ * forgets the secret and codes, and ends the account's sessions. The next sign-in takes the
+ * passphrase alone (and, with REQUIRE_ADMIN_2FA, leads to enrolling again).
+ */
+export async function resetTwoFactor(db: Database, email: string) {
+  return db.transaction(async (tx) => {
+    const [account] = await tx
+      .update(profiles)
+      .set({ twoFactorEnabled: false })
+      .where(eq(profiles.email, email.trim().toLowerCase()))
+      .returning({ id: profiles.id, email: profiles.email });
+    if (!account) return null;
+    await tx.delete(twoFactors).where(eq(twoFactors.userId, account.id));
+    await tx.delete(sessions).where(eq(sessions.userId, account.id));
+    return account;
+  });
 }
 
 /** Removes an account and, with it, its sessions. */

@@ -124,7 +124,7 @@ export function ChangePasswordForm() {
   return (
     <Card id="change-passphrase" className="scroll-mt-24 p-6">
       <h2 className="font-display text-2xl text-mist-100">Change Your Passphrase</h2>
-      <fetcher.Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
+      <fetcher.Form method="post" action={`${href("/admin")}?index`} className="mt-4 grid gap-4 sm:grid-cols-3">
         <input type="hidden" name="intent" value="change-password" />
         <div role="status" className="sm:col-span-3">
           {fetcher.data?.error ? <p className="text-sm text-red-300">{fetcher.data.error}</p> : null}

@@ -1,0 +1,111 @@
+/**
+ * Two-factor sign-in in Chromium, on a site that requires it of admins: enrolment from the key the
+ * Security page shows, signing in with a code and with a recovery code, turning it off.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { expectNoSeriousViolations } from "./axe";
+import { hydrated } from "./hydrated";
+import { startOwnSite, type OwnSite } from "./own-site";
+
+const ADMIN = { email: "keeper@dwell.example", password: "moonlight-keeper" };
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+
+let site: OwnSite;
+let secret = "";
+let recoveryCodes: string[] = [];
+
+test.beforeAll(async () => {
+  site = await startOwnSite(ADMIN, { REQUIRE_ADMIN_2FA: "true" });
+});
+test.afterAll(async () => {
+  await site?.stop();
+});
+
+/** The code an authenticator app shows now, from the key the page showed. */
+const currentCode = () => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+
+async function passphrase(page: Page) {
+  await page.goto(`${site.url}/admin`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("heading", { name: "Enter the Sanctum" })).toBeVisible();
+}
+
+test("an admin is led to the Security page and enrols with the key it shows", async ({ page }) => {
+  await passphrase(page);
+  await expect(page).toHaveURL(/\/admin\/security\?required$/);
+  await expect(page.getByText("Admins of this site sign in with a second key.")).toBeVisible();
+  await hydrated(page);
+  await expectNoSeriousViolations(page, "the Security page");
+  // Nothing else of the Sanctum opens yet.
+  await page.getByRole("link", { name: "Ritual Applications" }).click();
+  await expect(page).toHaveURL(/\/admin\/security\?required$/);
+
+  await page.getByLabel("Current Passphrase").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Set Up Two-Factor Sign-In" }).click();
+  await expect(page.getByRole("img", { name: "QR code of your authenticator key" })).toBeVisible();
+  secret = (await page.getByTestId("totp-secret").innerText()).replaceAll(/\s/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32,}$/);
+  recoveryCodes = await page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allInnerTexts();
+  expect(recoveryCodes).toHaveLength(10);
+  await expectNoSeriousViolations(page, "the enrolment step");
+  await page.screenshot({ path: test.info().outputPath("enrolment.png"), fullPage: true });
+
+  await page.getByLabel("Code from your app").fill("000000");
+  await page.getByRole("button", { name: "Turn On Two-Factor Sign-In" }).click();
+  await expect(page.getByText("That code is not right.")).toBeVisible();
+  await page.getByLabel("Code from your app").fill(currentCode());
+  await page.getByRole("button", { name: "Turn On Two-Factor Sign-In" }).click();
+  await expect(page.getByText("Two-factor sign-in is on.")).toBeVisible();
+  await page.getByRole("link", { name: "Ritual Applications" }).click();
+  await expect(page.getByRole("heading", { name: /Ritual Applications/ }).first()).toBeVisible();
+});
+
+test("signing in takes a code after the passphrase, or a recovery code once", async ({ page }) => {
+  await passphrase(page);
+  await expect(page.getByRole("heading", { name: "Your Second Key" })).toBeVisible();
+  await hydrated(page);
+  await expectNoSeriousViolations(page, "the code step");
+  await page.getByLabel("Code from your authenticator app").fill(currentCode());
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText(/Welcome, /)).toBeVisible();
+  await page.goto(`${site.url}/admin`);
+  await signOut(page);
+
+  await passphrase(page);
+  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[0]!);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText(/Welcome, /)).toBeVisible();
+  await page.goto(`${site.url}/admin`);
+  await signOut(page);
+
+  await passphrase(page);
+  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[0]!);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText("That code is not right.")).toBeVisible();
+});
+
+test("turning it off takes the passphrase and a code; the site then asks for it again", async ({ page }) => {
+  await passphrase(page);
+  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[1]!);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByText(/Welcome, /)).toBeVisible();
+  await page.goto(`${site.url}/admin/security`);
+  const off = page.locator("form", { has: page.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }) });
+  await off.getByLabel("Current Passphrase").fill(ADMIN.password);
+  await off.getByLabel("Code from your app").fill("111111");
+  await off.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }).click();
+  await expect(page.getByText("That code is not right.")).toBeVisible();
+  await off.getByLabel("Current Passphrase").fill(ADMIN.password);
+  await off.getByLabel("Code from your app").fill(currentCode());
+  await off.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }).click();
+  await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
+  await expect(page.getByText("Admins of this site sign in with a second key.")).toBeVisible();
+});
