@@ -216,6 +216,9 @@ export const eventApplicationQuestions = pgTable(
  */
 const normalized = (column: Parameters<typeof sql>[1]) => sql`lower(btrim(${column}))`;
 const present = (column: Parameters<typeof sql>[1]) => sql`btrim(coalesce(${column}, '')) <> ''`;
+/** A name used by spam (marked by an admin) does not keep a real person from applying with it. */
+const claims = (column: Parameters<typeof sql>[1], spamAt: Parameters<typeof sql>[1]) =>
+  sql`${present(column)} and ${spamAt} is null`;
 
 export const applications = pgTable(
   "applications",
@@ -227,16 +230,18 @@ export const applications = pgTable(
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
+    /** Marked as spam by an admin: out of every list, count and export but the 'Spam' filter. */
+    spamAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (table) => [
     check("applications_status_check", sql`${table.status} in ${inList(APPLICATION_STATUSES)}`),
     uniqueIndex("applications_vrchat_username_key")
       .on(normalized(table.vrchatUsername))
-      .where(present(table.vrchatUsername)),
+      .where(claims(table.vrchatUsername, table.spamAt)),
     uniqueIndex("applications_discord_id_key")
       .on(normalized(table.discordId))
-      .where(present(table.discordId)),
+      .where(claims(table.discordId, table.spamAt)),
     index("applications_submitted_at_idx").on(table.submittedAt.desc()),
     index("applications_status_idx").on(table.status),
   ],
@@ -256,6 +261,7 @@ export const eventApplications = pgTable(
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
     notes: text(),
+    spamAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (table) => [
@@ -265,10 +271,10 @@ export const eventApplications = pgTable(
     ),
     uniqueIndex("event_applications_vrchat_username_key")
       .on(table.eventId, normalized(table.vrchatUsername))
-      .where(present(table.vrchatUsername)),
+      .where(claims(table.vrchatUsername, table.spamAt)),
     uniqueIndex("event_applications_discord_id_key")
       .on(table.eventId, normalized(table.discordId))
-      .where(present(table.discordId)),
+      .where(claims(table.discordId, table.spamAt)),
     index("event_applications_event_submitted_idx").on(table.eventId, table.submittedAt.desc()),
     index("event_applications_event_status_idx").on(table.eventId, table.status),
   ],
@@ -379,7 +385,7 @@ export const applicationAuditLog = pgTable(
   },
   (table) => [
     check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
-    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam')`),
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );

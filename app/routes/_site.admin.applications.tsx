@@ -14,6 +14,7 @@ import {
   listForReview,
   REVIEW_PAGE_SIZE,
   reviewApplication,
+  markSpam,
   reviewApplications,
   ReviewQuerySchema,
   type ReviewScope,
@@ -59,8 +60,10 @@ const ChangeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
 ]);
 
+const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string().max(100) });
+
 const BulkSchema = z.object({
-  status: z.enum(BULK_STATUSES),
+  status: z.enum([...BULK_STATUSES, "spam"]),
   ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
 });
 
@@ -72,8 +75,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
 
-  if (form?.get("intent") === "bulk") {
-    const bulk = BulkSchema.safeParse({ status: form.get("status"), ids: form.getAll("ids") });
+  const intent = form?.get("intent");
+  if (intent === "spam" || intent === "not-spam") {
+    const marked = SpamSchema.safeParse({ intent, id: form?.get("id") });
+    if (!marked.success) return data({ error: "Failed to update application" }, { status: 400 });
+    try {
+      const outcome = await markSpam(db, found.scope, [marked.data.id], intent === "spam", reviewer, new Date());
+      if (outcome === "conflict") {
+        return data({ error: "Someone has applied since with the same name or Discord ID: this one stays marked as spam." }, { status: 409 });
+      }
+      if (outcome.changed + outcome.unchanged === 0) return data({ error: "Failed to update application" }, { status: 404 });
+      return { ok: true as const, message: intent === "spam" ? "Marked as spam: it is out of the lists and counts." : "No longer marked as spam." };
+    } catch (error) {
+      log.error("failed to mark an application as spam", { error });
+      return data({ error: "Failed to update application" }, { status: 503 });
+    }
+  }
+
+  if (intent === "bulk") {
+    const bulk = BulkSchema.safeParse({ status: form?.get("status"), ids: form?.getAll("ids") });
     const verb = bulk.success && bulk.data.status === "rejected" ? "reject" : "approve";
     const failed = found.scope.kind === "event" ? "Failed to update application status" : `Failed to ${verb} applications`;
     if (!bulk.success) {
@@ -81,8 +101,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data({ error: noneSelected ? "Select at least one application first." : failed }, { status: 400 });
     }
     try {
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, bulk.data.status, reviewer, new Date());
-      return { ok: true as const, bulk: { status: bulk.data.status, outcome } } satisfies BulkResult;
+      const status = bulk.data.status;
+      if (status === "spam") {
+        const outcome = await markSpam(db, found.scope, bulk.data.ids, true, reviewer, new Date());
+        if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
+        return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
+      }
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, new Date());
+      return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
       log.error("failed to review applications in bulk", { error });
       return data({ error: failed }, { status: 503 });
@@ -130,7 +156,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
       ? href("/admin/events/:eventId/applications/export", { eventId: event.id })
       : href("/admin/applications/export");
   // Group applications are decided once: only pending ones can be part of a bulk decision.
-  const selectable = (review?.applications ?? []).filter((a) => mode === "event" || a.status === "pending").map((a) => a.id);
+  const selectable = (review?.applications ?? []).filter((a) => !a.spam && (mode === "event" || a.status === "pending")).map((a) => a.id);
   const selection = useSelection(selectable);
   // Without JavaScript a bulk decision posts the page; its outcome is shown here.
   const posted = actionData && "bulk" in actionData && actionData.bulk ? bulkOutcomeMessage(mode, actionData.bulk.status, actionData.bulk.outcome) : null;
@@ -158,7 +184,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
           {selectable.length > 0 ? <BulkDecisions mode={mode} selectable={selectable.length} selection={selection} /> : null}
           {review.applications.length === 0 ? (
-            <ReviewEmpty mode={mode} filtered={review.counts.total > 0} />
+            <ReviewEmpty mode={mode} filtered={review.counts.total + review.counts.spam > 0} />
           ) : (
             <ul className="space-y-3" aria-label="Applications">
               {review.applications.map((application) => (

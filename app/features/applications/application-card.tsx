@@ -26,9 +26,13 @@ function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
   const what =
     entry.field === "status"
       ? `status ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`
-      : entry.toValue
-        ? "notes updated"
-        : "notes cleared";
+      : entry.field === "spam"
+        ? entry.toValue === "yes"
+          ? "marked as spam"
+          : "unmarked as spam"
+        : entry.toValue
+          ? "notes updated"
+          : "notes cleared";
   return `${formatDate(entry.at)} · ${entry.actorName}: ${what}`;
 }
 
@@ -69,7 +73,7 @@ export function ApplicationCard({
   ];
   // Group applications are approved or rejected once, from the list (spec); event ones are set to
   // any status from the opened card.
-  const decisions: ApplicationStatus[] = mode === "group" && application.status === "pending" ? ["approved", "rejected"] : [];
+  const decisions: ApplicationStatus[] = mode === "group" && application.status === "pending" && !application.spam ? ["approved", "rejected"] : [];
 
   // A group decision removes its buttons; the focus one of them held goes to the card's summary,
   // which is still there, instead of falling back to the top of the page.
@@ -138,8 +142,16 @@ export function ApplicationCard({
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          {application.spam ? <Badge tone="danger">Spam</Badge> : null}
           <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]}</Badge>
           {decisions.map(statusButton)}
+          <fetcher.Form method="post" onSubmit={refuseWhileBusy}>
+            <input type="hidden" name="intent" value={application.spam ? "not-spam" : "spam"} />
+            <input type="hidden" name="id" value={application.id} />
+            <Button type="submit" size="sm" variant="ghost" aria-disabled={busy || undefined} className="aria-disabled:opacity-50">
+              {application.spam ? "Not Spam" : "Mark as Spam"}
+            </Button>
+          </fetcher.Form>
         </div>
       </div>
       <details className="group mt-3">
@@ -171,7 +183,7 @@ export function ApplicationCard({
               <p className="mt-1 whitespace-pre-line text-mist-300">{application.notes}</p>
             </section>
           ) : null}
-          {mode === "event" ? <div className="flex flex-wrap gap-2">{APPLICATION_STATUSES.map(statusButton)}</div> : null}
+          {mode === "event" && !application.spam ? <div className="flex flex-wrap gap-2">{APPLICATION_STATUSES.map(statusButton)}</div> : null}
           {mode === "event" ? (
             <div className="space-y-1">
               <label htmlFor={`notes-${application.id}`} className="block text-sm font-semibold text-mist-100">Admin Notes</label>

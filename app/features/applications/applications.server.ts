@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
@@ -130,7 +130,9 @@ export async function countApplications(db: Database): Promise<ApplicationCounts
         total: sql<number>`count(*)::int`,
         pending: sql<number>`count(*) filter (where ${table.status} = 'pending')::int`,
       })
-      .from(table);
+      .from(table)
+      // What an admin marked as spam is not an application to count.
+      .where(isNull(table.spamAt));
   const [[group], [event]] = await Promise.all([counts(applications), counts(eventApplications)]);
   return { group: group!, event: event! };
 }

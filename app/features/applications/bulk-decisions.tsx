@@ -1,21 +1,33 @@
-import { Check, X } from "lucide-react";
+import { Ban, Check, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { useHydrated } from "~/utils/use-hydrated";
-import type { BulkOutcome, BulkStatus } from "./review.server";
+import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review.server";
 
 /** The bulk decision form: each card's selection box belongs to it through its `form` attribute. */
 export const BULK_FORM_ID = "bulk-decisions";
 
-const VERB = { approved: "Approve", rejected: "Reject" } as const;
+/** What the bulk bar can do: decide, or mark as spam. */
+export type BulkAction = BulkStatus | "spam";
+
+const VERB = { approved: "Approve", rejected: "Reject", spam: "Mark" } as const;
+/** "Approve 3 applications", "Mark 3 applications as spam". */
+const phrase = (status: BulkAction, what: string) => `${VERB[status]} ${what}${status === "spam" ? " as spam" : ""}`;
 
 const applications = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "application" : "applications"}`;
 
 /** What a bulk decision did, in a sentence an admin can check against the list. */
-export function bulkOutcomeMessage(mode: "event" | "group", status: BulkStatus, outcome: BulkOutcome): string {
+export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome): string {
+  if (status === "spam") {
+    const removed = "jobsRemoved" in outcome ? outcome.jobsRemoved : 0;
+    const parts = [`${applications(outcome.changed)} marked as spam.`];
+    if (removed > 0) parts.push(`${removed.toLocaleString("en-US")} ${removed === 1 ? "notification" : "notifications"} not yet sent removed.`);
+    if (outcome.missing > 0) parts.push(`${outcome.missing.toLocaleString("en-US")} could not be found.`);
+    return parts.join(" ");
+  }
   const parts = [`${applications(outcome.changed)} ${status}.`];
   if (outcome.unchanged > 0) {
     const was = outcome.unchanged === 1 ? "was" : "were";
@@ -25,7 +37,7 @@ export function bulkOutcomeMessage(mode: "event" | "group", status: BulkStatus, 
   return parts.join(" ");
 }
 
-export type BulkResult = { ok: true; bulk: { status: BulkStatus; outcome: BulkOutcome } } | { ok?: false; error: string };
+export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome } } | { ok?: false; error: string };
 
 /** Which applications of the page are selected; ids no longer selectable drop out by themselves. */
 export function useSelection(selectable: string[]) {
@@ -57,7 +69,7 @@ type Selection = ReturnType<typeof useSelection>;
 export function BulkDecisions({ mode, selectable, selection }: { mode: "event" | "group"; selectable: number; selection: Selection }) {
   const fetcher = useFetcher<BulkResult>();
   const hydrated = useHydrated();
-  const [asking, setAsking] = useState<BulkStatus | null>(null);
+  const [asking, setAsking] = useState<BulkAction | null>(null);
   const count = selection.selected.length;
   const busy = fetcher.state !== "idle";
 
@@ -74,7 +86,7 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
     }
   }, [fetcher.data, fetcher.state, mode, selection]);
 
-  function decide(status: BulkStatus) {
+  function decide(status: BulkAction) {
     setAsking(null);
     const form = new FormData();
     form.set("intent", "bulk");
@@ -116,13 +128,14 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
         {hydrated ? `${count.toLocaleString("en-US")} selected` : "Tick applications, then:"}
       </span>
       <div className="ml-auto flex flex-wrap gap-2">
-        {(["approved", "rejected"] as const).map((status) => {
-          const icon = status === "approved" ? <Check aria-hidden="true" className="size-4" /> : <X aria-hidden="true" className="size-4" />;
+        {(["approved", "rejected", "spam"] as const).map((status) => {
+          const icon =
+            status === "approved" ? <Check aria-hidden="true" className="size-4" /> : status === "rejected" ? <X aria-hidden="true" className="size-4" /> : <Ban aria-hidden="true" className="size-4" />;
           if (!hydrated) {
             return (
               <Button key={status} type="submit" name="status" value={status} size="sm" variant="outline">
                 {icon}
-                {VERB[status]} selected
+                {phrase(status, "selected")}
               </Button>
             );
           }
@@ -134,14 +147,18 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
               trigger={
                 <Button type="button" size="sm" variant="outline" disabled={count === 0 || busy}>
                   {icon}
-                  {VERB[status]} selected
+                  {phrase(status, "selected")}
                 </Button>
               }
-              title={`${VERB[status]} ${applications(count)}?`}
-              description={description}
+              title={`${phrase(status, applications(count))}?`}
+              description={
+                status === "spam"
+                  ? "They leave the lists and counts (the 'Marked as Spam' filter still shows them), and their notifications not yet sent are deleted."
+                  : description
+              }
               action={
                 <Button type="button" variant={status === "approved" ? "primary" : "danger"} onClick={() => decide(status)}>
-                  {VERB[status]} {applications(count)}
+                  {phrase(status, applications(count))}
                 </Button>
               }
             />

@@ -10,7 +10,13 @@ import type { StatusFilter } from "./review.server";
 /** How long typing may pause before the list follows it. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-const FILTER_LABEL: Record<StatusFilter, string> = { all: "All Status", pending: "Pending", approved: "Approved", rejected: "Rejected" };
+const FILTER_LABEL: Record<StatusFilter, string> = {
+  all: "All Status",
+  pending: "Pending",
+  approved: "Approved",
+  rejected: "Rejected",
+  spam: "Marked as Spam",
+};
 
 /**
  * Search and status filter. The list follows as the admin types (after a short pause) and as soon

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationAuditLog, applications, eventApplications, events, profiles } from "~/db/schema";
+import { applicationAuditLog, applications, eventApplications, events, outbox, profiles } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { exportCsv, listAudit, listForReview, REVIEW_PAGE_SIZE, reviewApplication, reviewApplications, ReviewQuerySchema, type ReviewScope } from "./review.server";
+import { exportCsv, listAudit, listForReview, markSpam, REVIEW_PAGE_SIZE, reviewApplication, reviewApplications, ReviewQuerySchema, type ReviewScope } from "./review.server";
 
 const query = (values: Record<string, string> = {}) => ReviewQuerySchema.parse(values);
 
@@ -25,6 +25,7 @@ describeEachDatabase("reviewing applications", (kind) => {
     await database.db.delete(eventApplications);
     await database.db.delete(applications);
     await database.db.delete(applicationAuditLog);
+    await database.db.delete(outbox);
   });
 
   async function seed(count: number) {
@@ -41,10 +42,43 @@ describeEachDatabase("reviewing applications", (kind) => {
     );
   }
 
+  it("takes spam out of the lists, counts and export, deletes its unsent notifications, and frees its names", async () => {
+    await seed(6);
+    const listed = (await listForReview(database.db, scope, query())).applications;
+    const idOf = (name: string) => listed.find((a) => a.vrchatUsername === name)!.id;
+    const spam = [idOf("Dweller0"), idOf("Dweller1")];
+    await database.db.insert(outbox).values([
+      { target: "discord", payload: {}, sourceId: spam[0], status: "pending" },
+      { target: "telegram", payload: {}, sourceId: spam[0], status: "delivered", deliveredAt: new Date() },
+      { target: "discord", payload: {}, sourceId: spam[1], status: "failed" },
+      { target: "discord", payload: {}, sourceId: listed.find((a) => a.vrchatUsername === "Dweller2")!.id, status: "pending" },
+    ]);
+
+    const outcome = await markSpam(database.db, scope, [...spam, "not-an-id"], true, reviewer, new Date());
+    expect(outcome).toEqual({ changed: 2, unchanged: 0, missing: 1, jobsRemoved: 2 });
+    const after = await listForReview(database.db, scope, query());
+    expect(after.counts).toEqual({ total: 4, pending: 1, approved: 1, rejected: 2, spam: 2 });
+    expect(after.applications.map((a) => a.vrchatUsername)).not.toContain("Dweller0");
+    const marked = await listForReview(database.db, scope, query({ status: "spam" }));
+    expect(marked.applications.map((a) => a.vrchatUsername).sort()).toEqual(["Dweller0", "Dweller1"]);
+    expect(marked.applications.every((a) => a.spam)).toBe(true);
+    // The delivered job stays on record; the other application's job is untouched.
+    expect((await database.db.select({ status: outbox.status }).from(outbox)).map((j) => j.status).sort()).toEqual(["delivered", "pending"]);
+    expect((await listAudit(database.db, spam)).map((e) => [e.field, e.toValue])).toEqual([["spam", "yes"], ["spam", "yes"]]);
+    const csv = await new Response(exportCsv(database.db, scope, ["Why?"])).text();
+    expect(csv).not.toContain("Dweller0");
+    expect(csv).toContain("Dweller2");
+
+    // A real person may now apply with the name the spam used; the mark can then not be taken back.
+    await database.db.insert(eventApplications).values({ eventId: scope.kind === "event" ? scope.eventId : "", vrchatUsername: "dweller0 ", discordId: "real-person" });
+    expect(await markSpam(database.db, scope, [spam[0]!], false, reviewer, new Date())).toBe("conflict");
+    expect(await markSpam(database.db, scope, [spam[1]!], false, reviewer, new Date())).toMatchObject({ changed: 1 });
+  });
+
   it("counts by status, lists newest first, and pages", async () => {
     await seed(60);
     const first = await listForReview(database.db, scope, query());
-    expect(first.counts).toEqual({ total: 60, pending: 20, approved: 20, rejected: 20 });
+    expect(first.counts).toEqual({ total: 60, pending: 20, approved: 20, rejected: 20, spam: 0 });
     expect(first.applications).toHaveLength(REVIEW_PAGE_SIZE);
     expect(first.applications[0]!.vrchatUsername).toBe("Dweller59");
     expect(first.pageCount).toBe(Math.ceil(60 / REVIEW_PAGE_SIZE));
@@ -104,7 +138,7 @@ describeEachDatabase("reviewing applications", (kind) => {
 
     const after = await listForReview(database.db, scope, query());
     // The ten oldest (Dweller0 to 9) are on the next page, untouched.
-    expect(after.counts).toEqual({ total: 60, pending: 4, approved: 53, rejected: 3 });
+    expect(after.counts).toEqual({ total: 60, pending: 4, approved: 53, rejected: 3, spam: 0 });
     const changed = page.filter((a) => a.status !== "approved");
     expect(after.applications.filter((a) => a.reviewedAt === now.toISOString()).map((a) => a.id).sort()).toEqual(changed.map((a) => a.id).sort());
     const log = await listAudit(database.db, page.map((a) => a.id));
@@ -121,7 +155,7 @@ describeEachDatabase("reviewing applications", (kind) => {
     const ids = [...rows.map((row) => row.id), "not-an-id", "00000000-0000-4000-8000-000000000000", rows[0]!.id];
     const outcome = await reviewApplications(database.db, group, ids, "rejected", reviewer, new Date());
     expect(outcome).toEqual({ changed: 3, unchanged: 2, missing: 2 });
-    expect((await listForReview(database.db, group, query())).counts).toEqual({ total: 5, pending: 0, approved: 1, rejected: 4 });
+    expect((await listForReview(database.db, group, query())).counts).toEqual({ total: 5, pending: 0, approved: 1, rejected: 4, spam: 0 });
     expect(await listAudit(database.db, rows.map((row) => row.id))).toHaveLength(3);
     // An event's applications are not reached through the group's scope, nor the other way round.
     await seed(3);

@@ -2,16 +2,17 @@
  * Reviewing applications in the Sanctum: lists searched, filtered and paged in SQL, status and
  * notes changes recorded in the audit log in the same transaction.
  */
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
-import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
 
 /** Applications per review page; a bulk decision covers at most one page. */
 export const REVIEW_PAGE_SIZE = 50;
-export const STATUS_FILTERS = ["all", ...APPLICATION_STATUSES] as const;
+/** "spam": only what admins marked as spam, which every other filter (and count) leaves out. */
+export const STATUS_FILTERS = ["all", ...APPLICATION_STATUSES, "spam"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 export type ReviewScope = { kind: "group" } | { kind: "event"; eventId: string };
@@ -25,12 +26,13 @@ export interface ReviewedApplication {
   submittedAt: string;
   reviewedAt: string | null;
   notes: string | null;
+  spam: boolean;
 }
 
 export interface AuditEntry {
   applicationId: string;
   actorName: string;
-  field: "status" | "notes";
+  field: "status" | "notes" | "spam";
   fromValue: string | null;
   toValue: string | null;
   at: string;
@@ -49,6 +51,12 @@ function columnsOf(scope: ReviewScope) {
     : { table: applications, scopeWhere: sql`true`, notes: sql<string | null>`null` };
 }
 
+/** Applications of a scope that are not marked as spam: what lists, counts and exports show. */
+function liveOf(scope: ReviewScope) {
+  const { table, scopeWhere } = columnsOf(scope);
+  return and(scopeWhere, isNull(table.spamAt))!;
+}
+
 /** A LIKE pattern matching `text` anywhere, with the user's % and _ taken literally. */
 function containing(text: string) {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -56,8 +64,8 @@ function containing(text: string) {
 
 export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
   const { table, scopeWhere, notes } = columnsOf(scope);
-  const filters: SQL[] = [scopeWhere];
-  if (query.status !== "all") filters.push(eq(table.status, query.status));
+  const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
+  if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
   const where = and(...filters);
 
@@ -72,6 +80,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         submittedAt: table.submittedAt,
         reviewedAt: table.reviewedAt,
         notes,
+        spam: sql<boolean>`${table.spamAt} is not null`,
       })
       .from(table)
       .where(where)
@@ -80,10 +89,11 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
       .offset((query.page - 1) * REVIEW_PAGE_SIZE),
     db
       .select({
-        total: sql<number>`count(*)::int`,
-        pending: sql<number>`count(*) filter (where ${table.status} = 'pending')::int`,
-        approved: sql<number>`count(*) filter (where ${table.status} = 'approved')::int`,
-        rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected')::int`,
+        total: sql<number>`count(*) filter (where ${table.spamAt} is null)::int`,
+        pending: sql<number>`count(*) filter (where ${table.status} = 'pending' and ${table.spamAt} is null)::int`,
+        approved: sql<number>`count(*) filter (where ${table.status} = 'approved' and ${table.spamAt} is null)::int`,
+        rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected' and ${table.spamAt} is null)::int`,
+        spam: sql<number>`count(*) filter (where ${table.spamAt} is not null)::int`,
       })
       .from(table)
       .where(scopeWhere),
@@ -142,7 +152,7 @@ export async function reviewApplication(
     const [current] = await tx
       .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
       .from(table)
-      .where(and(eq(table.id, id), scopeWhere))
+      .where(and(eq(table.id, id), liveOf(scope)))
       .for("update");
     if (!current) return false;
     if (scope.kind === "group" && (current.status !== "pending" || change.status === "pending")) return "conflict";
@@ -199,7 +209,7 @@ export async function reviewApplications(
     const current = await tx
       .select({ id: table.id, status: table.status })
       .from(table)
-      .where(and(inArray(table.id, wanted), scopeWhere))
+      .where(and(inArray(table.id, wanted), liveOf(scope)))
       .orderBy(asc(table.id))
       .for("update");
     const changing = current.filter((row) => row.status !== status && (scope.kind === "event" || row.status === "pending"));
@@ -224,6 +234,75 @@ export async function reviewApplications(
   });
 }
 
+export interface SpamOutcome extends BulkOutcome {
+  /** Notification jobs of these applications that had not been delivered, now deleted. */
+  jobsRemoved: number;
+}
+
+/**
+ * Marks applications as spam (or, with `spam` false, takes the mark back). Spam leaves every list,
+ * count and export but the 'Spam' filter, and frees the names it used; its notification jobs not
+ * yet delivered are deleted. Each change is in the audit log. A mark taken back while a real
+ * application now holds the same name is refused as a whole ("conflict").
+ */
+export async function markSpam(
+  db: Database,
+  scope: ReviewScope,
+  ids: string[],
+  spam: boolean,
+  reviewer: Reviewer,
+  now: Date,
+): Promise<SpamOutcome | "conflict"> {
+  const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
+  const invalid = new Set(ids).size - wanted.length;
+  if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid, jobsRemoved: 0 };
+  try {
+    return await db.transaction(async (tx) => {
+      const { table, scopeWhere } = columnsOf(scope);
+      const current = await tx
+        .select({ id: table.id, spam: sql<boolean>`${table.spamAt} is not null` })
+        .from(table)
+        .where(and(inArray(table.id, wanted), scopeWhere))
+        .orderBy(asc(table.id))
+        .for("update");
+      const changing = current.filter((row) => row.spam !== spam).map((row) => row.id);
+      let jobsRemoved = 0;
+      if (changing.length > 0) {
+        await tx.update(table).set({ spamAt: spam ? now : null }).where(inArray(table.id, changing));
+        await tx.insert(applicationAuditLog).values(
+          changing.map((id) => ({
+            applicationKind: scope.kind,
+            applicationId: id,
+            actorId: reviewer.id,
+            actorName: reviewer.username,
+            field: "spam",
+            fromValue: spam ? "no" : "yes",
+            toValue: spam ? "yes" : "no",
+          })),
+        );
+        if (spam) {
+          const removed = await tx
+            .delete(outbox)
+            .where(and(inArray(outbox.sourceId, changing), ne(outbox.status, "delivered")))
+            .returning({ id: outbox.id });
+          jobsRemoved = removed.length;
+        }
+      }
+      return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid, jobsRemoved };
+    });
+  } catch (error) {
+    if (!spam && isUniqueViolation(error)) return "conflict";
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
 const EXPORT_BATCH = 1000;
 
 /**
@@ -232,7 +311,8 @@ const EXPORT_BATCH = 1000;
  * gives the answer columns, in order; answers to questions since removed follow them.
  */
 export function exportCsv(db: Database, scope: ReviewScope, questions: string[]): ReadableStream<Uint8Array> {
-  const { table, scopeWhere, notes } = columnsOf(scope);
+  const { table, notes } = columnsOf(scope);
+  const live = liveOf(scope);
   const encoder = new TextEncoder();
   let columns = [...questions];
   let after: { submittedAt: Date; id: string } | null = null;
@@ -247,7 +327,7 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
           const extra = await db
             .selectDistinct({ key: sql<string>`jsonb_object_keys(${table.responses})` })
             .from(table)
-            .where(scopeWhere);
+            .where(live);
           const known = new Set(columns);
           columns = [...columns, ...extra.map((row) => row.key).filter((key) => !known.has(key)).sort()];
           controller.enqueue(encoder.encode(csvRow([...CSV_FIXED_COLUMNS, ...columns])));
@@ -268,7 +348,7 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
             responses: table.responses,
           })
           .from(table)
-          .where(and(scopeWhere, cursor))
+          .where(and(live, cursor))
           .orderBy(desc(table.submittedAt), desc(table.id))
           .limit(EXPORT_BATCH);
         if (rows.length === 0) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { eventApplications, events, type EventRow } from "~/db/schema";
@@ -171,6 +171,7 @@ export async function listEventsForAdmin(db: Database, now: Date): Promise<Admin
       pending: sql<number>`(count(*) filter (where ${eventApplications.status} = 'pending'))::int`.as("pending"),
     })
     .from(eventApplications)
+    .where(isNull(eventApplications.spamAt))
     .groupBy(eventApplications.eventId)
     .as("counts");
   const rows = await db
