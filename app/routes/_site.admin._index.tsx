@@ -93,6 +93,8 @@ function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceilin
     refused["client-limit"] ? `${refused["client-limit"]} over one address's limit` : null,
     refused["too-quick"] ? `${refused["too-quick"]} sent too quickly` : null,
     refused.honeypot ? `${refused.honeypot} with the hidden field filled` : null,
+    refused.duplicate ? `${refused.duplicate} repeating a name or Discord ID that had applied` : null,
+    refused["probe-limit"] ? `${refused["probe-limit"]} from addresses that kept repeating names (possible probing)` : null,
   ].filter(Boolean);
   const ceilingHit = spam.ceilingLastHitAt
     ? `site-wide ceiling reached in ${spam.ceilingMinutes} minute(s), last at ${utc(spam.ceilingLastHitAt)}; `

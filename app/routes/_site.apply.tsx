@@ -19,9 +19,11 @@ import { getEvent } from "~/features/events/events.server";
 import { toApplicationNotification } from "~/features/notifications/application-notification";
 import {
   checkFormFilling,
+  countDuplicate,
   countRefusal,
   formStartedAt,
   formStartedToken,
+  probingTooMuch,
   SITE_BUSY_MESSAGE,
   STARTED_FIELD,
   withinSiteCeiling,
@@ -153,6 +155,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return failure(filling.status, filling.message, { values, formStarted });
   }
 
+  const client = clientKey(clientAddress);
+  if (await probingTooMuch(db, client, now)) {
+    await countRefusal(db, "probe-limit", now);
+    return failure(429, RATE_LIMITED_MESSAGE, { values }, { "Retry-After": "3600" });
+  }
+
   try {
     const questions = await listFormQuestions(db, scope);
     const result = await submitApplication(db, {
@@ -163,7 +171,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       onStored: (tx, stored) =>
         enqueueNotification(tx, toApplicationNotification(stored, eventTitle), notifications.targets, stored.id),
     });
-    if (!result.ok) return failure(result.status, result.message, { questionId: result.questionId, values });
+    if (!result.ok) {
+      if (result.status === 409) {
+        await countDuplicate(db, client, now);
+        log.info("an application repeated a name or Discord ID", { scope: scope.kind });
+      }
+      return failure(result.status, result.message, { questionId: result.questionId, values });
+    }
     notifications.wake();
     return { ok: true as const };
   } catch (error) {

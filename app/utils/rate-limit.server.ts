@@ -2,7 +2,7 @@
  * Fixed-window rate limits counted in the database, so every process sharing it counts the same
  * requests. One upsert per request; old windows are pruned by the server's maintenance timer.
  */
-import { lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
 
@@ -27,6 +27,16 @@ export async function hitRateLimit(
     .returning({ count: rateLimits.count });
   const allowed = row!.count <= limit;
   return { allowed, retryAfterMs: allowed ? 0 : windowStart.getTime() + windowMs - now.getTime() };
+}
+
+/** How many hits the key has in the current window, without adding one. */
+export async function rateLimitCount(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const [row] = await db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart)));
+  return row?.count ?? 0;
 }
 
 export async function pruneRateLimits(db: Database, olderThan: Date) {

@@ -12,7 +12,7 @@ import { createAccountWithCommand, postForm as postFrom, signIn } from "../setup
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const SITE = "https://dwell.example";
-const PER_CLIENT = 3;
+const PER_CLIENT = 6;
 const SITE_CEILING = 20;
 
 let server: ServerProcess;
@@ -111,6 +111,33 @@ describe("the honeypot", () => {
   });
 });
 
+describe("the duplicate answer", () => {
+  it("is the spec's message for a repeat, until one client has met it 3 times in an hour; then nothing is told", async () => {
+    const { started } = await servedForm();
+    await wait(3_000);
+    const address = "192.0.2.50";
+    const mine = answers({ form_started: started });
+    const first = await post(mine, address);
+    expect(first.status).toBe(200);
+    await first.body?.cancel();
+    // Someone trying names that have applied: the first few are told, as the applicant would be.
+    const probes: { status: number; text: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await post(mine, address);
+      probes.push({ status: response.status, text: await response.text() });
+    }
+    expect(probes.map((p) => p.status)).toEqual([409, 409, 409, 429]);
+    for (const probe of probes.slice(0, 3)) expect(probe.text).toContain("You have already submitted an application to join the group.");
+    const refused = probes[3]!.text;
+    expect(refused).toContain("You have sent a lot of applications in a short time.");
+    expect(refused).not.toContain("already submitted");
+    // A new name from that client is not even looked at for the hour: the answer cannot tell.
+    const fresh = await post(answers({ form_started: started }), address);
+    expect(fresh.status).toBe(429);
+    await fresh.body?.cancel();
+  });
+});
+
 describe("floods", () => {
   it("count an IPv6 client by its /64", async () => {
     const { started } = await servedForm();
@@ -151,5 +178,7 @@ describe("floods", () => {
     expect(dashboard).toMatch(/over the site-wide ceiling \(20 a minute\)/);
     expect(dashboard).toMatch(/\d+ sent too quickly/);
     expect(dashboard).toMatch(/1 with the hidden field filled/);
+    expect(dashboard).toMatch(/3 repeating a name or Discord ID that had applied/);
+    expect(dashboard).toMatch(/2 from addresses that kept repeating names \(possible probing\)/);
   });
 });

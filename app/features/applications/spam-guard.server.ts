@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, gt, inArray, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
-import { hitRateLimit } from "~/utils/rate-limit.server";
+import { hitRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
 
 export const HONEYPOT_FIELD = "website";
 export const STARTED_FIELD = "form_started";
@@ -27,7 +27,28 @@ export const SITE_BUSY_MESSAGE = "The site is receiving a lot of applications ri
 const COUNT_WINDOW_MS = 60 * 60_000;
 const SITE_WINDOW_MS = 60_000;
 export const SITE_CEILING_KEY = "applications:site";
-type Refusal = "honeypot" | "too-quick" | "site-ceiling" | "client-limit";
+type Refusal = "honeypot" | "too-quick" | "site-ceiling" | "client-limit" | "duplicate" | "probe-limit";
+
+/**
+ * The duplicate answer ("You have already submitted…") tells whether a name has applied. A person
+ * meets it once or twice; someone testing names meets it again and again. Past this many in an
+ * hour from one client, its posts are refused before they are looked at, with the rate-limit
+ * message, which tells nothing about any name.
+ */
+export const DUPLICATES_PER_HOUR = 3;
+const DUPLICATE_WINDOW_MS = 60 * 60_000;
+const duplicateKey = (client: string) => `duplicates:${client}`;
+
+/** Whether this client has met the duplicate answer too often this hour to be given it again. */
+export async function probingTooMuch(db: Database, client: string, now: Date): Promise<boolean> {
+  return (await rateLimitCount(db, { key: duplicateKey(client), windowMs: DUPLICATE_WINDOW_MS, now })) >= DUPLICATES_PER_HOUR;
+}
+
+/** Counts a duplicate answer given to this client (and, for the dashboard, in all). */
+export async function countDuplicate(db: Database, client: string, now: Date) {
+  await hitRateLimit(db, { key: duplicateKey(client), limit: Number.MAX_SAFE_INTEGER, windowMs: DUPLICATE_WINDOW_MS, now });
+  await countRefusal(db, "duplicate", now);
+}
 
 function signature(secret: string, issuedAt: number) {
   return createHmac("sha256", secret).update(`form-started:${issuedAt}`).digest("base64url");
