@@ -1,3 +1,4 @@
+import { setNonce } from "get-nonce";
 import { useEffect } from "react";
 import {
   isRouteErrorResponse,
@@ -54,6 +55,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // goes), and the end-to-end tests look at the page after that.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
+    // The dialogs' scroll lock adds a <style> element: it carries the page's nonce, which the
+    // Content-Security-Policy asks of style elements (browsers show it only as a property).
+    setNonce(document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
   }, []);
   return (
     <html lang="en">

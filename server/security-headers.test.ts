@@ -1,13 +1,20 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/utils/env.server";
-import { securityHeaders } from "./security-headers";
+import { securityHeaders, toastStyleHash } from "./security-headers";
 
 async function headersFor(env: Record<string, string>) {
   const app = new Hono();
   app.use(securityHeaders(loadConfig({ AUTH_SECRET: "x".repeat(32), ...env })));
   app.get("/", (c) => c.text("ok"));
   return (await app.request("/")).headers;
+}
+
+function directivesOf(policy: string) {
+  return new Map(policy.split(";").map((part) => {
+    const [name, ...values] = part.trim().split(/\s+/);
+    return [name!, values];
+  }));
 }
 
 describe("security headers", () => {
@@ -28,6 +35,16 @@ describe("security headers", () => {
     const file = (await headersFor({ HERO_VIDEO_URL: "https://cdn.example.org/clips/hall.mp4?v=2" })).get("content-security-policy")!;
     expect(file).toContain("media-src 'self' https://cdn.example.org");
     expect(file).toContain("frame-src 'none'");
+  });
+
+  it("allows style elements only from the site, by nonce, or the toasts' own by hash; style attributes stay", async () => {
+    const policy = directivesOf((await headersFor({})).get("content-security-policy")!);
+    const hash = toastStyleHash();
+    expect(hash).toMatch(/^'sha256-[A-Za-z0-9+/]{43}='$/);
+    expect(policy.get("style-src")).toEqual(["'self'", expect.stringMatching(/^'nonce-/)]);
+    // The toasts' style element is added empty first: the empty text's hash lets that pass.
+    expect(policy.get("style-src-elem")).toEqual(["'self'", expect.stringMatching(/^'nonce-/), hash, "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"]);
+    expect(policy.get("style-src-attr")).toEqual(["'unsafe-inline'"]);
   });
 
   it("leaves development to Vite's own scripts", async () => {

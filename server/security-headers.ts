@@ -4,7 +4,11 @@
  * nonce), shows images only from the site and VRChat, embeds only the configured hero video,
  * and lets no other site frame the pages. HSTS only when the public address is https.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import { log } from "~/utils/log.server";
 import { isVideoFile } from "~/features/site/hero-video";
 import type { Config } from "~/utils/env.server";
 
@@ -24,6 +28,29 @@ function videoSources(videoUrl: string | undefined) {
   return isVideoFile(videoUrl) ? { frame: [], media: [origin] } : { frame: [origin], media: [] };
 }
 
+/**
+ * The toast library (sonner) adds its stylesheet as a <style> element without a nonce when it
+ * loads. Rather than allow every inline style element, the policy allows that one by its SHA-256,
+ * read from the installed library. If it cannot be read (a later version written differently),
+ * inline style elements are allowed as before, and the log says so.
+ */
+const sha256Source = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+/** The toast library adds its style element empty, then its text: both states are checked. */
+const EMPTY_STYLE = sha256Source("");
+
+export function toastStyleHash(): string | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const source = readFileSync(require.resolve("sonner").replace(/index\.js$/, "index.mjs"), "utf8");
+    const literal = /__insertCSS\(("(?:[^"\\]|\\.)*")\)/.exec(source)?.[1];
+    if (!literal) return null;
+    const css = JSON.parse(literal) as string;
+    return sha256Source(css);
+  } catch {
+    return null;
+  }
+}
+
 export function securityHeaders(config: Config) {
   const https = config.PUBLIC_URL.startsWith("https://");
   const video = videoSources(config.HERO_VIDEO_URL);
@@ -32,14 +59,20 @@ export function securityHeaders(config: Config) {
   const images = [...new Set(["'self'", "data:", ...VRCHAT_IMAGE_SOURCES, vrchatApi])];
   // Vite's development server injects its own scripts and a websocket: no policy there.
   const development = config.NODE_ENV === "development";
+  const toastStyle = development ? null : toastStyleHash();
+  if (!development && !toastStyle) log.warn("the toast stylesheet could not be read: inline style elements are allowed");
   return secureHeaders({
     contentSecurityPolicy: development
       ? undefined
       : {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", NONCE],
-          // React's style attributes and the toast library's injected stylesheet.
-          styleSrc: ["'self'", "'unsafe-inline'"],
+          // Stylesheets from the site, style elements by nonce (the dialogs' scroll lock) or by
+          // hash (the toasts'), and style attributes (React's, the UI libraries' positioning).
+          // (A nonce or hash in a directive makes browsers ignore 'unsafe-inline' there.)
+          styleSrc: toastStyle ? ["'self'", NONCE] : ["'self'", "'unsafe-inline'"],
+          styleSrcElem: toastStyle ? ["'self'", NONCE, toastStyle, EMPTY_STYLE] : ["'self'", "'unsafe-inline'"],
+          styleSrcAttr: ["'unsafe-inline'"],
           imgSrc: images,
           fontSrc: ["'self'"],
           connectSrc: ["'self'"],
