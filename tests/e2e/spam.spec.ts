@@ -1,0 +1,86 @@
+/**
+ * The spam defences as people meet them, on a site with the production fill time (3 s): a person
+ * who takes their time is through; one who is quicker than that is told so and sends again with
+ * the answers kept. An admin marks spam from the review, one by one and in bulk, and finds it
+ * under its own filter.
+ */
+import { expect, test, type Browser } from "@playwright/test";
+import { hydrated } from "./hydrated";
+import { startOwnSite, type OwnSite } from "./own-site";
+
+const ADMIN = { email: "sentry@dwell.example", password: "moonlight-sentry" };
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+
+let site: OwnSite;
+test.beforeAll(async () => {
+  site = await startOwnSite(ADMIN, { FORM_MIN_FILL_SECONDS: "3" });
+});
+test.afterAll(async () => {
+  await site?.stop();
+});
+
+async function apply(browser: Browser, name: string, { takeTime }: { takeTime: boolean }) {
+  const page = await browser.newPage();
+  await page.goto(`${site.url}/apply`);
+  await hydrated(page);
+  await page.getByLabel("What is your VRChat username?").fill(name);
+  await page.getByLabel("What is your Discord username?").fill(`${name.toLowerCase()}-discord`);
+  await page.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+  await page.getByLabel("Tell us about yourself").fill(`I am ${name}.`);
+  // A person reads the questions: a few seconds pass between the page and the button.
+  if (takeTime) await page.waitForTimeout(3_000);
+  await page.getByRole("button", { name: "Complete the Ritual" }).click();
+  return page;
+}
+
+test("a person is through; one quicker than a person can be is asked to send again, answers kept", async ({ browser }) => {
+  const patient = await apply(browser, "Patience", { takeTime: true });
+  await expect(patient.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+
+  const hasty = await apply(browser, "Haste", { takeTime: false });
+  await expect(hasty.getByRole("alert")).toHaveText(
+    "That was quicker than a person can fill in this form. Please check your answers and send it again.",
+  );
+  await expect(hasty.getByLabel("Tell us about yourself")).toHaveValue("I am Haste.");
+  await hasty.waitForTimeout(3_000);
+  await hasty.getByRole("button", { name: "Complete the Ritual" }).click();
+  await expect(hasty.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+  for (const name of ["Spammer One", "Spammer Two"]) {
+    const page = await apply(browser, name, { takeTime: true });
+    await expect(page.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+  }
+});
+
+test("an admin marks spam one by one and in bulk, and finds it under its filter", async ({ page }) => {
+  await page.goto(`${site.url}/admin/applications`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
+  await hydrated(page);
+  const total = page.getByText("Total Applications", { exact: true }).locator("xpath=following-sibling::p");
+  await expect(total).toHaveText("4");
+
+  const card = (name: string) => page.locator("div").filter({ has: page.getByText(name, { exact: true }) }).filter({ has: page.getByRole("button", { name: /Spam/ }) }).last();
+  await card("Spammer One").getByRole("button", { name: "Mark as Spam" }).click();
+  await expect(page.getByText("Spammer One", { exact: true }).first()).toBeHidden();
+  await expect(total).toHaveText("3");
+
+  await page.getByRole("checkbox", { name: "Select Spammer Two" }).check();
+  await page.getByRole("button", { name: "Mark selected as spam" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Mark 1 application as spam" }).click();
+  await expect(page.getByText("1 application marked as spam.")).toBeVisible();
+  await expect(page.getByText("Spammer Two", { exact: true }).first()).toBeHidden();
+  await expect(total).toHaveText("2");
+
+  await page.getByRole("combobox", { name: "Status" }).selectOption("spam");
+  await expect(page.getByText("Spammer One", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Spammer Two", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Patience", { exact: true }).first()).toBeHidden();
+  await card("Spammer One").getByRole("button", { name: "Not Spam" }).click();
+  await expect(page.getByText("Spammer One", { exact: true }).first()).toBeHidden();
+  await page.getByRole("combobox", { name: "Status" }).selectOption("all");
+  await expect(page.getByText("Spammer One", { exact: true }).first()).toBeVisible();
+  await expect(total).toHaveText("3");
+});
