@@ -148,7 +148,7 @@ export async function reviewApplication(
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
   return db.transaction(async (tx) => {
-    const { table, scopeWhere } = columnsOf(scope);
+    const { table } = columnsOf(scope);
     const [current] = await tx
       .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
       .from(table)
@@ -205,7 +205,7 @@ export async function reviewApplications(
   const invalid = new Set(ids).size - wanted.length;
   if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid };
   return db.transaction(async (tx) => {
-    const { table, scopeWhere } = columnsOf(scope);
+    const { table } = columnsOf(scope);
     const current = await tx
       .select({ id: table.id, status: table.status })
       .from(table)
