@@ -52,6 +52,7 @@ export default defineConfig({
       RATE_LIMIT_APPLICATIONS: "10000",
       RATE_LIMIT_SIGN_IN: "10000",
       RATE_LIMIT_APPLICATIONS_SITE: "10000",
+      RATE_LIMIT_DUPLICATES: "10000",
       // A test fills a form faster than a person; the fill-time check has its own tests.
       FORM_MIN_FILL_SECONDS: "0",
       // Tests change events and look at once; the page cache has its own integration test.

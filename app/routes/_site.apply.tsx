@@ -156,7 +156,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   const client = clientKey(clientAddress);
-  if (await probingTooMuch(db, client, now)) {
+  if (await probingTooMuch(db, client, config.RATE_LIMIT_DUPLICATES, now)) {
     await countRefusal(db, "probe-limit", now);
     return failure(429, RATE_LIMITED_MESSAGE, { values }, { "Retry-After": "3600" });
   }

@@ -48,6 +48,11 @@ const EnvSchema = z.object({
     .default(20),
   /** Submissions per minute from everyone together: a flood from many addresses stops here. */
   RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
+  /**
+   * Duplicate answers ("already submitted") one client may meet per hour; past them its posts are
+   * refused unread for the hour, so the answer cannot be used to test which names have applied.
+   */
+  RATE_LIMIT_DUPLICATES: z.coerce.number({ error: "expected a number of answers" }).int().min(1).default(3),
   /** A form posted sooner than this after it was served is refused (0: no such check). */
   FORM_MIN_FILL_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).min(0).max(60).default(3),
 

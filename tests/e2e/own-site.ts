@@ -17,7 +17,7 @@ export interface OwnSite {
  */
 export async function startOwnSite(admin: { email: string; password: string }, env: Record<string, string> = {}): Promise<OwnSite> {
   const dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-own-"));
-  const server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_APPLICATIONS: "10000", RATE_LIMIT_SIGN_IN: "10000", RATE_LIMIT_APPLICATIONS_SITE: "10000", ...env });
+  const server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_APPLICATIONS: "10000", RATE_LIMIT_SIGN_IN: "10000", RATE_LIMIT_APPLICATIONS_SITE: "10000", RATE_LIMIT_DUPLICATES: "10000", ...env });
   createAccountWithCommand(dataDir, admin.email, admin.password, "admin");
   return {
     url: server.url,

@@ -31,17 +31,16 @@ type Refusal = "honeypot" | "too-quick" | "site-ceiling" | "client-limit" | "dup
 
 /**
  * The duplicate answer ("You have already submitted…") tells whether a name has applied. A person
- * meets it once or twice; someone testing names meets it again and again. Past this many in an
- * hour from one client, its posts are refused before they are looked at, with the rate-limit
+ * meets it once or twice; someone testing names meets it again and again. Past RATE_LIMIT_DUPLICATES
+ * in an hour from one client, its posts are refused before they are looked at, with the rate-limit
  * message, which tells nothing about any name.
  */
-export const DUPLICATES_PER_HOUR = 3;
 const DUPLICATE_WINDOW_MS = 60 * 60_000;
 const duplicateKey = (client: string) => `duplicates:${client}`;
 
 /** Whether this client has met the duplicate answer too often this hour to be given it again. */
-export async function probingTooMuch(db: Database, client: string, now: Date): Promise<boolean> {
-  return (await rateLimitCount(db, { key: duplicateKey(client), windowMs: DUPLICATE_WINDOW_MS, now })) >= DUPLICATES_PER_HOUR;
+export async function probingTooMuch(db: Database, client: string, perHour: number, now: Date): Promise<boolean> {
+  return (await rateLimitCount(db, { key: duplicateKey(client), windowMs: DUPLICATE_WINDOW_MS, now })) >= perHour;
 }
 
 /** Counts a duplicate answer given to this client (and, for the dashboard, in all). */
