@@ -90,6 +90,10 @@ function print(result: unknown) {
   } else if (action === "create") {
     const account = result as { email: string; username: string; role: string };
     console.log(`Created ${account.role} account ${account.email} (username ${account.username}).`);
+    if (account.role === "admin") {
+      const required = process.env.REQUIRE_ADMIN_2FA === "true" ? " (required here: REQUIRE_ADMIN_2FA is on)" : "";
+      console.log(`Two-factor sign-in is set up from the Sanctum's Security page after signing in${required}.`);
+    }
   } else if (action === "reset-2fa") {
     console.log(`Two-factor sign-in is off for ${(result as { reset: string }).reset}, and its sessions have ended. It can be set up again from the Sanctum's Security page.`);
   } else {
