@@ -223,6 +223,10 @@ const ADMIN_SCREENS: Screen[] = [
 // axe judges contrast from CSS; expectReadableText measures it as drawn, over the gradients and
 // translucent panels that axe can only mark "needs review".
 test.describe("axe finds no serious or critical violations, and text keeps its contrast as drawn", () => {
+  // The contrast measurement adds style elements of its own (to hide text, to stop transitions),
+  // which the site's Content-Security-Policy refuses; the policy has its own tests
+  // (content-policy.spec.ts).
+  test.use({ bypassCSP: true });
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
       test.use({ viewport });
