@@ -1,4 +1,3 @@
-import { setNonce } from "get-nonce";
 import { useEffect } from "react";
 import {
   isRouteErrorResponse,
@@ -55,9 +54,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // goes), and the end-to-end tests look at the page after that.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
-    // The dialogs' scroll lock adds a <style> element: it carries the page's nonce, which the
-    // Content-Security-Policy asks of style elements (browsers show it only as a property).
-    setNonce(document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
   }, []);
   return (
     <html lang="en">

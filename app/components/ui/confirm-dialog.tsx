@@ -1,5 +1,6 @@
+import { setNonce } from "get-nonce";
 import { AlertDialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { Button } from "./button";
 
 /**
@@ -22,6 +23,11 @@ export function ConfirmDialog({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
+  // The dialog's scroll lock adds a <style> element: it carries the page's nonce, which the
+  // Content-Security-Policy asks of style elements (browsers show a nonce only as a property).
+  useEffect(() => {
+    setNonce(document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
+  }, []);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
