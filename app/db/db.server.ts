@@ -117,3 +117,12 @@ export async function migrationStatus(db: Database): Promise<MigrationStatus> {
   const unknown = applied.filter((when) => !known.includes(when)).length;
   return { state: unknown > 0 ? "ahead" : missing > 0 ? "behind" : "current", applied: applied.length, known: known.length };
 }
+
+/** A unique-index violation, however the driver reports it (its SQLSTATE, or its message). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+    if (/duplicate|unique/i.test(current.message)) return true;
+  }
+  return false;
+}

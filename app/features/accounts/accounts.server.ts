@@ -4,7 +4,7 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "~/db/db.server";
+import { isUniqueViolation, type Database } from "~/db/db.server";
 import { profiles, sessions, twoFactors, USER_ROLES } from "~/db/schema";
 import type { Auth } from "~/utils/auth.server";
 import { passwordProblem } from "./password-policy.server";
@@ -28,12 +28,6 @@ function describe(error: z.ZodError) {
   return error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; ");
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
 
 export async function createAccount(auth: Auth, input: NewAccount) {
   const parsed = NewAccountSchema.safeParse(input);

@@ -1,5 +1,5 @@
 import { asc, eq, isNull, sql } from "drizzle-orm";
-import type { Database } from "~/db/db.server";
+import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
 
@@ -38,15 +38,6 @@ export async function listFormQuestions(db: Database, scope: ApplicationScope): 
     questionType: row.questionType as FormQuestion["questionType"],
     options: row.questionType === "select" ? (row.options ?? []) : null,
   }));
-}
-
-/** A unique-index violation, however the driver reports it (spec section 5). */
-export function isDuplicateError(error: unknown): boolean {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    if (/duplicate|unique/i.test(current.message)) return true;
-  }
-  return false;
 }
 
 export interface StoredApplication {
@@ -112,7 +103,7 @@ export async function submitApplication(
     });
     return { ok: true, application };
   } catch (error) {
-    if (isDuplicateError(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+    if (isUniqueViolation(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
     throw error;
   }
 }

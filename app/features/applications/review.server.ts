@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "~/db/db.server";
+import { isUniqueViolation, type Database } from "~/db/db.server";
 import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
@@ -294,13 +294,6 @@ export async function markSpam(
     if (!spam && isUniqueViolation(error)) return "conflict";
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 const EXPORT_BATCH = 1000;
