@@ -18,6 +18,7 @@ import { APIError } from "better-auth/api";
 import { data } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "~/utils/admin-guard.server";
+import { withAuthCookies } from "~/utils/auth.server";
 import { eq } from "drizzle-orm";
 import { profiles } from "~/db/schema";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
@@ -215,9 +216,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       returnHeaders: true,
     });
     await db.update(profiles).set({ passwordChangeDue: false }).where(eq(profiles.id, viewer.id));
-    const response = new Headers();
-    for (const cookie of headers.getSetCookie()) response.append("Set-Cookie", cookie);
-    return data({ message: "Passphrase changed. Your other sessions were signed out." }, { headers: response });
+    return data({ message: "Passphrase changed. Your other sessions were signed out." }, { headers: withAuthCookies(headers) });
   } catch (error) {
     if (error instanceof APIError) return data({ error: error.message }, { status: 400 });
     log.error("password change failed", { error });

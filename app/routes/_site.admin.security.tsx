@@ -7,9 +7,10 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
 import { appContext } from "~/context";
-import { describeEnrolment, type Enrolment } from "~/features/accounts/two-factor.server";
+import { describeEnrolment, typedCode, type Enrolment } from "~/features/accounts/two-factor.server";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
 import { requireAdmin } from "~/utils/admin-guard.server";
+import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.admin.security";
@@ -38,15 +39,6 @@ type SecurityResult =
   | { message: string }
   | { error: string };
 
-/** The cookies better-auth set (a new session after turning two-factor sign-in on or off). */
-function cookiesOf(headers: Headers): Headers {
-  const out = new Headers();
-  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return out;
-}
-
-const digits = (code: string) => code.replace(/\s/g, "");
-
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
   const { auth, db } = context.get(appContext);
@@ -69,9 +61,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       const enrolment = describeEnrolment(change.totpUri);
       if (!enrolment) return data<SecurityResult>({ error: "Please start the set-up again." }, { status: 400 });
       try {
-        const answer = await auth.api.verifyTOTP({ body: { code: digits(change.code) }, headers, returnHeaders: true });
+        const answer = await auth.api.verifyTOTP({ body: { code: typedCode(change.code) }, headers, returnHeaders: true });
         log.info("an admin turned on two-factor sign-in", { userId: viewer.id });
-        return data<SecurityResult>({ message: "Two-factor sign-in is on. From now on, signing in asks for a code from your app." }, { headers: cookiesOf(answer.headers) });
+        return data<SecurityResult>({ message: "Two-factor sign-in is on. From now on, signing in asks for a code from your app." }, { headers: withAuthCookies(answer.headers) });
       } catch (error) {
         if (error instanceof APIError) return data<SecurityResult>({ stage: "confirm", enrolment, error: WRONG_CODE }, { status: 400 });
         throw error;
@@ -80,14 +72,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (change.intent === "disable") {
       // The password and a current code: a stolen session alone cannot turn it off.
       try {
-        await auth.api.verifyTOTP({ body: { code: digits(change.code) }, headers });
+        await auth.api.verifyTOTP({ body: { code: typedCode(change.code) }, headers });
       } catch (error) {
         if (error instanceof APIError) return data<SecurityResult>({ error: WRONG_CODE }, { status: 400 });
         throw error;
       }
       const answer = await auth.api.disableTwoFactor({ body: { password: change.password }, headers, returnHeaders: true });
       log.info("an admin turned off two-factor sign-in", { userId: viewer.id });
-      return data<SecurityResult>({ message: "Two-factor sign-in is off." }, { headers: cookiesOf(answer.headers) });
+      return data<SecurityResult>({ message: "Two-factor sign-in is off." }, { headers: withAuthCookies(answer.headers) });
     }
     const generated = await auth.api.generateBackupCodes({ body: { password: change.password }, headers });
     return {

@@ -7,7 +7,7 @@ import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { clearSignInFailures, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
-import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
 import { safeAdminPath } from "~/utils/safe-next";
@@ -56,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // With two-factor sign-in on, the passphrase opens only the code step (its cookie is set here).
     const needsCode = (answer as { twoFactorRedirect?: boolean }).twoFactorRedirect === true;
     const response = redirect(needsCode ? `${href("/admin/two-factor")}?${new URLSearchParams({ next })}` : next);
-    for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+    withAuthCookies(headers, response.headers);
     return response;
   } catch (error) {
     if (error instanceof APIError) {

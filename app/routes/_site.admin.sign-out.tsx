@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { appContext } from "~/context";
 import { isSameOrigin } from "~/utils/admin-guard.server";
+import { withAuthCookies } from "~/utils/auth.server";
 import type { Route } from "./+types/_site.admin.sign-out";
 
 export function loader() {
@@ -12,6 +13,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const response = redirect("/admin");
   if (!isSameOrigin(request)) return response;
   const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
-  for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  withAuthCookies(headers, response.headers);
   return response;
 }

@@ -5,9 +5,10 @@ import { data, Form, href, redirect, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { fieldClass } from "~/components/ui/field";
 import { appContext } from "~/context";
+import { typedCode } from "~/features/accounts/two-factor.server";
 import { GuardCard } from "~/features/sanctum/admin-screens";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
-import { CLIENT_IP_HEADER } from "~/utils/auth.server";
+import { CLIENT_IP_HEADER, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { safeAdminPath } from "~/utils/safe-next";
 import type { Route } from "./+types/_site.admin.two-factor";
@@ -27,8 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const next = safeAdminPath(form?.get("next"));
-  // Spaces as an app groups the digits ("123 456") are not part of the code.
-  const code = String(form?.get("code") ?? "").replace(/\s/g, "").slice(0, 64);
+  const code = typedCode(String(form?.get("code") ?? ""));
   if (!code) return data({ error: "Please enter the code from your authenticator app, or a recovery code." }, { status: 400 });
 
   const headers = new Headers({ cookie: request.headers.get("Cookie") ?? "", [CLIENT_IP_HEADER]: clientAddress });
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       ? await auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true })
       : await auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true });
     const response = redirect(next);
-    for (const cookie of answer.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+    withAuthCookies(answer.headers, response.headers);
     return response;
   } catch (error) {
     if (error instanceof APIError) {

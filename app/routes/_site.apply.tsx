@@ -104,9 +104,10 @@ function failure(
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, config, auth, clientAddress, notifications } = context.get(appContext);
   const now = new Date();
+  const client = clientKey(clientAddress);
 
   const limit = await hitRateLimit(db, {
-    key: `applications:${clientKey(clientAddress)}`,
+    key: `applications:${client}`,
     limit: config.RATE_LIMIT_APPLICATIONS,
     windowMs: RATE_WINDOW_MS,
     now,
@@ -155,7 +156,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return failure(filling.status, filling.message, { values, formStarted });
   }
 
-  const client = clientKey(clientAddress);
   if (await probingTooMuch(db, client, config.RATE_LIMIT_DUPLICATES, now)) {
     await countRefusal(db, "probe-limit", now);
     return failure(429, RATE_LIMITED_MESSAGE, { values }, { "Retry-After": "3600" });

@@ -93,6 +93,12 @@ export function createAuth({
 
 export type Auth = ReturnType<typeof createAuth>;
 
+/** Passes on the cookies better-auth set (a session, a two-factor challenge) to the site's answer. */
+export function withAuthCookies(from: Headers, to: Headers = new Headers()): Headers {
+  for (const cookie of from.getSetCookie()) to.append("Set-Cookie", cookie);
+  return to;
+}
+
 const RESET_PREFIX = "reset-password:";
 
 /**

@@ -12,30 +12,35 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
-export async function hitRateLimit(
-  db: Database,
-  { key, limit, windowMs, now }: { key: string; limit: number; windowMs: number; now: Date },
-): Promise<RateLimitResult> {
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+const windowOf = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+
+/** Counts one more under `key` in the current window; returns the window's count. */
+export async function countHit(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
   const [row] = await db
     .insert(rateLimits)
-    .values({ key, windowStart, count: 1 })
+    .values({ key, windowStart: windowOf(windowMs, now), count: 1 })
     .onConflictDoUpdate({
       target: [rateLimits.key, rateLimits.windowStart],
       set: { count: sql`${rateLimits.count} + 1` },
     })
     .returning({ count: rateLimits.count });
-  const allowed = row!.count <= limit;
-  return { allowed, retryAfterMs: allowed ? 0 : windowStart.getTime() + windowMs - now.getTime() };
+  return row!.count;
+}
+
+export async function hitRateLimit(
+  db: Database,
+  { key, limit, windowMs, now }: { key: string; limit: number; windowMs: number; now: Date },
+): Promise<RateLimitResult> {
+  const allowed = (await countHit(db, { key, windowMs, now })) <= limit;
+  return { allowed, retryAfterMs: allowed ? 0 : windowOf(windowMs, now).getTime() + windowMs - now.getTime() };
 }
 
 /** How many hits the key has in the current window, without adding one. */
 export async function rateLimitCount(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const [row] = await db
     .select({ count: rateLimits.count })
     .from(rateLimits)
-    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart)));
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowOf(windowMs, now))));
   return row?.count ?? 0;
 }
 

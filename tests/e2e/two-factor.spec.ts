@@ -33,6 +33,21 @@ async function passphrase(page: Page) {
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
 }
 
+/** The second step: a code (or a recovery code) typed and sent. */
+async function secondKey(page: Page, code: string) {
+  await page.getByLabel("Code from your authenticator app").fill(code);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+}
+
+/** Signed in with a code: the Sanctum greets the admin, who then signs out from the dashboard. */
+async function enterAndLeave(page: Page, code: string) {
+  await passphrase(page);
+  await secondKey(page, code);
+  await expect(page.getByText(/Welcome, /)).toBeVisible();
+  await page.goto(`${site.url}/admin`);
+  await signOut(page);
+}
+
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page.getByRole("heading", { name: "Enter the Sanctum" })).toBeVisible();
@@ -73,29 +88,21 @@ test("signing in takes a code after the passphrase, or a recovery code once", as
   await expect(page.getByRole("heading", { name: "Your Second Key" })).toBeVisible();
   await hydrated(page);
   await expectNoSeriousViolations(page, "the code step");
-  await page.getByLabel("Code from your authenticator app").fill(currentCode());
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await secondKey(page, currentCode());
   await expect(page.getByText(/Welcome, /)).toBeVisible();
   await page.goto(`${site.url}/admin`);
   await signOut(page);
 
-  await passphrase(page);
-  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[0]!);
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
-  await expect(page.getByText(/Welcome, /)).toBeVisible();
-  await page.goto(`${site.url}/admin`);
-  await signOut(page);
+  await enterAndLeave(page, recoveryCodes[0]!);
 
   await passphrase(page);
-  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[0]!);
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await secondKey(page, recoveryCodes[0]!);
   await expect(page.getByText("That code is not right.")).toBeVisible();
 });
 
 test("turning it off takes the passphrase and a code; the site then asks for it again", async ({ page }) => {
   await passphrase(page);
-  await page.getByLabel("Code from your authenticator app").fill(recoveryCodes[1]!);
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await secondKey(page, recoveryCodes[1]!);
   await expect(page.getByText(/Welcome, /)).toBeVisible();
   await page.goto(`${site.url}/admin/security`);
   const off = page.locator("form", { has: page.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }) });

@@ -6,6 +6,11 @@
 import { encode } from "uqr";
 import { TOTP_ISSUER } from "~/utils/auth.server";
 
+/** A code as typed: spaces (apps show "123 456") are not part of it. */
+export function typedCode(text: string): string {
+  return text.replace(/\s/g, "").slice(0, 64);
+}
+
 export interface Enrolment {
   totpUri: string;
   /** The base32 secret, in groups of four. */

@@ -8,10 +8,10 @@
  * Refusals are counted per hour (in the rate-limit table) for the Sanctum's dashboard.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, gt, inArray, like, sql } from "drizzle-orm";
+import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
-import { hitRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
+import { countHit, hitRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
 
 export const HONEYPOT_FIELD = "website";
 export const STARTED_FIELD = "form_started";
@@ -45,7 +45,7 @@ export async function probingTooMuch(db: Database, client: string, perHour: numb
 
 /** Counts a duplicate answer given to this client (and, for the dashboard, in all). */
 export async function countDuplicate(db: Database, client: string, now: Date) {
-  await hitRateLimit(db, { key: duplicateKey(client), limit: Number.MAX_SAFE_INTEGER, windowMs: DUPLICATE_WINDOW_MS, now });
+  await countHit(db, { key: duplicateKey(client), windowMs: DUPLICATE_WINDOW_MS, now });
   await countRefusal(db, "duplicate", now);
 }
 
@@ -100,7 +100,7 @@ export async function withinSiteCeiling(db: Database, perMinute: number, now: Da
 
 /** Counts a refusal for the dashboard (one row per kind and hour). */
 export async function countRefusal(db: Database, refusal: Refusal, now: Date) {
-  await hitRateLimit(db, { key: `refused:${refusal}`, limit: Number.MAX_SAFE_INTEGER, windowMs: COUNT_WINDOW_MS, now });
+  await countHit(db, { key: `refused:${refusal}`, windowMs: COUNT_WINDOW_MS, now });
 }
 
 /** Refusals in the last 24 hours by kind, and the minutes in which the site-wide ceiling was passed. */
@@ -114,7 +114,7 @@ export async function spamDefenceFigures(db: Database, siteCeiling: number, now:
   const [ceiling] = await db
     .select({ minutes: sql<number>`count(*)::int`, last: sql<Date | null>`max(${rateLimits.windowStart})` })
     .from(rateLimits)
-    .where(and(inArray(rateLimits.key, [SITE_CEILING_KEY]), gt(rateLimits.windowStart, since), gt(rateLimits.count, siteCeiling)));
+    .where(and(eq(rateLimits.key, SITE_CEILING_KEY), gt(rateLimits.windowStart, since), gt(rateLimits.count, siteCeiling)));
   const refused = Object.fromEntries(rows.map((row) => [row.key.slice("refused:".length), row.total])) as Partial<Record<Refusal, number>>;
   const last = ceiling?.last ? new Date(ceiling.last) : null;
   return { refused, ceilingMinutes: ceiling?.minutes ?? 0, ceilingLastHitAt: last };
