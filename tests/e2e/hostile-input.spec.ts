@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
+import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "sentinel@dwell.example", password: "iron-gate-sentinel" };
 
@@ -103,6 +104,8 @@ test("payloads in every field are shown as text, and never run", async ({ page, 
   // The admin writes a note with a payload on the application.
   const eventId = eventPath.split("/").at(-1)!;
   await page.goto(`/admin/events/${eventId}/applications`);
+  // The note is saved by the page's script when the field loses focus: wait until it runs.
+  await hydrated(page);
   const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").first();
   await card.getByText("Show responses").click();
   const saved = page.waitForResponse((response) => response.request().method() === "POST");

@@ -14,6 +14,8 @@ async function signIn(page: Page) {
 }
 
 test("an admin creates, edits and deletes a prophecy", async ({ page }) => {
+  // Several screens, each saved: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   const title = `Aurora Vigil ${Date.now()}`;
   await signIn(page);
   await page.getByRole("link", { name: "Create New Prophecy" }).click();
