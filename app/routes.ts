@@ -8,6 +8,8 @@ export default [
     // One screen for both forms (spec): with an event id it is the event's application form.
     route("events/:id/apply", "routes/_site.apply.tsx", { id: "event-apply" }),
     route("apply", "routes/_site.apply.tsx", { id: "group-apply" }),
+    // The applicant's private link to their application's status.
+    route("applications/status/:token", "routes/_site.applications.status.$token.tsx"),
 
     // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
     ...prefix("admin", [
@@ -27,8 +29,12 @@ export default [
       // One review screen for both kinds of applications, and their CSV exports.
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),
+      route("applications/:applicationId/vrchat", "routes/_site.admin.applications.$applicationId.vrchat.tsx"),
       route("events/:eventId/applications/export", "routes/_site.admin.applications.export.tsx", { id: "event-applications-export" }),
       route("applications/export", "routes/_site.admin.applications.export.tsx", { id: "group-applications-export" }),
+      // What applicants read once decided: the group's and every event's, or one event's.
+      route("events/:eventId/messages", "routes/_site.admin.messages.tsx", { id: "event-messages" }),
+      route("messages", "routes/_site.admin.messages.tsx", { id: "group-messages" }),
     ]),
 
     route("*", "routes/_site.$.tsx"),

@@ -28,6 +28,7 @@ import { buildNotificationChannels } from "~/features/notifications/channels.ser
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
+import { recordMembershipOutcome } from "~/features/vrchat/vrchat-membership.server";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -100,6 +101,9 @@ function privateResponse(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** A status link's token is the applicant's key to their application: it stays out of the log. */
+export const loggedPath = (path: string) => path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]");
+
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
@@ -118,7 +122,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     withRequestId(requestId, () =>
       log.info("request", {
         method: c.req.method,
-        path: c.req.path,
+        path: loggedPath(c.req.path),
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       }),
@@ -127,7 +131,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
   app.use(securityHeaders(config));
   app.use(compress());
   app.onError((error, c) => {
-    log.error("request failed", { error, method: c.req.method, path: c.req.path });
+    log.error("request failed", { error, method: c.req.method, path: loggedPath(c.req.path) });
     return c.text("Something went wrong on our side. Please try again.", 500);
   });
 
@@ -275,6 +279,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // The group's live data: warm the cache now, and import the VRChat calendar on a schedule.
   const vrchat = createVRChatServices(database.db, config);
+  // Decisions' actions in VRChat: one job at a time, so their calls keep their pace.
+  const actionWorker = createOutboxWorker(database.db, vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : [], {
+    maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+    batchSize: 1,
+    pollIntervalMs: 2_000,
+    onSettled: (job, outcome) =>
+      recordMembershipOutcome(database.db, job.payload, outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`),
+  });
+  actionWorker.start();
+  if (vrchat.membershipActions) log.info("decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS)");
   if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
   else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
   const syncEvents = () => {
@@ -312,7 +326,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     auth,
     mailTransport: mailer.transport,
-    notifications: { targets, wake: outboxWorker.wake },
+    notifications: {
+      targets,
+      wake: () => {
+        outboxWorker.wake();
+        actionWorker.wake();
+      },
+    },
     vrchat,
     health,
     build,
@@ -351,7 +371,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stopped;
       clearInterval(idle);
       clearTimeout(deadline);
-      await Promise.all([outboxWorker.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
+      await Promise.all([outboxWorker.stop(), actionWorker.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
       await database.close();
       await lock?.release();
       if (database.kind === "pglite") await makeOwnerOnly(config.DATA_DIR).catch(() => undefined);

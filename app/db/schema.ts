@@ -15,6 +15,7 @@ import {
   text,
   time,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -220,6 +221,14 @@ const present = (column: Parameters<typeof sql>[1]) => sql`btrim(coalesce(${colu
 const claims = (column: Parameters<typeof sql>[1], spamAt: Parameters<typeof sql>[1]) =>
   sql`${present(column)} and ${spamAt} is null`;
 
+/** What lets the applicant follow their application (see features/decisions). */
+const applicantHearsBack = (table: string) => ({
+  /** SHA-256 of the private status link's token; the token itself is never stored. */
+  statusTokenHash: text().unique(`${table}_status_token_hash_key`),
+  /** The decision message as written when the application was decided: what the applicant reads. */
+  decisionMessage: text(),
+});
+
 export const applications = pgTable(
   "applications",
   {
@@ -232,6 +241,11 @@ export const applications = pgTable(
     reviewedAt: timestamp({ withTimezone: true }),
     /** Marked as spam by an admin: out of every list, count and export but the 'Spam' filter. */
     spamAt: timestamp({ withTimezone: true }),
+    ...applicantHearsBack("applications"),
+    /** The applicant's VRChat account (`usr_…`), as an admin linked it; a display name is not an identity. */
+    vrchatUserId: text(),
+    /** Its display name when it was linked, to show beside the id. */
+    vrchatDisplayName: text(),
     ...timestamps,
   },
   (table) => [
@@ -262,6 +276,7 @@ export const eventApplications = pgTable(
     reviewedAt: timestamp({ withTimezone: true }),
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
+    ...applicantHearsBack("event_applications"),
     ...timestamps,
   },
   (table) => [
@@ -288,8 +303,11 @@ export type EventQuestionRow = typeof eventApplicationQuestions.$inferSelect;
 export const OUTBOX_STATUSES = ["pending", "delivered", "failed"] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
-/** Where notifications go; one job per application and configured target. */
-export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord"] as const;
+/**
+ * Where jobs go: the admins' notification channels (one job per application and configured
+ * channel), and the actions a decision takes in VRChat and Discord (see features/decisions).
+ */
+export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord", "vrchat_membership", "discord_member"] as const;
 
 /**
  * Notification jobs, written in the same transaction as the application that caused them, so an
@@ -310,6 +328,8 @@ export const outbox = pgTable(
     deliveredAt: timestamp({ withTimezone: true }),
     /** The application (group or event) the job is about; no foreign key, so history outlives it. */
     sourceId: uuid(),
+    /** What a delivered action did, in words for the review card ("Invite sent"). */
+    result: text(),
     ...timestamps,
   },
   (table) => [
@@ -368,6 +388,29 @@ export const signInFailures = pgTable("sign_in_failures", {
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
+/**
+ * The messages an applicant reads when their application is decided, one per outcome: for the
+ * group's applications (`kind` group), for every event's (`kind` event, no event), and for one
+ * event (`kind` event with its id), which falls back to every event's. No row: the default text.
+ */
+export const decisionMessages = pgTable(
+  "decision_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text().$type<"group" | "event">().notNull(),
+    eventId: uuid().references(() => events.id, { onDelete: "cascade" }),
+    outcome: text().$type<"approved" | "rejected">().notNull(),
+    body: text().notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    check("decision_messages_kind_check", sql`${table.kind} in ('group', 'event')`),
+    check("decision_messages_outcome_check", sql`${table.outcome} in ('approved', 'rejected')`),
+    check("decision_messages_event_check", sql`${table.kind} = 'event' or ${table.eventId} is null`),
+    unique("decision_messages_key").on(table.kind, table.eventId, table.outcome).nullsNotDistinct(),
+  ],
+);
+
 /** Who changed an application's status or notes, when, from what to what. */
 export const applicationAuditLog = pgTable(
   "application_audit_log",
@@ -385,7 +428,7 @@ export const applicationAuditLog = pgTable(
   },
   (table) => [
     check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
-    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord')`),
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );

@@ -1,4 +1,5 @@
-import { data, href } from "react-router";
+import { useEffect } from "react";
+import { data, href, Link, useRevalidator } from "react-router";
 import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
@@ -17,10 +18,15 @@ import {
   markSpam,
   reviewApplications,
   ReviewQuerySchema,
+  type OnDecided,
   type ReviewScope,
 } from "~/features/applications/review.server";
-import { formatShortDate } from "~/features/events/event-timing";
+import { applyDecision, type DecisionContext } from "~/features/decisions/decisions.server";
+import { eventStart, formatLongDate, formatLongDateTime, formatShortDate, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
+import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
+import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
+import { linkVRChatAccount, queueMembershipAction, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
@@ -34,33 +40,69 @@ async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | und
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const { db } = context.get(appContext);
+  const { db, vrchat: services } = context.get(appContext);
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const vrchat = { configured: services.membership !== null, actions: services.membershipActions };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
   try {
     const found = await scopeOf(db, params.eventId);
-    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], query }, { status: 404 });
+    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], jobs: [], vrchat, query }, { status: 404 });
     const [review, questions] = await Promise.all([
       listForReview(db, found.scope, query),
       listFormQuestions(db, found.scope),
     ]);
-    const audit = await listAudit(db, review.applications.map((a) => a.id));
+    const ids = review.applications.map((a) => a.id);
+    const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ["vrchat_membership"])]);
     const event = found.event
       ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired }
       : null;
-    return { error: null, event, review, questions, audit, query };
+    return { error: null, event, review, questions, audit, jobs, vrchat, query };
   } catch (error) {
     log.error("failed to load applications for review", { error });
-    return data({ error: loadError, event: null, review: null, questions: [], audit: [], query }, { status: 503 });
+    return data({ error: loadError, event: null, review: null, questions: [], audit: [], jobs: [], vrchat, query }, { status: 503 });
   }
 }
 
 const ChangeSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("status"), id: z.string(), status: z.enum(APPLICATION_STATUSES), notes: z.string().max(5000).optional() }),
+  z.object({
+    intent: z.literal("status"),
+    id: z.string(),
+    status: z.enum(APPLICATION_STATUSES),
+    notes: z.string().max(5000).optional(),
+    block: z.literal("on").optional(),
+  }),
   z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
 ]);
 
 const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string().max(100) });
+
+const LinkSchema = z.object({ id: z.string().max(100), account: z.string().trim().max(300) });
+
+export const LINK_HINT = "Paste a VRChat profile link (https://vrchat.com/home/user/usr_…) or a user id.";
+
+/** What a decision does beyond its status: the applicant's message, and the action in VRChat. */
+function decisionEffects(
+  services: { membershipActions: boolean },
+  context: DecisionContext,
+  reviewer: { id: string; username: string },
+  block: boolean,
+): OnDecided {
+  return async (tx, decided) => {
+    const { vrchatUserId } = await applyDecision(tx, decided, context);
+    if (decided.kind !== "group" || decided.status === "pending" || !vrchatUserId || !services.membershipActions) return;
+    await queueMembershipAction(
+      tx,
+      {
+        applicationId: decided.id,
+        userId: vrchatUserId,
+        action: decided.status === "approved" ? "accept" : "reject",
+        block: decided.status === "rejected" && block,
+        actor: { id: reviewer.id, name: reviewer.username },
+      },
+      new Date(),
+    );
+  };
+}
 
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
@@ -69,13 +111,49 @@ const BulkSchema = z.object({
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
-  const { db } = context.get(appContext);
+  const { db, config, vrchat, notifications } = context.get(appContext);
   const found = await scopeOf(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
+  const now = new Date();
+  const decisionContext: DecisionContext = found.event
+    ? { event: found.event.title, date: formatLongDateTime(eventStart(found.event), zoneOf(found.event.timezone)), discordInvite: config.DISCORD_INVITE_URL ?? null }
+    : { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite: config.DISCORD_INVITE_URL ?? null };
 
   const intent = form?.get("intent");
+  if ((intent === "link-vrchat" || intent === "unlink-vrchat") && found.scope.kind === "group") {
+    const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
+    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
+    try {
+      if (intent === "unlink-vrchat") {
+        await linkVRChatAccount(db, link.data.id, null, { id: reviewer.id, name: reviewer.username });
+        return { ok: true as const, message: "The VRChat account is no longer linked." };
+      }
+      if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
+      const userId = userIdFrom(link.data.account);
+      if (!userId) return data({ error: LINK_HINT }, { status: 400 });
+      const account = await vrchat.membership.describeUser(userId);
+      if (!account) return data({ error: "VRChat has no user with that id." }, { status: 404 });
+      await linkVRChatAccount(db, link.data.id, { userId: account.id, displayName: account.displayName }, { id: reviewer.id, name: reviewer.username });
+      return { ok: true as const, message: `Linked to ${account.displayName} in VRChat.` };
+    } catch (error) {
+      log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
+      return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
+    }
+  }
+  if (intent === "retry-job") {
+    const jobId = z.uuid().safeParse(form?.get("job"));
+    if (!jobId.success) return data({ error: "Failed to update application" }, { status: 400 });
+    try {
+      if (!(await retryOutboxJob(db, jobId.data))) return data({ error: "That action is not waiting for a retry." }, { status: 409 });
+      notifications.wake();
+      return { ok: true as const, message: "Trying again." };
+    } catch (error) {
+      log.error("failed to retry an action", { error });
+      return data({ error: "Failed to update application" }, { status: 503 });
+    }
+  }
   if (intent === "spam" || intent === "not-spam") {
     const marked = SpamSchema.safeParse({ intent, id: form?.get("id") });
     if (!marked.success) return data({ error: "Failed to update application" }, { status: 400 });
@@ -107,7 +185,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, new Date());
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(vrchat, decisionContext, reviewer, false));
+      notifications.wake();
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
       log.error("failed to review applications in bulk", { error });
@@ -132,9 +211,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       change.id,
       { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
       reviewer,
-      new Date(),
+      now,
+      decisionEffects(vrchat, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
     );
     if (ok === "conflict") return data({ error: failed }, { status: 409 });
+    if (ok) notifications.wake();
     return ok ? { ok: true } : data({ error: failed }, { status: 404 });
   } catch (error) {
     log.error("failed to review an application", { error });
@@ -146,8 +227,21 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
 }
 
+/** While an action in VRChat is under way, the page reads its state again every few seconds. */
+function useActionsProgress(underWay: boolean) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void revalidate();
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [underWay, revalidate]);
+}
+
 export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { error, event, review, questions, audit, query } = loaderData;
+  const { error, event, review, questions, audit, jobs, vrchat, query } = loaderData;
+  useActionsProgress(jobs.some((job) => job.status === "pending"));
   const timeZone = useViewerTimeZone();
   const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
   const mode = params.eventId ? "event" : "group";
@@ -170,6 +264,15 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
       <div>
         <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? "Event Applications" : "Ritual Applications"}</h1>
         {event ? <p className="mt-2 text-mist-300">{event.title}</p> : null}
+        <p className="mt-2 text-sm">
+          <Link
+            to={event ? href("/admin/events/:eventId/messages", { eventId: event.id }) : href("/admin/messages")}
+            className="text-aurora-300 underline hover:text-ember-300"
+          >
+            Decision messages
+          </Link>
+          <span className="text-mist-400"> · what applicants read once decided</span>
+        </p>
       </div>
       {error || !review ? (
         <ErrorAlert>{error}</ErrorAlert>
@@ -193,6 +296,11 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     application={application}
                     questions={questions}
                     audit={audit.filter((entry) => entry.applicationId === application.id)}
+                    actions={jobs.filter((job) => job.sourceId === application.id)}
+                    blockOption={vrchat.actions && application.vrchatUserId !== null}
+                    vrchatPanel={
+                      mode === "group" ? () => <VRChatLinkPanel applicationId={application.id} configured={vrchat.configured} /> : undefined
+                    }
                     mode={mode}
                     formatDate={formatDate}
                     selection={

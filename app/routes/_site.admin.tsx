@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { Toaster } from "~/components/ui/toaster";
-import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, QUESTIONS_LINK, SECURITY_LINK } from "~/features/sanctum/admin-shell";
+import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SECURITY_LINK } from "~/features/sanctum/admin-shell";
 import { AccessDeniedScreen, GuardCard, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireAdmin, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin";
@@ -23,7 +23,7 @@ export function meta() {
 
 export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell username={loaderData.username} links={[DASHBOARD_LINK, EVENTS_LINK, APPLICATIONS_LINK, QUESTIONS_LINK, SECURITY_LINK]}>
+    <AdminShell username={loaderData.username} links={[DASHBOARD_LINK, EVENTS_LINK, APPLICATIONS_LINK, QUESTIONS_LINK, MESSAGES_LINK, SECURITY_LINK]}>
       <Outlet />
       <Toaster />
     </AdminShell>

@@ -28,6 +28,7 @@ import {
   STARTED_FIELD,
   withinSiteCeiling,
 } from "~/features/applications/spam-guard.server";
+import { newStatusToken } from "~/features/decisions/decisions.server";
 import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
@@ -163,11 +164,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   try {
     const questions = await listFormQuestions(db, scope);
+    const status = newStatusToken();
     const result = await submitApplication(db, {
       scope,
       questions,
       fields,
       now,
+      statusTokenHash: status.hash,
       onStored: (tx, stored) =>
         enqueueNotification(tx, toApplicationNotification(stored, eventTitle), notifications.targets, stored.id),
     });
@@ -179,7 +182,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return failure(result.status, result.message, { questionId: result.questionId, values });
     }
     notifications.wake();
-    return { ok: true as const };
+    return { ok: true as const, statusToken: status.token };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });
     return failure(503, SUBMIT_FAILED_MESSAGE, { values });
@@ -238,7 +241,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
     </Button>
   ) : null;
 
-  if (submitted) {
+  if (actionData?.ok === true) {
     return (
       <Shell>
         <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
@@ -249,6 +252,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
               ? `Your application for ${event.title} has been received. The hosts will be in touch on Discord.`
               : "Your application has been received. The Dwellers will review it and reach out to you on Discord."}
           </p>
+          <StatusLink token={actionData.statusToken} />
           {event ? (
             <Button asChild variant="outline">
               <Link to={href("/events/:id", { id: event.id })}>Back to Event</Link>
@@ -286,6 +290,20 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
         )}
       </Card>
     </Shell>
+  );
+}
+
+/** The applicant's private link: the only way back to their application, so it says to keep it. */
+function StatusLink({ token }: { token: string }) {
+  return (
+    <div className="flex flex-col items-center gap-2">
+      <Button asChild>
+        <Link to={href("/applications/status/:token", { token })}>Check your application status</Link>
+      </Button>
+      <p className="max-w-md text-sm text-mist-400">
+        Keep this link: it is private to you, and it is the only way to see your application's status here.
+      </p>
+    </div>
   );
 }
 

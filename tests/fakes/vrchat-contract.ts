@@ -154,6 +154,39 @@ export const GroupMemberSchema = z
   .nullable();
 export const GroupMemberListSchema = z.array(GroupMemberSchema);
 
+/** A LimitedUserSearch (`GET /users`): its required fields. */
+export const LimitedUserSearchSchema = z.object({
+  currentAvatarImageUrl: z.string(),
+  currentAvatarTags: z.array(z.string()),
+  currentAvatarThumbnailImageUrl: z.string(),
+  developerType: z.enum(["none", "trusted", "internal", "moderator"]),
+  displayName: z.string(),
+  id: userId,
+  isFriend: z.boolean(),
+  last_platform: z.string(),
+  status: z.enum(["active", "join me", "ask me", "busy", "offline"]),
+  statusDescription: z.string(),
+  tags: z.array(z.string()),
+});
+
+/** A User (`GET /users/{userId}`): its required fields (those of the search, and more). */
+export const UserSchema = LimitedUserSearchSchema.extend({
+  ageVerificationStatus: z.enum(["hidden", "verified", "18+"]),
+  ageVerified: z.boolean(),
+  allowAvatarCopying: z.boolean(),
+  bio: z.string(),
+  bioLinks: z.array(z.string()),
+  date_joined: z.string(),
+  friendKey: z.string(),
+  last_activity: z.string(),
+  last_login: z.string(),
+  profilePicOverride: z.string(),
+  profilePicOverrideThumbnail: z.string(),
+  pronouns: z.string(),
+  state: z.enum(["offline", "active", "online"]),
+  userIcon: z.string(),
+});
+
 const n = z.coerce.number().int().min(1).max(100);
 const offset = z.coerce.number().int().min(0);
 
@@ -168,6 +201,24 @@ export const OPERATIONS = [
   { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
   { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
   { name: "getGroupMembers", method: "GET", path: /^\/groups\/grp_[^/]+\/members$/, query: { n, offset, sort: z.enum(["joinedAt:asc", "joinedAt:desc"]), roleId: z.string() } },
+  { name: "getGroupRequests", method: "GET", path: /^\/groups\/grp_[^/]+\/requests$/, query: { n, offset, blocked: z.enum(["true", "false"]) } },
+  { name: "getGroupMember", method: "GET", path: /^\/groups\/grp_[^/]+\/members\/usr_[^/]+$/, query: {} },
+  { name: "searchUsers", method: "GET", path: /^\/users$/, query: { search: z.string(), n, offset, developerType: z.string() } },
+  { name: "getUser", method: "GET", path: /^\/users\/usr_[^/]+$/, query: {} },
+  {
+    name: "respondGroupJoinRequest",
+    method: "PUT",
+    path: /^\/groups\/grp_[^/]+\/requests\/usr_[^/]+$/,
+    query: {},
+    body: z.strictObject({ action: z.enum(["accept", "reject"]), block: z.boolean().optional() }),
+  },
+  {
+    name: "createGroupInvite",
+    method: "POST",
+    path: /^\/groups\/grp_[^/]+\/invites$/,
+    query: {},
+    body: z.strictObject({ userId, confirmOverrideBlock: z.boolean().optional() }),
+  },
 ] as const;
 
 export interface RecordedRequest {

@@ -9,7 +9,11 @@
  * - posts with `visibility` public or group, or restricted to roles (`roleId`);
  * - members whose membership `visibility` is visible, hidden or friends, and `null` entries;
  * - the bot's own list of the group's instances (full instance objects; 403 for another user id),
- *   the group's instance list, and single instances (200 with `null` once one has closed).
+ *   the group's instance list, and single instances (200 with `null` once one has closed);
+ * - people in VRChat (`people`): a user search, a user by id, the group's join requests, one
+ *   user's membership (200 with `null` when there is none), and the actions on them: answering a
+ *   join request (accept, or reject and perhaps block) and inviting, refused as VRChat refuses them
+ *   (already a member, already invited, no request). Every action taken is kept in `actions`.
  *
  * Like VRChat, it answers 401 to calls without a valid session. Failures can be switched on for
  * every call (down, rate limited, garbage, wrong shape, refused, the next N calls) or for one
@@ -115,8 +119,28 @@ export type FakeMember = {
   } | null;
 } | null;
 
+/** Someone in VRChat, and where they stand with the group. */
+export interface FakePerson {
+  id: string;
+  displayName: string;
+  thumbnailUrl?: string | null;
+  /** VRChat's membershipStatus; none: no membership at all. */
+  status: "none" | "requested" | "invited" | "member" | "banned" | "userblocked";
+  /** Their join request was rejected with a block: they cannot ask again. */
+  blocked?: boolean;
+}
+
+/** An action VRChat carried out, with when it arrived. */
+export interface FakeAction {
+  kind: "accept" | "reject" | "invite";
+  userId: string;
+  block?: boolean;
+  at: number;
+}
+
 export interface FakeGroup {
   name: string;
+  people: FakePerson[];
   memberCount: number;
   onlineMemberCount: number;
   instances: FakeInstance[];
@@ -132,6 +156,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
   const at = (offset: number) => new Date(now.getTime() + offset).toISOString();
   return {
     name: "The Dwellers",
+    people: [],
     memberCount: 2451,
     onlineMemberCount: 88,
     instances: [
@@ -236,10 +261,16 @@ export type FakeEndpoint =
   | "instance"
   | "posts"
   | "calendar"
-  | "members";
+  | "members"
+  | "joinRequests"
+  | "membership"
+  | "searchUsers"
+  | "user"
+  | "respondRequest"
+  | "invite";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
-export type EndpointBehaviour = "normal" | "wrong-shape" | "null" | "hang" | { status: number; message?: string };
+export type EndpointBehaviour = "normal" | "wrong-shape" | "null" | "hang" | { status: number; message?: string; retryAfterSeconds?: number };
 
 export interface FakeVRChat {
   url: string;
@@ -253,6 +284,8 @@ export interface FakeVRChat {
   userAgents: Set<string>;
   /** Every code the TOTP endpoint received. */
   totpCodes: string[];
+  /** Every join request answered and invite sent, in order. */
+  actions: FakeAction[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -359,6 +392,53 @@ function fullMember(member: FakeMember, index: number) {
   };
 }
 
+/** A user id of VRChat's shape, from a number (tests name people by it). */
+export const fakeUserId = (n: number) => `usr_${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
+
+function groupMemberOf(person: FakePerson, withUser: boolean) {
+  return {
+    id: `gmem_${person.id.slice(4)}`,
+    groupId: FAKE_GROUP_ID,
+    userId: person.id,
+    isRepresenting: false,
+    isSubscribedToAnnouncements: false,
+    joinedAt: person.status === "member" ? ISO_EPOCH : null,
+    lastPostReadAt: null,
+    mRoleIds: [],
+    membershipStatus: person.status === "none" ? "inactive" : person.status,
+    roleIds: [],
+    visibility: "visible",
+    ...(withUser
+      ? { user: { id: person.id, displayName: person.displayName, currentAvatarThumbnailImageUrl: person.thumbnailUrl ?? null, iconUrl: "", profilePicOverride: "" } }
+      : {}),
+  };
+}
+
+/** A LimitedUserSearch with the fields the API description requires. */
+function searchedUser(person: FakePerson) {
+  return {
+    currentAvatarImageUrl: person.thumbnailUrl ?? "",
+    currentAvatarTags: [],
+    currentAvatarThumbnailImageUrl: person.thumbnailUrl ?? "",
+    developerType: "none",
+    displayName: person.displayName,
+    id: person.id,
+    isFriend: false,
+    last_platform: "standalonewindows",
+    status: "offline",
+    statusDescription: "",
+    tags: [],
+  };
+}
+
+/** Refused as VRChat refuses it: the status and VRChat's own message. */
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+  ) {}
+}
+
 export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?: boolean } = {}): Promise<FakeVRChat> {
   const group = options.group ?? fakeGroup();
   const requireTotp = options.requireTotp ?? true;
@@ -369,6 +449,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   const answers: { endpoint: FakeEndpoint; body: unknown }[] = [];
   const userAgents = new Set<string>();
   const totpCodes: string[] = [];
+  const actions: FakeAction[] = [];
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
   let retryAfterSeconds = 1;
@@ -445,8 +526,68 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     return { results, totalCount: inMonth.length, hasNext: offset + results.length < inMonth.length };
   }
 
+  const person = (userId: string) => group.people.find((p) => p.id === userId);
+
+  function writeRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
+    const g = `/groups/${FAKE_GROUP_ID}`;
+    const respond = new RegExp(`^${g}/requests/(usr_[^/]+)$`).exec(path);
+    if (method === "PUT" && respond) {
+      return ["respondRequest", () => {
+        const { action, block } = (body ?? {}) as { action?: string; block?: boolean };
+        const who = person(respond[1]!);
+        if (action !== "accept" && action !== "reject") return new Refusal(400, "action must be accept or reject");
+        if (!who || who.status !== "requested") return new Refusal(400, "This user has not requested to join the group.");
+        actions.push({ kind: action, userId: who.id, ...(action === "reject" ? { block: block === true } : {}), at: Date.now() });
+        if (action === "accept") who.status = "member";
+        else {
+          who.status = "none";
+          who.blocked = block === true;
+        }
+        return {};
+      }];
+    }
+    if (method === "POST" && path === `${g}/invites`) {
+      return ["invite", () => {
+        const { userId } = (body ?? {}) as { userId?: string };
+        const who = person(String(userId));
+        if (!who) return new Refusal(404, "User not found");
+        if (who.status === "member") return new Refusal(400, `User ${who.displayName} is already a member of this group.`);
+        if (who.status === "invited") return new Refusal(400, `User ${who.displayName} is already invited.`);
+        if (who.status === "banned" || who.status === "userblocked") return new Refusal(403, "You can't invite that user․");
+        actions.push({ kind: "invite", userId: who.id, at: Date.now() });
+        who.status = "invited";
+        return {};
+      }];
+    }
+    return null;
+  }
+
   function route(path: string, url: URL): [FakeEndpoint, () => unknown, RegExpExecArray?] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
+    if (path === `${g}/requests`) {
+      return ["joinRequests", () => page(group.people.filter((p) => p.status === "requested" && !p.blocked), url).map((p) => groupMemberOf(p, true))];
+    }
+    const member = new RegExp(`^${g}/members/(usr_[^/]+)$`).exec(path);
+    if (member) {
+      return ["membership", () => {
+        const who = person(member[1]!);
+        return who && who.status !== "none" ? groupMemberOf(who, false) : null;
+      }];
+    }
+    if (path === "/users") {
+      return ["searchUsers", () => {
+        const search = (url.searchParams.get("search") ?? "").toLowerCase();
+        if (!search) return [];
+        return group.people.filter((p) => p.displayName.toLowerCase().includes(search)).slice(0, Number(url.searchParams.get("n") ?? 60)).map(searchedUser);
+      }];
+    }
+    const user = /^\/users\/(usr_[^/]+)$/.exec(path);
+    if (user) {
+      return ["user", () => {
+        const who = person(user[1]!);
+        return who ? { ...searchedUser(who), bio: "", bioLinks: [], date_joined: "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
+      }];
+    }
     if (path === g) return ["group", () => ({ id: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })];
     if (path === `${g}/instances`) {
       return ["groupInstances", () =>
@@ -471,8 +612,8 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     return null;
   }
 
-  function data(req: IncomingMessage, res: ServerResponse, url: URL, path: string) {
-    const handler = route(path, url);
+  function data(req: IncomingMessage, res: ServerResponse, url: URL, path: string, body?: unknown) {
+    const handler = req.method === "GET" ? route(path, url) : writeRoute(req.method ?? "", path, body);
     if (!handler) {
       count("unknown");
       return error(res, 404, `no route ${path}`);
@@ -494,11 +635,15 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     if (endpoint === "userGroupInstances" && match?.[1] !== FAKE_BOT_USER_ID) return error(res, 403, "User ID must be your own․");
     const behaviour = endpoints.get(endpoint) ?? "normal";
     if (behaviour === "hang") return;
-    if (typeof behaviour === "object") return error(res, behaviour.status, behaviour.message ?? "Injected failure");
+    if (typeof behaviour === "object") {
+      const wait = behaviour.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(behaviour.retryAfterSeconds) };
+      return error(res, behaviour.status, behaviour.message ?? "Injected failure", wait);
+    }
     // A shape no endpoint Dwell reads answers with: a bare string.
-    const body = behaviour === "null" ? null : behaviour === "wrong-shape" ? "Service is fine" : answer();
     const reply = () => {
       if (res.destroyed) return;
+      const body = behaviour === "null" ? null : behaviour === "wrong-shape" ? "Service is fine" : answer();
+      if (body instanceof Refusal) return error(res, body.status, body.message);
       answers.push({ endpoint, body });
       if (answers.length > 500) answers.shift();
       send(res, 200, body);
@@ -532,7 +677,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         return send(res, 200, me);
       }
       if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") return void verifyTotp(req, res, text);
-      if (req.method === "GET") return data(req, res, url, path);
+      if (req.method === "GET" || req.method === "PUT" || req.method === "POST") return data(req, res, url, path, body);
       return error(res, 405, "Method not allowed");
     });
   });
@@ -548,6 +693,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     answers,
     userAgents,
     totpCodes,
+    actions,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

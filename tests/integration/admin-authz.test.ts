@@ -22,8 +22,15 @@ const ADMIN_PAGES: Record<string, string> = {
   "admin/applications/export": "/admin/applications/export",
   "admin/events/:eventId/applications": "",
   "admin/events/:eventId/applications/export": "",
+  "admin/messages": "/admin/messages",
   // Filled in once the demo event's id is known (see beforeAll).
   "admin/events/:eventId/questions": "",
+  "admin/events/:eventId/messages": "",
+};
+/** Data for the Sanctum's pages, not pages: answered with the guard's status alone. */
+const ADMIN_RESOURCES: Record<string, string> = {
+  // Filled in once an application exists (see beforeAll).
+  "admin/applications/:applicationId/vrchat": "",
 };
 /** Reachable without signing in, by design: signing in and renewing a passphrase. */
 const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/two-factor", "admin/sign-out", "admin/forgot-password", "admin/reset-password"];
@@ -50,6 +57,15 @@ beforeAll(async () => {
   ADMIN_PAGES["admin/events/:eventId/questions"] = `/admin/events/${eventId}/questions`;
   ADMIN_PAGES["admin/events/:eventId/applications"] = `/admin/events/${eventId}/applications`;
   ADMIN_PAGES["admin/events/:eventId/applications/export"] = `/admin/events/${eventId}/applications/export`;
+  ADMIN_PAGES["admin/events/:eventId/messages"] = `/admin/events/${eventId}/messages`;
+  const apply = await fetch(`${server.url}/apply`).then((response) => response.text());
+  const fields = [...apply.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+  const applied = await postForm(server.url, "/apply", Object.fromEntries(fields.map((field, i) => [field, ["Authz Moth", "authz-moth", "A friend", "Hi", ""][i]!])));
+  expect(applied.status).toBe(200);
+  await applied.body?.cancel();
+  const review = await fetch(`${server.url}/admin/applications`, { headers: { cookie: cookies.admin } }).then((response) => response.text());
+  const applicationId = /name="id" value="([0-9a-f-]{36})"/.exec(review)![1]!;
+  ADMIN_RESOURCES["admin/applications/:applicationId/vrchat"] = `/admin/applications/${applicationId}/vrchat`;
 });
 afterAll(async () => {
   await server?.stop();
@@ -59,7 +75,7 @@ afterAll(async () => {
 describe("the Sanctum's routes", () => {
   it("are all in this matrix", () => {
     const admin = routePaths(routes).filter((path) => path === "admin" || path.startsWith("admin/"));
-    const covered = [...Object.keys(ADMIN_PAGES), ...PUBLIC_ADMIN_ROUTES];
+    const covered = [...Object.keys(ADMIN_PAGES), ...Object.keys(ADMIN_RESOURCES), ...PUBLIC_ADMIN_ROUTES];
     expect(admin.filter((path) => !covered.includes(path))).toEqual([]);
   });
 
@@ -86,6 +102,22 @@ describe("the Sanctum's routes", () => {
         expect(body).not.toContain("keeper");
         expect(body).not.toMatch(/totalEvents|figures|checks/);
       }
+    });
+  }
+});
+
+describe("the Sanctum's data", () => {
+  for (const route of Object.keys(ADMIN_RESOURCES)) {
+    it.each([
+      ["visitor", 401],
+      ["member", 403],
+      ["admin", 200],
+    ] as const)(`${route}: a %s gets %i`, async (who, status) => {
+      const response = await fetch(`${server.url}${ADMIN_RESOURCES[route]}`, { headers: { cookie: cookies[who] } });
+      expect(response.status).toBe(status);
+      const body = await response.text();
+      if (who === "admin") expect(JSON.parse(body)).toMatchObject({ candidates: [], error: "VRChat is not configured on this site: applicants cannot be looked up." });
+      else expect(body).not.toMatch(/candidates|Authz Moth/);
     });
   }
 });

@@ -1,5 +1,5 @@
-import { ChevronDown } from "lucide-react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { ChevronDown, CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
@@ -24,7 +24,11 @@ function answerText(answer: string | undefined, question: FormQuestion | undefin
 
 function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
   const what =
-    entry.field === "status"
+    entry.field === "vrchat"
+      ? `VRChat: ${entry.toValue ?? "—"}`
+      : entry.field === "discord"
+        ? `Discord: ${entry.toValue ?? "—"}`
+        : entry.field === "status"
       ? `status ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`
       : entry.field === "spam"
         ? entry.toValue === "yes"
@@ -34,6 +38,41 @@ function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
           ? "notes updated"
           : "notes cleared";
   return `${formatDate(entry.at)} · ${entry.actorName}: ${what}`;
+}
+
+/** A decision's action in VRChat (an outbox job), as the card shows it. */
+export interface ActionState {
+  id: string;
+  status: "pending" | "delivered" | "failed";
+  result: string | null;
+  lastError: string | null;
+  attempts: number;
+}
+
+function ActionLine({ action, busy, retry }: { action: ActionState; busy: boolean; retry: ReactNode }) {
+  if (action.status === "delivered") {
+    return (
+      <p className="flex items-center gap-1.5 text-sm text-emerald-300">
+        <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
+        {action.result ?? "Done in VRChat"}
+      </p>
+    );
+  }
+  if (action.status === "failed") {
+    return (
+      <div className="flex flex-wrap items-center gap-2 text-sm text-red-300">
+        <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+        <span>Failed: {action.lastError ?? "unknown reason"}</span>
+        {busy ? null : retry}
+      </div>
+    );
+  }
+  return (
+    <p className="flex items-center gap-1.5 text-sm text-mist-300">
+      <LoaderCircle aria-hidden="true" className="size-4 shrink-0 motion-safe:animate-spin" />
+      {action.attempts > 0 && action.lastError ? `Waiting to try again in VRChat (${action.lastError})` : "Working on it in VRChat…"}
+    </p>
+  );
 }
 
 /** A bulk selection box, tied to the bulk decision form by its id so it also posts without JavaScript. */
@@ -50,6 +89,9 @@ export function ApplicationCard({
   mode,
   formatDate,
   selection,
+  actions = [],
+  blockOption = false,
+  vrchatPanel,
 }: {
   application: ReviewedApplication;
   questions: FormQuestion[];
@@ -58,12 +100,20 @@ export function ApplicationCard({
   formatDate: (iso: string) => string;
   /** Present when the application can be part of a bulk decision. */
   selection: CardSelection | null;
+  /** The decision's actions in VRChat and their state. */
+  actions?: ActionState[];
+  /** A rejection can also block the linked account from asking to join again. */
+  blockOption?: boolean;
+  /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up). */
+  vrchatPanel?: () => ReactNode;
 }) {
-  const fetcher = useFetcher<{ ok?: boolean; error?: string }>();
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
   const busy = fetcher.state !== "idle";
   const [notes, setNotes] = useState(application.notes ?? "");
   useEffect(() => {
     if (fetcher.data?.error) toast.error(fetcher.data.error);
+    else if (fetcher.data?.message) toast.success(fetcher.data.message);
   }, [fetcher.data]);
 
   const byText = new Map(questions.map((q) => [q.question, q]));
@@ -104,6 +154,12 @@ export function ApplicationCard({
         <input type="hidden" name="id" value={application.id} />
         <input type="hidden" name="status" value={status} />
         {mode === "event" ? <input type="hidden" name="notes" value={notes} /> : null}
+        {status === "rejected" && blockOption ? (
+          <label className="mr-2 inline-flex items-center gap-1.5 text-xs text-mist-300">
+            <input type="checkbox" name="block" className="size-4 accent-ember-400" />
+            and block
+          </label>
+        ) : null}
         <Button
           type="submit"
           size="sm"
@@ -136,6 +192,20 @@ export function ApplicationCard({
         <div className="min-w-0 flex-1 basis-48">
           <p className="font-semibold break-words text-mist-100">{application.vrchatUsername || "—"}</p>
           <p className="text-sm break-words text-mist-400">{application.discordId || "—"}</p>
+          {application.vrchatUserId ? (
+            <p className="text-sm break-all text-mist-300">
+              VRChat:{" "}
+              <a
+                href={`https://vrchat.com/home/user/${application.vrchatUserId}`}
+                target="_blank"
+                rel="noreferrer noopener"
+                className="text-aurora-300 underline"
+              >
+                {application.vrchatDisplayName ?? application.vrchatUserId}
+              </a>{" "}
+              <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-mist-400">
             Submitted: {application.submittedAt ? formatDate(application.submittedAt) : "Unknown"}
             {application.reviewedAt ? ` · Reviewed: ${formatDate(application.reviewedAt)}` : ""}
@@ -154,7 +224,25 @@ export function ApplicationCard({
           </fetcher.Form>
         </div>
       </div>
-      <details className="group mt-3">
+      {actions.length > 0 ? (
+        <div className="mt-3 space-y-1" aria-label="Actions in VRChat" role="group" data-testid="vrchat-actions">
+          {actions.map((action) => (
+            <ActionLine
+              key={action.id}
+              action={action}
+              busy={busy}
+              retry={
+                <fetcher.Form method="post">
+                  <input type="hidden" name="intent" value="retry-job" />
+                  <input type="hidden" name="job" value={action.id} />
+                  <Button type="submit" size="sm" variant="outline">Retry</Button>
+                </fetcher.Form>
+              }
+            />
+          ))}
+        </div>
+      ) : null}
+      <details className="group mt-3" onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary
           ref={summaryRef}
           className="inline-flex cursor-pointer list-none items-center gap-1 rounded text-sm text-aurora-300 hover:text-ember-300"
@@ -177,6 +265,15 @@ export function ApplicationCard({
               ))}
             </dl>
           </section>
+          {vrchatPanel && open && !application.spam ? (
+            <section>
+              <h3 className="font-display text-lg text-mist-100">VRChat</h3>
+              {/* Read again once the decision or its action changes what VRChat has. */}
+              <div className="mt-2" key={`${application.status}:${actions.map((action) => action.status).join()}`}>
+                {vrchatPanel()}
+              </div>
+            </section>
+          ) : null}
           {mode === "event" && application.notes ? (
             <section>
               <h3 className="font-display text-lg text-mist-100">Admin Notes</h3>

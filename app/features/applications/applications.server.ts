@@ -67,12 +67,15 @@ export async function submitApplication(
     questions,
     fields,
     now,
+    statusTokenHash,
     onStored,
   }: {
     scope: ApplicationScope;
     questions: readonly FormQuestion[];
     fields: (name: string) => unknown;
     now: Date;
+    /** The hash of the applicant's private status link. */
+    statusTokenHash?: string;
     onStored?: (tx: Transaction, application: StoredApplication) => Promise<void>;
   },
 ): Promise<SubmitResult> {
@@ -81,7 +84,7 @@ export async function submitApplication(
 
   const identity = applicantIdentity(questions, checked.answers);
   const responses = responsesByQuestion(questions, checked.answers);
-  const values = { ...identity, responses, submittedAt: now };
+  const values = { ...identity, responses, submittedAt: now, statusTokenHash };
   try {
     const application = await db.transaction(async (tx) => {
       const [row] =

@@ -27,12 +27,15 @@ export interface ReviewedApplication {
   reviewedAt: string | null;
   notes: string | null;
   spam: boolean;
+  /** The applicant's VRChat account, as linked by an admin (group applications). */
+  vrchatUserId: string | null;
+  vrchatDisplayName: string | null;
 }
 
 export interface AuditEntry {
   applicationId: string;
   actorName: string;
-  field: "status" | "notes" | "spam";
+  field: "status" | "notes" | "spam" | "vrchat" | "discord";
   fromValue: string | null;
   toValue: string | null;
   at: string;
@@ -47,8 +50,20 @@ export type ReviewQuery = z.infer<typeof ReviewQuerySchema>;
 
 function columnsOf(scope: ReviewScope) {
   return scope.kind === "event"
-    ? { table: eventApplications, scopeWhere: eq(eventApplications.eventId, scope.eventId), notes: eventApplications.notes }
-    : { table: applications, scopeWhere: sql`true`, notes: sql<string | null>`null` };
+    ? {
+        table: eventApplications,
+        scopeWhere: eq(eventApplications.eventId, scope.eventId),
+        notes: eventApplications.notes,
+        vrchatUserId: sql<string | null>`null`,
+        vrchatDisplayName: sql<string | null>`null`,
+      }
+    : {
+        table: applications,
+        scopeWhere: sql`true`,
+        notes: sql<string | null>`null`,
+        vrchatUserId: applications.vrchatUserId,
+        vrchatDisplayName: applications.vrchatDisplayName,
+      };
 }
 
 /** Applications of a scope that are not marked as spam: what lists, counts and exports show. */
@@ -63,7 +78,7 @@ function containing(text: string) {
 }
 
 export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
-  const { table, scopeWhere, notes } = columnsOf(scope);
+  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName } = columnsOf(scope);
   const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
   if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
@@ -81,6 +96,8 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         reviewedAt: table.reviewedAt,
         notes,
         spam: sql<boolean>`${table.spamAt} is not null`,
+        vrchatUserId,
+        vrchatDisplayName,
       })
       .from(table)
       .where(where)
@@ -131,6 +148,14 @@ export interface Reviewer {
   username: string;
 }
 
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * What else a status change does, in its transaction (the route composes it: the applicant's
+ * message, actions in VRChat). `index` counts the changes of one bulk decision, from 0.
+ */
+export type OnDecided = (tx: Transaction, decided: { kind: ApplicationKind; id: string; status: ApplicationStatus }, index: number) => Promise<void>;
+
 /**
  * Sets an application's status and, for event applications, its notes; either way reviewed_at
  * becomes now, and each change is logged with who made it. Event applications go from any status
@@ -144,6 +169,7 @@ export async function reviewApplication(
   change: { status?: ApplicationStatus; notes?: string | null },
   reviewer: Reviewer,
   now: Date,
+  onDecided?: OnDecided,
 ): Promise<boolean | "conflict"> {
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
@@ -171,6 +197,7 @@ export async function reviewApplication(
         entries.map((entry) => ({ ...entry, applicationKind: kind, applicationId: id, actorId: reviewer.id, actorName: reviewer.username })),
       );
     }
+    if (status !== current.status) await onDecided?.(tx, { kind, id, status }, 0);
     return true;
   });
 }
@@ -200,6 +227,7 @@ export async function reviewApplications(
   status: BulkStatus,
   reviewer: Reviewer,
   now: Date,
+  onDecided?: OnDecided,
 ): Promise<BulkOutcome> {
   const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
   const invalid = new Set(ids).size - wanted.length;
@@ -230,6 +258,7 @@ export async function reviewApplications(
         })),
       );
     }
+    for (const [index, row] of changing.entries()) await onDecided?.(tx, { kind: scope.kind, id: row.id, status }, index);
     return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid };
   });
 }

@@ -26,7 +26,8 @@ export interface ApplicationNotification {
  * token or chat): the job stops at once instead of using up its attempts.
  */
 export type DeliveryOutcome =
-  | { kind: "delivered" }
+  /** `result`: what an action did, in words for the review card ("Invite sent"). */
+  | { kind: "delivered"; result?: string }
   | { kind: "retry"; error: string; retryAfterMs?: number }
   | { kind: "failed"; error: string };
 

@@ -8,14 +8,25 @@
  */
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { outbox, type OutboxRow } from "~/db/schema";
+import { outbox, OUTBOX_TARGETS, type OutboxRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
-import type {
-  ApplicationNotification,
-  DeliveryOutcome,
-  NotificationChannel,
-  NotificationTarget,
-} from "./notification";
+import type { ApplicationNotification, DeliveryOutcome, NotificationTarget } from "./notification";
+
+export type OutboxTarget = (typeof OUTBOX_TARGETS)[number];
+
+/**
+ * Where a worker delivers jobs: a notification channel, or the actions of a decision (in VRChat,
+ * in Discord), each reading its own payload.
+ */
+export interface OutboxChannel {
+  target: OutboxTarget;
+  /**
+   * The longest one delivery can take, its timeouts included: a job's lease must outlast it, or
+   * another worker could take the job while it is still being sent.
+   */
+  maxDeliveryMs?: number;
+  deliver(payload: unknown): Promise<DeliveryOutcome>;
+}
 
 type Executor = Pick<Database, "insert">;
 
@@ -46,6 +57,8 @@ export interface OutboxOptions {
   batchSize?: number;
   pollIntervalMs?: number;
   random?: () => number;
+  /** After a job is delivered, or given up on: the actions' history is written here. */
+  onSettled?: (job: OutboxRow, outcome: DeliveryOutcome) => Promise<void>;
 }
 
 /** Time left, after the slowest delivery, to record its outcome before the lease runs out. */
@@ -57,7 +70,7 @@ const DEFAULT_LEASE_MS = 60_000;
  * The lease: as short as is safe, because it is also how long the jobs of a process that died
  * mid-delivery (a crash, kill -9, a lost machine) wait before another run takes them again.
  */
-export function leaseFor(channels: readonly NotificationChannel[]): number {
+export function leaseFor(channels: readonly OutboxChannel[]): number {
   if (channels.length === 0 || channels.some((channel) => channel.maxDeliveryMs === undefined)) return DEFAULT_LEASE_MS;
   return Math.max(...channels.map((channel) => channel.maxDeliveryMs!)) + LEASE_MARGIN_MS;
 }
@@ -82,7 +95,7 @@ export interface OutboxWorker {
 
 export function createOutboxWorker(
   db: Database,
-  channels: readonly NotificationChannel[],
+  channels: readonly OutboxChannel[],
   options: OutboxOptions,
 ): OutboxWorker {
   const {
@@ -93,6 +106,7 @@ export function createOutboxWorker(
     batchSize = 10,
     pollIntervalMs = 5_000,
     random = Math.random,
+    onSettled,
   } = options;
   const byTarget = new Map(channels.map((channel) => [channel.target, channel]));
   const targets = [...byTarget.keys()];
@@ -129,8 +143,9 @@ export function createOutboxWorker(
     if (outcome.kind === "delivered") {
       await db
         .update(outbox)
-        .set({ status: "delivered", deliveredAt: now, lockedUntil: null, lastError: null })
+        .set({ status: "delivered", deliveredAt: now, lockedUntil: null, lastError: null, result: outcome.result ?? null })
         .where(eq(outbox.id, job.id));
+      await settled(job, outcome);
       return;
     }
     const giveUp = outcome.kind === "failed" || job.attempts >= maxAttempts;
@@ -150,13 +165,18 @@ export function createOutboxWorker(
     const fields = { jobId: job.id, target: job.target, attempts: job.attempts, error: outcome.error };
     if (giveUp) log.error("notification failed for good", fields);
     else log.warn("notification will be retried", { ...fields, retryInMs: delay });
+    if (giveUp) await settled(job, outcome);
+  }
+
+  async function settled(job: OutboxRow, outcome: DeliveryOutcome) {
+    await onSettled?.(job, outcome).catch((error: unknown) => log.error("recording a job's outcome failed", { error, jobId: job.id }));
   }
 
   async function deliver(job: OutboxRow) {
-    const channel = byTarget.get(job.target as NotificationTarget)!;
+    const channel = byTarget.get(job.target as OutboxTarget)!;
     let outcome: DeliveryOutcome;
     try {
-      outcome = await channel.deliver(job.payload as ApplicationNotification);
+      outcome = await channel.deliver(job.payload);
     } catch (error) {
       // A bug in a channel must not lose the job: retry it like a network failure.
       outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
@@ -285,4 +305,40 @@ export async function retryFailedJobs(db: Database, target: NotificationTarget):
     .where(and(eq(outbox.target, target), eq(outbox.status, "failed")))
     .returning({ id: outbox.id });
   return rows.length;
+}
+
+export interface JobState {
+  id: string;
+  sourceId: string;
+  target: OutboxTarget;
+  status: "pending" | "delivered" | "failed";
+  result: string | null;
+  lastError: string | null;
+  attempts: number;
+  nextAttemptAt: string;
+}
+
+/** The jobs of these applications for these targets, oldest first: what the review cards show. */
+export async function listJobsFor(db: Database, sourceIds: readonly string[], targets: readonly OutboxTarget[]): Promise<JobState[]> {
+  if (sourceIds.length === 0 || targets.length === 0) return [];
+  const rows = await db
+    .select({
+      id: outbox.id,
+      sourceId: outbox.sourceId,
+      target: outbox.target,
+      status: outbox.status,
+      result: outbox.result,
+      lastError: outbox.lastError,
+      attempts: outbox.attempts,
+      nextAttemptAt: outbox.nextAttemptAt,
+    })
+    .from(outbox)
+    .where(and(inArray(outbox.sourceId, [...sourceIds]), inArray(outbox.target, [...targets])))
+    .orderBy(outbox.createdAt);
+  return rows.map((row) => ({
+    ...row,
+    sourceId: row.sourceId!,
+    target: row.target as OutboxTarget,
+    nextAttemptAt: row.nextAttemptAt.toISOString(),
+  }));
 }

@@ -1,4 +1,4 @@
-import { CalendarDays, Inbox, LayoutDashboard, ListChecks, ShieldCheck } from "lucide-react";
+import { CalendarDays, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -34,6 +34,12 @@ export const QUESTIONS_LINK: SanctumLink = {
   to: "/admin/questions",
   label: "Ritual Questions",
   icon: <ListChecks aria-hidden="true" className="size-4" />,
+};
+
+export const MESSAGES_LINK: SanctumLink = {
+  to: "/admin/messages",
+  label: "Decision Messages",
+  icon: <MessageSquareText aria-hidden="true" className="size-4" />,
 };
 
 export const SECURITY_LINK: SanctumLink = {

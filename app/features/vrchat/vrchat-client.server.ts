@@ -73,6 +73,12 @@ export interface CallOptions {
 
 export interface VRChatClient {
   get<T>(path: string, schema: z.ZodType<T>, query?: Query, options?: CallOptions): Promise<T>;
+  /**
+   * A call that changes something (PUT, POST): sent once, never retried here, even on 429 or 5xx
+   * (VRChat may have acted before failing); the caller decides, after reading the state again.
+   * Only a 401 leads to a new login and the same call once more (VRChat did not act on it).
+   */
+  send(method: "PUT" | "POST", path: string, body: unknown, options?: CallOptions): Promise<void>;
   /** The bot account's own user id: from the login, or one `GET /auth/user` the first time. */
   botUserId(options?: CallOptions): Promise<string>;
 }
@@ -282,11 +288,15 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     return { session, fresh: true };
   }
 
-  async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
-    const target = url(path, query);
+  /** One call with the session, logging in again once when VRChat says the session is gone. */
+  async function withSession(target: string, init: RequestInit, label: string, once: boolean, deadline?: number): Promise<Response> {
+    const attempt = (current: Session) => {
+      const request = { ...init, headers: { ...init.headers, Cookie: cookieHeader(current) } };
+      return once ? send(target, request, deadline) : sendWithRetry(target, request, label, deadline);
+    };
     const first = await currentSession();
     let current = first.session;
-    let response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path, options.deadline);
+    let response = await attempt(current);
     if (response.status === 401 && !first.fresh) {
       // The session is gone: forget it everywhere, log in once, and try the call again. (Only a
       // 401: a 403 is a missing permission or membership, which a new login would not change.)
@@ -296,11 +306,16 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
         await store.dropAuthCookie();
       }
       ({ session: current } = await currentSession());
-      response = await sendWithRetry(target, { headers: { Cookie: cookieHeader(current) } }, path, options.deadline);
+      response = await attempt(current);
     }
     if (!response.ok) {
-      throw new VRChatError(`VRChat ${path} answered ${response.status}: ${await upstreamMessage(response)}`, response.status);
+      throw new VRChatError(`VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`, response.status, retryAfterMs(response));
     }
+    return response;
+  }
+
+  async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
+    const response = await withSession(url(path, query), {}, path, false, options.deadline);
     const body: unknown = await response.json().catch(() => {
       throw new VRChatError(`VRChat ${path} answered with something other than JSON`, response.status, null, "refused-shape");
     });
@@ -317,8 +332,15 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     return parsed.data;
   }
 
+  async function sendOnce(method: "PUT" | "POST", path: string, body: unknown, options: CallOptions = {}): Promise<void> {
+    const init = { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const response = await withSession(url(path), init, `${method} ${path}`, true, options.deadline);
+    await response.body?.cancel();
+  }
+
   return {
     get,
+    send: sendOnce,
     async botUserId(options) {
       const stored = await store.load();
       if (stored?.userId) return stored.userId;

@@ -11,6 +11,9 @@ import {
   CurrentUserSchema,
   GroupInstanceSchema,
   GroupMemberListSchema,
+  GroupMemberSchema,
+  LimitedUserSearchSchema,
+  UserSchema,
   GroupPostsSchema,
   GroupSchema,
   InstanceSchema,
@@ -18,10 +21,11 @@ import {
   TwoFactorRequiredSchema,
   UserGroupInstanceListSchema,
 } from "../../../tests/fakes/vrchat-contract";
-import { FAKE_GROUP_ID, FAKE_USERNAME, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
+import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { refreshGroupData, type GroupSnapshot } from "./vrchat-api.server";
 import { createVRChatClient, USER_AGENT_PRODUCT } from "./vrchat-client.server";
+import { createVRChatMembership } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
@@ -33,6 +37,10 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   calendar: CalendarEventListSchema,
   members: GroupMemberListSchema,
   currentUser: CurrentUserSchema.or(TwoFactorRequiredSchema),
+  joinRequests: GroupMemberListSchema,
+  membership: GroupMemberSchema,
+  searchUsers: LimitedUserSearchSchema.array(),
+  user: UserSchema,
 };
 
 let database: TestDatabase;
@@ -50,6 +58,21 @@ beforeAll(async () => {
     const now = new Date(Date.now() + i * 11 * 60_000);
     previous = (await refreshGroupData(client, FAKE_GROUP_ID, { maxMembers: 200, now, deadline: Date.now() + 20_000, previous })).snapshot;
   }
+  // The lookups of an applicant and the actions of decisions.
+  fake.group.people.push(
+    { id: fakeUserId(1), displayName: "Moth Light", status: "requested", thumbnailUrl: "https://files.vrchat.cloud/thumb.png" },
+    { id: fakeUserId(2), displayName: "Moth", status: "none" },
+    { id: fakeUserId(3), displayName: "Moth Keeper", status: "member" },
+    { id: fakeUserId(4), displayName: "Other", status: "requested" },
+  );
+  const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
+  await membership.findCandidates("moth light");
+  await membership.describeUser(fakeUserId(2));
+  const act = (userId: string, action: "accept" | "reject", block = false) =>
+    membership.channel.deliver({ applicationId: crypto.randomUUID(), userId, action, block, actor: { id: "a", name: "Admin" } });
+  await act(fakeUserId(1), "accept");
+  await act(fakeUserId(2), "accept");
+  await act(fakeUserId(4), "reject", true);
 });
 afterAll(async () => {
   await fake?.close();
@@ -58,7 +81,10 @@ afterAll(async () => {
 
 it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
-  expect([...seen].sort()).toEqual(["calendar", "currentUser", "group", "groupInstances", "instance", "members", "posts", "userGroupInstances"]);
+  expect([...seen].sort()).toEqual([
+    "calendar", "currentUser", "group", "groupInstances", "instance", "invite", "joinRequests", "members", "membership", "posts",
+    "respondRequest", "searchUsers", "user", "userGroupInstances",
+  ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {
     const parsed = ANSWERS[endpoint]?.safeParse(body);
     return parsed && !parsed.success ? [`${endpoint}: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`] : [];
@@ -72,8 +98,18 @@ it("is asked only what VRChat's API offers, within its limits, always saying who
   expect([...fake.userAgents]).toEqual([`${USER_AGENT_PRODUCT} admins@dwell.example`]);
 });
 
+it("acts in VRChat only as asked: one accept, one invite, one reject with a block", () => {
+  expect(fake.actions.map(({ kind, userId, block }) => ({ kind, userId, block }))).toEqual([
+    { kind: "accept", userId: fakeUserId(1), block: undefined },
+    { kind: "invite", userId: fakeUserId(2), block: undefined },
+    { kind: "reject", userId: fakeUserId(4), block: true },
+  ]);
+});
+
 it("catches a request VRChat would not take", () => {
   expect(requestProblem({ method: "GET", path: `/groups/${FAKE_GROUP_ID}/members`, query: { n: "250" } })).toMatch(/n=250/);
   expect(requestProblem({ method: "GET", path: `/groups/${FAKE_GROUP_ID}/posts`, query: { page: "2" } })).toMatch(/unknown query parameter page/);
   expect(requestProblem({ method: "GET", path: `/instances/wrld_x:`, query: {} })).toMatch(/no such operation/);
+  expect(requestProblem({ method: "PUT", path: `/groups/${FAKE_GROUP_ID}/requests/${fakeUserId(1)}`, query: {}, body: { action: "approve" } })).toMatch(/body/);
+  expect(requestProblem({ method: "POST", path: `/groups/${FAKE_GROUP_ID}/invites`, query: {}, body: { user: fakeUserId(1) } })).toMatch(/body/);
 });

@@ -9,11 +9,16 @@ import {
 } from "./group-data.server";
 import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
+import { createVRChatMembership, type VRChatMembership } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
   eventSync: EventSync;
+  /** Lookups of applicants, and the actions of decisions: null when VRChat is not configured. */
+  membership: VRChatMembership | null;
+  /** Decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS, with VRChat configured). */
+  membershipActions: boolean;
 }
 
 /** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
@@ -26,6 +31,7 @@ export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
 export function createVRChatServices(db: Database, config: Config): VRChatServices {
   const vrchat = vrchatConfig(config);
   let groupData: GroupDataService;
+  let membership: VRChatMembership | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -47,8 +53,14 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       // refresher's lease runs out by itself, leaving the data stale that long at most.
       leaseMs: Math.max(60_000, worstCaseCalls(config.VRCHAT_MEMBERS_MAX) * config.VRCHAT_TIMEOUT_SECONDS * 1000 + 10_000),
     });
+    membership = createVRChatMembership({ client, groupId: vrchat.groupId, timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
   } else {
     groupData = config.DEMO_CONTENT ? createDemoGroupData() : createGroupDataOff();
   }
-  return { groupData, eventSync: createEventSync({ db, groupData, minIntervalMs: SYNC_MIN_INTERVAL_MS }) };
+  return {
+    groupData,
+    eventSync: createEventSync({ db, groupData, minIntervalMs: SYNC_MIN_INTERVAL_MS }),
+    membership,
+    membershipActions: membership !== null && config.VRCHAT_MEMBERSHIP_ACTIONS,
+  };
 }

@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { applications, decisionMessages, eventApplications, events } from "~/db/schema";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { DEFAULT_DECISION_MESSAGES, renderDecisionMessage } from "./decision-messages";
+import { applyDecision, getApplicationStatus, listDecisionMessages, newStatusToken, saveDecisionMessage } from "./decisions.server";
+
+const DAY = 24 * 60 * 60 * 1000;
+const context = { event: "Moonlit Ball", date: "Saturday, December 5, 2026 at 8:00 PM UTC", discordInvite: "https://discord.gg/dwell" };
+
+describeEachDatabase("what the applicant hears back", (kind) => {
+  let database: TestDatabase;
+  let eventId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const [event] = await database.db
+      .insert(events)
+      .values({ title: "Moonlit Ball", eventDate: "2026-12-05", eventTime: "20:00", worldName: "W", applicationRequired: true })
+      .returning({ id: events.id });
+    eventId = event!.id;
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    await database.db.delete(applications);
+    await database.db.delete(eventApplications);
+    await database.db.delete(decisionMessages);
+  });
+
+  async function applyToGroup(name: string, submittedAt = new Date()) {
+    const status = newStatusToken();
+    const [row] = await database.db
+      .insert(applications)
+      .values({ vrchatUsername: name, discordId: name, responses: { "Why?": "secret answer" }, statusTokenHash: status.hash, submittedAt })
+      .returning({ id: applications.id });
+    return { id: row!.id, token: status.token };
+  }
+
+  async function decide(id: string, status: "approved" | "rejected", at: Date, eventKind: "group" | "event" = "group") {
+    const table = eventKind === "group" ? applications : eventApplications;
+    await database.db.transaction(async (tx) => {
+      await tx.update(table).set({ status, reviewedAt: at }).where(eq(table.id, id));
+      await applyDecision(tx, { kind: eventKind, id, status }, context);
+    });
+  }
+
+  it("keeps only the token's hash, and shows the status without the answers", async () => {
+    const { id, token } = await applyToGroup("Moth");
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [row] = await database.db.select().from(applications).where(eq(applications.id, id));
+    expect(row!.statusTokenHash).toBe(createHash("sha256").update(token).digest("hex"));
+    expect(JSON.stringify(row)).not.toContain(token);
+    const status = await getApplicationStatus(database.db, token, new Date());
+    expect(status).toMatchObject({ kind: "group", status: "pending", message: null, decidedAt: null });
+    expect(JSON.stringify(status)).not.toContain("secret answer");
+    expect(await getApplicationStatus(database.db, `${token.slice(0, -1)}x`, new Date())).toBeNull();
+    expect(await getApplicationStatus(database.db, "short", new Date())).toBeNull();
+  });
+
+  it("writes the decision message once, when decided, and shows it for 90 days after", async () => {
+    const { id, token } = await applyToGroup("Moth", new Date(Date.now() - 200 * DAY));
+    // Still pending after 200 days: the link keeps working.
+    expect(await getApplicationStatus(database.db, token, new Date())).toMatchObject({ status: "pending" });
+    const decidedAt = new Date();
+    await decide(id, "approved", decidedAt);
+    const message = renderDecisionMessage(DEFAULT_DECISION_MESSAGES.group.approved, { username: "Moth", ...context });
+    expect(message).toContain("Welcome among the Dwellers, Moth!");
+    expect(message).toContain("https://discord.gg/dwell");
+    expect(await getApplicationStatus(database.db, token, new Date(decidedAt.getTime() + 89 * DAY))).toMatchObject({ status: "approved", message });
+    expect(await getApplicationStatus(database.db, token, new Date(decidedAt.getTime() + 91 * DAY))).toBeNull();
+    // Editing the message later does not change what this applicant was told.
+    await saveDecisionMessage(database.db, { kind: "group" }, "approved", "Something else, {username}");
+    expect(await getApplicationStatus(database.db, token, new Date())).toMatchObject({ message });
+  });
+
+  it("hides an application marked as spam", async () => {
+    const { id, token } = await applyToGroup("Spam");
+    await database.db.update(applications).set({ spamAt: new Date() }).where(eq(applications.id, id));
+    expect(await getApplicationStatus(database.db, token, new Date())).toBeNull();
+  });
+
+  it("gives an event its own message, else every event's, else the default", async () => {
+    const status = newStatusToken();
+    const [row] = await database.db
+      .insert(eventApplications)
+      .values({ eventId, vrchatUsername: "Lark", discordId: "lark", statusTokenHash: status.hash })
+      .returning({ id: eventApplications.id });
+    expect((await listDecisionMessages(database.db, { kind: "event", eventId }))[0]).toEqual({
+      outcome: "approved",
+      body: DEFAULT_DECISION_MESSAGES.event.approved,
+      own: false,
+    });
+    await saveDecisionMessage(database.db, { kind: "event" }, "rejected", "Every event says no to {username}.");
+    await saveDecisionMessage(database.db, { kind: "event", eventId }, "rejected", "  {event} on {date} is full, {username}. {unknown} ");
+    expect((await listDecisionMessages(database.db, { kind: "event" }))[1]).toMatchObject({ body: "Every event says no to {username}.", own: true });
+    await decide(row!.id, "rejected", new Date(), "event");
+    expect(await getApplicationStatus(database.db, status.token, new Date())).toMatchObject({
+      kind: "event",
+      eventTitle: "Moonlit Ball",
+      status: "rejected",
+      message: "Moonlit Ball on Saturday, December 5, 2026 at 8:00 PM UTC is full, Lark. {unknown}",
+    });
+    // Emptied, the event's own message gives way to every event's.
+    await saveDecisionMessage(database.db, { kind: "event", eventId }, "rejected", "");
+    expect((await listDecisionMessages(database.db, { kind: "event", eventId }))[1]).toEqual({ outcome: "rejected", body: "Every event says no to {username}.", own: false });
+    // Back to pending: the message is gone until the next decision.
+    await database.db.transaction((tx) => applyDecision(tx, { kind: "event", id: row!.id, status: "pending" }, context));
+    const [after] = await database.db.select({ message: eventApplications.decisionMessage }).from(eventApplications).where(eq(eventApplications.id, row!.id));
+    expect(after!.message).toBeNull();
+  });
+});

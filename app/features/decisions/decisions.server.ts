@@ -1,0 +1,177 @@
+/**
+ * What a decision does beyond the status change, in the transaction that makes it: the applicant's
+ * decision message is written and kept with the application (their status page and a Discord
+ * message then read the same words, whatever admins edit later). Also the private status links,
+ * and the messages admins edit.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
+import { applications, decisionMessages, eventApplications, events } from "~/db/schema";
+import {
+  DECISION_MESSAGE_MAX_LENGTH,
+  DEFAULT_DECISION_MESSAGES,
+  renderDecisionMessage,
+  type DecisionOutcome,
+  type MessageKind,
+  STATUS_LINK_DAYS,
+} from "./decision-messages";
+
+type Executor = Pick<Database, "select" | "insert" | "update">;
+
+
+/** 256 random bits, URL-safe; only its SHA-256 is stored. */
+export function newStatusToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, hash: hashStatusToken(token) };
+}
+
+export function hashStatusToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ApplicationStatusView {
+  kind: ApplicationKind;
+  /** The event's title, for an event application (null once the event is gone). */
+  eventTitle: string | null;
+  status: ApplicationStatus;
+  submittedAt: Date;
+  decidedAt: Date | null;
+  message: string | null;
+}
+
+/**
+ * What the status page shows for a token: never the answers or notes. Null for an unknown token,
+ * one of an application marked as spam, and one whose decision is more than 90 days old.
+ */
+export async function getApplicationStatus(db: Database, token: string, now: Date): Promise<ApplicationStatusView | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const hash = hashStatusToken(token);
+  const [group] = await db
+    .select({ status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage })
+    .from(applications)
+    .where(and(eq(applications.statusTokenHash, hash), isNull(applications.spamAt)));
+  const [event] = group
+    ? []
+    : await db
+        .select({
+          status: eventApplications.status,
+          submittedAt: eventApplications.submittedAt,
+          reviewedAt: eventApplications.reviewedAt,
+          message: eventApplications.decisionMessage,
+          eventTitle: events.title,
+        })
+        .from(eventApplications)
+        .leftJoin(events, eq(events.id, eventApplications.eventId))
+        .where(and(eq(eventApplications.statusTokenHash, hash), isNull(eventApplications.spamAt)));
+  const found = group ? { ...group, kind: "group" as const, eventTitle: null } : event ? { ...event, kind: "event" as const } : null;
+  if (!found) return null;
+  const decided = found.status !== "pending";
+  if (decided && found.reviewedAt && now.getTime() - found.reviewedAt.getTime() > STATUS_LINK_DAYS * 24 * 60 * 60 * 1000) return null;
+  return {
+    kind: found.kind,
+    eventTitle: found.eventTitle,
+    status: found.status,
+    submittedAt: found.submittedAt,
+    decidedAt: decided ? found.reviewedAt : null,
+    message: decided ? found.message : null,
+  };
+}
+
+export interface MessageScope {
+  kind: MessageKind;
+  /** One event's own messages; without it, the group's (kind group) or every event's (kind event). */
+  eventId?: string;
+}
+
+export interface EditableMessage {
+  outcome: DecisionOutcome;
+  /** The text in force here: this scope's own, or what it falls back to. */
+  body: string;
+  /** This scope has its own text (not the fallback). */
+  own: boolean;
+}
+
+async function storedMessages(db: Executor, kind: MessageKind, eventId: string | null) {
+  return db
+    .select({ outcome: decisionMessages.outcome, body: decisionMessages.body })
+    .from(decisionMessages)
+    .where(and(eq(decisionMessages.kind, kind), eventId ? eq(decisionMessages.eventId, eventId) : isNull(decisionMessages.eventId)));
+}
+
+/** The messages of a scope, with what each falls back to (an event's: every event's, then the default). */
+export async function listDecisionMessages(db: Executor, scope: MessageScope): Promise<EditableMessage[]> {
+  const own = await storedMessages(db, scope.kind, scope.eventId ?? null);
+  const fallback = scope.eventId ? await storedMessages(db, "event", null) : [];
+  return (["approved", "rejected"] as const).map((outcome) => {
+    const mine = own.find((row) => row.outcome === outcome);
+    if (mine) return { outcome, body: mine.body, own: true };
+    const inherited = fallback.find((row) => row.outcome === outcome);
+    return { outcome, body: inherited?.body ?? DEFAULT_DECISION_MESSAGES[scope.kind][outcome], own: false };
+  });
+}
+
+/** Saves a scope's message for one outcome; an empty body goes back to the fallback. */
+export async function saveDecisionMessage(db: Database, scope: MessageScope, outcome: DecisionOutcome, body: string) {
+  const text = body.trim().slice(0, DECISION_MESSAGE_MAX_LENGTH);
+  const eventId = scope.eventId ?? null;
+  const where = and(
+    eq(decisionMessages.kind, scope.kind),
+    eq(decisionMessages.outcome, outcome),
+    eventId ? eq(decisionMessages.eventId, eventId) : isNull(decisionMessages.eventId),
+  );
+  if (!text) {
+    await db.delete(decisionMessages).where(where);
+    return;
+  }
+  await db
+    .insert(decisionMessages)
+    .values({ kind: scope.kind, eventId, outcome, body: text })
+    .onConflictDoUpdate({ target: [decisionMessages.kind, decisionMessages.eventId, decisionMessages.outcome], set: { body: text, updatedAt: new Date() } });
+}
+
+export interface DecisionContext {
+  discordInvite: string | null;
+  /** What `{event}` and `{date}` stand for in this review: the event's title and time, or the group's. */
+  event: string;
+  date: string;
+}
+
+export interface Decision {
+  kind: ApplicationKind;
+  id: string;
+  status: ApplicationStatus;
+}
+
+/**
+ * Called in the decision's transaction, after the status was written: keeps the applicant's message
+ * with the application (cleared when it goes back to pending). Returns the VRChat account linked to
+ * a decided group application, for the caller to act on.
+ */
+export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<{ vrchatUserId: string | null }> {
+  const table = decision.kind === "event" ? eventApplications : applications;
+  if (decision.status === "pending") {
+    await tx.update(table).set({ decisionMessage: null }).where(eq(table.id, decision.id));
+    return { vrchatUserId: null };
+  }
+  const [row] =
+    decision.kind === "event"
+      ? await tx
+          .select({ username: eventApplications.vrchatUsername, eventId: eventApplications.eventId, vrchatUserId: sql<string | null>`null` })
+          .from(eventApplications)
+          .where(eq(eventApplications.id, decision.id))
+      : await tx
+          .select({ username: applications.vrchatUsername, eventId: sql<string | null>`null`, vrchatUserId: applications.vrchatUserId })
+          .from(applications)
+          .where(eq(applications.id, decision.id));
+  if (!row) return { vrchatUserId: null };
+  const scope: MessageScope = row.eventId ? { kind: "event", eventId: row.eventId } : { kind: "group" };
+  const messages = await listDecisionMessages(tx, scope);
+  const template = messages.find((message) => message.outcome === decision.status)!.body;
+  const text = renderDecisionMessage(template, { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite });
+  await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
+  return { vrchatUserId: row.vrchatUserId };
+}

@@ -1,0 +1,364 @@
+/**
+ * Who an applicant is in VRChat, and what a decision does there. A display name is not an identity
+ * (not unique, it can change); a user id (`usr_…`) is. Lookups find candidates for an applicant
+ * among the group's join requests and a user search; a decision on a group application with a
+ * linked account becomes one outbox job that accepts or rejects their join request, or invites them.
+ *
+ * Calls stay few and predictable: lookups are cached a few minutes and limited per minute for the
+ * whole process; an action reads the membership afresh before it acts (so a job run twice, after a
+ * crash, does not act twice), and the actions' calls are paced about one a second.
+ * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import { applicationAuditLog, applications, outbox } from "~/db/schema";
+import { log } from "~/utils/log.server";
+import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+
+export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+
+export interface VRChatCandidate {
+  id: string;
+  displayName: string;
+  thumbnailUrl: string | null;
+  status: MembershipStatus;
+  /** Where it was found: the group's join requests, a user search, or the applicant's linked account. */
+  source: "request" | "search" | "linked";
+}
+
+export const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
+
+const USER_ID = /^usr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A user id from an id or a profile link (`https://vrchat.com/home/user/usr_…`); null otherwise. */
+export function userIdFrom(text: string): string | null {
+  const trimmed = text.trim();
+  if (USER_ID.test(trimmed)) return trimmed;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" || !/^(www\.)?vrchat\.com$/i.test(url.hostname)) return null;
+  const match = /^\/home\/user\/(usr_[^/]+)\/?$/.exec(url.pathname);
+  return match && USER_ID.test(match[1]!) ? match[1]! : null;
+}
+
+/** Names match whatever their case and spaces. */
+export const sameName = (a: string, b: string) => a.replace(/\s+/g, "").toLowerCase() === b.replace(/\s+/g, "").toLowerCase();
+
+const imageUrl = z
+  .string()
+  .nullish()
+  .transform((value) => (value && /^https?:\/\//.test(value) ? value : null));
+
+/** A GroupMember, as the join requests list and the single membership read answer it. */
+const GroupMemberSchema = z.object({
+  userId: z.string(),
+  membershipStatus: z.string(),
+  user: z
+    .object({
+      displayName: z.string().nullish(),
+      currentAvatarThumbnailImageUrl: imageUrl,
+      thumbnailUrl: imageUrl,
+      profilePicOverride: imageUrl,
+    })
+    .nullish(),
+});
+/** An entry can be null (the API marks GroupMember nullable): such entries are skipped. */
+const JoinRequestsSchema = z.array(GroupMemberSchema.nullable());
+/** `GET /groups/{groupId}/members/{userId}`: null when the user has no membership at all. */
+const MembershipSchema = GroupMemberSchema.nullable();
+const UserSchema = z.object({ id: z.string(), displayName: z.string(), currentAvatarThumbnailImageUrl: imageUrl, profilePicOverride: imageUrl });
+const UserSearchSchema = z.array(UserSchema);
+
+function statusOf(raw: string | null | undefined): MembershipStatus {
+  switch (raw) {
+    case "member":
+    case "requested":
+    case "invited":
+    case "banned":
+      return raw;
+    case "userblocked":
+      return "blocked";
+    default:
+      return "none";
+  }
+}
+
+/** A lookup asked for more calls than the minute allows: the admin tries again shortly. */
+export class LookupBudgetError extends Error {
+  override name = "LookupBudgetError";
+}
+
+export interface MembershipOptions {
+  client: VRChatClient;
+  groupId: string;
+  /** How long a lookup's answers are reused. */
+  cacheMs?: number;
+  /** Calls lookups may make per minute, all admins together. */
+  lookupCallsPerMinute?: number;
+  /** The least time between two calls of the actions. */
+  actionSpacingMs?: number;
+  /** One call's timeout, for the job's lease. */
+  timeoutMs: number;
+  now?: () => number;
+}
+
+/** Join requests read per lookup: one page, the newest the API gives. */
+const JOIN_REQUESTS_PAGE = 100;
+const SEARCH_RESULTS = 5;
+
+export interface MembershipAction {
+  applicationId: string;
+  userId: string;
+  action: "accept" | "reject";
+  /** With a rejection: VRChat also blocks the user from asking again. */
+  block: boolean;
+  actor: { id: string; name: string };
+}
+
+const MembershipActionSchema = z.object({
+  applicationId: z.uuid(),
+  userId: z.string().regex(USER_ID),
+  action: z.enum(["accept", "reject"]),
+  block: z.boolean(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+});
+
+export type ActionOutcome =
+  | { kind: "delivered"; result: string }
+  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "failed"; error: string };
+
+export function createVRChatMembership(options: MembershipOptions) {
+  const { client, groupId, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, actionSpacingMs = 1_000, timeoutMs, now = Date.now } = options;
+  const cache = new Map<string, { until: number; value: Promise<unknown> }>();
+  let minute = { start: 0, calls: 0 };
+  let lastActionCall = 0;
+  let pace: Promise<void> = Promise.resolve();
+
+  /** Counts one lookup call against the minute's allowance. */
+  function spend() {
+    const at = now();
+    if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
+    if (minute.calls >= lookupCallsPerMinute) throw new LookupBudgetError("Too many VRChat lookups in the last minute: try again shortly.");
+    minute.calls++;
+  }
+
+  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = cache.get(key);
+    if (hit && hit.until > now()) return hit.value as Promise<T>;
+    spend();
+    const value = load();
+    cache.set(key, { until: now() + cacheMs, value });
+    // A failed lookup is not kept: the next one asks again.
+    value.catch(() => cache.delete(key));
+    if (cache.size > 500) cache.delete(cache.keys().next().value!);
+    return value;
+  }
+
+  const joinRequests = () =>
+    cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
+
+  const membership = (userId: string) =>
+    cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${userId}`, MembershipSchema))?.membershipStatus));
+
+  /** Candidates for an applicant: join requests with their name first, then a user search's results. */
+  async function findCandidates(displayName: string): Promise<VRChatCandidate[]> {
+    const name = displayName.trim();
+    if (!name) return [];
+    const requests = (await joinRequests()).filter((entry) => entry !== null);
+    const fromRequests: VRChatCandidate[] = requests
+      .filter((entry) => entry.user?.displayName && sameName(entry.user.displayName, name))
+      .map((entry) => ({
+        id: entry.userId,
+        displayName: entry.user!.displayName!,
+        thumbnailUrl: entry.user?.currentAvatarThumbnailImageUrl ?? entry.user?.thumbnailUrl ?? entry.user?.profilePicOverride ?? null,
+        status: statusOf(entry.membershipStatus),
+        source: "request" as const,
+      }));
+    const found = await cached(`search:${name.toLowerCase()}`, () => client.get("/users", UserSearchSchema, { search: name, n: SEARCH_RESULTS }));
+    const known = new Set(fromRequests.map((candidate) => candidate.id));
+    const fromSearch = await Promise.all(
+      found
+        .filter((user) => USER_ID.test(user.id) && !known.has(user.id))
+        .slice(0, SEARCH_RESULTS)
+        .map(async (user) => ({
+          id: user.id,
+          displayName: user.displayName,
+          thumbnailUrl: user.currentAvatarThumbnailImageUrl ?? user.profilePicOverride ?? null,
+          status: await membership(user.id),
+          source: "search" as const,
+        })),
+    );
+    return [...fromRequests, ...fromSearch];
+  }
+
+  /** One account, by id (a pasted link, or the linked account): null when VRChat has no such user. */
+  async function describeUser(userId: string): Promise<VRChatCandidate | null> {
+    if (!USER_ID.test(userId)) return null;
+    let user;
+    try {
+      user = await cached(`user:${userId}`, () => client.get(`/users/${userId}`, UserSchema));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+    return {
+      id: user.id,
+      displayName: user.displayName,
+      thumbnailUrl: user.currentAvatarThumbnailImageUrl ?? user.profilePicOverride ?? null,
+      status: await membership(userId),
+      source: "linked",
+    };
+  }
+
+  /** Waits its turn: the actions' calls leave at least `actionSpacingMs` between them. */
+  function paced<T>(call: () => Promise<T>): Promise<T> {
+    const turn = pace.then(async () => {
+      const wait = lastActionCall + actionSpacingMs - now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      lastActionCall = now();
+    });
+    pace = turn.catch(() => undefined);
+    return turn.then(call);
+  }
+
+  /** What the job does, from the membership as VRChat has it now. */
+  async function act(action: MembershipAction): Promise<string> {
+    const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${action.userId}`, MembershipSchema)))?.membershipStatus);
+    cache.delete(`member:${action.userId}`);
+    cache.delete("requests");
+    if (current === "member") return "Already a member in VRChat: nothing to do";
+    if (current === "banned") return "Banned from the group in VRChat: nothing was done";
+    if (current === "blocked") return "They have blocked the group in VRChat: nothing was done";
+    if (action.action === "accept") {
+      if (current === "invited") return "Invite already sent";
+      if (current === "requested") {
+        await paced(() => client.send("PUT", `/groups/${groupId}/requests/${action.userId}`, { action: "accept" }));
+        return "Join request accepted in VRChat";
+      }
+      await paced(() => client.send("POST", `/groups/${groupId}/invites`, { userId: action.userId }));
+      return "Invite sent";
+    }
+    if (current !== "requested") return "No join request to reject in VRChat";
+    await paced(() => client.send("PUT", `/groups/${groupId}/requests/${action.userId}`, { action: "reject", block: action.block }));
+    return action.block ? "Join request rejected and blocked in VRChat" : "Join request rejected in VRChat";
+  }
+
+  return {
+    findCandidates,
+    describeUser,
+    /** The outbox channel of the actions. */
+    channel: {
+      target: "vrchat_membership" as const,
+      // The membership read and the action, each perhaps after a new login, and their pacing.
+      maxDeliveryMs: 4 * timeoutMs + 2 * actionSpacingMs,
+      async deliver(payload: unknown): Promise<ActionOutcome> {
+        const parsed = MembershipActionSchema.safeParse(payload);
+        if (!parsed.success) return { kind: "failed", error: "The job could not be read" };
+        try {
+          return { kind: "delivered", result: await act(parsed.data) };
+        } catch (error) {
+          return outcomeOf(error);
+        }
+      },
+    },
+  };
+}
+
+export type VRChatMembership = ReturnType<typeof createVRChatMembership>;
+
+/** A failure as the card shows it: waits are retried, refusals are the admin's to look at. */
+function outcomeOf(error: unknown): ActionOutcome {
+  if (!(error instanceof VRChatError)) return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+  if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
+  if (error.kind === "unreachable" || error.kind === "auth") return { kind: "retry", error: error.message };
+  if (error.kind === "forbidden") {
+    return { kind: "failed", error: `VRChat refused the bot account (${reason(error)}): check its permissions in the group` };
+  }
+  return { kind: "failed", error: `VRChat answered ${error.status ?? "nothing"}: ${reason(error)}` };
+}
+
+/** VRChat's own words, without our "VRChat … answered 403:" prefix. */
+const reason = (error: VRChatError) => error.message.replace(/^VRChat .*? answered \d+: /, "");
+
+/** Queues the VRChat action of a decision, in its transaction. */
+export async function queueMembershipAction(tx: Pick<Database, "insert">, action: MembershipAction, at: Date) {
+  await tx.insert(outbox).values({ target: "vrchat_membership", payload: action, sourceId: action.applicationId, nextAttemptAt: at });
+}
+
+/** The outcome in the application's history, under the admin who made the decision. */
+export async function recordMembershipOutcome(db: Database, payload: unknown, text: string) {
+  const parsed = MembershipActionSchema.safeParse(payload);
+  if (!parsed.success) return;
+  await db.insert(applicationAuditLog).values({
+    applicationKind: "group",
+    applicationId: parsed.data.applicationId,
+    actorId: parsed.data.actor.id,
+    actorName: parsed.data.actor.name,
+    field: "vrchat",
+    toValue: text.slice(0, 500),
+  });
+}
+
+export interface LinkedAccount {
+  userId: string;
+  displayName: string;
+}
+
+/**
+ * Links a group application to a VRChat account (or, with null, unlinks it), logged under `actor`.
+ * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice. False when nothing changed.
+ */
+export async function linkVRChatAccount(
+  db: Database,
+  applicationId: string,
+  account: LinkedAccount | null,
+  actor: { id: string | null; name: string },
+  onlyIfUnlinked = false,
+): Promise<boolean> {
+  if (!z.uuid().safeParse(applicationId).success) return false;
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName })
+      .from(applications)
+      .where(and(eq(applications.id, applicationId), isNull(applications.spamAt)))
+      .for("update");
+    if (!current) return false;
+    if (onlyIfUnlinked && current.userId) return false;
+    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
+    await tx
+      .update(applications)
+      .set({ vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null })
+      .where(eq(applications.id, applicationId));
+    await tx.insert(applicationAuditLog).values({
+      applicationKind: "group",
+      applicationId,
+      actorId: actor.id,
+      actorName: actor.name,
+      field: "vrchat",
+      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
+      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
+    });
+    return true;
+  });
+}
+
+/** A group application's applicant and linked account, for the lookups. */
+export async function getLinkTarget(db: Database, applicationId: string) {
+  if (!z.uuid().safeParse(applicationId).success) return null;
+  const [row] = await db
+    .select({ vrchatUsername: applications.vrchatUsername, userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName })
+    .from(applications)
+    .where(and(eq(applications.id, applicationId), isNull(applications.spamAt)));
+  return row ?? null;
+}
+
+export function logLookupFailure(error: unknown) {
+  if (!(error instanceof LookupBudgetError)) log.warn("a VRChat lookup failed", { error: error instanceof Error ? error.message : String(error) });
+}

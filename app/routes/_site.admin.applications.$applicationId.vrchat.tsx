@@ -1,0 +1,44 @@
+import { data } from "react-router";
+import { appContext } from "~/context";
+import type { VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
+import { getLinkTarget, linkVRChatAccount, LookupBudgetError, logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
+
+/**
+ * The 'VRChat' panel of a group application: its linked account, and candidates for the applicant
+ * (the group's join requests with their name, then a user search). One pending join request with
+ * the same name is linked at once, unless an admin already chose.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { db, vrchat } = context.get(appContext);
+  const reply = (lookup: Partial<VRChatLookup>, status = 200) =>
+    data<VRChatLookup>({ linked: null, candidates: [], autoLinked: false, error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
+  const target = await getLinkTarget(db, params.applicationId);
+  if (!target) return reply({ error: "Application not found" }, 404);
+  if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
+  try {
+    const candidates = await vrchat.membership.findCandidates(target.vrchatUsername);
+    const requests = candidates.filter((candidate) => candidate.source === "request" && candidate.status === "requested");
+    let linkedId = target.userId;
+    let autoLinked = false;
+    if (!linkedId && requests.length === 1) {
+      const [only] = requests;
+      autoLinked = await linkVRChatAccount(
+        db,
+        params.applicationId,
+        { userId: only!.id, displayName: only!.displayName },
+        { id: viewer.id, name: `${viewer.username} (automatically: the one join request with this name)` },
+        true,
+      );
+      if (autoLinked) linkedId = only!.id;
+    }
+    const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
+    return reply({ linked, candidates, autoLinked });
+  } catch (error) {
+    logLookupFailure(error);
+    const message = error instanceof LookupBudgetError ? error.message : "VRChat could not be asked just now. Try again in a moment.";
+    return reply({ error: message }, error instanceof LookupBudgetError ? 429 : 503);
+  }
+}

@@ -1,0 +1,118 @@
+import { CircleCheck, CircleX, Hourglass } from "lucide-react";
+import { data, href, Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { appContext } from "~/context";
+import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
+import { getApplicationStatus } from "~/features/decisions/decisions.server";
+import { formatLongDate } from "~/features/events/event-timing";
+import { log } from "~/utils/log.server";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import type { Route } from "./+types/_site.applications.status.$token";
+
+export const INVALID_STATUS_LINK = "This status link is not valid, or it has expired.";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  try {
+    const status = await getApplicationStatus(db, params.token, new Date());
+    if (!status) return data({ status: null, error: INVALID_STATUS_LINK }, { status: 404 });
+    return {
+      status: { ...status, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null },
+      error: null,
+    };
+  } catch (error) {
+    log.error("failed to read an application's status", { error });
+    return data({ status: null, error: "The status could not be read just now. Please try again in a moment." }, { status: 503 });
+  }
+}
+
+/** The link is the applicant's key: no cache keeps the page. */
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+/** Nor does a link or an image on it pass the address on (the site's header policy sends the origin). */
+export function meta() {
+  return [{ title: "Application status · Dwell" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+}
+
+const LOOK = {
+  pending: { label: "Pending", tone: "gold", icon: Hourglass },
+  approved: { label: OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
+  rejected: { label: OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
+} as const;
+
+export default function ApplicationStatusPage({ loaderData }: Route.ComponentProps) {
+  const timeZone = useViewerTimeZone();
+  const { status, error } = loaderData;
+  if (!status) {
+    return (
+      <Shell>
+        <Card className="p-10 text-center">
+          <h1 className="font-display text-3xl text-mist-100">Application status</h1>
+          <p className="mt-4 text-mist-300">{error}</p>
+          <p className="mt-2 text-sm text-mist-400">Status links stop working {STATUS_LINK_DAYS} days after the decision.</p>
+        </Card>
+      </Shell>
+    );
+  }
+  const look = LOOK[status.status];
+  const Icon = look.icon;
+  return (
+    <Shell>
+      <Card className="p-8 sm:p-10">
+        <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">Application status</p>
+        <h1 className="mt-2 font-display text-3xl text-mist-100 sm:text-4xl">
+          {status.kind === "event" ? (status.eventTitle ?? "An event that has since been removed") : "Joining the Dwellers"}
+        </h1>
+        <div className="mt-6 flex items-center gap-3">
+          <Icon aria-hidden="true" className="size-8 text-ember-300" />
+          <Badge tone={look.tone} className="px-3 py-1 text-base" data-testid="application-status">
+            {look.label}
+          </Badge>
+        </div>
+        <dl className="mt-6 grid gap-1 text-sm text-mist-300 sm:grid-cols-[auto_1fr] sm:gap-x-4">
+          <dt className="font-semibold text-mist-400">Submitted</dt>
+          <dd>{formatLongDate(new Date(status.submittedAt), timeZone)}</dd>
+          {status.decidedAt ? (
+            <>
+              <dt className="font-semibold text-mist-400">Decided</dt>
+              <dd>{formatLongDate(new Date(status.decidedAt), timeZone)}</dd>
+            </>
+          ) : null}
+        </dl>
+        {status.status === "pending" ? (
+          <p className="mt-6 text-mist-300">Your application is waiting for the admins' review. This page will show their decision.</p>
+        ) : status.message ? (
+          <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
+            <WithLinks text={status.message} />
+          </blockquote>
+        ) : null}
+      </Card>
+      <div className="mt-6 text-center">
+        <Button asChild variant="ghost">
+          <Link to={href("/")}>Return to Home</Link>
+        </Button>
+      </div>
+    </Shell>
+  );
+}
+
+/** The message as text, its web addresses (the Discord invite) as links. */
+function WithLinks({ text }: { text: string }) {
+  return text.split(/(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)])/).map((part, i) =>
+    i % 2 === 1 ? (
+      <a key={i} href={part} rel="noreferrer noopener" className="break-all text-aurora-300 underline hover:text-ember-300">
+        {part}
+      </a>
+    ) : (
+      part
+    ),
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">{children}</div>;
+}

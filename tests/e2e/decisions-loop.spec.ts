@@ -1,0 +1,145 @@
+/**
+ * The loop, as the applicant and an admin meet it in Chromium, against the VRChat fake: apply,
+ * the admin opens the card (the join request with that name is linked), approves, VRChat sees one
+ * accept, and the applicant's status page says 'Approved' with the message. Also the messages page.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { createAccountWithCommand } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { hydrated } from "./hydrated";
+
+const ADMIN = { email: "decider@dwell.example", password: "moonlight-decider" };
+const INVITE = "https://discord.gg/dwellers";
+
+test.describe.configure({ mode: "serial" });
+let fake: FakeVRChat;
+let server: ServerProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  fake = await startFakeVRChat();
+  fake.group.people.push(
+    { id: fakeUserId(21), displayName: "Ember Wisp", status: "requested", thumbnailUrl: null },
+    { id: fakeUserId(22), displayName: "Ember Wisp Two", status: "none" },
+  );
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-decisions-"));
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    ...fakeVRChatEnv(fake),
+    VRCHAT_MEMBERSHIP_ACTIONS: "true",
+    DISCORD_INVITE_URL: INVITE,
+    RATE_LIMIT_APPLICATIONS: "1000",
+    RATE_LIMIT_SIGN_IN: "1000",
+  });
+  createAccountWithCommand(dataDir, ADMIN.email, ADMIN.password, "admin");
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function applyToGroup(page: Page, name: string) {
+  await page.goto(`${server.url}/apply`);
+  await hydrated(page);
+  await page.getByLabel("What is your VRChat username?").fill(name);
+  await page.getByLabel("What is your Discord username?").fill(`${name.replaceAll(" ", "")}-discord`);
+  await page.getByLabel("How did you find the Dwellers?").selectOption({ index: 1 });
+  await page.getByLabel("Tell us about yourself").fill("I keep the embers warm.");
+  await page.getByRole("button", { name: "Complete the Ritual" }).click();
+  await expect(page.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+}
+
+async function signIn(page: Page, path: string) {
+  await page.goto(`${server.url}${path}`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+}
+
+test("apply, link the join request, approve: one accept in VRChat, and the applicant reads 'Approved'", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const applicant = await browser.newPage();
+  await applyToGroup(applicant, "Ember Wisp");
+  const statusLink = applicant.getByRole("link", { name: "Check your application status" });
+  await expect(statusLink).toBeVisible();
+  await statusLink.click();
+  await expect(applicant.getByRole("heading", { name: "Joining the Dwellers" })).toBeVisible();
+  await expect(applicant.getByTestId("application-status")).toHaveText("Pending");
+  const statusUrl = applicant.url();
+  expect(statusUrl).toMatch(/\/applications\/status\/[A-Za-z0-9_-]{43}$/);
+
+  await signIn(page, "/admin/applications");
+  await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
+  await hydrated(page);
+  const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: "Ember Wisp" });
+  const opened = Date.now();
+  await card.getByText("Show responses").click();
+  // The one join request with this name is linked as the card opens.
+  const linked = card.getByTestId("vrchat-linked");
+  await expect(linked).toContainText("Ember Wisp");
+  await expect(linked).toContainText(fakeUserId(21));
+  await expect(linked).toContainText("Requested to join");
+  await expect(card.getByText(`VRChat: Ember Wisp (${fakeUserId(21)})`)).toBeVisible();
+  // The search's other match is there, with its standing, to pick instead.
+  const candidates = card.getByRole("list", { name: "Candidates in VRChat" });
+  await expect(candidates.getByRole("listitem").filter({ hasText: "Ember Wisp Two" })).toContainText("Not in the group");
+  await expect(linked.getByRole("link", { name: /Profile of Ember Wisp on VRChat/ })).toHaveAttribute("href", `https://vrchat.com/home/user/${fakeUserId(21)}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: "test-results/decisions-card-wide.png", fullPage: true });
+
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card.getByText("Join request accepted in VRChat").first()).toBeVisible({ timeout: 20_000 });
+  // From opening the card to the action done in VRChat.
+  const tookMs = Date.now() - opened;
+  expect(tookMs).toBeLessThan(10_000);
+  expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(21) })]);
+  await expect(card.getByText(/VRChat: Join request accepted in VRChat/)).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/decisions-card-narrow.png", fullPage: true });
+
+  await applicant.goto(statusUrl);
+  await expect(applicant.getByTestId("application-status")).toHaveText("Approved");
+  await expect(applicant.getByTestId("decision-message")).toContainText("Welcome among the Dwellers, Ember Wisp!");
+  await expect(applicant.getByTestId("decision-message")).toContainText(INVITE);
+  await applicant.setViewportSize({ width: 390, height: 844 });
+  await applicant.screenshot({ path: "test-results/decisions-status-narrow.png", fullPage: true });
+  expect(fake.actions).toHaveLength(1);
+});
+
+test("an admin edits a decision message with a preview, and the next applicant reads it", async ({ page, browser }) => {
+  await signIn(page, "/admin/messages");
+  await expect(page.getByRole("heading", { name: "Decision Messages" })).toBeVisible();
+  await hydrated(page);
+  const group = page.getByRole("region", { name: "Joining the group" });
+  const rejected = group.getByLabel("Not accepted");
+  await rejected.fill("Not this moon, {username}. Come to {discord_invite} anyway.");
+  await expect(group.getByTestId("preview-rejected")).toHaveText(`Not this moon, Wanderer. Come to ${INVITE} anyway.`);
+  await group.getByRole("button", { name: "Save" }).nth(1).click();
+  await expect(page.getByText("Message saved.")).toBeVisible();
+  await expect(group.getByText("Written for here")).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: "test-results/decisions-messages-wide.png", fullPage: true });
+
+  const applicant = await browser.newPage();
+  await applyToGroup(applicant, "Ember Wisp Two");
+  await applicant.getByRole("link", { name: "Check your application status" }).click();
+  await applicant.waitForURL(/\/applications\/status\//);
+  const statusUrl = applicant.url();
+
+  await page.goto(`${server.url}/admin/applications`);
+  await hydrated(page);
+  const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: "Ember Wisp Two" });
+  await card.getByRole("button", { name: "Reject" }).click();
+  await expect(card.getByText("Rejected", { exact: true })).toBeVisible();
+  await applicant.goto(statusUrl);
+  await expect(applicant.getByTestId("application-status")).toHaveText("Not accepted");
+  await expect(applicant.getByTestId("decision-message")).toHaveText(`Not this moon, Ember Wisp Two. Come to ${INVITE} anyway.`);
+  // Not linked to a VRChat account: nothing was done there.
+  expect(fake.actions).toHaveLength(1);
+});

@@ -1,0 +1,281 @@
+/**
+ * A decision in the Sanctum, followed to its ends over HTTP: the applicant's status link, the
+ * decision message, and the action in VRChat (against the VRChat fake), as the production server
+ * does them, with applications made through the public form.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const INVITE = "https://discord.gg/dwellers";
+
+interface Site {
+  server: ServerProcess;
+  dataDir: string;
+  cookie: string;
+  fields: string[];
+}
+
+async function startSite(fake: FakeVRChat, env: Record<string, string> = {}): Promise<Site> {
+  const dataDir = mkdtempSync(join(tmpdir(), "dwell-decisions-"));
+  const server = await startServerProcess({
+    DATA_DIR: dataDir,
+    ...fakeVRChatEnv(fake),
+    VRCHAT_MEMBERSHIP_ACTIONS: "true",
+    DISCORD_INVITE_URL: INVITE,
+    RATE_LIMIT_APPLICATIONS: "1000",
+    RATE_LIMIT_DUPLICATES: "1000",
+    ...env,
+  });
+  createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "admin");
+  const cookie = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
+  const apply = await fetch(`${server.url}/apply`).then((response) => response.text());
+  const fields = [...apply.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+  return { server, dataDir, cookie, fields };
+}
+
+async function stopSite(site: Site | undefined) {
+  await site?.server.stop();
+  if (site) await rm(site.dataDir, { recursive: true, force: true });
+}
+
+/** Applies through the public form; the status link's token, read from the confirmation. */
+async function apply(site: Site, name: string): Promise<string> {
+  const answers = [name, `${name.replaceAll(" ", "").toLowerCase()}-discord`, "A friend", "I tend the lanterns", ""];
+  const response = await postForm(site.server.url, "/apply", Object.fromEntries(site.fields.map((field, i) => [field, answers[i]!])));
+  const html = await response.text();
+  expect(response.status).toBe(200);
+  expect(html).toContain("Check your application status");
+  return /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!;
+}
+
+async function reviewPage(site: Site) {
+  return fetch(`${site.server.url}/admin/applications?status=all`, { headers: { cookie: site.cookie } }).then((response) => response.text());
+}
+
+/** The application's id, from its card in the review list. */
+async function applicationId(site: Site, name: string) {
+  const html = await reviewPage(site);
+  const at = html.indexOf(`>${name}<`);
+  expect(at).toBeGreaterThan(-1);
+  return /name="id" value="([0-9a-f-]{36})"/.exec(html.slice(at))![1]!;
+}
+
+/** The text of one application's card, as a person reads it. */
+async function cardText(site: Site, name: string) {
+  const html = await reviewPage(site);
+  const start = html.lastIndexOf("<li", html.indexOf(`>${name}<`));
+  const end = html.indexOf("</li>", html.indexOf('aria-label="Applications"') > start ? start : start);
+  return html
+    .slice(start, html.indexOf("</details>", end) + 10)
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, " ");
+}
+
+function decide(site: Site, id: string, status: "approved" | "rejected", extra: Record<string, string> = {}) {
+  return postForm(site.server.url, "/admin/applications", { intent: "status", id, status, ...extra }, { cookie: site.cookie });
+}
+
+async function lookup(site: Site, id: string) {
+  const response = await fetch(`${site.server.url}/admin/applications/${id}/vrchat`, { headers: { cookie: site.cookie } });
+  return { status: response.status, body: (await response.json()) as { linked: { id: string } | null; candidates: { id: string; status: string }[]; autoLinked: boolean; error: string | null } };
+}
+
+async function statusPage(site: Site, token: string) {
+  const response = await fetch(`${site.server.url}/applications/status/${token}`);
+  const html = await response.text();
+  return { response, html, text: html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ") };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe("a decision that acts", () => {
+  let fake: FakeVRChat;
+  let site: Site;
+
+  beforeAll(async () => {
+    fake = await startFakeVRChat();
+    fake.group.people.push(
+      { id: fakeUserId(1), displayName: "Lantern Moth", status: "requested" },
+      { id: fakeUserId(2), displayName: "Quiet Heron", status: "none" },
+      { id: fakeUserId(3), displayName: "Old Keeper", status: "member" },
+      { id: fakeUserId(4), displayName: "Pushy Crow", status: "requested" },
+      { id: fakeUserId(5), displayName: "Patient Owl", status: "requested" },
+    );
+    site = await startSite(fake);
+  });
+  afterAll(async () => {
+    await stopSite(site);
+    await fake?.close();
+  });
+
+  it("gives the applicant a private status link that says Pending, with nothing of their answers", async () => {
+    const token = await apply(site, "Wandering Wren");
+    const { response, text, html } = await statusPage(site, token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(html).toContain('<meta name="referrer" content="no-referrer"/>');
+    expect(text).toContain("Joining the Dwellers");
+    expect(text).toContain("Pending");
+    expect(text).not.toContain("I tend the lanterns");
+    expect(text).not.toContain("wanderingwren-discord");
+    const wrong = await statusPage(site, `${token.slice(0, -2)}zz`);
+    expect(wrong.response.status).toBe(404);
+    expect(wrong.text).toContain("This status link is not valid, or it has expired.");
+    // The token is the applicant's key: the request log names the page, not the token.
+    expect(site.server.output()).toContain("/applications/status/[token]");
+    expect(site.server.output()).not.toContain(token);
+  });
+
+  it("links the one join request with the applicant's name, approves it once in VRChat, and tells the applicant", async () => {
+    const token = await apply(site, "lantern  moth");
+    const id = await applicationId(site, "lantern  moth");
+    const found = await lookup(site, id);
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ autoLinked: true, linked: { id: fakeUserId(1) } });
+    expect(await cardText(site, "lantern  moth")).toContain(`VRChat: Lantern Moth ( ${fakeUserId(1)} )`);
+
+    const decided = await decide(site, id, "approved");
+    expect(decided.status).toBe(200);
+    await until("the accept", () => fake.actions.length === 1);
+    await until("the card to say so", async () => (await cardText(site, "lantern  moth")).includes("Join request accepted in VRChat"));
+    expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(1) })]);
+    const card = await cardText(site, "lantern  moth");
+    expect(card).toContain("keeper: VRChat: Join request accepted in VRChat");
+    expect(card).toContain("linked to Lantern Moth");
+
+    const { text } = await statusPage(site, token);
+    expect(text).toContain("Approved");
+    expect(text).toContain("Welcome among the Dwellers, lantern moth!");
+    expect(text).toContain(INVITE);
+    // However often the outbox runs, the request is accepted once.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(fake.actions).toHaveLength(1);
+  });
+
+  it("invites someone who has not asked to join, linked by a pasted profile link", async () => {
+    await apply(site, "Heron");
+    const id = await applicationId(site, "Heron");
+    const wrong = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: "https://example.org/usr_x" }, { cookie: site.cookie });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Paste a VRChat profile link");
+    const unknown = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(77) }, { cookie: site.cookie });
+    expect(unknown.status).toBe(404);
+    await unknown.body?.cancel();
+    const linked = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: `https://vrchat.com/home/user/${fakeUserId(2)}` }, { cookie: site.cookie });
+    expect(linked.status).toBe(200);
+    await linked.body?.cancel();
+    const before = fake.actions.length;
+    await decide(site, id, "approved");
+    await until("the invite", () => fake.actions.length === before + 1);
+    expect(fake.actions.at(-1)).toMatchObject({ kind: "invite", userId: fakeUserId(2) });
+    await until("the card", async () => (await cardText(site, "Heron")).includes("Invite sent"));
+  });
+
+  it("does nothing in VRChat for someone already a member, and says so", async () => {
+    await apply(site, "Keeper Of Old");
+    const id = await applicationId(site, "Keeper Of Old");
+    await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(3) }, { cookie: site.cookie }).then((r) => r.body?.cancel());
+    const before = fake.actions.length;
+    await decide(site, id, "approved");
+    await until("the card", async () => (await cardText(site, "Keeper Of Old")).includes("Already a member in VRChat: nothing to do"));
+    expect(fake.actions).toHaveLength(before);
+  });
+
+  it("rejects a join request with a block when asked", async () => {
+    const token = await apply(site, "Pushy Crow");
+    const id = await applicationId(site, "Pushy Crow");
+    expect((await lookup(site, id)).body.autoLinked).toBe(true);
+    await decide(site, id, "rejected", { block: "on" });
+    await until("the rejection", () => fake.actions.some((action) => action.userId === fakeUserId(4)));
+    expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", block: true });
+    await until("the card", async () => (await cardText(site, "Pushy Crow")).includes("Join request rejected and blocked in VRChat"));
+    const { text } = await statusPage(site, token);
+    expect(text).toContain("Not accepted");
+    expect(text).toContain("We cannot accept your application at this time.");
+  });
+
+  it("shows a refused permission with 'Retry', and retries when asked", async () => {
+    fake.setEndpoint("respondRequest", { status: 403, message: "You don't have permission to do that." });
+    await apply(site, "Patient Owl");
+    const id = await applicationId(site, "Patient Owl");
+    await lookup(site, id);
+    await decide(site, id, "approved");
+    await until("the failure on the card", async () => (await cardText(site, "Patient Owl")).includes("Failed: VRChat refused the bot account"));
+    expect(await cardText(site, "Patient Owl")).toContain("Retry");
+    const html = await reviewPage(site);
+    const job = /name="intent" value="retry-job"\/?><input type="hidden" name="job" value="([0-9a-f-]{36})"/.exec(html)![1]!;
+    fake.setEndpoint("respondRequest", "normal");
+    const retried = await postForm(site.server.url, "/admin/applications", { intent: "retry-job", job }, { cookie: site.cookie });
+    expect(retried.status).toBe(200);
+    await retried.body?.cancel();
+    await until("the accept", () => fake.actions.some((action) => action.userId === fakeUserId(5)));
+    await until("the card", async () => (await cardText(site, "Patient Owl")).includes("Join request accepted in VRChat"));
+    expect(fake.actions.filter((action) => action.userId === fakeUserId(5))).toHaveLength(1);
+  });
+
+  it("uses the messages admins wrote", async () => {
+    const saved = await postForm(
+      site.server.url,
+      "/admin/messages",
+      { intent: "save", kind: "group", outcome: "rejected", body: "Not this moon, {username}. Try again at {discord_invite}" },
+      { cookie: site.cookie },
+    );
+    expect(saved.status).toBe(200);
+    await saved.body?.cancel();
+    const tooLong = await postForm(site.server.url, "/admin/messages", { intent: "save", kind: "group", outcome: "rejected", body: "x".repeat(1501) }, { cookie: site.cookie });
+    expect(tooLong.status).toBe(400);
+    await tooLong.body?.cancel();
+    const token = await apply(site, "Late Lark");
+    await decide(site, await applicationId(site, "Late Lark"), "rejected");
+    expect((await statusPage(site, token)).text).toContain(`Not this moon, Late Lark. Try again at ${INVITE}`);
+  });
+});
+
+describe("a bulk approval", () => {
+  let fake: FakeVRChat;
+  let site: Site;
+
+  beforeAll(async () => {
+    fake = await startFakeVRChat();
+    for (let i = 0; i < 20; i++) fake.group.people.push({ id: fakeUserId(100 + i), displayName: `Bulk Moth ${i}`, status: "requested" });
+    site = await startSite(fake);
+  });
+  afterAll(async () => {
+    await stopSite(site);
+    await fake?.close();
+  });
+
+  it("queues one action per application and paces them about a second a call", { timeout: 120_000 }, async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) await apply(site, `Bulk Moth ${i}`);
+    for (let i = 0; i < 20; i++) {
+      const id = await applicationId(site, `Bulk Moth ${i}`);
+      expect((await lookup(site, id)).body.autoLinked).toBe(true);
+      ids.push(id);
+    }
+    const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ...ids.map((id) => ["ids", id])]);
+    const response = await fetch(`${site.server.url}/admin/applications`, { method: "POST", body, headers: { Origin: site.server.url, cookie: site.cookie }, redirect: "manual" });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    await until("twenty accepts", () => fake.actions.length === 20, 90_000);
+    expect(new Set(fake.actions.map((action) => action.userId)).size).toBe(20);
+    expect(fake.actions.every((action) => action.kind === "accept")).toBe(true);
+    // Each job reads the membership, then accepts: two calls a second apart, so accepts two seconds apart.
+    const gaps = fake.actions.slice(1).map((action, i) => action.at - fake.actions[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_900);
+    expect(fake.actions.at(-1)!.at - fake.actions[0]!.at).toBeGreaterThanOrEqual(19 * 1_900);
+  });
+});
