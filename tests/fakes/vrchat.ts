@@ -433,10 +433,12 @@ function searchedUser(person: FakePerson) {
 
 /** Refused as VRChat refuses it: the status and VRChat's own message. */
 class Refusal {
-  constructor(
-    readonly status: number,
-    readonly message: string,
-  ) {}
+  readonly status: number;
+  readonly message: string;
+  constructor(status: number, message: string) {
+    this.status = status;
+    this.message = message;
+  }
 }
 
 export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?: boolean } = {}): Promise<FakeVRChat> {
