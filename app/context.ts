@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { Database } from "~/db/db.server";
+import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import type { Auth } from "~/utils/auth.server";
@@ -22,6 +23,8 @@ export interface AppContext {
   };
   /** The group's live data (VRChat, or the demo group) and the calendar import. */
   vrchat: VRChatServices;
+  /** The site's Discord bot, when DISCORD_BOT_TOKEN and DISCORD_GUILD_ID are set. */
+  discord: DiscordBot | null;
   /** The page's Content-Security-Policy nonce, for its inline scripts (none in development). */
   cspNonce: string | undefined;
 }

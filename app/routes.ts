@@ -30,6 +30,10 @@ export default [
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),
       route("applications/:applicationId/vrchat", "routes/_site.admin.applications.$applicationId.vrchat.tsx"),
+      route("applications/:applicationId/discord", "routes/_site.admin.applications.$applicationId.discord.tsx", { id: "group-application-discord" }),
+      route("events/:eventId/applications/:applicationId/discord", "routes/_site.admin.applications.$applicationId.discord.tsx", {
+        id: "event-application-discord",
+      }),
       route("events/:eventId/applications/export", "routes/_site.admin.applications.export.tsx", { id: "event-applications-export" }),
       route("applications/export", "routes/_site.admin.applications.export.tsx", { id: "group-applications-export" }),
       // What applicants read once decided: the group's and every event's, or one event's.

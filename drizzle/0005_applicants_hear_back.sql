@@ -16,13 +16,17 @@ ALTER TABLE "application_audit_log" DROP CONSTRAINT "application_audit_log_field
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "status_token_hash" text;--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "decision_message" text;--> statement-breakpoint
+ALTER TABLE "applications" ADD COLUMN "discord_user_id" text;--> statement-breakpoint
+ALTER TABLE "applications" ADD COLUMN "discord_display_name" text;--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "vrchat_user_id" text;--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "vrchat_display_name" text;--> statement-breakpoint
 ALTER TABLE "event_applications" ADD COLUMN "status_token_hash" text;--> statement-breakpoint
 ALTER TABLE "event_applications" ADD COLUMN "decision_message" text;--> statement-breakpoint
+ALTER TABLE "event_applications" ADD COLUMN "discord_user_id" text;--> statement-breakpoint
+ALTER TABLE "event_applications" ADD COLUMN "discord_display_name" text;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "result" text;--> statement-breakpoint
 ALTER TABLE "decision_messages" ADD CONSTRAINT "decision_messages_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "applications" ADD CONSTRAINT "applications_status_token_hash_key" UNIQUE("status_token_hash");--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_status_token_hash_key" UNIQUE("status_token_hash");--> statement-breakpoint
 ALTER TABLE "application_audit_log" ADD CONSTRAINT "application_audit_log_field_check" CHECK ("application_audit_log"."field" in ('status', 'notes', 'spam', 'vrchat', 'discord'));--> statement-breakpoint
-ALTER TABLE "outbox" ADD CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord', 'vrchat_membership', 'discord_member'));
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord', 'vrchat_membership', 'discord_role', 'discord_dm'));

@@ -28,6 +28,7 @@ import { buildNotificationChannels } from "~/features/notifications/channels.ser
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
+import { createDiscordBot, recordDiscordOutcome, type DiscordBot } from "~/features/discord/discord-bot.server";
 import { recordMembershipOutcome } from "~/features/vrchat/vrchat-membership.server";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
@@ -62,6 +63,7 @@ export interface AppDeps {
   mailTransport: AppContext["mailTransport"];
   notifications: AppContext["notifications"];
   vrchat: VRChatServices;
+  discord: DiscordBot | null;
   /** What `/api/health` answers (see server/health.ts). */
   health: HealthCheck;
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -107,7 +109,7 @@ export const loggedPath = (path: string) => path.replace(/^\/applications\/statu
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-export function createApp({ db, config, auth, mailTransport, notifications, vrchat, health, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, notifications, vrchat, discord, health, build, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
@@ -197,7 +199,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
-    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat: requestVRChat, cspNonce });
+    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat: requestVRChat, discord, cspNonce });
     const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -279,16 +281,31 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // The group's live data: warm the cache now, and import the VRChat calendar on a schedule.
   const vrchat = createVRChatServices(database.db, config);
-  // Decisions' actions in VRChat: one job at a time, so their calls keep their pace.
-  const actionWorker = createOutboxWorker(database.db, vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : [], {
+  const discord =
+    config.DISCORD_BOT_TOKEN && config.DISCORD_GUILD_ID
+      ? createDiscordBot({
+          apiUrl: config.DISCORD_API_URL.replace(/\/+$/, ""),
+          token: config.DISCORD_BOT_TOKEN,
+          guildId: config.DISCORD_GUILD_ID,
+          memberRoleId: config.DISCORD_MEMBER_ROLE_ID ?? null,
+          siteUrl: config.PUBLIC_URL,
+          timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
+        })
+      : null;
+  // Decisions' actions in VRChat and Discord: one job at a time, so their calls keep their pace.
+  const actionChannels = [...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []), ...(discord?.channels ?? [])];
+  const actionWorker = createOutboxWorker(database.db, actionChannels, {
     maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
     batchSize: 1,
     pollIntervalMs: 2_000,
-    onSettled: (job, outcome) =>
-      recordMembershipOutcome(database.db, job.payload, outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`),
+    onSettled: (job, outcome) => {
+      const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
+      return job.target === "vrchat_membership" ? recordMembershipOutcome(database.db, job.payload, text) : recordDiscordOutcome(database.db, job.payload, text);
+    },
   });
   actionWorker.start();
   if (vrchat.membershipActions) log.info("decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS)");
+  if (discord) log.info("the Discord bot is on", { memberRole: discord.roleConfigured });
   if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
   else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
   const syncEvents = () => {
@@ -334,6 +351,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       },
     },
     vrchat,
+    discord,
     health,
     build,
     staticRoot: options.staticRoot,

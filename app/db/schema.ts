@@ -227,6 +227,9 @@ const applicantHearsBack = (table: string) => ({
   statusTokenHash: text().unique(`${table}_status_token_hash_key`),
   /** The decision message as written when the application was decided: what the applicant reads. */
   decisionMessage: text(),
+  /** The applicant's account in the group's Discord server, as linked (a user id, and its name then). */
+  discordUserId: text(),
+  discordDisplayName: text(),
 });
 
 export const applications = pgTable(
@@ -307,7 +310,7 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  * Where jobs go: the admins' notification channels (one job per application and configured
  * channel), and the actions a decision takes in VRChat and Discord (see features/decisions).
  */
-export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord", "vrchat_membership", "discord_member"] as const;
+export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord", "vrchat_membership", "discord_role", "discord_dm"] as const;
 
 /**
  * Notification jobs, written in the same transaction as the application that caused them, so an

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
-import type { VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
+import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
 import { getLinkTarget, linkVRChatAccount, LookupBudgetError, logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
@@ -35,7 +35,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       if (autoLinked) linkedId = only!.id;
     }
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
-    return reply({ linked, candidates, autoLinked });
+    const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source] }));
+    return reply({ linked, candidates: labelled, autoLinked });
   } catch (error) {
     logLookupFailure(error);
     const message = error instanceof LookupBudgetError ? error.message : "VRChat could not be asked just now. Try again in a moment.";

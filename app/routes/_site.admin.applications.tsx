@@ -25,6 +25,9 @@ import { applyDecision, type DecisionContext } from "~/features/decisions/decisi
 import { eventStart, formatLongDate, formatLongDateTime, formatShortDate, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
+import { discordUserIdFrom, linkDiscordAccount, queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
+import { addToCalendarUrl } from "~/features/events/calendar-link";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
 import { linkVRChatAccount, queueMembershipAction, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
@@ -40,26 +43,27 @@ async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | und
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const { db, vrchat: services } = context.get(appContext);
+  const { db, vrchat: services, discord: bot } = context.get(appContext);
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions };
+  const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
   try {
     const found = await scopeOf(db, params.eventId);
-    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], jobs: [], vrchat, query }, { status: 404 });
+    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query }, { status: 404 });
     const [review, questions] = await Promise.all([
       listForReview(db, found.scope, query),
       listFormQuestions(db, found.scope),
     ]);
     const ids = review.applications.map((a) => a.id);
-    const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ["vrchat_membership"])]);
+    const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ACTION_TARGETS)]);
     const event = found.event
       ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired }
       : null;
-    return { error: null, event, review, questions, audit, jobs, vrchat, query };
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query };
   } catch (error) {
     log.error("failed to load applications for review", { error });
-    return data({ error: loadError, event: null, review: null, questions: [], audit: [], jobs: [], vrchat, query }, { status: 503 });
+    return data({ error: loadError, event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query }, { status: 503 });
   }
 }
 
@@ -79,28 +83,49 @@ const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string
 const LinkSchema = z.object({ id: z.string().max(100), account: z.string().trim().max(300) });
 
 export const LINK_HINT = "Paste a VRChat profile link (https://vrchat.com/home/user/usr_…) or a user id.";
+export const DISCORD_LINK_HINT = "Paste the applicant's Discord user id (Discord: User Settings → Advanced → Developer Mode, then Copy User ID).";
 
-/** What a decision does beyond its status: the applicant's message, and the action in VRChat. */
+/** The outbox targets of decisions' actions, shown on the cards. */
+const ACTION_TARGETS = ["vrchat_membership", "discord_role", "discord_dm"] as const;
+
+/**
+ * What a decision does beyond its status: the applicant's message; in VRChat, the join request
+ * answered (or an invite); in Discord, on approval, the member role (group) and the message by DM
+ * (with the event's details for an event).
+ */
 function decisionEffects(
-  services: { membershipActions: boolean },
-  context: DecisionContext,
+  services: { membershipActions: boolean; discord: DiscordBot | null },
+  context: DecisionContext & { eventDetails: string | null },
   reviewer: { id: string; username: string },
   block: boolean,
 ): OnDecided {
   return async (tx, decided) => {
-    const { vrchatUserId } = await applyDecision(tx, decided, context);
-    if (decided.kind !== "group" || decided.status === "pending" || !vrchatUserId || !services.membershipActions) return;
-    await queueMembershipAction(
-      tx,
-      {
-        applicationId: decided.id,
-        userId: vrchatUserId,
-        action: decided.status === "approved" ? "accept" : "reject",
-        block: decided.status === "rejected" && block,
-        actor: { id: reviewer.id, name: reviewer.username },
-      },
-      new Date(),
-    );
+    const linked = await applyDecision(tx, decided, context);
+    if (decided.status === "pending") return;
+    const actor = { id: reviewer.id, name: reviewer.username };
+    const now = new Date();
+    if (decided.kind === "group" && linked.vrchatUserId && services.membershipActions) {
+      await queueMembershipAction(
+        tx,
+        {
+          applicationId: decided.id,
+          userId: linked.vrchatUserId,
+          action: decided.status === "approved" ? "accept" : "reject",
+          block: decided.status === "rejected" && block,
+          actor,
+        },
+        now,
+      );
+    }
+    if (services.discord && linked.discordUserId && decided.status === "approved") {
+      const message = [linked.message, context.eventDetails].filter(Boolean).join("\n\n");
+      await queueDiscordActions(
+        tx,
+        { applicationKind: decided.kind, applicationId: decided.id, userId: linked.discordUserId, actor },
+        { grantRole: decided.kind === "group" && services.discord.roleConfigured, message },
+        now,
+      );
+    }
   };
 }
 
@@ -111,15 +136,24 @@ const BulkSchema = z.object({
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
-  const { db, config, vrchat, notifications } = context.get(appContext);
+  const { db, config, vrchat, discord, notifications } = context.get(appContext);
+  const services = { membershipActions: vrchat.membershipActions, discord };
   const found = await scopeOf(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
   const now = new Date();
-  const decisionContext: DecisionContext = found.event
-    ? { event: found.event.title, date: formatLongDateTime(eventStart(found.event), zoneOf(found.event.timezone)), discordInvite: config.DISCORD_INVITE_URL ?? null }
-    : { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite: config.DISCORD_INVITE_URL ?? null };
+  const discordInvite = config.DISCORD_INVITE_URL ?? null;
+  let decisionContext: DecisionContext & { eventDetails: string | null };
+  if (found.event) {
+    const date = formatLongDateTime(eventStart(found.event), zoneOf(found.event.timezone));
+    // The site as the admin reached it (PUBLIC_URL when set: requests are answered under it).
+    const page = `${new URL(request.url).origin}${href("/events/:id", { id: found.event.id })}`;
+    const eventDetails = [`${found.event.title}: ${date}, in ${found.event.worldName}`, `Event page: ${page}`, `Add it to your calendar: ${addToCalendarUrl(found.event, page)}`].join("\n");
+    decisionContext = { event: found.event.title, date, discordInvite, eventDetails };
+  } else {
+    decisionContext = { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite, eventDetails: null };
+  }
 
   const intent = form?.get("intent");
   if ((intent === "link-vrchat" || intent === "unlink-vrchat") && found.scope.kind === "group") {
@@ -140,6 +174,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (error) {
       log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
       return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
+    }
+  }
+  if (intent === "link-discord" || intent === "unlink-discord") {
+    const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
+    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
+    const who = { id: reviewer.id, name: reviewer.username };
+    try {
+      if (intent === "unlink-discord") {
+        await linkDiscordAccount(db, found.scope.kind, link.data.id, null, who);
+        return { ok: true as const, message: "The Discord account is no longer linked." };
+      }
+      if (!discord) return data({ error: "The Discord bot is not configured on this site." }, { status: 409 });
+      const userId = discordUserIdFrom(link.data.account);
+      if (!userId) return data({ error: DISCORD_LINK_HINT }, { status: 400 });
+      const member = await discord.describeMember(userId);
+      if (!member) return data({ error: "No member of the Discord server has that id." }, { status: 404 });
+      await linkDiscordAccount(db, found.scope.kind, link.data.id, { userId: member.id, displayName: member.displayName }, who);
+      return { ok: true as const, message: `Linked to ${member.displayName} in Discord.` };
+    } catch (error) {
+      log.warn("failed to link a Discord account", { error: error instanceof Error ? error.message : String(error) });
+      return data({ error: "Discord could not be asked just now. Try again in a moment." }, { status: 503 });
     }
   }
   if (intent === "retry-job") {
@@ -185,7 +240,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(vrchat, decisionContext, reviewer, false));
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, decisionContext, reviewer, false));
       notifications.wake();
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
@@ -212,7 +267,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
       reviewer,
       now,
-      decisionEffects(vrchat, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
+      decisionEffects(services, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
     );
     if (ok === "conflict") return data({ error: failed }, { status: 409 });
     if (ok) notifications.wake();
@@ -240,7 +295,7 @@ function useActionsProgress(underWay: boolean) {
 }
 
 export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { error, event, review, questions, audit, jobs, vrchat, query } = loaderData;
+  const { error, event, review, questions, audit, jobs, vrchat, discord, query } = loaderData;
   useActionsProgress(jobs.some((job) => job.status === "pending"));
   const timeZone = useViewerTimeZone();
   const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
@@ -300,6 +355,20 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     blockOption={vrchat.actions && application.vrchatUserId !== null}
                     vrchatPanel={
                       mode === "group" ? () => <VRChatLinkPanel applicationId={application.id} configured={vrchat.configured} /> : undefined
+                    }
+                    discordPanel={
+                      discord.configured
+                        ? () => (
+                            <DiscordLinkPanel
+                              applicationId={application.id}
+                              lookupUrl={
+                                event
+                                  ? href("/admin/events/:eventId/applications/:applicationId/discord", { eventId: event.id, applicationId: application.id })
+                                  : href("/admin/applications/:applicationId/discord", { applicationId: application.id })
+                              }
+                            />
+                          )
+                        : undefined
                     }
                     mode={mode}
                     formatDate={formatDate}

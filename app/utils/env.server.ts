@@ -64,6 +64,11 @@ const EnvSchema = z.object({
   GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
   GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
   DISCORD_WEBHOOK_URL: optionalUrl,
+  /** The site's Discord bot: finds applicants in the server, grants the member role, sends decisions by DM. */
+  DISCORD_BOT_TOKEN: z.string().min(20, { error: "expected the bot's token (Discord developer portal → Bot)" }).optional(),
+  DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the server's id (a number)" }).optional(),
+  DISCORD_MEMBER_ROLE_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the role's id (a number)" }).optional(),
+  DISCORD_API_URL: httpUrl.default("https://discord.com/api/v10"),
   /** Signs sessions; at least 32 characters. Optional with the embedded database (one is generated). */
   AUTH_SECRET: z.string().min(32, { error: "at least 32 characters (openssl rand -base64 32)" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected smtp:// or smtps://user:password@host:port" }).optional(),
@@ -111,6 +116,7 @@ const EnvSchema = z.object({
 const PAIRS = [
   ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID"],
   ["GOOGLE_SHEETS_ID", "GOOGLE_SERVICE_ACCOUNT_FILE"],
+  ["DISCORD_BOT_TOKEN", "DISCORD_GUILD_ID"],
 ] as const;
 
 /** The VRChat settings that must all be present once any of them is. */
@@ -138,6 +144,9 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
       path: ["VRCHAT_CACHE_SECONDS"],
       message: "at least 60 with VRChat's own API (VRChat asks not to poll more than about once a minute)",
     });
+  }
+  if (env.DISCORD_MEMBER_ROLE_ID && !env.DISCORD_BOT_TOKEN) {
+    ctx.addIssue({ code: "custom", path: ["DISCORD_BOT_TOKEN"], message: "required when DISCORD_MEMBER_ROLE_ID is set" });
   }
   const given = VRCHAT_REQUIRED.find((name) => env[name]);
   if (given) {

@@ -81,7 +81,7 @@ test("apply, link the join request, approve: one accept in VRChat, and the appli
   const opened = Date.now();
   await card.getByText("Show responses").click();
   // The one join request with this name is linked as the card opens.
-  const linked = card.getByTestId("vrchat-linked");
+  const linked = card.getByTestId("link-vrchat-linked");
   await expect(linked).toContainText("Ember Wisp");
   await expect(linked).toContainText(fakeUserId(21));
   await expect(linked).toContainText("Requested to join");

@@ -8,6 +8,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_MEMBER_ROLE_ID, fakeDiscordBotEnv, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../fakes/discord-bot";
 import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -103,9 +104,11 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 describe("a decision that acts", () => {
   let fake: FakeVRChat;
+  let discord: FakeDiscordBot;
   let site: Site;
 
   beforeAll(async () => {
+    discord = await startFakeDiscordBot();
     fake = await startFakeVRChat();
     fake.group.people.push(
       { id: fakeUserId(1), displayName: "Lantern Moth", status: "requested" },
@@ -114,11 +117,12 @@ describe("a decision that acts", () => {
       { id: fakeUserId(4), displayName: "Pushy Crow", status: "requested" },
       { id: fakeUserId(5), displayName: "Patient Owl", status: "requested" },
     );
-    site = await startSite(fake);
+    site = await startSite(fake, fakeDiscordBotEnv(discord));
   });
   afterAll(async () => {
     await stopSite(site);
     await fake?.close();
+    await discord?.close();
   });
 
   it("gives the applicant a private status link that says Pending, with nothing of their answers", async () => {
@@ -241,6 +245,90 @@ describe("a decision that acts", () => {
     const token = await apply(site, "Late Lark");
     await decide(site, await applicationId(site, "Late Lark"), "rejected");
     expect((await statusPage(site, token)).text).toContain(`Not this moon, Late Lark. Try again at ${INVITE}`);
+  });
+});
+
+describe("a decision that acts in Discord", () => {
+  let fake: FakeVRChat;
+  let discord: FakeDiscordBot;
+  let site: Site;
+
+  beforeAll(async () => {
+    [fake, discord] = await Promise.all([startFakeVRChat(), startFakeDiscordBot()]);
+    discord.members.push(
+      { id: fakeSnowflake(1), username: "brightfinch-discord", globalName: "Bright Finch" },
+      { id: fakeSnowflake(2), username: "brightfinch-discord2" },
+      { id: fakeSnowflake(3), username: "shywren-discord", dmsClosed: true },
+      { id: fakeSnowflake(4), username: "eventgoer-discord" },
+    );
+    site = await startSite(fake, fakeDiscordBotEnv(discord));
+  });
+  afterAll(async () => {
+    await stopSite(site);
+    await fake?.close();
+    await discord?.close();
+  });
+
+  async function discordLookup(path: string) {
+    const response = await fetch(`${site.server.url}${path}`, { headers: { cookie: site.cookie } });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { linked: { id: string } | null; candidates: { id: string; username: string }[]; autoLinked: boolean };
+  }
+
+  it("finds the applicant by their handle, grants the member role and sends the decision by direct message", async () => {
+    await apply(site, "Bright Finch");
+    const id = await applicationId(site, "Bright Finch");
+    const found = await discordLookup(`/admin/applications/${id}/discord`);
+    expect(found.autoLinked).toBe(true);
+    expect(found.linked?.id).toBe(fakeSnowflake(1));
+    expect(found.candidates.map((c) => c.username)).toEqual(["brightfinch-discord", "brightfinch-discord2"]);
+    await decide(site, id, "approved");
+    await until("the role and the message", () => discord.grants.length === 1 && discord.messages.length === 1);
+    expect(discord.grants).toEqual([`${fakeSnowflake(1)}:${FAKE_MEMBER_ROLE_ID}`]);
+    expect(discord.messages[0]).toMatchObject({ userId: fakeSnowflake(1) });
+    expect(discord.messages[0]!.content).toContain("Welcome among the Dwellers, Bright Finch!");
+    await until("the card", async () => {
+      const card = await cardText(site, "Bright Finch");
+      return card.includes("Member role granted in Discord") && card.includes("Decision sent by direct message");
+    });
+    const card = await cardText(site, "Bright Finch");
+    expect(card).toContain(`Discord: Bright Finch ( ${fakeSnowflake(1)} )`);
+    expect(card).toContain("keeper: Discord: Decision sent by direct message");
+  });
+
+  it("shows a direct message Discord refuses, and does not send it again and again", async () => {
+    await apply(site, "Shy Wren");
+    const id = await applicationId(site, "Shy Wren");
+    expect((await discordLookup(`/admin/applications/${id}/discord`)).autoLinked).toBe(true);
+    await decide(site, id, "approved");
+    await until("the card", async () => (await cardText(site, "Shy Wren")).includes("Failed: Discord refused the direct message"));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const sends = discord.requests.filter((r) => r.method === "POST" && r.path === `/channels/7${fakeSnowflake(3).slice(1)}/messages`);
+    expect(sends).toHaveLength(1);
+    expect(await cardText(site, "Shy Wren")).toContain("Member role granted in Discord");
+  });
+
+  it("sends an event's approval with the event's details and an add-to-calendar link", async () => {
+    const events = await fetch(`${site.server.url}/events`).then((r) => r.text());
+    const eventId = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?The Gathering at the Threshold', "s").exec(events)![1]!;
+    const form = await fetch(`${site.server.url}/events/${eventId}/apply`).then((r) => r.text());
+    const fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const applied = await postForm(site.server.url, `/events/${eventId}/apply`, Object.fromEntries(fields.map((field, i) => [field, ["Event Goer", "eventgoer-discord", "To dance"][i] ?? ""])));
+    expect(applied.status).toBe(200);
+    await applied.body?.cancel();
+    const review = await fetch(`${site.server.url}/admin/events/${eventId}/applications`, { headers: { cookie: site.cookie } }).then((r) => r.text());
+    const id = /name="id" value="([0-9a-f-]{36})"/.exec(review.slice(review.indexOf(">Event Goer<")))![1]!;
+    expect((await discordLookup(`/admin/events/${eventId}/applications/${id}/discord`)).autoLinked).toBe(true);
+    const decided = await postForm(site.server.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie: site.cookie });
+    expect(decided.status).toBe(200);
+    await decided.body?.cancel();
+    await until("the message", () => discord.messages.some((m) => m.userId === fakeSnowflake(4)));
+    const { content } = discord.messages.find((m) => m.userId === fakeSnowflake(4))!;
+    expect(content).toContain("Good news, Event Goer: your place at The Gathering at the Threshold is confirmed.");
+    expect(content).toContain(`Event page: ${site.server.url}/events/${eventId}`);
+    expect(content).toMatch(/Add it to your calendar: https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&text=The\+Gathering/);
+    // An event approval grants no role.
+    expect(discord.grants.filter((grant) => grant.startsWith(fakeSnowflake(4)))).toEqual([]);
   });
 });
 

@@ -23,6 +23,7 @@ const CANARY = {
   AUTH_SECRET: "canary-auth-secret-7f3a9c1d2e4b6a8f0c1d",
   TELEGRAM_BOT_TOKEN: "987654:canary-telegram-token-Qx7Lm2",
   DISCORD_TOKEN: "canary-discord-webhook-token-Zr8Kp1",
+  DISCORD_BOT_TOKEN: "canary-discord-bot-token-Mw2Xc7Lp9Qd4",
   SMTP_PASSWORD: "canary-smtp-password-Vn4Jt6",
   DATABASE_PASSWORD: "canary-database-password-Hy3Ws9",
   GOOGLE_KEY_FILE: "/run/secrets/canary-google-key-Bq5Ld0.json",
@@ -56,6 +57,9 @@ beforeAll(async () => {
     TELEGRAM_CHAT_ID: "-1001",
     TELEGRAM_API_URL: telegram.url,
     DISCORD_WEBHOOK_URL: `${discord.url}/api/webhooks/1/${CANARY.DISCORD_TOKEN}`,
+    DISCORD_BOT_TOKEN: CANARY.DISCORD_BOT_TOKEN,
+    DISCORD_GUILD_ID: "111111111111111111",
+    DISCORD_API_URL: `${discord.url}/api/v10`,
     SMTP_URL: `smtp://dwell:${CANARY.SMTP_PASSWORD}@127.0.0.1:9`,
     ...fakeVRChatEnv(vrchat),
   };
@@ -63,6 +67,7 @@ beforeAll(async () => {
     CANARY.AUTH_SECRET,
     CANARY.TELEGRAM_BOT_TOKEN,
     CANARY.DISCORD_TOKEN,
+    CANARY.DISCORD_BOT_TOKEN,
     CANARY.SMTP_PASSWORD,
     CANARY.DATABASE_PASSWORD,
     CANARY.GOOGLE_KEY_FILE,
@@ -112,7 +117,7 @@ describe("secrets", () => {
     const eventPath = /href="(\/events\/[0-9a-f-]{36})"/.exec(events)?.[1];
     expect(eventPath).toBeDefined();
     const pages = ["/", "/events", eventPath!, "/apply", "/admin/sign-in", "/admin/forgot-password"];
-    const adminPages = ["/admin", "/admin/events", "/admin/questions", "/admin/applications"];
+    const adminPages = ["/admin", "/admin/events", "/admin/questions", "/admin/applications", "/admin/messages"];
     const fetched = new Map<string, string>();
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const response = await fetch(`${server.url}${path}`, { headers });

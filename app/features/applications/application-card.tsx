@@ -43,18 +43,22 @@ function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
 /** A decision's action in VRChat (an outbox job), as the card shows it. */
 export interface ActionState {
   id: string;
+  target: string;
   status: "pending" | "delivered" | "failed";
   result: string | null;
   lastError: string | null;
   attempts: number;
 }
 
+const SERVICE_OF: Record<string, string> = { vrchat_membership: "VRChat", discord_role: "Discord", discord_dm: "Discord" };
+
 function ActionLine({ action, busy, retry }: { action: ActionState; busy: boolean; retry: ReactNode }) {
+  const service = SERVICE_OF[action.target] ?? "the service";
   if (action.status === "delivered") {
     return (
       <p className="flex items-center gap-1.5 text-sm text-emerald-300">
         <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
-        {action.result ?? "Done in VRChat"}
+        {action.result ?? `Done in ${service}`}
       </p>
     );
   }
@@ -70,7 +74,7 @@ function ActionLine({ action, busy, retry }: { action: ActionState; busy: boolea
   return (
     <p className="flex items-center gap-1.5 text-sm text-mist-300">
       <LoaderCircle aria-hidden="true" className="size-4 shrink-0 motion-safe:animate-spin" />
-      {action.attempts > 0 && action.lastError ? `Waiting to try again in VRChat (${action.lastError})` : "Working on it in VRChat…"}
+      {action.attempts > 0 && action.lastError ? `Waiting to try again in ${service} (${action.lastError})` : `Working on it in ${service}…`}
     </p>
   );
 }
@@ -92,6 +96,7 @@ export function ApplicationCard({
   actions = [],
   blockOption = false,
   vrchatPanel,
+  discordPanel,
 }: {
   application: ReviewedApplication;
   questions: FormQuestion[];
@@ -106,6 +111,8 @@ export function ApplicationCard({
   blockOption?: boolean;
   /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up). */
   vrchatPanel?: () => ReactNode;
+  /** The 'Discord' panel, likewise. */
+  discordPanel?: () => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
@@ -206,6 +213,12 @@ export function ApplicationCard({
               <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
             </p>
           ) : null}
+          {application.discordUserId ? (
+            <p className="text-sm break-all text-mist-300">
+              Discord: {application.discordDisplayName ?? application.discordUserId}{" "}
+              <span className="text-xs text-mist-400">({application.discordUserId})</span>
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-mist-400">
             Submitted: {application.submittedAt ? formatDate(application.submittedAt) : "Unknown"}
             {application.reviewedAt ? ` · Reviewed: ${formatDate(application.reviewedAt)}` : ""}
@@ -225,7 +238,7 @@ export function ApplicationCard({
         </div>
       </div>
       {actions.length > 0 ? (
-        <div className="mt-3 space-y-1" aria-label="Actions in VRChat" role="group" data-testid="vrchat-actions">
+        <div className="mt-3 space-y-1" aria-label="Actions in VRChat and Discord" role="group" data-testid="decision-actions">
           {actions.map((action) => (
             <ActionLine
               key={action.id}
@@ -271,6 +284,14 @@ export function ApplicationCard({
               {/* Read again once the decision or its action changes what VRChat has. */}
               <div className="mt-2" key={`${application.status}:${actions.map((action) => action.status).join()}`}>
                 {vrchatPanel()}
+              </div>
+            </section>
+          ) : null}
+          {discordPanel && open && !application.spam ? (
+            <section>
+              <h3 className="font-display text-lg text-mist-100">Discord</h3>
+              <div className="mt-2" key={`${application.status}:${actions.map((action) => action.status).join()}`}>
+                {discordPanel()}
               </div>
             </section>
           ) : null}

@@ -30,6 +30,9 @@ export interface ReviewedApplication {
   /** The applicant's VRChat account, as linked by an admin (group applications). */
   vrchatUserId: string | null;
   vrchatDisplayName: string | null;
+  /** The applicant's account in the group's Discord server, as linked by an admin. */
+  discordUserId: string | null;
+  discordDisplayName: string | null;
 }
 
 export interface AuditEntry {
@@ -98,6 +101,8 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         spam: sql<boolean>`${table.spamAt} is not null`,
         vrchatUserId,
         vrchatDisplayName,
+        discordUserId: table.discordUserId,
+        discordDisplayName: table.discordDisplayName,
       })
       .from(table)
       .where(where)

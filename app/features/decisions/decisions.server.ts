@@ -146,32 +146,52 @@ export interface Decision {
   status: ApplicationStatus;
 }
 
+export interface Decided {
+  /** The VRChat account linked to a group application. */
+  vrchatUserId: string | null;
+  /** The Discord account linked to the application. */
+  discordUserId: string | null;
+  /** The message the applicant reads (null while pending). */
+  message: string | null;
+}
+
 /**
  * Called in the decision's transaction, after the status was written: keeps the applicant's message
- * with the application (cleared when it goes back to pending). Returns the VRChat account linked to
- * a decided group application, for the caller to act on.
+ * with the application (cleared when it goes back to pending). Returns the linked accounts and the
+ * message, for the caller to act on.
  */
-export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<{ vrchatUserId: string | null }> {
+export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<Decided> {
   const table = decision.kind === "event" ? eventApplications : applications;
+  const nothing: Decided = { vrchatUserId: null, discordUserId: null, message: null };
   if (decision.status === "pending") {
     await tx.update(table).set({ decisionMessage: null }).where(eq(table.id, decision.id));
-    return { vrchatUserId: null };
+    return nothing;
   }
   const [row] =
     decision.kind === "event"
       ? await tx
-          .select({ username: eventApplications.vrchatUsername, eventId: eventApplications.eventId, vrchatUserId: sql<string | null>`null` })
+          .select({
+            username: eventApplications.vrchatUsername,
+            eventId: eventApplications.eventId,
+            vrchatUserId: sql<string | null>`null`,
+            discordUserId: eventApplications.discordUserId,
+          })
           .from(eventApplications)
           .where(eq(eventApplications.id, decision.id))
       : await tx
-          .select({ username: applications.vrchatUsername, eventId: sql<string | null>`null`, vrchatUserId: applications.vrchatUserId })
+          .select({
+            username: applications.vrchatUsername,
+            eventId: sql<string | null>`null`,
+            vrchatUserId: applications.vrchatUserId,
+            discordUserId: applications.discordUserId,
+          })
           .from(applications)
           .where(eq(applications.id, decision.id));
-  if (!row) return { vrchatUserId: null };
+  if (!row) return nothing;
   const scope: MessageScope = row.eventId ? { kind: "event", eventId: row.eventId } : { kind: "group" };
   const messages = await listDecisionMessages(tx, scope);
   const template = messages.find((message) => message.outcome === decision.status)!.body;
   const text = renderDecisionMessage(template, { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite });
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
-  return { vrchatUserId: row.vrchatUserId };
+  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text };
 }

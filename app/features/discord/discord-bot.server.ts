@@ -1,0 +1,326 @@
+/**
+ * The site's Discord bot, in the group's Discord server: it finds an applicant among the server's
+ * members by their Discord handle, grants the member role on approval, and sends the decision by
+ * direct message. Everything it does is an outbox job; lookups are cached and limited per minute.
+ *
+ * Facts from Discord's API reference (v10): bot tokens go in `Authorization: Bot …`; the User-Agent
+ * is `DiscordBot (url, version)`; a 429 says how long to wait in `retry_after` (seconds) and
+ * Retry-After; error bodies are `{ code, message }`, with 50007 for a user who does not accept
+ * direct messages and 50013 for a missing permission. A message sent with a `nonce` and
+ * `enforce_nonce` is created once, however often it is sent within a few minutes.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import type { ApplicationKind } from "~/db/enums";
+import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
+import packageJson from "../../../package.json" with { type: "json" };
+
+export interface DiscordBotOptions {
+  apiUrl: string;
+  token: string;
+  guildId: string;
+  /** The role an approved group applicant gets; none: no role is granted. */
+  memberRoleId: string | null;
+  /** The site's address, for the User-Agent Discord asks for. */
+  siteUrl: string;
+  timeoutMs: number;
+  cacheMs?: number;
+  lookupCallsPerMinute?: number;
+  now?: () => number;
+}
+
+export interface DiscordCandidate {
+  id: string;
+  username: string;
+  /** The name shown in the server: their nickname there, else their display name, else the username. */
+  displayName: string;
+  avatarUrl: string | null;
+  /** Already has the member role (null when no role is configured). */
+  hasRole: boolean | null;
+}
+
+/** A Discord user id (a snowflake). */
+const SNOWFLAKE = /^\d{17,20}$/;
+
+const MemberSchema = z.object({
+  user: z.object({ id: z.string().regex(SNOWFLAKE), username: z.string(), global_name: z.string().nullish(), avatar: z.string().nullish() }),
+  nick: z.string().nullish(),
+  roles: z.array(z.string()),
+});
+type Member = z.infer<typeof MemberSchema>;
+const ErrorSchema = z.object({ code: z.number().optional(), message: z.string().optional(), retry_after: z.number().optional() });
+
+export class DiscordError extends Error {
+  override name = "DiscordError";
+  readonly status: number | null;
+  readonly code: number | null;
+  readonly retryAfterMs: number | null;
+  constructor(message: string, status: number | null, code: number | null = null, retryAfterMs: number | null = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** A lookup asked for more calls than the minute allows. */
+export class DiscordLookupBudgetError extends Error {
+  override name = "DiscordLookupBudgetError";
+}
+
+/** A Discord user id from an id or a mention (`<@123>`); null otherwise. */
+export function discordUserIdFrom(text: string): string | null {
+  const trimmed = text.trim().replace(/^<@!?(\d+)>$/, "$1");
+  return SNOWFLAKE.test(trimmed) ? trimmed : null;
+}
+
+/** "moth", "Moth#0", "@moth " all name the same account. */
+export function normalizeHandle(handle: string): string {
+  return handle.trim().replace(/^@/, "").replace(/#0$/, "").toLowerCase();
+}
+
+export function createDiscordBot(options: DiscordBotOptions) {
+  const { apiUrl, token, guildId, memberRoleId, timeoutMs, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, now = Date.now } = options;
+  const userAgent = `DiscordBot (${options.siteUrl}, ${packageJson.version})`;
+  const cache = new Map<string, { until: number; value: Promise<unknown> }>();
+  let minute = { start: 0, calls: 0 };
+
+  async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bot ${token}`,
+          "User-Agent": userAgent,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "error",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === "TimeoutError";
+      throw new DiscordError(`Discord ${timedOut ? "timed out" : "could not be reached"}`, null);
+    }
+    if (response.status === 204) return null;
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // Not JSON: judged by the status alone below.
+    }
+    if (response.ok) return json;
+    const error = ErrorSchema.safeParse(json);
+    const details = error.success ? error.data : {};
+    const header = Number(response.headers.get("retry-after"));
+    const retryAfterMs = details.retry_after !== undefined ? details.retry_after * 1000 : Number.isFinite(header) && header > 0 ? header * 1000 : null;
+    throw new DiscordError(details.message?.slice(0, 200) ?? `HTTP ${response.status}`, response.status, details.code ?? null, retryAfterMs);
+  }
+
+  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = cache.get(key);
+    if (hit && hit.until > now()) return hit.value as Promise<T>;
+    const at = now();
+    if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
+    if (minute.calls >= lookupCallsPerMinute) throw new DiscordLookupBudgetError("Too many Discord lookups in the last minute: try again shortly.");
+    minute.calls++;
+    const value = load();
+    cache.set(key, { until: at + cacheMs, value });
+    value.catch(() => cache.delete(key));
+    if (cache.size > 500) cache.delete(cache.keys().next().value!);
+    return value;
+  }
+
+  function candidateOf(member: Member): DiscordCandidate {
+    const { user } = member;
+    return {
+      id: user.id,
+      username: user.username,
+      displayName: member.nick ?? user.global_name ?? user.username,
+      avatarUrl: user.avatar ? `https://cdn.discordapp.com/avatars/${user.id}/${user.avatar}.png?size=64` : null,
+      hasRole: memberRoleId ? member.roles.includes(memberRoleId) : null,
+    };
+  }
+
+  /** Members of the server whose name starts like the handle; those named exactly so first. */
+  async function findCandidates(handle: string): Promise<DiscordCandidate[]> {
+    const query = normalizeHandle(handle);
+    if (!query) return [];
+    const found = await cached(`search:${query}`, async () =>
+      z.array(MemberSchema).parse(await call("GET", `/guilds/${guildId}/members/search?${new URLSearchParams({ query, limit: "5" })}`)),
+    );
+    const exact = (member: Member) => normalizeHandle(member.user.username) === query;
+    return [...found.filter(exact), ...found.filter((member) => !exact(member))].map(candidateOf);
+  }
+
+  /** One member of the server by id; null when they are not (or no longer) in it. */
+  async function describeMember(userId: string): Promise<DiscordCandidate | null> {
+    if (!SNOWFLAKE.test(userId)) return null;
+    try {
+      return candidateOf(await cached(`member:${userId}`, async () => MemberSchema.parse(await call("GET", `/guilds/${guildId}/members/${userId}`))));
+    } catch (error) {
+      if (error instanceof DiscordError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  async function grantRole(job: RoleJob): Promise<string> {
+    if (!memberRoleId) return "No member role is configured: nothing to grant";
+    await call("PUT", `/guilds/${guildId}/members/${job.userId}/roles/${memberRoleId}`);
+    cache.delete(`member:${job.userId}`);
+    return "Member role granted in Discord";
+  }
+
+  async function sendMessage(job: MessageJob): Promise<string> {
+    const channel = z.object({ id: z.string() }).parse(await call("POST", "/users/@me/channels", { recipient_id: job.userId }));
+    await call("POST", `/channels/${channel.id}/messages`, {
+      content: job.content,
+      // Nothing an admin or applicant wrote pings anyone.
+      allowed_mentions: { parse: [] },
+      // The same job sent again (after a crash) does not make a second message.
+      nonce: job.nonce,
+      enforce_nonce: true,
+    });
+    return "Decision sent by direct message";
+  }
+
+  function channel<J>(target: "discord_role" | "discord_dm", schema: z.ZodType<J>, run: (job: J) => Promise<string>) {
+    return {
+      target,
+      // Opening the DM channel and sending the message.
+      maxDeliveryMs: 2 * timeoutMs,
+      async deliver(payload: unknown): Promise<ActionOutcome> {
+        const parsed = schema.safeParse(payload);
+        if (!parsed.success) return { kind: "failed", error: "The job could not be read" };
+        try {
+          return { kind: "delivered", result: await run(parsed.data) };
+        } catch (error) {
+          return outcomeOf(error, target);
+        }
+      },
+    };
+  }
+
+  return {
+    findCandidates,
+    describeMember,
+    roleConfigured: memberRoleId !== null,
+    channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)],
+  };
+}
+
+export type DiscordBot = ReturnType<typeof createDiscordBot>;
+
+type ActionOutcome =
+  | { kind: "delivered"; result: string }
+  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "failed"; error: string };
+
+/** Discord's refusals are shown as they are; waits and outages are retried by the outbox. */
+function outcomeOf(error: unknown, target: "discord_role" | "discord_dm"): ActionOutcome {
+  if (!(error instanceof DiscordError)) {
+    return { kind: "failed", error: error instanceof z.ZodError ? "Discord answered in an unexpected shape" : String(error) };
+  }
+  if (error.status === 429) return { kind: "retry", error: "Discord asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
+  if (error.status === null || error.status >= 500) return { kind: "retry", error: error.message };
+  if (error.code === 50007) return { kind: "failed", error: "Discord refused the direct message: they do not accept messages from this server's members" };
+  if (error.code === 50013 || error.status === 403) {
+    const what = target === "discord_role" ? "grant the role (its role must be above the member role, with Manage Roles)" : "send the message";
+    return { kind: "failed", error: `The bot has no permission to ${what}` };
+  }
+  if (error.status === 401) return { kind: "failed", error: "Discord refused the bot's token (DISCORD_BOT_TOKEN)" };
+  if (error.status === 404) return { kind: "failed", error: `Discord does not know ${target === "discord_role" ? "this member or the role" : "this user"} (${error.message})` };
+  return { kind: "failed", error: `Discord answered ${error.status}: ${error.message}` };
+}
+
+const actor = z.object({ id: z.string(), name: z.string() });
+const RoleJobSchema = z.object({ applicationKind: z.enum(["group", "event"]), applicationId: z.uuid(), userId: z.string().regex(SNOWFLAKE), actor });
+const MessageJobSchema = RoleJobSchema.extend({ content: z.string().min(1).max(2000), nonce: z.string().max(25) });
+export type RoleJob = z.infer<typeof RoleJobSchema>;
+export type MessageJob = z.infer<typeof MessageJobSchema>;
+
+/** Queues a decision's Discord actions in its transaction: the role (group approvals) and the message. */
+export async function queueDiscordActions(
+  tx: Pick<Database, "insert">,
+  job: RoleJob,
+  actions: { grantRole: boolean; message: string | null },
+  at: Date,
+) {
+  const rows = [
+    ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
+    ...(actions.message
+      ? [{ target: "discord_dm", payload: { ...job, content: actions.message.slice(0, 2000), nonce: job.applicationId.replaceAll("-", "").slice(0, 25) } }]
+      : []),
+  ];
+  if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));
+}
+
+/** The outcome in the application's history, under the admin who decided. */
+export async function recordDiscordOutcome(db: Database, payload: unknown, text: string) {
+  const parsed = RoleJobSchema.safeParse(payload);
+  if (!parsed.success) return;
+  await db.insert(applicationAuditLog).values({
+    applicationKind: parsed.data.applicationKind,
+    applicationId: parsed.data.applicationId,
+    actorId: parsed.data.actor.id,
+    actorName: parsed.data.actor.name,
+    field: "discord",
+    toValue: text.slice(0, 500),
+  });
+}
+
+const tableOf = (kind: ApplicationKind) => (kind === "event" ? eventApplications : applications);
+
+/** An application's Discord handle and linked account, for the lookups. */
+export async function getDiscordLinkTarget(db: Database, kind: ApplicationKind, applicationId: string) {
+  if (!z.uuid().safeParse(applicationId).success) return null;
+  const table = tableOf(kind);
+  const [row] = await db
+    .select({ discordHandle: table.discordId, userId: table.discordUserId, displayName: table.discordDisplayName })
+    .from(table)
+    .where(and(eq(table.id, applicationId), isNull(table.spamAt)));
+  return row ? { ...row, discordHandle: row.discordHandle ?? "" } : null;
+}
+
+/**
+ * Links an application to a member of the Discord server (null: unlinks), logged under `actor`.
+ * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice.
+ */
+export async function linkDiscordAccount(
+  db: Database,
+  kind: ApplicationKind,
+  applicationId: string,
+  account: { userId: string; displayName: string } | null,
+  who: { id: string | null; name: string },
+  onlyIfUnlinked = false,
+): Promise<boolean> {
+  if (!z.uuid().safeParse(applicationId).success) return false;
+  const table = tableOf(kind);
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ userId: table.discordUserId, displayName: table.discordDisplayName })
+      .from(table)
+      .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
+      .for("update");
+    if (!current) return false;
+    if (onlyIfUnlinked && current.userId) return false;
+    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
+    await tx
+      .update(table)
+      .set({ discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null })
+      .where(eq(table.id, applicationId));
+    await tx.insert(applicationAuditLog).values({
+      applicationKind: kind,
+      applicationId,
+      actorId: who.id,
+      actorName: who.name,
+      field: "discord",
+      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
+      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
+    });
+    return true;
+  });
+}

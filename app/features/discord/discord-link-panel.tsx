@@ -1,0 +1,53 @@
+import { UserRound } from "lucide-react";
+import { AccountLinkPanel, type AccountLookup } from "~/components/ui/account-link-panel";
+import { Badge } from "~/components/ui/badge";
+import type { DiscordCandidate } from "./discord-bot.server";
+
+export type DiscordLookup = AccountLookup<DiscordCandidate>;
+
+function Person({ candidate }: { candidate: DiscordCandidate }) {
+  return (
+    <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">
+      {candidate.avatarUrl ? (
+        <img src={candidate.avatarUrl} alt="" width={36} height={36} className="size-9 shrink-0 rounded-full" referrerPolicy="no-referrer" />
+      ) : (
+        <span className="grid size-9 shrink-0 place-items-center rounded-full bg-white/5">
+          <UserRound aria-hidden="true" className="size-5 text-mist-400" />
+        </span>
+      )}
+      <div className="min-w-0 flex-1 basis-40">
+        <p className="font-semibold break-words text-mist-100">{candidate.displayName}</p>
+        <p className="text-xs break-all text-mist-400">
+          @{candidate.username} · {candidate.id}
+        </p>
+      </div>
+      {candidate.hasRole === null ? (
+        <Badge tone="muted" className="shrink-0">In the server</Badge>
+      ) : (
+        <Badge tone={candidate.hasRole ? "live" : "muted"} className="shrink-0">
+          {candidate.hasRole ? "Has the member role" : "In the server, no member role"}
+        </Badge>
+      )}
+    </div>
+  );
+}
+
+/** Who the applicant is in the group's Discord server: see AccountLinkPanel. */
+export function DiscordLinkPanel({ applicationId, lookupUrl }: { applicationId: string; lookupUrl: string }) {
+  return (
+    <AccountLinkPanel<DiscordCandidate>
+      lookupUrl={lookupUrl}
+      applicationId={applicationId}
+      intents={{ link: "link-discord", unlink: "unlink-discord" }}
+      renderPerson={(candidate) => <Person candidate={candidate} />}
+      texts={{
+        candidates: "Candidates in Discord",
+        none: "No member of the Discord server goes by this handle. Paste their user id below.",
+        noneElse: "No one else in the server goes by this handle.",
+        paste: "Discord user id",
+        placeholder: "e.g. 80351110224678912",
+        looking: "Looking in Discord…",
+      }}
+    />
+  );
+}

@@ -1,0 +1,47 @@
+import { data } from "react-router";
+import { appContext } from "~/context";
+import { DiscordLookupBudgetError, getDiscordLinkTarget, linkDiscordAccount, normalizeHandle } from "~/features/discord/discord-bot.server";
+import type { DiscordLookup } from "~/features/discord/discord-link-panel";
+import { requireAdmin } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin.applications.$applicationId.discord";
+
+/**
+ * The 'Discord' panel of an application (the group's, or an event's under /admin/events/…): its
+ * linked account, and members of the server found by the applicant's Discord handle. The one
+ * member whose username is exactly that handle is linked at once, unless an admin already chose.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { db, discord } = context.get(appContext);
+  const kind = params.eventId ? "event" : "group";
+  const reply = (lookup: Partial<DiscordLookup>, status = 200) =>
+    data<DiscordLookup>({ linked: null, candidates: [], autoLinked: false, error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
+  const target = await getDiscordLinkTarget(db, kind, params.applicationId);
+  if (!target) return reply({ error: "Application not found" }, 404);
+  if (!discord) return reply({ error: "The Discord bot is not configured on this site: applicants cannot be looked up." });
+  try {
+    const candidates = await discord.findCandidates(target.discordHandle);
+    const exact = candidates.filter((candidate) => normalizeHandle(candidate.username) === normalizeHandle(target.discordHandle));
+    let linkedId = target.userId;
+    let autoLinked = false;
+    if (!linkedId && exact.length === 1) {
+      const [only] = exact;
+      autoLinked = await linkDiscordAccount(
+        db,
+        kind,
+        params.applicationId,
+        { userId: only!.id, displayName: only!.displayName },
+        { id: viewer.id, name: `${viewer.username} (automatically: the one member with this handle)` },
+        true,
+      );
+      if (autoLinked) linkedId = only!.id;
+    }
+    const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await discord.describeMember(linkedId))) : null;
+    return reply({ linked, candidates, autoLinked });
+  } catch (error) {
+    if (!(error instanceof DiscordLookupBudgetError)) log.warn("a Discord lookup failed", { error: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof DiscordLookupBudgetError ? error.message : "Discord could not be asked just now. Try again in a moment.";
+    return reply({ error: message }, error instanceof DiscordLookupBudgetError ? 429 : 503);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Discord's API as the site's bot meets it (v10, on loopback): guild member search and lookup, the
+ * member role granted, a DM channel opened and a message sent in it. Like Discord it wants
+ * `Authorization: Bot <token>`; answers errors as `{ code, message }` (10007 Unknown Member,
+ * 10011 Unknown Role, 50013 Missing Permissions, 50007 Cannot send messages to this user); 429s
+ * carry `retry_after` and Retry-After; a message sent again with the same `nonce` and
+ * `enforce_nonce` is not created twice. Everything done is recorded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const FAKE_DISCORD_TOKEN = "fake-bot-token-0123456789abcdef";
+export const FAKE_GUILD_ID = "111111111111111111";
+export const FAKE_MEMBER_ROLE_ID = "222222222222222222";
+
+/** A member of the server. */
+export interface FakeDiscordMember {
+  id: string;
+  username: string;
+  globalName?: string | null;
+  nick?: string | null;
+  roles?: string[];
+  /** Does not accept direct messages from the server's members. */
+  dmsClosed?: boolean;
+}
+
+export interface FakeDiscordMessage {
+  userId: string;
+  content: string;
+  at: number;
+}
+
+export interface FakeDiscordBot {
+  url: string;
+  members: FakeDiscordMember[];
+  /** Roles granted, as `userId:roleId`, in order. */
+  grants: string[];
+  messages: FakeDiscordMessage[];
+  /** Every request, as method and path (with query). */
+  requests: { method: string; path: string; userAgent: string }[];
+  /** The next `times` requests answer 429 asking to wait `seconds`. */
+  rateLimitNext(times: number, seconds: number): void;
+  /** Role grants answer 403 Missing Permissions while on. */
+  refuseRoles(on: boolean): void;
+  close(): Promise<void>;
+}
+
+/** A snowflake of Discord's shape, from a number. */
+export const fakeSnowflake = (n: number) => String(300000000000000000n + BigInt(n));
+
+export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
+  const members: FakeDiscordMember[] = [];
+  const grants: string[] = [];
+  const messages: FakeDiscordMessage[] = [];
+  const requests: FakeDiscordBot["requests"] = [];
+  const channels = new Map<string, string>();
+  const nonces = new Map<string, { id: string }>();
+  let limited = { times: 0, seconds: 1 };
+  let roleRefusal = false;
+  let messageId = 900000000000000000n;
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    if (body === undefined) {
+      res.writeHead(status, headers);
+      return void res.end();
+    }
+    res.writeHead(status, { "Content-Type": "application/json", ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const fail = (res: ServerResponse, status: number, code: number, message: string) => send(res, status, { message, code });
+
+  const memberObject = (member: FakeDiscordMember) => ({
+    user: { id: member.id, username: member.username, global_name: member.globalName ?? null, avatar: null, discriminator: "0" },
+    nick: member.nick ?? null,
+    roles: member.roles ?? [],
+    joined_at: "2025-01-01T00:00:00.000000+00:00",
+    deaf: false,
+    mute: false,
+    flags: 0,
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse, body: string) {
+    const url = new URL(req.url ?? "/", "http://discord.test");
+    const path = url.pathname.replace(/^\/api\/v10/, "");
+    requests.push({ method: req.method ?? "GET", path: `${path}${url.search}`, userAgent: req.headers["user-agent"] ?? "" });
+    if (req.headers.authorization !== `Bot ${FAKE_DISCORD_TOKEN}`) return fail(res, 401, 0, "401: Unauthorized");
+    if (limited.times > 0) {
+      limited.times--;
+      return send(res, 429, { message: "You are being rate limited.", retry_after: limited.seconds, global: false }, { "Retry-After": String(Math.ceil(limited.seconds)) });
+    }
+    const json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+    const g = `/guilds/${FAKE_GUILD_ID}`;
+
+    if (req.method === "GET" && path === `${g}/members/search`) {
+      const query = (url.searchParams.get("query") ?? "").toLowerCase();
+      const limit = Number(url.searchParams.get("limit") ?? 1);
+      if (!query || limit < 1 || limit > 1000) return fail(res, 400, 50035, "Invalid Form Body");
+      const found = members.filter((m) => [m.username, m.nick, m.globalName].some((name) => name?.toLowerCase().startsWith(query)));
+      return send(res, 200, found.slice(0, limit).map(memberObject));
+    }
+    const member = new RegExp(`^${g}/members/(\\d+)$`).exec(path);
+    if (req.method === "GET" && member) {
+      const found = members.find((m) => m.id === member[1]);
+      return found ? send(res, 200, memberObject(found)) : fail(res, 404, 10007, "Unknown Member");
+    }
+    const role = new RegExp(`^${g}/members/(\\d+)/roles/(\\d+)$`).exec(path);
+    if (req.method === "PUT" && role) {
+      const found = members.find((m) => m.id === role[1]);
+      if (!found) return fail(res, 404, 10007, "Unknown Member");
+      if (role[2] !== FAKE_MEMBER_ROLE_ID) return fail(res, 404, 10011, "Unknown Role");
+      if (roleRefusal) return fail(res, 403, 50013, "Missing Permissions");
+      if (!found.roles?.includes(role[2]!)) found.roles = [...(found.roles ?? []), role[2]!];
+      grants.push(`${found.id}:${role[2]}`);
+      return send(res, 204);
+    }
+    if (req.method === "POST" && path === "/users/@me/channels") {
+      const recipient = String(json.recipient_id ?? "");
+      if (!/^\d{17,20}$/.test(recipient)) return fail(res, 400, 50035, "Invalid Form Body");
+      const id = `7${recipient.slice(1)}`;
+      channels.set(id, recipient);
+      return send(res, 200, { id, type: 1, recipients: [{ id: recipient }] });
+    }
+    const channelMessages = /^\/channels\/(\d+)\/messages$/.exec(path);
+    if (req.method === "POST" && channelMessages) {
+      const recipient = channels.get(channelMessages[1]!);
+      if (!recipient) return fail(res, 404, 10003, "Unknown Channel");
+      const content = typeof json.content === "string" ? json.content : "";
+      if (!content || content.length > 2000) return fail(res, 400, 50035, "Invalid Form Body");
+      if (members.find((m) => m.id === recipient)?.dmsClosed) return fail(res, 403, 50007, "Cannot send messages to this user");
+      const nonce = typeof json.nonce === "string" ? json.nonce : null;
+      if (nonce && json.enforce_nonce === true && nonces.has(`${recipient}:${nonce}`)) return send(res, 200, nonces.get(`${recipient}:${nonce}`));
+      const message = { id: String(messageId++), channel_id: channelMessages[1], content };
+      if (nonce) nonces.set(`${recipient}:${nonce}`, message);
+      messages.push({ userId: recipient, content, at: Date.now() });
+      return send(res, 200, message);
+    }
+    return fail(res, 404, 0, "404: Not Found");
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => handle(req, res, Buffer.concat(chunks).toString()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api/v10`,
+    members,
+    grants,
+    messages,
+    requests,
+    rateLimitNext(times, seconds) {
+      limited = { times, seconds };
+    },
+    refuseRoles(on) {
+      roleRefusal = on;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The server's Discord bot settings pointing at a fake. */
+export function fakeDiscordBotEnv(fake: { url: string }): Record<string, string> {
+  return {
+    DISCORD_API_URL: fake.url,
+    DISCORD_BOT_TOKEN: FAKE_DISCORD_TOKEN,
+    DISCORD_GUILD_ID: FAKE_GUILD_ID,
+    DISCORD_MEMBER_ROLE_ID: FAKE_MEMBER_ROLE_ID,
+  };
+}
