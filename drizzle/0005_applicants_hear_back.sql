@@ -13,6 +13,8 @@ CREATE TABLE "decision_messages" (
 );
 --> statement-breakpoint
 ALTER TABLE "application_audit_log" DROP CONSTRAINT "application_audit_log_field_check";--> statement-breakpoint
+ALTER TABLE "application_questions" DROP CONSTRAINT "application_questions_type_check";--> statement-breakpoint
+ALTER TABLE "event_application_questions" DROP CONSTRAINT "event_application_questions_type_check";--> statement-breakpoint
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "status_token_hash" text;--> statement-breakpoint
 ALTER TABLE "applications" ADD COLUMN "decision_message" text;--> statement-breakpoint
@@ -29,4 +31,6 @@ ALTER TABLE "decision_messages" ADD CONSTRAINT "decision_messages_event_id_event
 ALTER TABLE "applications" ADD CONSTRAINT "applications_status_token_hash_key" UNIQUE("status_token_hash");--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_status_token_hash_key" UNIQUE("status_token_hash");--> statement-breakpoint
 ALTER TABLE "application_audit_log" ADD CONSTRAINT "application_audit_log_field_check" CHECK ("application_audit_log"."field" in ('status', 'notes', 'spam', 'vrchat', 'discord'));--> statement-breakpoint
+ALTER TABLE "application_questions" ADD CONSTRAINT "application_questions_type_check" CHECK ("application_questions"."question_type" in ('text', 'textarea', 'select', 'vrchat_profile'));--> statement-breakpoint
+ALTER TABLE "event_application_questions" ADD CONSTRAINT "event_application_questions_type_check" CHECK ("event_application_questions"."question_type" in ('text', 'textarea', 'select', 'vrchat_profile'));--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord', 'vrchat_membership', 'discord_role', 'discord_dm'));

@@ -2,7 +2,8 @@
  * The enumerations of the data model, in a module free of database code so the browser bundle can
  * use them too. schema.ts builds its CHECK constraints from these lists.
  */
-export const QUESTION_TYPES = ["text", "textarea", "select"] as const;
+/** vrchat_profile: a VRChat profile link, checked and looked up when sent (the group's form only). */
+export const QUESTION_TYPES = ["text", "textarea", "select", "vrchat_profile"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;

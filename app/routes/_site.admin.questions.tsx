@@ -4,7 +4,7 @@ import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { getEvent } from "~/features/events/events.server";
 import { AddQuestionForm, QuestionList } from "~/features/questions/question-editor";
-import { questionInputFromForm } from "~/features/questions/question-input";
+import { QUESTION_TYPES_OF, questionInputFromForm } from "~/features/questions/question-input";
 import {
   addQuestion,
   deleteQuestion,
@@ -58,6 +58,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "add" || intent === "update") {
     const parsed = questionInputFromForm(form);
     if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+    if (!(QUESTION_TYPES_OF[scope.kind] as readonly string[]).includes(parsed.data.questionType)) {
+      return data({ error: "A VRChat profile link question is for the group's form only." }, { status: 400 });
+    }
     try {
       if (intent === "add") await addQuestion(db, scope, parsed.data);
       else if (!(await updateQuestion(db, scope, id, parsed.data))) return data({ error: "Failed to update question" }, { status: 404 });
@@ -121,8 +124,8 @@ export default function QuestionsPage({ loaderData, params }: Route.ComponentPro
           {event && !event.applicationRequired ? (
             <Notice>This event doesn't require applications. Enable applications in the event settings to use these questions.</Notice>
           ) : null}
-          <AddQuestionForm />
-          <QuestionList questions={questions} />
+          <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
+          <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
         </>
       )}
     </div>

@@ -28,7 +28,9 @@ import {
   STARTED_FIELD,
   withinSiteCeiling,
 } from "~/features/applications/spam-guard.server";
+import { checkAnswers, profileLinkAnswer } from "~/features/applications/answers";
 import { newStatusToken } from "~/features/decisions/decisions.server";
+import { linkVRChatAccount, logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
@@ -36,6 +38,7 @@ import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.apply";
 
 const RATE_WINDOW_MS = 10 * 60 * 1000;
+const PROFILE_NOT_FOUND_MESSAGE = "VRChat has no profile at that link. Please check it, or leave the question empty if it is optional.";
 const RATE_LIMITED_MESSAGE =
   "You have sent a lot of applications in a short time. Please wait a few minutes and try again.";
 
@@ -103,7 +106,7 @@ function failure(
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { db, config, auth, clientAddress, notifications } = context.get(appContext);
+  const { db, config, auth, clientAddress, notifications, vrchat } = context.get(appContext);
   const now = new Date();
   const client = clientKey(clientAddress);
 
@@ -164,6 +167,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   try {
     const questions = await listFormQuestions(db, scope);
+    // A VRChat profile link is looked up at once: one that VRChat does not know is refused. When
+    // VRChat cannot be asked, the application is taken anyway and an admin links it later.
+    const checked = checkAnswers(questions, fields);
+    const profile = scope.kind === "group" && checked.ok ? profileLinkAnswer(questions, checked.answers) : null;
+    let account: { userId: string; displayName: string } | null = null;
+    if (profile && vrchat.membership) {
+      try {
+        const found = await vrchat.membership.describeUser(profile.userId);
+        if (!found) return failure(400, PROFILE_NOT_FOUND_MESSAGE, { questionId: profile.questionId, values });
+        account = { userId: found.id, displayName: found.displayName };
+      } catch (error) {
+        logLookupFailure(error);
+      }
+    }
     const status = newStatusToken();
     const result = await submitApplication(db, {
       scope,
@@ -182,6 +199,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return failure(result.status, result.message, { questionId: result.questionId, values });
     }
     notifications.wake();
+    if (account) {
+      await linkVRChatAccount(db, result.application.id, account, { id: null, name: "the applicant (their form)" }).catch((error: unknown) =>
+        log.error("failed to link the VRChat account an applicant gave", { error }),
+      );
+    }
     return { ok: true as const, statusToken: status.token };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });

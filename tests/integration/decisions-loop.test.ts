@@ -246,6 +246,41 @@ describe("a decision that acts", () => {
     await decide(site, await applicationId(site, "Late Lark"), "rejected");
     expect((await statusPage(site, token)).text).toContain(`Not this moon, Late Lark. Try again at ${INVITE}`);
   });
+
+  it("takes a VRChat profile link on the group form, checks it with VRChat at once, and links the account", async () => {
+    const add = (path: string) =>
+      postForm(site.server.url, path, { intent: "add", question: "Your VRChat profile link", questionType: "vrchat_profile" }, { cookie: site.cookie });
+    const events = await fetch(`${site.server.url}/events`).then((r) => r.text());
+    const eventId = /href="\/events\/([0-9a-f-]{36})"/.exec(events)![1]!;
+    const refused = await add(`/admin/events/${eventId}/questions`);
+    expect(refused.status).toBe(400);
+    await refused.body?.cancel();
+    const eventQuestions = await fetch(`${site.server.url}/admin/events/${eventId}/questions`, { headers: { cookie: site.cookie } }).then((r) => r.text());
+    expect(eventQuestions).not.toContain("Your VRChat profile link");
+    expect(eventQuestions).not.toContain("VRChat Profile Link");
+    const added = await add("/admin/questions");
+    expect(added.status).toBe(200);
+    await added.body?.cancel();
+    const page = await fetch(`${site.server.url}/apply`).then((r) => r.text());
+    expect(page).toContain('placeholder="https://vrchat.com/home/user/usr_…"');
+    const fields = [...page.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    expect(fields).toHaveLength(6);
+    const send = (name: string, link: string) =>
+      postForm(site.server.url, "/apply", Object.fromEntries(fields.map((field, i) => [field, [name, `${name}-d`, "A friend", "Hi", "", link][i]!])));
+
+    const wrong = await send("Linker", "https://vrchat.com/home/world/wrld_1");
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("must be a VRChat profile link, like https://vrchat.com/home/user/usr_…");
+    const unknown = await send("Linker", `https://vrchat.com/home/user/${fakeUserId(404)}`);
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("VRChat has no profile at that link.");
+    const sent = await send("Linker", `https://vrchat.com/home/user/${fakeUserId(2)}`);
+    expect(sent.status).toBe(200);
+    await sent.body?.cancel();
+    const card = await cardText(site, "Linker");
+    expect(card).toContain(`VRChat: Quiet Heron ( ${fakeUserId(2)} )`);
+    expect(card).toContain("the applicant (their form): VRChat: linked to Quiet Heron");
+  });
 });
 
 describe("a decision that acts in Discord", () => {

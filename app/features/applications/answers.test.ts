@@ -5,6 +5,7 @@ import {
   applicantIdentity,
   checkAnswers,
   cleanAnswer,
+  profileLinkAnswer,
   responsesByQuestion,
   type FormQuestion,
 } from "./answers";
@@ -105,5 +106,31 @@ describe("responsesByQuestion", () => {
       "Why join?": "why",
       "Which role?": "",
     });
+  });
+});
+
+describe("a VRChat profile link answer", () => {
+  const profile: FormQuestion = { id: "p", question: "Your VRChat profile", questionType: "vrchat_profile", options: null, required: false };
+  const id = "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
+
+  it("takes a profile link or an id, and gives the account", () => {
+    for (const given of [`https://vrchat.com/home/user/${id}`, id]) {
+      const result = checkAnswers([profile], fieldsOf({ p: ` ${given} ` }));
+      expect(result).toEqual({ ok: true, answers: { p: given } });
+      expect(result.ok && profileLinkAnswer([profile], result.answers)).toEqual({ questionId: "p", userId: id });
+    }
+  });
+
+  it("refuses anything else with a message saying what is wanted, and may be left empty when optional", () => {
+    for (const given of ["Moth", `https://vrchat.com.evil.example/home/user/${id}`, "https://vrchat.com/home/world/wrld_1"]) {
+      expect(checkAnswers([profile], fieldsOf({ p: given }))).toEqual({
+        ok: false,
+        questionId: "p",
+        message: 'Your answer to "Your VRChat profile" must be a VRChat profile link, like https://vrchat.com/home/user/usr_…',
+      });
+    }
+    const empty = checkAnswers([profile], fieldsOf({ p: "" }));
+    expect(empty).toEqual({ ok: true, answers: { p: "" } });
+    expect(empty.ok && profileLinkAnswer([profile], empty.answers)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  * the action on the server, which re-checks everything: the server decides.
  */
 import type { QuestionType } from "~/db/enums";
+import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 
 export interface FormQuestion {
   id: string;
@@ -17,7 +18,11 @@ export const ANSWER_MAX_LENGTH: Record<QuestionType, number> = {
   text: 500,
   textarea: 10_000,
   select: 500,
+  vrchat_profile: 300,
 };
+
+export const profileLinkMessage = (question: FormQuestion) =>
+  `Your answer to "${question.question}" must be a VRChat profile link, like https://vrchat.com/home/user/usr_…`;
 
 export const answerFieldName = (questionId: string) => `answer.${questionId}`;
 
@@ -71,6 +76,9 @@ export function checkAnswers(
         message: `Please choose one of the options for "${question.question}".`,
       };
     }
+    if (question.questionType === "vrchat_profile" && answer !== "" && !vrchatUserIdFrom(answer)) {
+      return { ok: false, questionId: question.id, message: profileLinkMessage(question) };
+    }
     answers[question.id] = answer;
   }
   return { ok: true, answers };
@@ -91,4 +99,13 @@ export function applicantIdentity(questions: readonly FormQuestion[], answers: R
 /** The stored responses: question text → answer, as the original kept them. */
 export function responsesByQuestion(questions: readonly FormQuestion[], answers: Record<string, string>) {
   return Object.fromEntries(questions.map((q) => [q.question, answers[q.id] ?? ""]));
+}
+
+/** The VRChat account an applicant gave in a profile-link answer (the first one), if any. */
+export function profileLinkAnswer(questions: readonly FormQuestion[], answers: Record<string, string>) {
+  for (const question of questions) {
+    const userId = question.questionType === "vrchat_profile" ? vrchatUserIdFrom(answers[question.id] ?? "") : null;
+    if (userId) return { questionId: question.id, userId };
+  }
+  return null;
 }

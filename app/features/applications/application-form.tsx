@@ -172,6 +172,21 @@ function QuestionField({
             </option>
           ))}
         </select>
+      ) : question.questionType === "vrchat_profile" ? (
+        <>
+          <input
+            {...common}
+            type="url"
+            inputMode="url"
+            maxLength={ANSWER_MAX_LENGTH.vrchat_profile}
+            placeholder="https://vrchat.com/home/user/usr_…"
+            autoComplete="off"
+            aria-describedby={[invalid ? errorId : null, `${id}-hint`].filter(Boolean).join(" ")}
+          />
+          <p id={`${id}-hint`} className="text-sm text-mist-400">
+            On vrchat.com, open your profile and copy its address from the address bar.
+          </p>
+        </>
       ) : (
         <input {...common} type="text" maxLength={ANSWER_MAX_LENGTH.text} autoComplete="off" />
       )}

@@ -208,7 +208,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
     findCandidates,
     describeMember,
     roleConfigured: memberRoleId !== null,
-    channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)],
+    channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)] as const,
   };
 }
 

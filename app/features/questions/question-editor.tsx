@@ -19,6 +19,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
+import type { QuestionType } from "~/db/enums";
 import { EMPTY_DRAFT, QuestionFields, type QuestionDraft } from "./question-fields";
 import { QUESTION_TYPE_LABELS } from "./question-input";
 import type { EditableQuestion } from "./questions.server";
@@ -37,7 +38,10 @@ function useFailureToast(data: ActionResult | undefined) {
   }, [data]);
 }
 
-export function AddQuestionForm() {
+/** The question types an editor offers (a scope's; see QUESTION_TYPES_OF). */
+type Types = readonly QuestionType[];
+
+export function AddQuestionForm({ types }: { types: Types }) {
   const fetcher = useFetcher<ActionResult>();
   const [draft, setDraft] = useState<QuestionDraft>(EMPTY_DRAFT);
   const [seen, setSeen] = useState(fetcher.data);
@@ -52,14 +56,14 @@ export function AddQuestionForm() {
       <h2 className="font-display text-2xl text-mist-100">Add New Question</h2>
       <fetcher.Form method="post" className="mt-4 space-y-4" onSubmit={(e) => empty && e.preventDefault()}>
         <input type="hidden" name="intent" value="add" />
-        <QuestionFields draft={draft} onChange={setDraft} />
+        <QuestionFields draft={draft} onChange={setDraft} types={types} />
         <Button type="submit" disabled={empty || fetcher.state !== "idle"}>Add Question</Button>
       </fetcher.Form>
     </Card>
   );
 }
 
-function QuestionRow({ question, position }: { question: EditableQuestion; position: number }) {
+function QuestionRow({ question, position, types }: { question: EditableQuestion; position: number; types: Types }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: question.id });
   const [editing, setEditing] = useState<QuestionDraft | null>(null);
   const save = useFetcher<ActionResult>();
@@ -93,7 +97,7 @@ function QuestionRow({ question, position }: { question: EditableQuestion; posit
           <save.Form method="post" className="flex-1 space-y-4">
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={question.id} />
-            <QuestionFields draft={editing} onChange={setEditing} />
+            <QuestionFields draft={editing} onChange={setEditing} types={types} />
             <div className="flex gap-2">
               <Button type="submit" size="sm" disabled={editing.question.trim() === "" || save.state !== "idle"}>Save</Button>
               <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>Cancel</Button>
@@ -157,7 +161,7 @@ function QuestionRow({ question, position }: { question: EditableQuestion; posit
  * 120 ms) or the keyboard (space to lift, arrows to move, space to drop). The new order is saved
  * at once, all questions in one transaction; if that fails the list goes back to the saved order.
  */
-export function QuestionList({ questions }: { questions: EditableQuestion[] }) {
+export function QuestionList({ questions, types }: { questions: EditableQuestion[]; types: Types }) {
   const reorder = useFetcher<ActionResult>();
   const revalidator = useRevalidator();
   const [pending, setPending] = useState<string[] | null>(null);
@@ -205,7 +209,7 @@ export function QuestionList({ questions }: { questions: EditableQuestion[] }) {
           <SortableContext items={shown.map((q) => q.id)} strategy={verticalListSortingStrategy}>
             <ol className="space-y-3">
               {shown.map((question, index) => (
-                <QuestionRow key={question.id} question={question} position={index + 1} />
+                <QuestionRow key={question.id} question={question} position={index + 1} types={types} />
               ))}
             </ol>
           </SortableContext>

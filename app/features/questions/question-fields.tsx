@@ -18,7 +18,15 @@ export const EMPTY_DRAFT: QuestionDraft = { question: "", questionType: "text", 
  * The fields of a question, shared by 'Add New Question' and the inline edit. Changing the type to
  * Multiple Choice starts the options with one empty entry; any other type clears them.
  */
-export function QuestionFields({ draft, onChange }: { draft: QuestionDraft; onChange: (draft: QuestionDraft) => void }) {
+export function QuestionFields({
+  draft,
+  onChange,
+  types,
+}: {
+  draft: QuestionDraft;
+  onChange: (draft: QuestionDraft) => void;
+  types: readonly QuestionType[];
+}) {
   const id = useId();
   const [optionKeys, setOptionKeys] = useState(() => draft.options.map((_, i) => i));
   const [nextKey, setNextKey] = useState(draft.options.length);
@@ -52,7 +60,7 @@ export function QuestionFields({ draft, onChange }: { draft: QuestionDraft; onCh
       <div className="space-y-2">
         <label htmlFor={`${id}-type`} className="block text-sm font-semibold text-mist-100">Question Type</label>
         <select id={`${id}-type`} name="questionType" value={draft.questionType} onChange={(e) => setType(e.target.value as QuestionType)} className={fieldClass}>
-          {(Object.keys(QUESTION_TYPE_LABELS) as QuestionType[]).map((type) => (
+          {types.map((type) => (
             <option key={type} value={type}>{QUESTION_TYPE_LABELS[type]}</option>
           ))}
         </select>
@@ -69,6 +77,12 @@ export function QuestionFields({ draft, onChange }: { draft: QuestionDraft; onCh
         </Switch.Root>
         <label htmlFor={`${id}-required`} className="text-sm font-semibold text-mist-100">Required</label>
       </div>
+      {draft.questionType === "vrchat_profile" ? (
+        <p className="text-sm text-mist-400 sm:col-span-2">
+          Applicants paste their VRChat profile link; it is checked when they send the form, and their account is then linked
+          to the application.
+        </p>
+      ) : null}
       {draft.questionType === "select" ? (
         <fieldset className="space-y-2 sm:col-span-2">
           <legend className="mb-2 text-sm font-semibold text-mist-100">Options</legend>

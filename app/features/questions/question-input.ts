@@ -6,7 +6,14 @@ export const QUESTION_TYPE_LABELS = {
   text: "Short Text",
   textarea: "Long Text",
   select: "Multiple Choice",
+  vrchat_profile: "VRChat Profile Link",
 } as const;
+
+/** The types a scope's questions may have: a profile link is looked up for group applications only. */
+export const QUESTION_TYPES_OF = {
+  group: ["text", "textarea", "select", "vrchat_profile"],
+  event: ["text", "textarea", "select"],
+} as const satisfies Record<"group" | "event", readonly (keyof typeof QUESTION_TYPE_LABELS)[]>;
 
 export const QuestionInputSchema = z
   .object({

@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { applicationAuditLog, applications, outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
@@ -30,22 +31,10 @@ export interface VRChatCandidate {
 
 export const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
 
-const USER_ID = /^usr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const USER_ID = VRCHAT_USER_ID;
 
-/** A user id from an id or a profile link (`https://vrchat.com/home/user/usr_…`); null otherwise. */
-export function userIdFrom(text: string): string | null {
-  const trimmed = text.trim();
-  if (USER_ID.test(trimmed)) return trimmed;
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" || !/^(www\.)?vrchat\.com$/i.test(url.hostname)) return null;
-  const match = /^\/home\/user\/(usr_[^/]+)\/?$/.exec(url.pathname);
-  return match && USER_ID.test(match[1]!) ? match[1]! : null;
-}
+/** A user id from an id or a profile link. */
+export const userIdFrom = vrchatUserIdFrom;
 
 /** Names match whatever their case and spaces. */
 export const sameName = (a: string, b: string) => a.replace(/\s+/g, "").toLowerCase() === b.replace(/\s+/g, "").toLowerCase();
