@@ -4,7 +4,7 @@ import { countApplications } from "~/features/applications/applications.server";
 import { spamDefenceFigures } from "~/features/applications/spam-guard.server";
 import { countEvents } from "~/features/events/events.server";
 import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
-import { channelHealth, retryFailedJobs } from "~/features/notifications/outbox.server";
+import { channelHealth, retryFailedJobs, type ChannelHealth } from "~/features/notifications/outbox.server";
 import { ChangePasswordForm, PASSWORD_CHANGE_DUE, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
 import { formatShortDate } from "~/features/events/event-timing";
@@ -27,6 +27,24 @@ import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin._index";
 
 const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
+
+/** Decisions' actions: retried one by one from the applications' cards, where each one's reason shows. */
+const ACTION_NAMES = { vrchat_membership: "Actions in VRChat", discord_role: "Discord member role", discord_dm: "Discord messages" } as const;
+
+function actionCheck(action: ChannelHealth<keyof typeof ACTION_NAMES>): SystemCheck {
+  return {
+    name: ACTION_NAMES[action.target],
+    ok: action.failed === 0,
+    detail:
+      action.failed > 0
+        ? `${action.failed} failed: open the application to see why and retry${action.lastError ? ` (last: ${action.lastError})` : ""}`
+        : action.lastDeliveredAt
+          ? `last done ${utc(action.lastDeliveredAt)}${action.pending ? `, ${action.pending} waiting` : ""}`
+          : action.pending
+            ? `${action.pending} waiting`
+            : "configured, nothing done yet",
+  };
+}
 
 const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
@@ -110,13 +128,18 @@ function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceilin
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
-  const { db, notifications, mailTransport, vrchat, config } = context.get(appContext);
+  const { db, notifications, mailTransport, vrchat, discord, config } = context.get(appContext);
+  const actionTargets = [
+    ...(vrchat.membershipActions ? (["vrchat_membership"] as const) : []),
+    ...(discord ? (["discord_role", "discord_dm"] as const) : []),
+  ];
   try {
     const now = new Date();
-    const [events, applications, channels, , groupStatus, sync, membersOnly, spam, [own]] = await Promise.all([
+    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own]] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
+      channelHealth(db, actionTargets),
       pingDatabase(db),
       vrchat.groupData.status(),
       lastSync(db),
@@ -145,6 +168,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
                 ? `${channel.pending} waiting`
                 : "configured, nothing sent yet",
       })),
+      ...actions.map(actionCheck),
       vrchatCheck(groupStatus, sync),
       formsCheck(spam, config.RATE_LIMIT_APPLICATIONS_SITE),
     ];

@@ -2,7 +2,8 @@
  * npm run bench                  every part, on PGlite and (with TEST_DATABASE_URL) PostgreSQL
  * npm run bench -- --quick       fewer and shorter repetitions (a few minutes)
  * npm run bench -- --only 2,4    some parts only (1 page weight, 2 throughput, 3 upstream,
- *                                4 admin at scale, 5 submissions, 6 Lighthouse)
+ *                                4 admin at scale, 5 submissions, 6 Lighthouse,
+ *                                7 an approval that acts in VRChat)
  *
  * Builds the production bundle, runs real server processes against fakes on loopback, prints
  * one table with every figure beside its goal, and writes bench-results/latest.json and
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat.ts";
 import { APPLICATIONS, measureAdminScale } from "./admin-scale.ts";
+import { measureApproval } from "./approval.ts";
 import { measureLighthouse } from "./lighthouse-scores.ts";
 import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { measurePageWeight } from "./page-weight.ts";
@@ -31,8 +33,8 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10 };
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
 const SUBMITTERS = 200;
 
@@ -151,6 +153,12 @@ try {
       await serverParts(site, eventId);
     });
     if (postgresUrl && [2, 4, 5].some(wanted)) await onSite("postgres", fake, serverParts);
+  }
+  if (wanted(7)) {
+    await part("7 approval", async () => {
+      progress(`part 7: ${SETTINGS.approvals} approvals in Chromium, then a bulk approval of 20, against the VRChat fake`);
+      figures.push(...(await measureApproval({ runs: SETTINGS.approvals })));
+    });
   }
   if (wanted(3)) {
     await part("3 upstream", async () => {

@@ -281,6 +281,13 @@ describe("a decision that acts", () => {
     expect(card).toContain(`VRChat: Quiet Heron ( ${fakeUserId(2)} )`);
     expect(card).toContain("the applicant (their form): VRChat: linked to Quiet Heron");
   });
+
+  it("shows how the actions are doing on the dashboard", async () => {
+    const html = await fetch(`${site.server.url}/admin`, { headers: { cookie: site.cookie } }).then((r) => r.text());
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toMatch(/Actions in VRChat [^A-Z]*last done \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(text).toContain("Discord messages");
+  });
 });
 
 describe("a decision that acts in Discord", () => {

@@ -259,8 +259,8 @@ export async function retryOutboxJob(db: Database, id: string): Promise<boolean>
   return rows.length > 0;
 }
 
-export interface ChannelHealth {
-  target: NotificationTarget;
+export interface ChannelHealth<T extends OutboxTarget = NotificationTarget> {
+  target: T;
   pending: number;
   failed: number;
   lastDeliveredAt: Date | null;
@@ -270,7 +270,7 @@ export interface ChannelHealth {
 }
 
 /** How each configured channel is doing, from its jobs: for the Sanctum's system status. */
-export async function channelHealth(db: Database, targets: readonly NotificationTarget[]): Promise<ChannelHealth[]> {
+export async function channelHealth<T extends OutboxTarget>(db: Database, targets: readonly T[]): Promise<ChannelHealth<T>[]> {
   if (targets.length === 0) return [];
   const rows = await db
     .select({
