@@ -25,8 +25,8 @@ async function applyToGroup(url: string, fields: string[], name: string) {
 
 export async function measureApproval({ runs }: { runs: number }): Promise<Figure[]> {
   const fake = await startFakeVRChat();
-  const names = Array.from({ length: runs }, (_, i) => `Single Moth ${i}`);
-  const bulk = Array.from({ length: 20 }, (_, i) => `Bulk Moth ${i}`);
+  const names = Array.from({ length: runs }, (_, i) => `Single Moth ${String(i).padStart(2, "0")}`);
+  const bulk = Array.from({ length: 20 }, (_, i) => `Bulk Moth ${String(i).padStart(2, "0")}`);
   [...names, ...bulk].forEach((displayName, i) => fake.group.people.push({ id: fakeUserId(500 + i), displayName, status: "requested" }));
   const site = await startSite({ kind: "pglite", env: { ...fakeVRChatEnv(fake), VRCHAT_MEMBERSHIP_ACTIONS: "true", RATE_LIMIT_APPLICATIONS: "1000" } });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
