@@ -28,8 +28,8 @@ import { buildNotificationChannels } from "~/features/notifications/channels.ser
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
-import { createDiscordBot, recordDiscordOutcome, type DiscordBot } from "~/features/discord/discord-bot.server";
-import { recordMembershipOutcome } from "~/features/vrchat/vrchat-membership.server";
+import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
+import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
 import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -300,7 +300,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     pollIntervalMs: 2_000,
     onSettled: (job, outcome) => {
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
-      return job.target === "vrchat_membership" ? recordMembershipOutcome(database.db, job.payload, text) : recordDiscordOutcome(database.db, job.payload, text);
+      return recordActionOutcome(database.db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
     },
   });
   actionWorker.start();

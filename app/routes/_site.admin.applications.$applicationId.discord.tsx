@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
-import { DiscordLookupBudgetError, getDiscordLinkTarget, linkDiscordAccount, normalizeHandle } from "~/features/discord/discord-bot.server";
+import { getLinkTarget, linkAccount } from "~/features/applications/linked-accounts.server";
+import { normalizeHandle } from "~/features/discord/discord-bot.server";
+import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { DiscordLookup } from "~/features/discord/discord-link-panel";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
@@ -17,31 +19,32 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = params.eventId ? "event" : "group";
   const reply = (lookup: Partial<DiscordLookup>, status = 200) =>
     data<DiscordLookup>({ linked: null, candidates: [], autoLinked: false, error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
-  const target = await getDiscordLinkTarget(db, kind, params.applicationId);
+  const target = await getLinkTarget(db, kind, params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!discord) return reply({ error: "The Discord bot is not configured on this site: applicants cannot be looked up." });
   try {
     const candidates = await discord.findCandidates(target.discordHandle);
     const exact = candidates.filter((candidate) => normalizeHandle(candidate.username) === normalizeHandle(target.discordHandle));
-    let linkedId = target.userId;
+    let linkedId = target.discordUserId;
     let autoLinked = false;
     if (!linkedId && exact.length === 1) {
       const [only] = exact;
-      autoLinked = await linkDiscordAccount(
+      autoLinked = await linkAccount(
         db,
         kind,
         params.applicationId,
+        "discord",
         { userId: only!.id, displayName: only!.displayName },
         { id: viewer.id, name: `${viewer.username} (automatically: the one member with this handle)` },
-        true,
+        { onlyIfUnlinked: true },
       );
       if (autoLinked) linkedId = only!.id;
     }
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await discord.describeMember(linkedId))) : null;
     return reply({ linked, candidates, autoLinked });
   } catch (error) {
-    if (!(error instanceof DiscordLookupBudgetError)) log.warn("a Discord lookup failed", { error: error instanceof Error ? error.message : String(error) });
-    const message = error instanceof DiscordLookupBudgetError ? error.message : "Discord could not be asked just now. Try again in a moment.";
-    return reply({ error: message }, error instanceof DiscordLookupBudgetError ? 429 : 503);
+    if (!(error instanceof LookupBudgetError)) log.warn("a Discord lookup failed", { error: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof LookupBudgetError ? error.message : "Discord could not be asked just now. Try again in a moment.";
+    return reply({ error: message }, error instanceof LookupBudgetError ? 429 : 503);
   }
 }

@@ -1,7 +1,9 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
 import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
-import { getLinkTarget, linkVRChatAccount, LookupBudgetError, logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
+import { getLinkTarget, linkAccount } from "~/features/applications/linked-accounts.server";
+import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
+import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
 
@@ -15,22 +17,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, vrchat } = context.get(appContext);
   const reply = (lookup: Partial<VRChatLookup>, status = 200) =>
     data<VRChatLookup>({ linked: null, candidates: [], autoLinked: false, error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
-  const target = await getLinkTarget(db, params.applicationId);
+  const target = await getLinkTarget(db, "group", params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
   try {
     const candidates = await vrchat.membership.findCandidates(target.vrchatUsername);
     const requests = candidates.filter((candidate) => candidate.source === "request" && candidate.status === "requested");
-    let linkedId = target.userId;
+    let linkedId = target.vrchatUserId;
     let autoLinked = false;
     if (!linkedId && requests.length === 1) {
       const [only] = requests;
-      autoLinked = await linkVRChatAccount(
+      autoLinked = await linkAccount(
         db,
+        "group",
         params.applicationId,
+        "vrchat",
         { userId: only!.id, displayName: only!.displayName },
         { id: viewer.id, name: `${viewer.username} (automatically: the one join request with this name)` },
-        true,
+        { onlyIfUnlinked: true },
       );
       if (autoLinked) linkedId = only!.id;
     }

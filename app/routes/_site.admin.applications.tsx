@@ -25,11 +25,12 @@ import { applyDecision, type DecisionContext } from "~/features/decisions/decisi
 import { eventStart, formatLongDate, formatLongDateTime, formatShortDate, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
-import { discordUserIdFrom, linkDiscordAccount, queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { linkAccount } from "~/features/applications/linked-accounts.server";
+import { discordUserIdFrom, queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
 import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { addToCalendarUrl } from "~/features/events/calendar-link";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
-import { linkVRChatAccount, queueMembershipAction, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { queueMembershipAction, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
@@ -108,6 +109,7 @@ function decisionEffects(
       await queueMembershipAction(
         tx,
         {
+          applicationKind: "group",
           applicationId: decided.id,
           userId: linked.vrchatUserId,
           action: decided.status === "approved" ? "accept" : "reject",
@@ -161,7 +163,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
     try {
       if (intent === "unlink-vrchat") {
-        await linkVRChatAccount(db, link.data.id, null, { id: reviewer.id, name: reviewer.username });
+        await linkAccount(db, "group", link.data.id, "vrchat", null, { id: reviewer.id, name: reviewer.username });
         return { ok: true as const, message: "The VRChat account is no longer linked." };
       }
       if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
@@ -169,7 +171,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!userId) return data({ error: LINK_HINT }, { status: 400 });
       const account = await vrchat.membership.describeUser(userId);
       if (!account) return data({ error: "VRChat has no user with that id." }, { status: 404 });
-      await linkVRChatAccount(db, link.data.id, { userId: account.id, displayName: account.displayName }, { id: reviewer.id, name: reviewer.username });
+      await linkAccount(db, "group", link.data.id, "vrchat", { userId: account.id, displayName: account.displayName }, { id: reviewer.id, name: reviewer.username });
       return { ok: true as const, message: `Linked to ${account.displayName} in VRChat.` };
     } catch (error) {
       log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
@@ -182,7 +184,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const who = { id: reviewer.id, name: reviewer.username };
     try {
       if (intent === "unlink-discord") {
-        await linkDiscordAccount(db, found.scope.kind, link.data.id, null, who);
+        await linkAccount(db, found.scope.kind, link.data.id, "discord", null, who);
         return { ok: true as const, message: "The Discord account is no longer linked." };
       }
       if (!discord) return data({ error: "The Discord bot is not configured on this site." }, { status: 409 });
@@ -190,7 +192,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!userId) return data({ error: DISCORD_LINK_HINT }, { status: 400 });
       const member = await discord.describeMember(userId);
       if (!member) return data({ error: "No member of the Discord server has that id." }, { status: 404 });
-      await linkDiscordAccount(db, found.scope.kind, link.data.id, { userId: member.id, displayName: member.displayName }, who);
+      await linkAccount(db, found.scope.kind, link.data.id, "discord", { userId: member.id, displayName: member.displayName }, who);
       return { ok: true as const, message: `Linked to ${member.displayName} in Discord.` };
     } catch (error) {
       log.warn("failed to link a Discord account", { error: error instanceof Error ? error.message : String(error) });

@@ -30,7 +30,8 @@ import {
 } from "~/features/applications/spam-guard.server";
 import { checkAnswers, profileLinkAnswer } from "~/features/applications/answers";
 import { newStatusToken } from "~/features/decisions/decisions.server";
-import { linkVRChatAccount, logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
+import { linkAccount } from "~/features/applications/linked-accounts.server";
+import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
@@ -200,7 +201,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     notifications.wake();
     if (account) {
-      await linkVRChatAccount(db, result.application.id, account, { id: null, name: "the applicant (their form)" }).catch((error: unknown) =>
+      await linkAccount(db, "group", result.application.id, "vrchat", account, { id: null, name: "the applicant (their form)" }).catch((error: unknown) =>
         log.error("failed to link the VRChat account an applicant gave", { error }),
       );
     }

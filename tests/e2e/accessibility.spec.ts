@@ -23,6 +23,8 @@ interface Site {
   gatheringId: string;
   /** The name on one event application and one group application, made for this worker. */
   applicant: string;
+  /** The group application's private status page. */
+  statusPath: string;
   adminState: StorageState;
 }
 
@@ -66,11 +68,12 @@ const test = base.extend<{ admin: Page }, { site: Site }>({
       await page.getByLabel("Tell us about yourself").fill("I keep the lanterns lit.");
       await page.getByRole("button", { name: "Complete the Ritual" }).click();
       await expect(page.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+      const statusPath = (await page.getByRole("link", { name: "Check your application status" }).getAttribute("href")) ?? "";
 
       await signIn(page);
       const adminState = await context.storageState();
       await context.close();
-      await provide({ gathering, openMic, gatheringId: gathering.split("/").at(-1) ?? "", applicant, adminState });
+      await provide({ gathering, openMic, gatheringId: gathering.split("/").at(-1) ?? "", applicant, statusPath, adminState });
     },
     { scope: "worker", timeout: 60_000 },
   ],
@@ -97,6 +100,8 @@ interface Screen {
 
 const PUBLIC_SCREENS: Screen[] = [
   { name: "home", path: () => "/" },
+  { name: "an application's status", path: (site) => site.statusPath },
+  { name: "a status link that is not valid", path: () => `/applications/status/${"x".repeat(43)}` },
   {
     name: "home with the menu open",
     path: () => "/",
@@ -180,6 +185,8 @@ const ADMIN_SCREENS: Screen[] = [
     },
   },
   { name: "the group's questions", path: () => "/admin/questions" },
+  { name: "decision messages", path: () => "/admin/messages" },
+  { name: "an event's decision messages", path: (site) => `/admin/events/${site.gatheringId}/messages` },
   { name: "an event's questions", path: (site) => `/admin/events/${site.gatheringId}/questions` },
   {
     name: "a question being edited",

@@ -9,11 +9,10 @@
  * direct messages and 50013 for a missing permission. A message sent with a `nonce` and
  * `enforce_nonce` is created once, however often it is sent within a few minutes.
  */
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { ApplicationKind } from "~/db/enums";
-import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
+import { outbox } from "~/db/schema";
+import { createLookupCache } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
 
 export interface DiscordBotOptions {
@@ -64,11 +63,6 @@ export class DiscordError extends Error {
   }
 }
 
-/** A lookup asked for more calls than the minute allows. */
-export class DiscordLookupBudgetError extends Error {
-  override name = "DiscordLookupBudgetError";
-}
-
 /** A Discord user id from an id or a mention (`<@123>`); null otherwise. */
 export function discordUserIdFrom(text: string): string | null {
   const trimmed = text.trim().replace(/^<@!?(\d+)>$/, "$1");
@@ -83,8 +77,13 @@ export function normalizeHandle(handle: string): string {
 export function createDiscordBot(options: DiscordBotOptions) {
   const { apiUrl, token, guildId, memberRoleId, timeoutMs, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, now = Date.now } = options;
   const userAgent = `DiscordBot (${options.siteUrl}, ${packageJson.version})`;
-  const cache = new Map<string, { until: number; value: Promise<unknown> }>();
-  let minute = { start: 0, calls: 0 };
+  const lookups = createLookupCache({
+    ttlMs: cacheMs,
+    callsPerMinute: lookupCallsPerMinute,
+    budgetMessage: "Too many Discord lookups in the last minute: try again shortly.",
+    now,
+  });
+  const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
 
   async function call(method: string, path: string, body?: unknown): Promise<unknown> {
     let response: Response;
@@ -118,20 +117,6 @@ export function createDiscordBot(options: DiscordBotOptions) {
     const header = Number(response.headers.get("retry-after"));
     const retryAfterMs = details.retry_after !== undefined ? details.retry_after * 1000 : Number.isFinite(header) && header > 0 ? header * 1000 : null;
     throw new DiscordError(details.message?.slice(0, 200) ?? `HTTP ${response.status}`, response.status, details.code ?? null, retryAfterMs);
-  }
-
-  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = cache.get(key);
-    if (hit && hit.until > now()) return hit.value as Promise<T>;
-    const at = now();
-    if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
-    if (minute.calls >= lookupCallsPerMinute) throw new DiscordLookupBudgetError("Too many Discord lookups in the last minute: try again shortly.");
-    minute.calls++;
-    const value = load();
-    cache.set(key, { until: at + cacheMs, value });
-    value.catch(() => cache.delete(key));
-    if (cache.size > 500) cache.delete(cache.keys().next().value!);
-    return value;
   }
 
   function candidateOf(member: Member): DiscordCandidate {
@@ -170,7 +155,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
   async function grantRole(job: RoleJob): Promise<string> {
     if (!memberRoleId) return "No member role is configured: nothing to grant";
     await call("PUT", `/guilds/${guildId}/members/${job.userId}/roles/${memberRoleId}`);
-    cache.delete(`member:${job.userId}`);
+    lookups.forget(`member:${job.userId}`);
     return "Member role granted in Discord";
   }
 
@@ -256,71 +241,4 @@ export async function queueDiscordActions(
       : []),
   ];
   if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));
-}
-
-/** The outcome in the application's history, under the admin who decided. */
-export async function recordDiscordOutcome(db: Database, payload: unknown, text: string) {
-  const parsed = RoleJobSchema.safeParse(payload);
-  if (!parsed.success) return;
-  await db.insert(applicationAuditLog).values({
-    applicationKind: parsed.data.applicationKind,
-    applicationId: parsed.data.applicationId,
-    actorId: parsed.data.actor.id,
-    actorName: parsed.data.actor.name,
-    field: "discord",
-    toValue: text.slice(0, 500),
-  });
-}
-
-const tableOf = (kind: ApplicationKind) => (kind === "event" ? eventApplications : applications);
-
-/** An application's Discord handle and linked account, for the lookups. */
-export async function getDiscordLinkTarget(db: Database, kind: ApplicationKind, applicationId: string) {
-  if (!z.uuid().safeParse(applicationId).success) return null;
-  const table = tableOf(kind);
-  const [row] = await db
-    .select({ discordHandle: table.discordId, userId: table.discordUserId, displayName: table.discordDisplayName })
-    .from(table)
-    .where(and(eq(table.id, applicationId), isNull(table.spamAt)));
-  return row ? { ...row, discordHandle: row.discordHandle ?? "" } : null;
-}
-
-/**
- * Links an application to a member of the Discord server (null: unlinks), logged under `actor`.
- * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice.
- */
-export async function linkDiscordAccount(
-  db: Database,
-  kind: ApplicationKind,
-  applicationId: string,
-  account: { userId: string; displayName: string } | null,
-  who: { id: string | null; name: string },
-  onlyIfUnlinked = false,
-): Promise<boolean> {
-  if (!z.uuid().safeParse(applicationId).success) return false;
-  const table = tableOf(kind);
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ userId: table.discordUserId, displayName: table.discordDisplayName })
-      .from(table)
-      .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
-      .for("update");
-    if (!current) return false;
-    if (onlyIfUnlinked && current.userId) return false;
-    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
-    await tx
-      .update(table)
-      .set({ discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null })
-      .where(eq(table.id, applicationId));
-    await tx.insert(applicationAuditLog).values({
-      applicationKind: kind,
-      applicationId,
-      actorId: who.id,
-      actorName: who.name,
-      field: "discord",
-      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
-      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
-    });
-    return true;
-  });
 }

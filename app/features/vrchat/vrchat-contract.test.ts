@@ -69,7 +69,7 @@ beforeAll(async () => {
   await membership.findCandidates("moth light");
   await membership.describeUser(fakeUserId(2));
   const act = (userId: string, action: "accept" | "reject", block = false) =>
-    membership.channel.deliver({ applicationId: crypto.randomUUID(), userId, action, block, actor: { id: "a", name: "Admin" } });
+    membership.channel.deliver({ applicationKind: "group", applicationId: crypto.randomUUID(), userId, action, block, actor: { id: "a", name: "Admin" } });
   await act(fakeUserId(1), "accept");
   await act(fakeUserId(2), "accept");
   await act(fakeUserId(4), "reject", true);

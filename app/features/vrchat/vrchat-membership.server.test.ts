@@ -3,7 +3,8 @@ import { vrchatSessions } from "~/db/schema";
 import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createVRChatClient } from "./vrchat-client.server";
-import { createVRChatMembership, LookupBudgetError, sameName, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
+import { LookupBudgetError } from "~/utils/lookup-cache.server";
+import { createVRChatMembership, sameName, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 describe("reading who an applicant is", () => {
@@ -60,6 +61,7 @@ describe("VRChat membership", () => {
       ...options,
     });
   const action = (userId: string, act: "accept" | "reject", block = false) => ({
+    applicationKind: "group" as const,
     applicationId: crypto.randomUUID(),
     userId,
     action: act,

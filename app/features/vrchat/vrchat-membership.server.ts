@@ -9,11 +9,11 @@
  * crash, does not act twice), and the actions' calls are paced about one a second.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
  */
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { applicationAuditLog, applications, outbox } from "~/db/schema";
+import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
@@ -78,11 +78,6 @@ function statusOf(raw: string | null | undefined): MembershipStatus {
   }
 }
 
-/** A lookup asked for more calls than the minute allows: the admin tries again shortly. */
-export class LookupBudgetError extends Error {
-  override name = "LookupBudgetError";
-}
-
 export interface MembershipOptions {
   client: VRChatClient;
   groupId: string;
@@ -102,6 +97,7 @@ const JOIN_REQUESTS_PAGE = 100;
 const SEARCH_RESULTS = 5;
 
 export interface MembershipAction {
+  applicationKind: "group";
   applicationId: string;
   userId: string;
   action: "accept" | "reject";
@@ -111,6 +107,7 @@ export interface MembershipAction {
 }
 
 const MembershipActionSchema = z.object({
+  applicationKind: z.literal("group"),
   applicationId: z.uuid(),
   userId: z.string().regex(USER_ID),
   action: z.enum(["accept", "reject"]),
@@ -125,30 +122,15 @@ export type ActionOutcome =
 
 export function createVRChatMembership(options: MembershipOptions) {
   const { client, groupId, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, actionSpacingMs = 1_000, timeoutMs, now = Date.now } = options;
-  const cache = new Map<string, { until: number; value: Promise<unknown> }>();
-  let minute = { start: 0, calls: 0 };
+  const lookups = createLookupCache({
+    ttlMs: cacheMs,
+    callsPerMinute: lookupCallsPerMinute,
+    budgetMessage: "Too many VRChat lookups in the last minute: try again shortly.",
+    now,
+  });
+  const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
   let lastActionCall = 0;
   let pace: Promise<void> = Promise.resolve();
-
-  /** Counts one lookup call against the minute's allowance. */
-  function spend() {
-    const at = now();
-    if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
-    if (minute.calls >= lookupCallsPerMinute) throw new LookupBudgetError("Too many VRChat lookups in the last minute: try again shortly.");
-    minute.calls++;
-  }
-
-  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = cache.get(key);
-    if (hit && hit.until > now()) return hit.value as Promise<T>;
-    spend();
-    const value = load();
-    cache.set(key, { until: now() + cacheMs, value });
-    // A failed lookup is not kept: the next one asks again.
-    value.catch(() => cache.delete(key));
-    if (cache.size > 500) cache.delete(cache.keys().next().value!);
-    return value;
-  }
 
   const joinRequests = () =>
     cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
@@ -220,8 +202,8 @@ export function createVRChatMembership(options: MembershipOptions) {
   /** What the job does, from the membership as VRChat has it now. */
   async function act(action: MembershipAction): Promise<string> {
     const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${action.userId}`, MembershipSchema)))?.membershipStatus);
-    cache.delete(`member:${action.userId}`);
-    cache.delete("requests");
+    lookups.forget(`member:${action.userId}`);
+    lookups.forget("requests");
     if (current === "member") return "Already a member in VRChat: nothing to do";
     if (current === "banned") return "Banned from the group in VRChat: nothing was done";
     if (current === "blocked") return "They have blocked the group in VRChat: nothing was done";
@@ -279,73 +261,6 @@ const reason = (error: VRChatError) => error.message.replace(/^VRChat .*? answer
 /** Queues the VRChat action of a decision, in its transaction. */
 export async function queueMembershipAction(tx: Pick<Database, "insert">, action: MembershipAction, at: Date) {
   await tx.insert(outbox).values({ target: "vrchat_membership", payload: action, sourceId: action.applicationId, nextAttemptAt: at });
-}
-
-/** The outcome in the application's history, under the admin who made the decision. */
-export async function recordMembershipOutcome(db: Database, payload: unknown, text: string) {
-  const parsed = MembershipActionSchema.safeParse(payload);
-  if (!parsed.success) return;
-  await db.insert(applicationAuditLog).values({
-    applicationKind: "group",
-    applicationId: parsed.data.applicationId,
-    actorId: parsed.data.actor.id,
-    actorName: parsed.data.actor.name,
-    field: "vrchat",
-    toValue: text.slice(0, 500),
-  });
-}
-
-export interface LinkedAccount {
-  userId: string;
-  displayName: string;
-}
-
-/**
- * Links a group application to a VRChat account (or, with null, unlinks it), logged under `actor`.
- * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice. False when nothing changed.
- */
-export async function linkVRChatAccount(
-  db: Database,
-  applicationId: string,
-  account: LinkedAccount | null,
-  actor: { id: string | null; name: string },
-  onlyIfUnlinked = false,
-): Promise<boolean> {
-  if (!z.uuid().safeParse(applicationId).success) return false;
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName })
-      .from(applications)
-      .where(and(eq(applications.id, applicationId), isNull(applications.spamAt)))
-      .for("update");
-    if (!current) return false;
-    if (onlyIfUnlinked && current.userId) return false;
-    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
-    await tx
-      .update(applications)
-      .set({ vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null })
-      .where(eq(applications.id, applicationId));
-    await tx.insert(applicationAuditLog).values({
-      applicationKind: "group",
-      applicationId,
-      actorId: actor.id,
-      actorName: actor.name,
-      field: "vrchat",
-      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
-      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
-    });
-    return true;
-  });
-}
-
-/** A group application's applicant and linked account, for the lookups. */
-export async function getLinkTarget(db: Database, applicationId: string) {
-  if (!z.uuid().safeParse(applicationId).success) return null;
-  const [row] = await db
-    .select({ vrchatUsername: applications.vrchatUsername, userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName })
-    .from(applications)
-    .where(and(eq(applications.id, applicationId), isNull(applications.spamAt)));
-  return row ?? null;
 }
 
 export function logLookupFailure(error: unknown) {

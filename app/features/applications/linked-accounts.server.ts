@@ -1,0 +1,113 @@
+/**
+ * The applicant's accounts elsewhere, as admins (or the applicant's own form) linked them to the
+ * application: in VRChat (group applications) and in the group's Discord server. Each link and
+ * unlink goes into the application's history, as do the outcomes of the actions taken on them.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/db.server";
+import type { ApplicationKind } from "~/db/enums";
+import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+
+export type LinkedService = "vrchat" | "discord";
+
+export interface LinkedAccount {
+  userId: string;
+  displayName: string;
+}
+
+/** Who made a change in the history: an admin, or (id null) the applicant's form or the site. */
+export interface HistoryActor {
+  id: string | null;
+  name: string;
+}
+
+function columnsOf(kind: ApplicationKind, service: LinkedService) {
+  if (kind === "event") {
+    if (service === "vrchat") return null;
+    return { table: eventApplications, userId: eventApplications.discordUserId, displayName: eventApplications.discordDisplayName };
+  }
+  return service === "vrchat"
+    ? { table: applications, userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName }
+    : { table: applications, userId: applications.discordUserId, displayName: applications.discordDisplayName };
+}
+
+/** What a lookup needs of an application: the names the applicant gave, and the accounts linked. */
+export async function getLinkTarget(db: Database, kind: ApplicationKind, applicationId: string) {
+  if (!z.uuid().safeParse(applicationId).success) return null;
+  const table = kind === "event" ? eventApplications : applications;
+  const [row] = await db
+    .select({
+      vrchatUsername: table.vrchatUsername,
+      discordHandle: table.discordId,
+      vrchatUserId: kind === "event" ? sql<string | null>`null` : applications.vrchatUserId,
+      discordUserId: table.discordUserId,
+    })
+    .from(table)
+    .where(and(eq(table.id, applicationId), isNull(table.spamAt)));
+  return row ? { ...row, discordHandle: row.discordHandle ?? "" } : null;
+}
+
+/**
+ * Links an application to an account (null: unlinks it), in the history under `actor`.
+ * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice. False when nothing
+ * changed (no such application, the same account, or already linked).
+ */
+export async function linkAccount(
+  db: Database,
+  kind: ApplicationKind,
+  applicationId: string,
+  service: LinkedService,
+  account: LinkedAccount | null,
+  actor: HistoryActor,
+  { onlyIfUnlinked = false } = {},
+): Promise<boolean> {
+  const columns = columnsOf(kind, service);
+  if (!columns || !z.uuid().safeParse(applicationId).success) return false;
+  const { table } = columns;
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ userId: columns.userId, displayName: columns.displayName })
+      .from(table)
+      .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
+      .for("update");
+    if (!current) return false;
+    if (onlyIfUnlinked && current.userId) return false;
+    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
+    const set = service === "vrchat"
+      ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null }
+      : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
+    await tx.update(table).set(set).where(eq(table.id, applicationId));
+    await tx.insert(applicationAuditLog).values({
+      applicationKind: kind,
+      applicationId,
+      actorId: actor.id,
+      actorName: actor.name,
+      field: service,
+      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
+      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
+    });
+    return true;
+  });
+}
+
+/** What every action's job carries: whose application, and which admin's decision caused it. */
+const ActionSubjectSchema = z.object({
+  applicationKind: z.enum(["group", "event"]),
+  applicationId: z.uuid(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+});
+
+/** An action's outcome ("Invite sent", "Failed: …") in the application's history, under the admin who decided. */
+export async function recordActionOutcome(db: Database, service: LinkedService, payload: unknown, text: string) {
+  const subject = ActionSubjectSchema.safeParse(payload);
+  if (!subject.success) return;
+  await db.insert(applicationAuditLog).values({
+    applicationKind: subject.data.applicationKind,
+    applicationId: subject.data.applicationId,
+    actorId: z.uuid().safeParse(subject.data.actor.id).success ? subject.data.actor.id : null,
+    actorName: subject.data.actor.name,
+    field: service,
+    toValue: text.slice(0, 500),
+  });
+}
