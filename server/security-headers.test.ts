@@ -30,6 +30,12 @@ describe("security headers", () => {
     expect(headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
   });
 
+  it("allows Discord's avatars only when the site has a Discord bot", async () => {
+    const images = async (env: Record<string, string>) => directivesOf((await headersFor(env)).get("content-security-policy")!).get("img-src");
+    expect(await images({})).not.toContain("https://cdn.discordapp.com");
+    expect(await images({ DISCORD_BOT_TOKEN: "t".repeat(30), DISCORD_GUILD_ID: "111111111111111111" })).toContain("https://cdn.discordapp.com");
+  });
+
   it("frames nothing without a hero video, and plays a video file as media", async () => {
     expect(await headersFor({})).toSatisfy((h: Headers) => h.get("content-security-policy")!.includes("frame-src 'none'"));
     const file = (await headersFor({ HERO_VIDEO_URL: "https://cdn.example.org/clips/hall.mp4?v=2" })).get("content-security-policy")!;

@@ -13,6 +13,9 @@ import { isVideoFile } from "~/features/site/hero-video";
 import type { Config } from "~/utils/env.server";
 
 /** Where VRChat serves group, world and member pictures (its API redirects to the CDNs). */
+/** Where Discord serves users' avatars. */
+export const DISCORD_AVATAR_SOURCE = "https://cdn.discordapp.com";
+
 export const VRCHAT_IMAGE_SOURCES = [
   "https://api.vrchat.cloud",
   "https://*.vrchat.cloud",
@@ -56,7 +59,9 @@ export function securityHeaders(config: Config) {
   const video = videoSources(config.HERO_VIDEO_URL);
   // The configured API's origin too: a self-hosted or test VRChat endpoint serves its own images.
   const vrchatApi = new URL(config.VRCHAT_API_URL).origin;
-  const images = [...new Set(["'self'", "data:", ...VRCHAT_IMAGE_SOURCES, vrchatApi])];
+  // Members' avatars in the Sanctum's Discord panel, when the site has a Discord bot.
+  const discord = config.DISCORD_BOT_TOKEN ? [DISCORD_AVATAR_SOURCE] : [];
+  const images = [...new Set(["'self'", "data:", ...VRCHAT_IMAGE_SOURCES, vrchatApi, ...discord])];
   // Vite's development server injects its own scripts and a websocket: no policy there.
   const development = config.NODE_ENV === "development";
   const toastStyle = development ? null : toastStyleHash();
