@@ -1,6 +1,9 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 export default [
+  // Calendar files: the feed of the events, and one event's.
+  route("events.ics", "routes/events[.]ics.tsx"),
+  route("events/:id/calendar.ics", "routes/events.$id.calendar[.]ics.tsx"),
   layout("routes/_site.tsx", [
     index("routes/_site._index.tsx"),
     route("events", "routes/_site.events._index.tsx"),

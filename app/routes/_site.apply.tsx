@@ -129,6 +129,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   let scope: ApplicationScope = { kind: "group" };
   let eventTitle: string | null = null;
+  let eventUrl: string | null = null;
   if (params.id) {
     const event = await getEvent(db, params.id);
     if (!event) return failure(404, EVENT_NOT_FOUND_MESSAGE);
@@ -136,6 +137,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (state !== "open") return failure(403, applicationClosedNotice(state) ?? "Applications are not currently available");
     scope = { kind: "event", eventId: event.id };
     eventTitle = event.title;
+    eventUrl = new URL(href("/events/:id", { id: event.id }), request.url).toString();
   }
 
   let form: FormData;
@@ -190,7 +192,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       now,
       statusTokenHash: status.hash,
       onStored: (tx, stored) =>
-        enqueueNotification(tx, toApplicationNotification(stored, eventTitle), notifications.targets, stored.id),
+        enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
     });
     if (!result.ok) {
       if (result.status === 409) {

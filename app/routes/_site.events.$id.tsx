@@ -5,15 +5,16 @@ import { getEvent, toEventDetail } from "~/features/events/events.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
+  const pageUrl = new URL(request.url).origin + new URL(request.url).pathname;
   try {
     const row = await getEvent(db, params.id);
-    if (!row) return data({ event: null }, { status: 404 });
-    return { event: toEventDetail(row, new Date()) };
+    if (!row) return data({ event: null, pageUrl }, { status: 404 });
+    return { event: toEventDetail(row, new Date()), pageUrl };
   } catch (error) {
     log.error("failed to read an event", { error, eventId: params.id });
-    return data({ event: null }, { status: 503 });
+    return data({ event: null, pageUrl }, { status: 503 });
   }
 }
 
@@ -27,5 +28,5 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {
-  return loaderData.event ? <EventDetailView event={loaderData.event} /> : <EventNotFound />;
+  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} /> : <EventNotFound />;
 }

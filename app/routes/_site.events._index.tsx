@@ -1,18 +1,22 @@
-import { CalendarX } from "lucide-react";
+import { CalendarSync, CalendarX } from "lucide-react";
 import { clsx } from "clsx";
+import { href } from "react-router";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
 import { listEvents, orEmpty } from "~/features/events/events.server";
 import type { Route } from "./+types/_site.events._index";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, vrchat } = context.get(appContext);
   // The spec syncs before reading the list; here the sync is throttled and runs in the background
   // (and on a schedule), so a slow VRChat never holds the page.
   vrchat.eventSync.runInBackground();
   const events = await orEmpty(listEvents(db, new Date()), "events");
+  const feed = new URL("/events.ics", request.url);
   return {
+    // Calendar apps subscribe to webcal:// links (the same address, fetched over http(s)).
+    subscribeUrl: `webcal://${feed.host}${feed.pathname}`,
     upcoming: events.filter((event) => !event.isPast),
     // Most recent first: the past section reads backwards from today.
     past: events.filter((event) => event.isPast).reverse(),
@@ -34,13 +38,25 @@ function upcomingGrid(count: number) {
 }
 
 export default function EventsPage({ loaderData }: Route.ComponentProps) {
-  const { upcoming, past } = loaderData;
+  const { upcoming, past, subscribeUrl } = loaderData;
   const none = upcoming.length === 0 && past.length === 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <h1 className="font-display text-5xl text-mist-100">The Prophecies</h1>
       <p className="mt-3 max-w-2xl text-mist-300">
         {INTRO}
+      </p>
+      <p className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <a href={subscribeUrl} className="inline-flex items-center gap-1.5 font-semibold text-aurora-300 underline hover:text-ember-300">
+          <CalendarSync aria-hidden="true" className="size-4" />
+          Subscribe to calendar
+        </a>
+        <span className="text-mist-400">
+          or{" "}
+          <a href={href("/events.ics")} className="text-aurora-300 underline hover:text-ember-300">
+            download it (.ics)
+          </a>
+        </span>
       </p>
 
       {none ? (

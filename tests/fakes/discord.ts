@@ -13,6 +13,7 @@ export interface DiscordEmbedField {
 
 interface Embed {
   title?: string;
+  url?: string;
   description?: string;
   color?: number;
   timestamp?: string;

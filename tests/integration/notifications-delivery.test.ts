@@ -92,4 +92,21 @@ describe("delivery through the outbox", () => {
     // Nothing was sent twice to the channel that never failed.
     expect(telegram.requests).toHaveLength(4);
   });
+
+  it("links an event application's notification to the event's page", async () => {
+    const events = await fetch(`${server!.url}/events`).then((r) => r.text());
+    const eventId = /href="\/events\/([0-9a-f-]{36})"[^>]*>(?:(?!<\/a>).)*?The Gathering at the Threshold/s.exec(events)![1]!;
+    const form = await fetch(`${server!.url}/events/${eventId}/apply`).then((r) => r.text());
+    const fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const response = await fetch(`${server!.url}/events/${eventId}/apply`, {
+      method: "POST",
+      body: new URLSearchParams(fields.map((field, i) => [field, ["Heron", "heron-discord", "To listen"][i] ?? ""])),
+    });
+    expect(response.status).toBe(200);
+    await expect.poll(() => discord.requests.length, { timeout: 15_000 }).toBe(5);
+    expect(discord.requests[4]!.body.embeds[0]).toMatchObject({
+      title: "New event application: The Gathering at the Threshold",
+      url: `${server!.url}/events/${eventId}`,
+    });
+  });
 });

@@ -18,3 +18,19 @@ export function addToCalendarUrl(event: EventSchedule & { title: string; worldNa
   });
   return `https://calendar.google.com/calendar/render?${params}`;
 }
+
+/** A link that opens Outlook on the web with the event filled in. */
+export function outlookCalendarUrl(event: EventSchedule & { title: string; worldName: string }, pageUrl: string): string {
+  const start = eventStart(event);
+  const end = new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000);
+  const params = new URLSearchParams({
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: event.title,
+    startdt: start.toISOString(),
+    enddt: end.toISOString(),
+    body: pageUrl,
+    location: `VRChat: ${event.worldName}`,
+  });
+  return `https://outlook.live.com/calendar/0/action/compose?${params}`;
+}

@@ -1,4 +1,4 @@
-import { CalendarDays, Globe, ScrollText } from "lucide-react";
+import { CalendarDays, CalendarPlus, ChevronDown, Globe, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { BackLink, Notice } from "~/components/ui/alert";
@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "./application-notice";
+import { addToCalendarUrl, outlookCalendarUrl } from "./calendar-link";
 import { formatLongDateTime, zoneOf } from "./event-timing";
 import { EventWhen } from "./event-when";
 import type { EventDetail } from "./events.server";
@@ -28,7 +29,38 @@ export function EventNotFound() {
   );
 }
 
-export function EventDetailView({ event }: { event: EventDetail }) {
+/** 'Add to calendar': Google, Outlook, or the .ics file for Apple's and every other calendar. Works without JavaScript. */
+function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string }) {
+  const link = "block rounded-lg px-3 py-2 text-sm text-mist-100 hover:bg-white/5";
+  return (
+    <details className="group relative mt-3">
+      <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg text-sm font-semibold text-aurora-300 hover:text-ember-300">
+        <CalendarPlus aria-hidden="true" className="size-4" />
+        Add to calendar
+        <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
+      </summary>
+      <ul className="mt-2 w-60 rounded-xl border border-aurora-400/20 bg-night-900 p-1 shadow-xl">
+        <li>
+          <a className={link} href={addToCalendarUrl(event, pageUrl)} target="_blank" rel="noopener noreferrer">
+            Google Calendar<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+        <li>
+          <a className={link} href={outlookCalendarUrl(event, pageUrl)} target="_blank" rel="noopener noreferrer">
+            Outlook<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+        <li>
+          <a className={link} href={href("/events/:id/calendar.ics", { id: event.id })} download>
+            Apple Calendar and others (.ics)
+          </a>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+export function EventDetailView({ event, pageUrl }: { event: EventDetail; pageUrl: string }) {
   const viewerTimeZone = useViewerTimeZone();
   const open = event.applicationState === "open";
   const notice = applicationClosedNotice(event.applicationState);
@@ -67,6 +99,7 @@ export function EventDetailView({ event }: { event: EventDetail }) {
       <div className="mt-8 grid gap-4 sm:grid-cols-2">
         <InfoCard icon={<CalendarDays className="size-5" />} title="When">
           <EventWhen event={event} />
+          {event.isPast ? null : <AddToCalendar event={event} pageUrl={pageUrl} />}
         </InfoCard>
         <InfoCard icon={<Globe className="size-5" />} title="World">
           <p className="text-mist-100">{event.worldName}</p>

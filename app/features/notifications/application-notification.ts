@@ -10,10 +10,12 @@ export function toApplicationNotification(
     answers: { question: string; answer: string }[];
   },
   eventTitle: string | null,
+  eventUrl: string | null = null,
 ): ApplicationNotification {
   return {
     type: application.scope.kind === "event" ? "event_application" : "group_application",
     event_title: application.scope.kind === "event" ? eventTitle : null,
+    event_url: application.scope.kind === "event" ? eventUrl : null,
     vrchat_username: application.vrchatUsername,
     discord_id: application.discordId,
     submitted_at: application.submittedAt.toISOString(),

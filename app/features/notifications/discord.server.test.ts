@@ -84,6 +84,15 @@ describe("the Discord channel", () => {
   it("titles a group application without an event", async () => {
     await channel().deliver(sampleNotification({ type: "group_application", event_title: null }));
     expect(fake.requests[0]!.body.embeds[0]).toMatchObject({ title: "New group application", color: 0x5865f2 });
+    expect(fake.requests[0]!.body.embeds[0]!.url).toBeUndefined();
+  });
+
+  it("links an event application's title to the event's page", async () => {
+    await channel().deliver(sampleNotification({ event_url: "https://dwell.example/events/7d0c1f8e-0000-4000-8000-000000000001" }));
+    expect(fake.requests[0]!.body.embeds[0]).toMatchObject({
+      title: "New event application: Masquerade <Night> & Day",
+      url: "https://dwell.example/events/7d0c1f8e-0000-4000-8000-000000000001",
+    });
   });
 
   it("shares the room among long answers within Discord's embed limits", async () => {

@@ -41,6 +41,8 @@ const ErrorSchema = z.object({ message: z.string().optional(), retry_after: z.nu
 
 interface DiscordEmbed {
   title: string;
+  /** The title links here: the event's page, for an event application. */
+  url?: string;
   color: number;
   timestamp: string;
   fields: { name: string; value: string; inline?: boolean }[];
@@ -93,7 +95,8 @@ function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed 
   );
   const fields = [...identity, ...kept.map(({ name, value }) => ({ name, value: truncate(value, cap) }))];
   if (shown < answers.length) fields.push(omitted(answers.length - shown));
-  return { title, color: EMBED_COLOURS[notification.type], timestamp: notification.submitted_at, fields };
+  const url = notification.event_url ?? undefined;
+  return { title, ...(url ? { url } : {}), color: EMBED_COLOURS[notification.type], timestamp: notification.submitted_at, fields };
 }
 
 export function createDiscordChannel({ webhookUrl, timeoutMs = 10_000 }: { webhookUrl: string; timeoutMs?: number }): NotificationChannel {

@@ -13,6 +13,8 @@ export interface ApplicationNotification {
   type: ApplicationType;
   /** Set for event applications only. */
   event_title: string | null;
+  /** The event's page, for event applications (absent in jobs queued before it was added). */
+  event_url?: string | null;
   vrchat_username: string;
   discord_id: string;
   /** ISO 8601 instant. */

@@ -1,0 +1,72 @@
+/**
+ * The events as iCalendar (RFC 5545), for calendar apps: the feed of every upcoming event and those
+ * of the last 30 days, and one event on its own. ical-generator writes the format (escaping, line
+ * folding at 75 octets, DTSTAMP); times are given in UTC, which every calendar shows in its own
+ * zone. Events here have a start only: each is taken to last ASSUMED_EVENT_HOURS.
+ */
+import ical, { ICalCalendarMethod } from "ical-generator";
+import { asc, gte } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { events, type EventRow } from "~/db/schema";
+import { ASSUMED_EVENT_HOURS } from "./calendar-link";
+import { eventStart } from "./event-timing";
+
+/** How far back the feed reaches: past events stay in calendars a while, as on the events page. */
+export const FEED_LOOKBACK_DAYS = 30;
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** The feed's events: those starting from 30 days ago on, earliest first. */
+export async function listFeedEvents(db: Database, now: Date): Promise<EventRow[]> {
+  const from = new Date(now.getTime() - FEED_LOOKBACK_DAYS * DAY);
+  // A day's margin on the date: no zone is more than a day from UTC.
+  const fromDate = new Date(from.getTime() - DAY).toISOString().slice(0, 10);
+  const rows = await db.select().from(events).where(gte(events.eventDate, fromDate)).orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
+  return rows.filter((row) => eventStart(row).getTime() >= from.getTime());
+}
+
+export interface FeedSite {
+  /** The site's origin, for the events' links and their UIDs. */
+  origin: string;
+  name: string;
+}
+
+/** A calendar of these events, as text/calendar. */
+export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date): string {
+  const host = new URL(site.origin).host;
+  const calendar = ical({
+    name: site.name,
+    prodId: { company: "Dwell", product: "events", language: "EN" },
+    method: ICalCalendarMethod.PUBLISH,
+    url: `${site.origin}/events`,
+    // Calendar apps poll a subscription; an hour is often enough for a group's events.
+    ttl: 60 * 60,
+  });
+  for (const row of rows) {
+    const start = eventStart(row);
+    const page = `${site.origin}/events/${row.id}`;
+    const notes = [row.description.trim(), row.applicationRequired ? `Application required: ${page}/apply` : null, page].filter(Boolean);
+    calendar.createEvent({
+      // Stable for the event whatever changes in it, and unique to this site.
+      id: `${row.id}@${host}`,
+      start,
+      end: new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000),
+      stamp: now,
+      lastModified: row.updatedAt,
+      summary: row.title,
+      description: notes.join("\n\n"),
+      location: `VRChat: ${row.worldName}`,
+      url: page,
+    });
+  }
+  return calendar.toString();
+}
+
+/** A file name for one event's .ics: its title, reduced to plain letters. */
+export function calendarFileName(title: string): string {
+  const base = title.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().replace(/\s+/g, "-").toLowerCase().slice(0, 60);
+  return `${base || "event"}.ics`;
+}
+
+export const CALENDAR_HEADERS = { "Content-Type": "text/calendar; charset=utf-8" } as const;
+

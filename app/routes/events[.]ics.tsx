@@ -1,0 +1,19 @@
+import { appContext } from "~/context";
+import { CALENDAR_HEADERS, calendarOf, listFeedEvents } from "~/features/events/calendar-feed.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/events[.]ics";
+
+export const FEED_NAME = "The Dwellers' events";
+
+/** /events.ics: the calendar feed a calendar app subscribes to ('Subscribe to calendar' on /events). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  const now = new Date();
+  try {
+    const body = calendarOf(await listFeedEvents(db, now), { origin: new URL(request.url).origin, name: FEED_NAME }, now);
+    return new Response(body, { headers: { ...CALENDAR_HEADERS, "Cache-Control": "public, max-age=300" } });
+  } catch (error) {
+    log.error("failed to make the calendar feed", { error });
+    return new Response("The calendar could not be made just now. Please try again later.", { status: 503, headers: { "Retry-After": "60" } });
+  }
+}
