@@ -13,6 +13,7 @@ import stylesheet from "./app.css?url";
 import { appContext } from "./context";
 import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
+import { originOf, previewMeta } from "./utils/preview-meta.server";
 import { useNonce } from "./utils/nonce";
 import {
   DEFAULT_TIME_ZONE,
@@ -25,7 +26,14 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const { config } = context.get(appContext);
   const timeZone =
     validTimeZone(readTimeZoneCookie(request.headers.get("Cookie"))) ?? DEFAULT_TIME_ZONE;
-  return { timeZone, publicConfig: publicConfig(config) };
+  // The home page's preview, and every page's that has none of its own.
+  const meta = previewMeta(originOf(request), {
+    title: "Dwell · The Dwellers",
+    previewTitle: "The Dwellers",
+    description: "The Dwellers: a VRChat community. See the group live, browse upcoming events, and apply to join.",
+    path: new URL(request.url).pathname,
+  });
+  return { timeZone, publicConfig: publicConfig(config), meta };
 }
 
 export const links: Route.LinksFunction = () => [
@@ -35,15 +43,8 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function meta() {
-  return [
-    { title: "Dwell · The Dwellers" },
-    {
-      name: "description",
-      content:
-        "The Dwellers: a VRChat community. See the group live, browse upcoming events, and apply to join.",
-    },
-  ];
+export function meta({ loaderData }: Route.MetaArgs) {
+  return loaderData?.meta ?? [{ title: "Dwell · The Dwellers" }];
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -36,6 +36,7 @@ import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
+import { withOwnText } from "~/utils/preview-text";
 import type { Route } from "./+types/_site.apply";
 
 const RATE_WINDOW_MS = 10 * 60 * 1000;
@@ -220,16 +221,15 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 }
 
 // A route's meta replaces the root's, description included.
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  // The root's preview tags for this address, with this page's own words.
+  const rootMeta = matches[0]?.loaderData && "meta" in matches[0].loaderData ? matches[0].loaderData.meta : null;
   if (loaderData?.mode === "group") {
-    return [
-      { title: `${TEXT.group.heading} · Dwell` },
-      { name: "description", content: "Apply to join the Dwellers, a VRChat community." },
-    ];
+    return withOwnText(rootMeta, TEXT.group.heading, "Apply to join the Dwellers, a VRChat community.");
   }
   if (loaderData && "event" in loaderData) {
     const title = `Apply for ${loaderData.event.title}`;
-    return [{ title: `${title} · Dwell` }, { name: "description", content: `${title}, an event of the Dwellers on VRChat.` }];
+    return withOwnText(rootMeta, title, `${title}, an event of the Dwellers on VRChat.`);
   }
   return [{ title: "Apply · Dwell" }];
 }

@@ -1,7 +1,9 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
+import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
+import { originOf, PREVIEW_IMAGE, previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
 
@@ -10,21 +12,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const pageUrl = new URL(request.url).origin + new URL(request.url).pathname;
   try {
     const row = await getEvent(db, params.id);
-    if (!row) return data({ event: null, pageUrl }, { status: 404 });
-    return { event: toEventDetail(row, new Date()), pageUrl };
+    if (!row) return data({ event: null, pageUrl, meta: null }, { status: 404 });
+    const origin = originOf(request);
+    const line = eventPreviewLine(row);
+    const meta = previewMeta(origin, {
+      title: `${row.title} · Dwell`,
+      previewTitle: row.title,
+      description: [line, row.description.trim()].filter(Boolean).join(". ").slice(0, 300),
+      path: new URL(request.url).pathname,
+      structuredData: eventStructuredData(row, { origin, image: `${origin}${PREVIEW_IMAGE.path}` }),
+    });
+    return { event: toEventDetail(row, new Date()), pageUrl, meta };
   } catch (error) {
     log.error("failed to read an event", { error, eventId: params.id });
-    return data({ event: null, pageUrl }, { status: 503 });
+    return data({ event: null, pageUrl, meta: null }, { status: 503 });
   }
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  const event = loaderData?.event;
-  if (!event) return [{ title: "Event not found · Dwell" }];
-  return [
-    { title: `${event.title} · Dwell` },
-    { name: "description", content: event.description.slice(0, 160) },
-  ];
+  return loaderData?.meta ?? [{ title: "Event not found · Dwell" }];
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {

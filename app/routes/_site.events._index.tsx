@@ -5,6 +5,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
 import { listEvents, orEmpty } from "~/features/events/events.server";
+import { originOf, previewMeta } from "~/utils/preview-meta.server";
 import type { Route } from "./+types/_site.events._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,6 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const events = await orEmpty(listEvents(db, new Date()), "events");
   const feed = new URL("/events.ics", request.url);
   return {
+    meta: previewMeta(originOf(request), { title: "The Prophecies · Dwell", previewTitle: "The Prophecies: the Dwellers' events", description: INTRO, path: "/events" }),
     // Calendar apps subscribe to webcal:// links (the same address, fetched over http(s)).
     subscribeUrl: `webcal://${feed.host}${feed.pathname}`,
     upcoming: events.filter((event) => !event.isPast),
@@ -25,9 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const INTRO = "Gatherings foretold: what the Dwellers are planning next, and the nights already past.";
 
-export function meta() {
-  // A route's meta replaces the root's, description included.
-  return [{ title: "The Prophecies · Dwell" }, { name: "description", content: INTRO }];
+// A route's meta replaces the root's: the loader gives the whole set, preview tags included.
+export function meta({ loaderData }: Route.MetaArgs) {
+  return loaderData?.meta ?? [{ title: "The Prophecies · Dwell" }];
 }
 
 /** One column for one upcoming event, two for two, three on large screens for more. */
