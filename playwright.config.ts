@@ -25,6 +25,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   timeout: 30_000,
+  // Signing in hashes a passphrase and pages hydrate on a 2-core machine that is running servers,
+  // proxies and browsers at once: 5 s is not always enough for a page to answer.
+  expect: { timeout: 10_000 },
   use: {
     baseURL,
     timezoneId: "America/New_York",

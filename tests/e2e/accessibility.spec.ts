@@ -234,6 +234,8 @@ test.describe("axe finds no serious or critical violations, and text keeps its c
   // which the site's Content-Security-Policy refuses; the policy has its own tests
   // (content-policy.spec.ts).
   test.use({ bypassCSP: true });
+  // Measuring every text run as drawn takes a while on a long page and a busy machine.
+  test.describe.configure({ timeout: 60_000 });
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
       test.use({ viewport });
