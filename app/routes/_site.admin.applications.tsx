@@ -21,7 +21,7 @@ import {
   type OnDecided,
   type ReviewScope,
 } from "~/features/applications/review.server";
-import { applyDecision, type DecisionContext } from "~/features/decisions/decisions.server";
+import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
 import { eventStart, formatLongDate, formatLongDateTime, formatShortDate, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
@@ -94,14 +94,20 @@ const ACTION_TARGETS = ["vrchat_membership", "discord_role", "discord_dm"] as co
  * answered (or an invite); in Discord, on approval, the member role (group) and the message by DM
  * (with the event's details for an event).
  */
+type ReviewContext = Omit<DecisionContext, "templates"> & { eventDetails: string | null };
+
 function decisionEffects(
   services: { membershipActions: boolean; discord: DiscordBot | null },
-  context: DecisionContext & { eventDetails: string | null },
+  scope: ReviewScope,
+  context: ReviewContext,
   reviewer: { id: string; username: string },
   block: boolean,
 ): OnDecided {
+  // The scope's messages, read once however many applications one decision covers.
+  let templates: ReturnType<typeof listDecisionMessages> | undefined;
   return async (tx, decided) => {
-    const linked = await applyDecision(tx, decided, context);
+    templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
+    const linked = await applyDecision(tx, decided, { ...context, templates: await templates });
     if (decided.status === "pending") return;
     const actor = { id: reviewer.id, name: reviewer.username };
     const now = new Date();
@@ -146,7 +152,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const reviewer = { id: viewer.id, username: viewer.username };
   const now = new Date();
   const discordInvite = config.DISCORD_INVITE_URL ?? null;
-  let decisionContext: DecisionContext & { eventDetails: string | null };
+  let decisionContext: ReviewContext;
   if (found.event) {
     const date = formatLongDateTime(eventStart(found.event), zoneOf(found.event.timezone));
     // The site as the admin reached it (PUBLIC_URL when set: requests are answered under it).
@@ -242,7 +248,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, decisionContext, reviewer, false));
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, found.scope, decisionContext, reviewer, false));
       notifications.wake();
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
@@ -269,7 +275,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
       reviewer,
       now,
-      decisionEffects(services, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
+      decisionEffects(services, found.scope, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
     );
     if (ok === "conflict") return data({ error: failed }, { status: 409 });
     if (ok) notifications.wake();

@@ -28,7 +28,7 @@ import {
   STARTED_FIELD,
   withinSiteCeiling,
 } from "~/features/applications/spam-guard.server";
-import { checkAnswers, profileLinkAnswer } from "~/features/applications/answers";
+import { profileLinkAnswer } from "~/features/applications/answers";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { linkAccount } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
@@ -173,18 +173,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const questions = await listFormQuestions(db, scope);
     // A VRChat profile link is looked up at once: one that VRChat does not know is refused. When
     // VRChat cannot be asked, the application is taken anyway and an admin links it later.
-    const checked = checkAnswers(questions, fields);
-    const profile = scope.kind === "group" && checked.ok ? profileLinkAnswer(questions, checked.answers) : null;
     let account: { userId: string; displayName: string } | null = null;
-    if (profile && vrchat.membership) {
+    const lookUpProfile = async (answers: Record<string, string>) => {
+      const profile = scope.kind === "group" ? profileLinkAnswer(questions, answers) : null;
+      if (!profile || !vrchat.membership) return null;
       try {
         const found = await vrchat.membership.describeUser(profile.userId);
-        if (!found) return failure(400, PROFILE_NOT_FOUND_MESSAGE, { questionId: profile.questionId, values });
+        if (!found) return { message: PROFILE_NOT_FOUND_MESSAGE, questionId: profile.questionId };
         account = { userId: found.id, displayName: found.displayName };
       } catch (error) {
         logLookupFailure(error);
       }
-    }
+      return null;
+    };
     const status = newStatusToken();
     const result = await submitApplication(db, {
       scope,
@@ -192,6 +193,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       fields,
       now,
       statusTokenHash: status.hash,
+      vet: lookUpProfile,
       onStored: (tx, stored) =>
         enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
     });

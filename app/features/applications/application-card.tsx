@@ -115,6 +115,8 @@ export function ApplicationCard({
   discordPanel?: () => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  // The panels look again once the decision or its actions change what VRChat and Discord have.
+  const lookupKey = `${application.status}:${actions.map((action) => action.status).join()}`;
   const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
   const busy = fetcher.state !== "idle";
   const [notes, setNotes] = useState(application.notes ?? "");
@@ -281,8 +283,7 @@ export function ApplicationCard({
           {vrchatPanel && open && !application.spam ? (
             <section>
               <h3 className="font-display text-lg text-mist-100">VRChat</h3>
-              {/* Read again once the decision or its action changes what VRChat has. */}
-              <div className="mt-2" key={`${application.status}:${actions.map((action) => action.status).join()}`}>
+              <div className="mt-2" key={lookupKey}>
                 {vrchatPanel()}
               </div>
             </section>
@@ -290,7 +291,7 @@ export function ApplicationCard({
           {discordPanel && open && !application.spam ? (
             <section>
               <h3 className="font-display text-lg text-mist-100">Discord</h3>
-              <div className="mt-2" key={`${application.status}:${actions.map((action) => action.status).join()}`}>
+              <div className="mt-2" key={lookupKey}>
                 {discordPanel()}
               </div>
             </section>

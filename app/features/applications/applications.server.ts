@@ -68,6 +68,7 @@ export async function submitApplication(
     fields,
     now,
     statusTokenHash,
+    vet,
     onStored,
   }: {
     scope: ApplicationScope;
@@ -76,11 +77,15 @@ export async function submitApplication(
     now: Date;
     /** The hash of the applicant's private status link. */
     statusTokenHash?: string;
+    /** Checks that need more than the form (a lookup elsewhere), once the answers are read; a refusal is a 400. */
+    vet?: (answers: Record<string, string>) => Promise<{ message: string; questionId: string } | null>;
     onStored?: (tx: Transaction, application: StoredApplication) => Promise<void>;
   },
 ): Promise<SubmitResult> {
   const checked = checkAnswers(questions, fields);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message, questionId: checked.questionId };
+  const refused = await vet?.(checked.answers);
+  if (refused) return { ok: false, status: 400, ...refused };
 
   const identity = applicantIdentity(questions, checked.answers);
   const responses = responsesByQuestion(questions, checked.answers);

@@ -41,7 +41,9 @@ describeEachDatabase("what the applicant hears back", (kind) => {
     const table = eventKind === "group" ? applications : eventApplications;
     await database.db.transaction(async (tx) => {
       await tx.update(table).set({ status, reviewedAt: at }).where(eq(table.id, id));
-      await applyDecision(tx, { kind: eventKind, id, status }, context);
+      const [row] = eventKind === "event" ? await tx.select({ eventId: eventApplications.eventId }).from(eventApplications).where(eq(eventApplications.id, id)) : [];
+      const templates = await listDecisionMessages(tx, row ? { kind: "event", eventId: row.eventId } : { kind: "group" });
+      await applyDecision(tx, { kind: eventKind, id, status }, { ...context, templates });
     });
   }
 
@@ -105,7 +107,7 @@ describeEachDatabase("what the applicant hears back", (kind) => {
     await saveDecisionMessage(database.db, { kind: "event", eventId }, "rejected", "");
     expect((await listDecisionMessages(database.db, { kind: "event", eventId }))[1]).toEqual({ outcome: "rejected", body: "Every event says no to {username}.", own: false });
     // Back to pending: the message is gone until the next decision.
-    await database.db.transaction((tx) => applyDecision(tx, { kind: "event", id: row!.id, status: "pending" }, context));
+    await database.db.transaction((tx) => applyDecision(tx, { kind: "event", id: row!.id, status: "pending" }, { ...context, templates: [] }));
     const [after] = await database.db.select({ message: eventApplications.decisionMessage }).from(eventApplications).where(eq(eventApplications.id, row!.id));
     expect(after!.message).toBeNull();
   });

@@ -138,6 +138,8 @@ export interface DecisionContext {
   /** What `{event}` and `{date}` stand for in this review: the event's title and time, or the group's. */
   event: string;
   date: string;
+  /** The review's messages (listDecisionMessages of its scope), read once for all its decisions. */
+  templates: readonly EditableMessage[];
 }
 
 export interface Decision {
@@ -172,7 +174,6 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
       ? await tx
           .select({
             username: eventApplications.vrchatUsername,
-            eventId: eventApplications.eventId,
             vrchatUserId: sql<string | null>`null`,
             discordUserId: eventApplications.discordUserId,
           })
@@ -181,16 +182,13 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
       : await tx
           .select({
             username: applications.vrchatUsername,
-            eventId: sql<string | null>`null`,
             vrchatUserId: applications.vrchatUserId,
             discordUserId: applications.discordUserId,
           })
           .from(applications)
           .where(eq(applications.id, decision.id));
   if (!row) return nothing;
-  const scope: MessageScope = row.eventId ? { kind: "event", eventId: row.eventId } : { kind: "group" };
-  const messages = await listDecisionMessages(tx, scope);
-  const template = messages.find((message) => message.outcome === decision.status)!.body;
+  const template = context.templates.find((message) => message.outcome === decision.status)!.body;
   const text = renderDecisionMessage(template, { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite });
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
   return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text };
