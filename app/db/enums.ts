@@ -6,8 +6,16 @@
 export const QUESTION_TYPES = ["text", "textarea", "select", "vrchat_profile"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
+/** A group application's statuses: the group has no capacity, so nobody waits for a place. */
+export const GROUP_APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
+/**
+ * An event application's: "waitlist" is one that came, or was moved, while the event's places were
+ * all taken (see features/events/capacity).
+ */
+export const APPLICATION_STATUSES = [...GROUP_APPLICATION_STATUSES, "waitlist"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+/** Decided: the applicant has an answer (pending and waitlist still wait for one). */
+export const isDecided = (status: ApplicationStatus) => status === "approved" || status === "rejected";
 
 export const USER_ROLES = ["admin", "member"] as const;
 export type UserRole = (typeof USER_ROLES)[number];

@@ -22,6 +22,7 @@ import {
 
 import {
   APPLICATION_STATUSES,
+  GROUP_APPLICATION_STATUSES,
   QUESTION_TYPES,
   USER_ROLES,
   VRCHAT_IMPORTS,
@@ -252,7 +253,7 @@ export const applications = pgTable(
     ...timestamps,
   },
   (table) => [
-    check("applications_status_check", sql`${table.status} in ${inList(APPLICATION_STATUSES)}`),
+    check("applications_status_check", sql`${table.status} in ${inList(GROUP_APPLICATION_STATUSES)}`),
     uniqueIndex("applications_vrchat_username_key")
       .on(normalized(table.vrchatUsername))
       .where(claims(table.vrchatUsername, table.spamAt)),
@@ -494,3 +495,27 @@ export const siteMilestones = pgTable("site_milestones", {
   reachedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   detail: jsonb().$type<Record<string, unknown>>(),
 });
+
+export const SAMPLE_RESOLUTIONS = ["minute", "hour", "day"] as const;
+export type SampleResolution = (typeof SAMPLE_RESOLUTIONS)[number];
+
+/**
+ * The group's member and online counts over time, one row per bucket, written by each VRChat
+ * refresh: per minute for a day, per hour for 90 days, per day beyond (see features/vrchat/group-trends).
+ * A bucket keeps the last member count read in it and the highest online count.
+ */
+export const groupSamples = pgTable(
+  "group_samples",
+  {
+    resolution: text().$type<SampleResolution>().notNull(),
+    bucket: timestamp({ withTimezone: true }).notNull(),
+    memberCount: integer().notNull(),
+    onlineCount: integer().notNull(),
+    readings: integer().notNull().default(1),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.resolution, table.bucket] }),
+    check("group_samples_resolution_check", sql`${table.resolution} in ${inList(SAMPLE_RESOLUTIONS)}`),
+  ],
+);

@@ -5,6 +5,8 @@ import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import { ApplicationCard } from "~/features/applications/application-card";
+import { listPlaces } from "~/features/applications/capacity.server";
+import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/application-review";
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
@@ -58,8 +60,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ]);
     const ids = review.applications.map((a) => a.id);
     const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ACTION_TARGETS)]);
+    const places = found.event ? ((await listPlaces(db, [found.event.id])).get(found.event.id) ?? null) : null;
     const event = found.event
-      ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired }
+      ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places }
       : null;
     return { error: null, event, review, questions, audit, jobs, vrchat, discord, query };
   } catch (error) {
@@ -75,6 +78,8 @@ const ChangeSchema = z.discriminatedUnion("intent", [
     status: z.enum(APPLICATION_STATUSES),
     notes: z.string().max(5000).optional(),
     block: z.literal("on").optional(),
+    /** The admin confirmed approving past the event's last place. */
+    overCapacity: z.literal("yes").optional(),
   }),
   z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
 ]);
@@ -139,6 +144,7 @@ function decisionEffects(
 
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
+  overCapacity: z.literal("yes").optional(),
   ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
 });
 
@@ -234,7 +240,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   if (intent === "bulk") {
-    const bulk = BulkSchema.safeParse({ status: form?.get("status"), ids: form?.getAll("ids") });
+    const bulk = BulkSchema.safeParse({ status: form?.get("status"), ids: form?.getAll("ids"), overCapacity: form?.get("overCapacity") ?? undefined });
     const verb = bulk.success && bulk.data.status === "rejected" ? "reject" : "approve";
     const failed = found.scope.kind === "event" ? "Failed to update application status" : `Failed to ${verb} applications`;
     if (!bulk.success) {
@@ -248,7 +254,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, found.scope, decisionContext, reviewer, false));
+      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, found.scope, decisionContext, reviewer, false), {
+        overCapacity: bulk.data.overCapacity === "yes",
+      });
+      if ("full" in outcome) return data({ error: fullMessage(outcome.full, outcome.approving), full: true as const }, { status: 409 });
       notifications.wake();
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
@@ -276,8 +285,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       reviewer,
       now,
       decisionEffects(services, found.scope, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
+      { overCapacity: change.intent === "status" && change.overCapacity === "yes" },
     );
     if (ok === "conflict") return data({ error: failed }, { status: 409 });
+    if (typeof ok === "object") return data({ error: fullMessage(ok.full, 1), full: true as const }, { status: 409 });
     if (ok) notifications.wake();
     return ok ? { ok: true } : data({ error: failed }, { status: 404 });
   } catch (error) {
@@ -326,7 +337,12 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
       ) : null}
       <div>
         <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? "Event Applications" : "Ritual Applications"}</h1>
-        {event ? <p className="mt-2 text-mist-300">{event.title}</p> : null}
+        {event ? (
+          <p className="mt-2 text-mist-300">
+            {event.title}
+            {event.places ? <span className="text-mist-400" data-testid="places-taken"> · {placesTakenText(event.places)}</span> : null}
+          </p>
+        ) : null}
         <p className="mt-2 text-sm">
           <Link
             to={event ? href("/admin/events/:eventId/messages", { eventId: event.id }) : href("/admin/messages")}
@@ -344,8 +360,15 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           {event && !event.applicationRequired ? (
             <Notice>This event doesn't require applications.</Notice>
           ) : null}
-          <SummaryTiles counts={review.counts} />
-          <ReviewFilters exportHref={exportHref} canExport={review.counts.total > 0} matching={review.matching} />
+          <SummaryTiles counts={review.counts} mode={mode} />
+          {event?.places && event.places.left > 0 && review.counts.waitlist > 0 ? (
+            <Notice>
+              {`${event.places.left.toLocaleString("en-US")} ${event.places.left === 1 ? "place is" : "places are"} free and ${review.counts.waitlist.toLocaleString("en-US")} ${review.counts.waitlist === 1 ? "application is" : "applications are"} on the waitlist. `}
+              <Link to="?status=waitlist" className="text-aurora-300 underline hover:text-ember-300">Show the waitlist</Link>
+              {" (the earliest sent is first in line)."}
+            </Notice>
+          ) : null}
+          <ReviewFilters mode={mode} exportHref={exportHref} canExport={review.counts.total > 0} matching={review.matching} />
           {posted ? <Notice>{posted}</Notice> : null}
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
           {selectable.length > 0 ? <BulkDecisions mode={mode} selectable={selectable.length} selection={selection} /> : null}

@@ -4,6 +4,8 @@ import { ErrorAlert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
+import { listPlaces } from "~/features/applications/capacity.server";
+import { placesTakenText } from "~/features/applications/places";
 import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
@@ -18,15 +20,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   try {
     const events = await listEventsForAdmin(db, new Date());
+    const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
     const editing = url.searchParams.get("edit");
     return {
       events,
+      places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
       error: null,
       form: url.searchParams.has("new") ? ("new" as const) : (events.find((e) => e.id === editing) ?? null),
     };
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
-    return { events: [], error: "Failed to fetch events", form: null };
+    return { events: [], places: {} as Record<string, string>, error: "Failed to fetch events", form: null };
   }
 }
 
@@ -89,7 +93,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
       ) : (
         <div className="grid gap-4">
           {events.map((event) => (
-            <AdminEventCard key={event.id} event={event} />
+            <AdminEventCard key={event.id} event={event} places={loaderData.places[event.id] ?? null} />
           ))}
         </div>
       )}

@@ -1,9 +1,10 @@
-import { CircleCheck, CircleX, Hourglass } from "lucide-react";
+import { CircleCheck, CircleX, Hourglass, ListOrdered } from "lucide-react";
 import { data, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { appContext } from "~/context";
+import { waitlistPosition } from "~/features/applications/capacity.server";
 import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { formatLongDate } from "~/features/events/event-timing";
@@ -18,8 +19,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const status = await getApplicationStatus(db, params.token, new Date());
     if (!status) return data({ status: null, error: INVALID_STATUS_LINK }, { status: 404 });
+    const { id, ...shown } = status;
+    const position = status.kind === "event" && status.status === "waitlist" ? await waitlistPosition(db, id) : null;
     return {
-      status: { ...status, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null },
+      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position },
       error: null,
     };
   } catch (error) {
@@ -42,6 +45,7 @@ const LOOK = {
   pending: { label: "Pending", tone: "gold", icon: Hourglass },
   approved: { label: OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
   rejected: { label: OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
+  waitlist: { label: "Waitlist", tone: "gold", icon: ListOrdered },
 } as const;
 
 export default function ApplicationStatusPage({ loaderData }: Route.ComponentProps) {
@@ -85,6 +89,11 @@ export default function ApplicationStatusPage({ loaderData }: Route.ComponentPro
         </dl>
         {status.status === "pending" ? (
           <p className="mt-6 text-mist-300">Your application is waiting for the admins' review. This page will show their decision.</p>
+        ) : status.status === "waitlist" ? (
+          <p className="mt-6 text-mist-300" data-testid="waitlist-position">
+            {status.waitlistPosition ? `You are number ${status.waitlistPosition.toLocaleString("en-US")} on the waitlist. ` : null}
+            Every place at this event is taken; if one frees, the hosts may approve your application, and this page will say so.
+          </p>
         ) : status.message ? (
           <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
             <WithLinks text={status.message} />

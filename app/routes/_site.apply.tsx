@@ -210,7 +210,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         log.error("failed to link the VRChat account an applicant gave", { error }),
       );
     }
-    return { ok: true as const, statusToken: status.token };
+    return { ok: true as const, statusToken: status.token, waitlisted: result.application.status === "waitlist" };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });
     return failure(503, SUBMIT_FAILED_MESSAGE, { values });
@@ -274,6 +274,11 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
         <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
           <Sparkles aria-hidden="true" className="size-12 text-ember-300" />
           <h1 className="font-display text-4xl text-mist-100">{event ? TEXT.event.done : TEXT.group.done}</h1>
+          {actionData.waitlisted ? (
+            <p className="max-w-md font-semibold text-ember-300" data-testid="waitlist-notice">
+              Every place is taken just now, so your application is on the waitlist. If a place frees, the hosts may approve it.
+            </p>
+          ) : null}
           <p className="max-w-md text-mist-300">
             {event
               ? `Your application for ${event.title} has been received. The hosts will be in touch on Discord.`

@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
+import { listPlaces } from "~/features/applications/capacity.server";
+import { placesLeftText } from "~/features/applications/places";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
 import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
@@ -22,7 +24,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       path: new URL(request.url).pathname,
       structuredData: eventStructuredData(row, { origin, image: `${origin}${PREVIEW_IMAGE.path}` }),
     });
-    return { event: toEventDetail(row, new Date()), pageUrl, meta };
+    const places = row.maxAttendees !== null ? (await listPlaces(db, [row.id])).get(row.id) : undefined;
+    return { event: toEventDetail(row, new Date()), pageUrl, meta, places: places ? placesLeftText(places) : null };
   } catch (error) {
     log.error("failed to read an event", { error, eventId: params.id });
     return data({ event: null, pageUrl, meta: null }, { status: 503 });
@@ -34,5 +37,5 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {
-  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} /> : <EventNotFound />;
+  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} places={loaderData.places} /> : <EventNotFound />;
 }

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
@@ -14,7 +15,7 @@ import type { AuditEntry, ReviewedApplication } from "./review.server";
 /** Long answers are cut in the review at this many characters (spec section 9). */
 export const REVIEW_ANSWER_LIMIT = 200;
 
-const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger" } as const;
+const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora" } as const;
 
 function answerText(answer: string | undefined, question: FormQuestion | undefined) {
   if (!answer) return "No response";
@@ -117,13 +118,23 @@ export function ApplicationCard({
   const [open, setOpen] = useState(false);
   // The panels look again once the decision or its actions change what VRChat and Discord have.
   const lookupKey = `${application.status}:${actions.map((action) => action.status).join()}`;
-  const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
+  const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string; full?: boolean }>();
   const busy = fetcher.state !== "idle";
   const [notes, setNotes] = useState(application.notes ?? "");
+  // An approval the server refused because the event is full: the admin is asked, once per
+  // refusal, whether to go over.
+  const [settled, setSettled] = useState<typeof fetcher.data>(undefined);
+  const refusal = fetcher.data?.full && settled !== fetcher.data ? (fetcher.data.error ?? null) : null;
   useEffect(() => {
+    if (fetcher.data?.full) return;
     if (fetcher.data?.error) toast.error(fetcher.data.error);
     else if (fetcher.data?.message) toast.success(fetcher.data.message);
   }, [fetcher.data]);
+
+  function approveOverCapacity() {
+    setSettled(fetcher.data);
+    void fetcher.submit({ intent: "status", id: application.id, status: "approved", notes, overCapacity: "yes" }, { method: "post" });
+  }
 
   const byText = new Map(questions.map((q) => [q.question, q]));
   const answered = [
@@ -185,6 +196,19 @@ export function ApplicationCard({
 
   return (
     <Card className="p-5" aria-busy={busy}>
+      <ConfirmDialog
+        open={refusal !== null}
+        onOpenChange={(open) => {
+          if (!open) setSettled(fetcher.data);
+        }}
+        title="Approve over capacity?"
+        description={refusal ?? ""}
+        action={
+          <Button type="button" onClick={approveOverCapacity}>
+            Approve anyway
+          </Button>
+        }
+      />
       <div className="flex flex-wrap items-start gap-3">
         {selection ? (
           <input

@@ -3,17 +3,25 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { ApplicationStatus } from "~/db/enums";
 
-export const STATUS_LABEL: Record<ApplicationStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected" };
+export const STATUS_LABEL: Record<ApplicationStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected", waitlist: "Waitlist" };
 
-export function SummaryTiles({ counts }: { counts: { total: number; pending: number; approved: number; rejected: number } }) {
+export function SummaryTiles({
+  counts,
+  mode,
+}: {
+  counts: { total: number; pending: number; approved: number; rejected: number; waitlist: number };
+  mode: "event" | "group";
+}) {
+  // The waitlist tile only where there can be one (an event), and then always, at 0 too.
   const tiles = [
     ["Total Applications", counts.total],
     ["Pending", counts.pending],
     ["Approved", counts.approved],
     ["Rejected", counts.rejected],
+    ...(mode === "event" ? ([["Waitlist", counts.waitlist]] as const) : []),
   ] as const;
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+    <div className={mode === "event" ? "grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" : "grid grid-cols-2 gap-3 lg:grid-cols-4"}>
       {tiles.map(([label, value]) => (
         <Card key={label} className="p-4">
           <p className="text-sm font-semibold text-mist-400">{label}</p>

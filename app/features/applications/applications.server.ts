@@ -1,7 +1,9 @@
 import { asc, eq, isNull, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import type { ApplicationStatus } from "~/db/enums";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
+import { lockPlaces } from "./capacity.server";
 
 /** Who an application is for: the group, or one event. */
 export type ApplicationScope = { kind: "group" } | { kind: "event"; eventId: string };
@@ -46,6 +48,8 @@ export interface StoredApplication {
   vrchatUsername: string;
   discordId: string;
   submittedAt: Date;
+  /** Pending, or (an event whose places were all taken) waitlist. */
+  status: ApplicationStatus;
   answers: { question: string; answer: string }[];
 }
 
@@ -58,7 +62,8 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /**
  * Checks the answers against the current questions and stores the application. `onStored` runs in
  * the same transaction (the route queues the notifications there), so either both are written or
- * neither is. Duplicates are refused by the unique indexes, never by a read before the write.
+ * neither is. Duplicates are refused by the unique indexes, never by a read before the write. An
+ * event whose places are all taken still takes applications, on its waitlist.
  */
 export async function submitApplication(
   db: Database,
@@ -92,11 +97,13 @@ export async function submitApplication(
   const values = { ...identity, responses, submittedAt: now, statusTokenHash };
   try {
     const application = await db.transaction(async (tx) => {
+      const places = scope.kind === "event" ? await lockPlaces(tx, scope.eventId) : null;
+      const status: ApplicationStatus = places && places !== "missing" && places.left < 1 ? "waitlist" : "pending";
       const [row] =
         scope.kind === "event"
           ? await tx
               .insert(eventApplications)
-              .values({ ...values, eventId: scope.eventId })
+              .values({ ...values, status, eventId: scope.eventId })
               .returning({ id: eventApplications.id })
           : await tx.insert(applications).values(values).returning({ id: applications.id });
       const stored: StoredApplication = {
@@ -104,6 +111,7 @@ export async function submitApplication(
         scope,
         ...identity,
         submittedAt: now,
+        status,
         answers: questions.map((q) => ({ question: q.question, answer: checked.answers[q.id] ?? "" })),
       };
       await onStored?.(tx, stored);

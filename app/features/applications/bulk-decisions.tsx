@@ -37,7 +37,7 @@ export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, 
   return parts.join(" ");
 }
 
-export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome } } | { ok?: false; error: string };
+export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome } } | { ok?: false; error: string; full?: boolean };
 
 /** Which applications of the page are selected; ids no longer selectable drop out by themselves. */
 export function useSelection(selectable: string[]) {
@@ -70,6 +70,10 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
   const fetcher = useFetcher<BulkResult>();
   const hydrated = useHydrated();
   const [asking, setAsking] = useState<BulkAction | null>(null);
+  // Approvals the server refused because they take more places than the event has left: the admin
+  // is asked whether to go over, once per refusal.
+  const [answered, setAnswered] = useState<BulkResult | undefined>(undefined);
+  const refusal = fetcher.data && !fetcher.data.ok && fetcher.data.full && answered !== fetcher.data ? fetcher.data.error : null;
   const count = selection.selected.length;
   const busy = fetcher.state !== "idle";
 
@@ -81,16 +85,18 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
     if (result.ok) {
       selection.clear();
       toast.success(bulkOutcomeMessage(mode, result.bulk.status, result.bulk.outcome));
-    } else {
+    } else if (!result.full) {
       toast.error(result.error);
     }
   }, [fetcher.data, fetcher.state, mode, selection]);
 
-  function decide(status: BulkAction) {
+  function decide(status: BulkAction, { overCapacity = false } = {}) {
     setAsking(null);
+    setAnswered(fetcher.data);
     const form = new FormData();
     form.set("intent", "bulk");
     form.set("status", status);
+    if (overCapacity) form.set("overCapacity", "yes");
     for (const id of selection.selected) form.append("ids", id);
     void fetcher.submit(form, { method: "post" });
   }
@@ -110,6 +116,19 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
       className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/20 bg-night-900/60 px-4 py-3"
     >
       <input type="hidden" name="intent" value="bulk" />
+      <ConfirmDialog
+        open={refusal !== null}
+        onOpenChange={(open) => {
+          if (!open) setAnswered(fetcher.data);
+        }}
+        title="Approve over capacity?"
+        description={refusal ?? ""}
+        action={
+          <Button type="button" onClick={() => decide("approved", { overCapacity: true })}>
+            Approve anyway
+          </Button>
+        }
+      />
       {hydrated ? (
         <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-semibold text-mist-100">
           <input

@@ -15,6 +15,7 @@ const FILTER_LABEL: Record<StatusFilter, string> = {
   pending: "Pending",
   approved: "Approved",
   rejected: "Rejected",
+  waitlist: "Waitlist",
   spam: "Marked as Spam",
 };
 
@@ -24,10 +25,13 @@ const FILTER_LABEL: Record<StatusFilter, string> = {
  * stepping through keystrokes). Without JavaScript it is a plain GET form with an 'Apply' button.
  */
 export function ReviewFilters({
+  mode,
   exportHref,
   canExport,
   matching,
 }: {
+  /** The group has no places, so its applications have no waitlist to filter on. */
+  mode: "event" | "group";
   exportHref: string | null;
   canExport: boolean;
   /** How many applications match the search and filter, announced to screen readers. */
@@ -116,7 +120,7 @@ export function ReviewFilters({
           }}
           className={fieldClass}
         >
-          {(Object.keys(FILTER_LABEL) as StatusFilter[]).map((value) => (
+          {(Object.keys(FILTER_LABEL) as StatusFilter[]).filter((value) => mode === "event" || value !== "waitlist").map((value) => (
             <option key={value} value={value}>{FILTER_LABEL[value]}</option>
           ))}
         </select>

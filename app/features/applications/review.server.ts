@@ -5,9 +5,11 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
+import { lockPlaces } from "./capacity.server";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
+import type { Places } from "./places";
 
 /** Applications per review page; a bulk decision covers at most one page. */
 export const REVIEW_PAGE_SIZE = 50;
@@ -106,7 +108,8 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
       })
       .from(table)
       .where(where)
-      .orderBy(desc(table.submittedAt), desc(table.id))
+      // The waitlist reads in its order, first in line first; every other list newest first.
+      .orderBy(...(query.status === "waitlist" ? [asc(table.submittedAt), asc(table.id)] : [desc(table.submittedAt), desc(table.id)]))
       .limit(REVIEW_PAGE_SIZE)
       .offset((query.page - 1) * REVIEW_PAGE_SIZE),
     db
@@ -115,6 +118,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         pending: sql<number>`count(*) filter (where ${table.status} = 'pending' and ${table.spamAt} is null)::int`,
         approved: sql<number>`count(*) filter (where ${table.status} = 'approved' and ${table.spamAt} is null)::int`,
         rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected' and ${table.spamAt} is null)::int`,
+        waitlist: sql<number>`count(*) filter (where ${table.status} = 'waitlist' and ${table.spamAt} is null)::int`,
         spam: sql<number>`count(*) filter (where ${table.spamAt} is not null)::int`,
       })
       .from(table)
@@ -165,7 +169,8 @@ export type OnDecided = (tx: Transaction, decided: { kind: ApplicationKind; id: 
  * Sets an application's status and, for event applications, its notes; either way reviewed_at
  * becomes now, and each change is logged with who made it. Event applications go from any status
  * to any other; group applications are approved or rejected once, from pending ("conflict"
- * otherwise). False when not found.
+ * otherwise). Approving an event's application when its places are all taken is refused with
+ * `{ full }` unless the admin confirmed going over (`overCapacity`). False when not found.
  */
 export async function reviewApplication(
   db: Database,
@@ -175,18 +180,25 @@ export async function reviewApplication(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-): Promise<boolean | "conflict"> {
+  { overCapacity = false }: { overCapacity?: boolean } = {},
+): Promise<boolean | "conflict" | { full: Places }> {
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
   return db.transaction(async (tx) => {
     const { table } = columnsOf(scope);
+    // The event's row first, as every taker of a place does (see capacity.server).
+    const places = scope.kind === "event" && change.status === "approved" ? await lockPlaces(tx, scope.eventId) : null;
+    if (places === "missing") return false;
     const [current] = await tx
       .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
       .from(table)
       .where(and(eq(table.id, id), liveOf(scope)))
       .for("update");
     if (!current) return false;
-    if (scope.kind === "group" && (current.status !== "pending" || change.status === "pending")) return "conflict";
+    if (scope.kind === "group" && (current.status !== "pending" || !GROUP_APPLICATION_STATUSES.includes(change.status as never) || change.status === "pending")) {
+      return "conflict";
+    }
+    if (places && current.status !== "approved" && places.left < 1 && !overCapacity) return { full: places };
 
     const status = change.status ?? current.status;
     const notes = scope.kind === "event" && change.notes !== undefined ? change.notes : current.notes;
@@ -224,6 +236,8 @@ export interface BulkOutcome {
  * Approves or rejects several applications in one transaction. Each change is what a single
  * decision would be (reviewed_at now, one audit entry naming the reviewer); an application already
  * at that status, or a group application no longer pending, is left alone and counted as such.
+ * Approvals that would take more places than an event has left are refused as a whole (`{ full }`)
+ * unless the admin confirmed going over.
  */
 export async function reviewApplications(
   db: Database,
@@ -233,12 +247,15 @@ export async function reviewApplications(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-): Promise<BulkOutcome> {
+  { overCapacity = false }: { overCapacity?: boolean } = {},
+): Promise<BulkOutcome | { full: Places; approving: number }> {
   const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
   const invalid = new Set(ids).size - wanted.length;
   if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid };
   return db.transaction(async (tx) => {
     const { table } = columnsOf(scope);
+    const places = scope.kind === "event" && status === "approved" ? await lockPlaces(tx, scope.eventId) : null;
+    if (places === "missing") return { changed: 0, unchanged: 0, missing: wanted.length + invalid };
     const current = await tx
       .select({ id: table.id, status: table.status })
       .from(table)
@@ -246,6 +263,7 @@ export async function reviewApplications(
       .orderBy(asc(table.id))
       .for("update");
     const changing = current.filter((row) => row.status !== status && (scope.kind === "event" || row.status === "pending"));
+    if (places && changing.length > places.left && !overCapacity) return { full: places, approving: changing.length };
     if (changing.length > 0) {
       await tx
         .update(table)

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
+import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applications, decisionMessages, eventApplications, events } from "~/db/schema";
 import {
   DECISION_MESSAGE_MAX_LENGTH,
@@ -41,6 +41,8 @@ export interface ApplicationStatusView {
   submittedAt: Date;
   decidedAt: Date | null;
   message: string | null;
+  /** The application's id (for the server: never shown). */
+  id: string;
 }
 
 /**
@@ -51,13 +53,14 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
   if (!TOKEN_SHAPE.test(token)) return null;
   const hash = hashStatusToken(token);
   const [group] = await db
-    .select({ status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage })
+    .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage })
     .from(applications)
     .where(and(eq(applications.statusTokenHash, hash), isNull(applications.spamAt)));
   const [event] = group
     ? []
     : await db
         .select({
+          id: eventApplications.id,
           status: eventApplications.status,
           submittedAt: eventApplications.submittedAt,
           reviewedAt: eventApplications.reviewedAt,
@@ -69,7 +72,7 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
         .where(and(eq(eventApplications.statusTokenHash, hash), isNull(eventApplications.spamAt)));
   const found = group ? { ...group, kind: "group" as const, eventTitle: null } : event ? { ...event, kind: "event" as const } : null;
   if (!found) return null;
-  const decided = found.status !== "pending";
+  const decided = isDecided(found.status);
   if (decided && found.reviewedAt && now.getTime() - found.reviewedAt.getTime() > STATUS_LINK_DAYS * 24 * 60 * 60 * 1000) return null;
   return {
     kind: found.kind,
@@ -78,6 +81,7 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
     submittedAt: found.submittedAt,
     decidedAt: decided ? found.reviewedAt : null,
     message: decided ? found.message : null,
+    id: found.id,
   };
 }
 
@@ -159,13 +163,13 @@ export interface Decided {
 
 /**
  * Called in the decision's transaction, after the status was written: keeps the applicant's message
- * with the application (cleared when it goes back to pending). Returns the linked accounts and the
+ * with the application (cleared when it goes back to pending or to the waitlist). Returns the linked accounts and the
  * message, for the caller to act on.
  */
 export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<Decided> {
   const table = decision.kind === "event" ? eventApplications : applications;
   const nothing: Decided = { vrchatUserId: null, discordUserId: null, message: null };
-  if (decision.status === "pending") {
+  if (!isDecided(decision.status)) {
     await tx.update(table).set({ decisionMessage: null }).where(eq(table.id, decision.id));
     return nothing;
   }

@@ -33,7 +33,8 @@ export function DeleteEventButton({ eventId, title }: { eventId: string; title: 
   );
 }
 
-export function AdminEventCard({ event }: { event: AdminEventSummary }) {
+/** `places`: how many of the event's places are taken, in words (events with a limit). */
+export function AdminEventCard({ event, places }: { event: AdminEventSummary; places: string | null }) {
   const headingId = `event-${event.id}-title`;
   return (
     <article aria-labelledby={headingId}>
@@ -53,6 +54,8 @@ export function AdminEventCard({ event }: { event: AdminEventSummary }) {
               {event.applicationCount.toLocaleString("en-US")} {event.applicationCount === 1 ? "application" : "applications"}
             </span>
             {event.pendingApplications.toLocaleString("en-US")} pending
+            {event.waitlistApplications > 0 ? ` · ${event.waitlistApplications.toLocaleString("en-US")} on the waitlist` : null}
+            {places ? <span className="block" data-testid="places-taken">{places}</span> : null}
           </p>
         ) : null}
       </div>

@@ -60,7 +60,8 @@ function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string
   );
 }
 
-export function EventDetailView({ event, pageUrl }: { event: EventDetail; pageUrl: string }) {
+/** `places`: what is left of the event's places, in words ('7 of 20 places left', 'Full'), when it has a limit. */
+export function EventDetailView({ event, pageUrl, places = null }: { event: EventDetail; pageUrl: string; places?: string | null }) {
   const viewerTimeZone = useViewerTimeZone();
   const open = event.applicationState === "open";
   const notice = applicationClosedNotice(event.applicationState);
@@ -80,6 +81,11 @@ export function EventDetailView({ event, pageUrl }: { event: EventDetail; pageUr
             {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
             {event.maxAttendees ? (
               <MaxAttendeesBadge label={`Max ${event.maxAttendees} Dwellers`} />
+            ) : null}
+            {places && !event.isPast ? (
+              <Badge tone="gold" data-testid="places-left">
+                {places}
+              </Badge>
             ) : null}
           </div>
         </div>

@@ -158,6 +158,7 @@ export interface AdminEventSummary extends EventSummary {
   applicationInstructions: string | null;
   applicationCount: number;
   pendingApplications: number;
+  waitlistApplications: number;
 }
 
 /** Every event for the Sanctum, soonest first, with how many applications each has. */
@@ -169,6 +170,7 @@ export async function listEventsForAdmin(db: Database, now: Date): Promise<Admin
       eventId: eventApplications.eventId,
       total: sql<number>`count(*)::int`.as("total"),
       pending: sql<number>`(count(*) filter (where ${eventApplications.status} = 'pending'))::int`.as("pending"),
+      waitlist: sql<number>`(count(*) filter (where ${eventApplications.status} = 'waitlist'))::int`.as("waitlist"),
     })
     .from(eventApplications)
     .where(isNull(eventApplications.spamAt))
@@ -179,16 +181,18 @@ export async function listEventsForAdmin(db: Database, now: Date): Promise<Admin
       event: events,
       applicationCount: sql<number>`coalesce(${counts.total}, 0)`.mapWith(Number),
       pendingApplications: sql<number>`coalesce(${counts.pending}, 0)`.mapWith(Number),
+      waitlistApplications: sql<number>`coalesce(${counts.waitlist}, 0)`.mapWith(Number),
     })
     .from(events)
     .leftJoin(counts, eq(counts.eventId, events.id))
     .orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
-  return rows.map(({ event, applicationCount, pendingApplications }) => ({
+  return rows.map(({ event, applicationCount, pendingApplications, waitlistApplications }) => ({
     ...toEventSummary(event, now),
     applicationDeadline: event.applicationDeadline?.toISOString() ?? null,
     applicationInstructions: event.applicationInstructions,
     applicationCount,
     pendingApplications,
+    waitlistApplications,
   }));
 }
 
