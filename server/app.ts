@@ -318,6 +318,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   warmUp.unref();
   const syncSchedule = setInterval(syncEvents, config.VRCHAT_SYNC_MINUTES * 60 * 1000);
   syncSchedule.unref();
+  // The dashboard's trend charts take a reading from each refresh; visitors start most of them, and
+  // this keeps quiet hours charted too: a look every 10 minutes, which refreshes only a stale cache.
+  const trendReadings =
+    vrchat.groupData.source === "vrchat"
+      ? setInterval(() => {
+          vrchat.groupData.peek().catch((error: unknown) => log.error("reading the group data cache failed", { error }));
+        }, 10 * 60 * 1000)
+      : null;
+  trendReadings?.unref();
 
   // Hourly housekeeping: rate-limit windows older than a day are of no use, and files the database
   // engine made since are narrowed to their owner.
@@ -380,6 +389,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       clearInterval(housekeeping);
       clearTimeout(warmUp);
       clearInterval(syncSchedule);
+      if (trendReadings) clearInterval(trendReadings);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => {

@@ -7,6 +7,9 @@ import { NOTIFICATION_TARGETS } from "~/features/notifications/notification";
 import { channelHealth, retryFailedJobs, type ChannelHealth } from "~/features/notifications/outbox.server";
 import { ChangePasswordForm, PASSWORD_CHANGE_DUE, SignOutButton } from "~/features/sanctum/admin-screens";
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
+import { InsightPanel, type InsightData } from "~/features/sanctum/insight-panel";
+import { applicationInsight } from "~/features/applications/insight.server";
+import { listGroupTrend, TREND_RANGES } from "~/features/vrchat/group-trends.server";
 import { formatShortDate } from "~/features/events/event-timing";
 import { importEventByAdmin, lastSync, membersOnlyListing } from "~/features/vrchat/event-sync.server";
 import { GROUP_PARTS, type GroupPart } from "~/features/vrchat/group-data";
@@ -133,9 +136,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(vrchat.membershipActions ? (["vrchat_membership"] as const) : []),
     ...(discord ? (["discord_role", "discord_dm"] as const) : []),
   ];
+  const range = z.enum(TREND_RANGES).catch("24h").parse(new URL(request.url).searchParams.get("trend"));
   try {
     const now = new Date();
-    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own]] = await Promise.all([
+    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own], groupTrend, applicationTrend] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
@@ -146,7 +150,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       vrchat.groupData.membersOnly().then((items) => membersOnlyListing(db, items, new Date())),
       spamDefenceFigures(db, config.RATE_LIMIT_APPLICATIONS_SITE, now),
       db.select({ due: profiles.passwordChangeDue }).from(profiles).where(eq(profiles.id, viewer.id)),
+      vrchat.groupData.source === "vrchat" ? listGroupTrend(db, range, now) : Promise.resolve(null),
+      applicationInsight(db, now),
     ]);
+    const insight: InsightData = { range, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
       {
@@ -184,12 +191,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
       checks,
       membersOnly,
+      insight,
       passwordChangeDue: own?.due ?? false,
       error: null,
     };
   } catch (error) {
     log.error("failed to read the dashboard figures", { error });
-    return { figures: null, checks: [], membersOnly: null, passwordChangeDue: false, error: "Failed to fetch dashboard stats" };
+    return { figures: null, checks: [], membersOnly: null, insight: null, passwordChangeDue: false, error: "Failed to fetch dashboard stats" };
   }
 }
 
@@ -271,6 +279,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <StatCards figures={loaderData.figures} />
           <QuickActions pendingGroupApplications={loaderData.figures.pendingGroupApplications} />
           <CosmicStatus figures={loaderData.figures} checks={loaderData.checks} />
+          {loaderData.insight ? <InsightPanel insight={loaderData.insight} /> : null}
           {loaderData.membersOnly ? <MembersOnlyPanel listing={loaderData.membersOnly} formatDate={formatDate} /> : null}
           <ChangePasswordForm />
         </>

@@ -17,6 +17,7 @@ import { log } from "~/utils/log.server";
 import { demoGroupData } from "./demo-group";
 import { GROUP_PARTS, type GroupData, type GroupDataResponse, type GroupDataSource, type GroupDataState, type GroupPart } from "./group-data";
 import type { GroupSnapshot, MembersOnlyItems, PartStatus, RefreshOutcome, RefreshState } from "./vrchat-api.server";
+import { recordGroupSample } from "./group-trends.server";
 import { VRChatError } from "./vrchat-client.server";
 
 export interface GroupDataStatus {
@@ -174,6 +175,12 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
           refreshes: sql`${groupDataCache.refreshes} + 1`,
         })
         .where(eq(groupDataCache.groupId, groupId));
+      // The counts just read, for the Sanctum's charts (a group part that failed read nothing new).
+      if (!outcome.failed.includes("group") && data?.group) {
+        await recordGroupSample(db, { memberCount: data.group.memberCount, onlineCount: data.group.onlineMemberCount }, new Date()).catch((error: unknown) =>
+          log.warn("keeping the group's counts for the charts failed", { error }),
+        );
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error("refreshing the VRChat group data failed; the last good value is served", { error, groupId });

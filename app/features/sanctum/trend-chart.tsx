@@ -1,0 +1,135 @@
+import "uplot/dist/uPlot.min.css";
+import { useEffect, useRef, useState } from "react";
+import type uPlot from "uplot";
+
+export interface ChartSeries {
+  label: string;
+  /** One value per point of `x`. */
+  values: number[];
+  color: string;
+}
+
+/**
+ * A chart of the Sanctum's trends, drawn in the browser with uPlot (loaded only here, when the
+ * chart is shown), with the same figures as a table: the table is what keyboards and screen
+ * readers use, and what shows before the script runs or without it.
+ */
+export function TrendChart({
+  title,
+  x,
+  series,
+  bars = false,
+  formatX,
+  empty,
+}: {
+  title: string;
+  /** Each point's time, in milliseconds. */
+  x: number[];
+  series: ChartSeries[];
+  /** Bars side by side (counts per period) rather than lines (readings over time). */
+  bars?: boolean;
+  formatX: (ms: number) => string;
+  /** Said instead of a chart when there is nothing to draw. */
+  empty: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const [drawn, setDrawn] = useState(false);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element || x.length === 0) return;
+    let chart: uPlot | null = null;
+    let observer: ResizeObserver | null = null;
+    let cancelled = false;
+    void import("uplot").then(({ default: UPlot }) => {
+      if (cancelled) return;
+      const axis = { stroke: "#a79cd6", grid: { stroke: "rgba(167, 156, 214, 0.12)" }, ticks: { stroke: "rgba(167, 156, 214, 0.25)" } };
+      const width = () => Math.max(280, element.clientWidth);
+      const gap = x.length > 1 ? (x[x.length - 1]! - x[0]!) / (x.length - 1) / 1000 : 3600;
+      chart = new UPlot(
+        {
+          width: width(),
+          height: 220,
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          scales: {
+            x: { time: true, ...(bars ? { range: (_u: uPlot, min: number, max: number) => [min - gap / 2, max + gap / 2] as [number, number] } : {}) },
+            y: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, Math.ceil(max * 1.1))] as [number, number] },
+          },
+          axes: [
+            { ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatX(tick * 1000)) },
+            { ...axis, size: 50 },
+          ],
+          series: [
+            {},
+            ...series.map((line, i) => ({
+              label: line.label,
+              stroke: line.color,
+              width: 2,
+              ...(bars
+                ? { fill: line.color, paths: UPlot.paths.bars!({ size: [0.35, 40], align: (i === 0 ? -1 : 1) as -1 | 1 }), points: { show: false } }
+                : { points: { show: x.length < 60 } }),
+            })),
+          ],
+        },
+        [x.map((ms) => ms / 1000), ...series.map((line) => line.values)],
+        element,
+      );
+      observer = new ResizeObserver(() => chart?.setSize({ width: width(), height: 220 }));
+      observer.observe(element);
+      setDrawn(true);
+    });
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      chart?.destroy();
+    };
+  }, [x, series, bars, formatX]);
+
+  return (
+    <figure className="min-w-0">
+      <figcaption className="font-semibold text-mist-100">{title}</figcaption>
+      {x.length === 0 ? (
+        <p className="mt-2 text-sm text-mist-400">{empty}</p>
+      ) : (
+        <>
+          <ul className="mt-1 flex flex-wrap gap-4 text-xs text-mist-300" aria-hidden="true">
+            {series.map((line) => (
+              <li key={line.label} className="flex items-center gap-1.5">
+                <span className="inline-block size-3 rounded-sm" style={{ backgroundColor: line.color }} />
+                {line.label}
+              </li>
+            ))}
+          </ul>
+          <div ref={box} className="mt-2 min-h-[220px] w-full" aria-hidden="true" data-testid="trend-chart" data-drawn={drawn || undefined} />
+          <details className="mt-2 text-sm">
+            <summary className="cursor-pointer text-aurora-300 hover:text-ember-300">Data table: {title}</summary>
+            <div className="mt-2 max-h-64 overflow-auto rounded border border-aurora-400/15" tabIndex={0} role="region" aria-label={`${title}, as a table`}>
+              <table className="w-full text-left text-mist-300">
+                <caption className="sr-only">{title}</caption>
+                <thead className="sticky top-0 bg-night-900 text-mist-100">
+                  <tr>
+                    <th scope="col" className="px-3 py-1.5">When</th>
+                    {series.map((line) => (
+                      <th key={line.label} scope="col" className="px-3 py-1.5 text-right">{line.label}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {x.map((ms, i) => (
+                    <tr key={ms} className="border-t border-aurora-400/10">
+                      <th scope="row" className="px-3 py-1 font-normal">{formatX(ms)}</th>
+                      {series.map((line) => (
+                        <td key={line.label} className="px-3 py-1 text-right tabular-nums">{line.values[i]!.toLocaleString("en-US")}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </figure>
+  );
+}
