@@ -9,7 +9,7 @@ import { ChangePasswordForm, PASSWORD_CHANGE_DUE, SignOutButton } from "~/featur
 import { CosmicStatus, QuickActions, StatCards, type SystemCheck } from "~/features/sanctum/dashboard";
 import { InsightPanel, type InsightData } from "~/features/sanctum/insight-panel";
 import { applicationInsight } from "~/features/applications/insight.server";
-import { listGroupTrend, TREND_RANGES } from "~/features/vrchat/group-trends.server";
+import { listGroupTrend, TREND_RANGES, trendPeriod } from "~/features/vrchat/group-trends.server";
 import { formatShortDate } from "~/features/events/event-timing";
 import { importEventByAdmin, lastSync, membersOnlyListing } from "~/features/vrchat/event-sync.server";
 import { GROUP_PARTS, type GroupPart } from "~/features/vrchat/group-data";
@@ -153,7 +153,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       vrchat.groupData.source === "vrchat" ? listGroupTrend(db, range, now) : Promise.resolve(null),
       applicationInsight(db, now),
     ]);
-    const insight: InsightData = { range, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
+    const period = trendPeriod(range, now);
+    const insight: InsightData = { range, period: { from: period.from.toISOString(), to: period.to.toISOString() }, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
       {

@@ -28,6 +28,7 @@ const PRIVATE_CODE = [
   { label: "@dnd-kit", text: "To pick up a draggable item" },
   { label: "question editor", text: "Add your first application question above" },
   { label: "event editor", text: "Create New Prophecy" },
+  { label: "uPlot charts", text: "u-cursor-pt" },
 ];
 
 interface Asset {

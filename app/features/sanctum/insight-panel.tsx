@@ -10,6 +10,8 @@ export type InsightRange = keyof typeof RANGE_LABEL;
 
 export interface InsightData {
   range: InsightRange;
+  /** What the group's chart spans (its range, ending now), whatever readings it has. */
+  period: { from: string; to: string };
   /** The group's counts as the VRChat refreshes read them; null when VRChat is not configured. */
   group: { at: string; members: number; online: number }[] | null;
   weeks: { week: string; group: number; event: number }[];
@@ -37,8 +39,8 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
       { label: "Members", values: points.map((point) => point.members), color: COLORS.members },
       { label: "Online now", values: points.map((point) => point.online), color: COLORS.online },
     ];
-    return { x, series };
-  }, [insight.group]);
+    return { x, series, span: [Date.parse(insight.period.from), Date.parse(insight.period.to)] as [number, number] };
+  }, [insight.group, insight.period]);
   const weeks = useMemo(() => {
     const x = insight.weeks.map((week) => Date.parse(`${week.week}T00:00:00Z`));
     const series: ChartSeries[] = [
@@ -51,9 +53,9 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
     const format = new Intl.DateTimeFormat("en-US", insight.range === "24h" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { month: "short", day: "numeric", timeZone });
     return (ms: number) => format.format(ms);
   }, [insight.range, timeZone]);
-  const formatWeek = useMemo(() => {
+  const [formatWeek, formatWeekTick] = useMemo(() => {
     const format = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-    return (ms: number) => `Week of ${format.format(ms)}`;
+    return [(ms: number) => `Week of ${format.format(ms)}`, (ms: number) => format.format(ms)];
   }, []);
 
   return (
@@ -80,6 +82,7 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
         <TrendChart
           title={`Members and online now, last ${RANGE_LABEL[insight.range]}`}
           x={group.x}
+          span={group.span}
           series={group.series}
           formatX={formatGroupTime}
           empty="No readings yet in this period: the counts are kept from each refresh of the group's data from VRChat."
@@ -87,7 +90,7 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
       ) : (
         <p className="text-sm text-mist-400">The group's members and online counts are charted once VRChat is configured.</p>
       )}
-      <TrendChart title="Applications per week, last 12 weeks" x={weeks.x} series={weeks.series} bars formatX={formatWeek} empty="No weeks to show." />
+      <TrendChart title="Applications per week, last 12 weeks" x={weeks.x} series={weeks.series} bars formatX={formatWeek} formatTick={formatWeekTick} empty="No weeks to show." />
       <dl className="grid gap-4 sm:grid-cols-2">
         {(["group", "event"] as const).map((kind) => {
           const figures = insight.decisions[kind];
@@ -95,7 +98,7 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
             <div key={kind} className="rounded-xl border border-aurora-400/15 p-4">
               <dt className="text-sm font-semibold text-mist-400">{`${kind === "group" ? "Group" : "Event"} applications, decided in the last 12 weeks`}</dt>
               <dd className="mt-2 text-mist-100">
-                <span className="font-display text-3xl">{percent(figures.approvalRate)}</span> approved
+                {figures.decided === 0 ? <span className="block text-mist-300">None decided yet.</span> : <><span className="font-display text-3xl">{percent(figures.approvalRate)}</span> approved</>}
                 <span className="block text-sm text-mist-300">
                   {`${figures.approved.toLocaleString("en-US")} of ${figures.decided.toLocaleString("en-US")} decided · median time to a decision ${hours(figures.medianHoursToDecision)}`}
                 </span>

@@ -18,17 +18,24 @@ export function TrendChart({
   title,
   x,
   series,
+  span,
   bars = false,
   formatX,
+  formatTick = formatX,
   empty,
 }: {
   title: string;
   /** Each point's time, in milliseconds. */
   x: number[];
   series: ChartSeries[];
+  /** The time the chart spans, in milliseconds (default: from the first point to the last). */
+  span?: [number, number];
   /** Bars side by side (counts per period) rather than lines (readings over time). */
   bars?: boolean;
+  /** A point's time as the table says it. */
   formatX: (ms: number) => string;
+  /** An axis tick's time, shorter (default: as the table). */
+  formatTick?: (ms: number) => string;
   /** Said instead of a chart when there is nothing to draw. */
   empty: string;
 }) {
@@ -53,11 +60,15 @@ export function TrendChart({
           legend: { show: false },
           cursor: { drag: { x: false, y: false } },
           scales: {
-            x: { time: true, ...(bars ? { range: (_u: uPlot, min: number, max: number) => [min - gap / 2, max + gap / 2] as [number, number] } : {}) },
+            x: {
+              time: true,
+              range: (_u: uPlot, min: number, max: number): [number, number] =>
+                span ? [span[0] / 1000, span[1] / 1000] : bars ? [min - gap / 2, max + gap / 2] : [min, max],
+            },
             y: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, Math.ceil(max * 1.1))] as [number, number] },
           },
           axes: [
-            { ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatX(tick * 1000)) },
+            { ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatTick(tick * 1000)) },
             { ...axis, size: 50 },
           ],
           series: [
@@ -84,7 +95,7 @@ export function TrendChart({
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [x, series, bars, formatX]);
+  }, [x, series, span, bars, formatTick]);
 
   return (
     <figure className="min-w-0">

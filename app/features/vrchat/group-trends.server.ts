@@ -76,6 +76,11 @@ export interface TrendPoint {
   online: number;
 }
 
+/** The period a range covers, ending now. */
+export function trendPeriod(range: TrendRange, now: Date): { from: Date; to: Date } {
+  return { from: new Date(now.getTime() - RANGE_SOURCE[range].spanMs), to: now };
+}
+
 /** The samples of a range, oldest first. */
 export async function listGroupTrend(db: Database, range: TrendRange, now: Date): Promise<TrendPoint[]> {
   const { resolution, spanMs } = RANGE_SOURCE[range];
