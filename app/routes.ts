@@ -4,6 +4,8 @@ export default [
   // Calendar files: the feed of the events, and one event's.
   route("events.ics", "routes/events[.]ics.tsx"),
   route("events/:id/calendar.ics", "routes/events.$id.calendar[.]ics.tsx"),
+  // An event's picture for link previews.
+  route("events/:id/card.jpg", "routes/events.$id.card[.]jpg.tsx"),
   layout("routes/_site.tsx", [
     index("routes/_site._index.tsx"),
     route("events", "routes/_site.events._index.tsx"),

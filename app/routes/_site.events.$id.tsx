@@ -1,11 +1,11 @@
-import { data } from "react-router";
+import { data, href } from "react-router";
 import { appContext } from "~/context";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { placesLeftText } from "~/features/applications/places";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
 import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
-import { originOf, PREVIEW_IMAGE, previewMeta } from "~/utils/preview-meta.server";
+import { originOf, previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
 
@@ -17,12 +17,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!row) return data({ event: null, pageUrl, meta: null }, { status: 404 });
     const origin = originOf(request);
     const line = eventPreviewLine(row);
+    const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${row.updatedAt.getTime()}`;
     const meta = previewMeta(origin, {
+      image: { url: image, alt: `${row.title}: ${line}` },
       title: `${row.title} · Dwell`,
       previewTitle: row.title,
       description: [line, row.description.trim()].filter(Boolean).join(". ").slice(0, 300),
       path: new URL(request.url).pathname,
-      structuredData: eventStructuredData(row, { origin, image: `${origin}${PREVIEW_IMAGE.path}` }),
+      structuredData: eventStructuredData(row, { origin, image }),
     });
     const places = row.maxAttendees !== null ? (await listPlaces(db, [row.id])).get(row.id) : undefined;
     return { event: toEventDetail(row, new Date()), pageUrl, meta, places: places ? placesLeftText(places) : null };

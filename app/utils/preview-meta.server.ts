@@ -18,6 +18,8 @@ export interface Preview {
   description: string;
   /** The page's path (the origin comes from the request: PUBLIC_URL when set). */
   path: string;
+  /** The page's own picture (1200 × 630, absolute address), instead of the site's. */
+  image?: { url: string; alt: string };
   /** schema.org data (JSON-LD) for the page. */
   structuredData?: Record<string, unknown>;
 }
@@ -33,10 +35,10 @@ export function previewMeta(origin: string, preview: Preview): MetaDescriptor[] 
     { property: "og:description", content: preview.description },
     { property: "og:url", content: url },
     { property: "og:type", content: "website" },
-    { property: "og:image", content: `${origin}${PREVIEW_IMAGE.path}` },
+    { property: "og:image", content: preview.image?.url ?? `${origin}${PREVIEW_IMAGE.path}` },
     { property: "og:image:width", content: String(PREVIEW_IMAGE.width) },
     { property: "og:image:height", content: String(PREVIEW_IMAGE.height) },
-    { property: "og:image:alt", content: PREVIEW_IMAGE.alt },
+    { property: "og:image:alt", content: preview.image?.alt ?? PREVIEW_IMAGE.alt },
     { name: "twitter:card", content: "summary_large_image" },
     ...(preview.structuredData ? [{ "script:ld+json": preview.structuredData }] : []),
   ];

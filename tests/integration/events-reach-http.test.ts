@@ -119,6 +119,25 @@ it("shows an event's title, time in its zone, world and 'Application required', 
     location: { "@type": "VirtualLocation", name: "VRChat: The Black Cat", url: `${server.url}/events/${id}` },
     organizer: { "@type": "Organization", name: "The Dwellers" },
   });
+  // The event's own picture, drawn on the server: what Discord fetches and shows.
+  const picture = tags.get("og:image")!;
+  expect(picture).toMatch(new RegExp(`^${server.url}/events/${id}/card\\.jpg\\?v=\\d+$`));
+  expect(jsonLd!.image).toEqual([picture]);
+  expect(tags.get("og:image:alt")).toMatch(/^The Gathering at the Threshold: \w+day, /);
+  const image = await fetch(picture);
+  expect(image.status).toBe(200);
+  expect(image.headers.get("content-type")).toBe("image/jpeg");
+  expect(image.headers.get("cache-control")).toBe("public, max-age=86400");
+  const bytes = new Uint8Array(await image.arrayBuffer());
+  const frame = bytes.findIndex((byte, i) => byte === 0xff && (bytes[i + 1] === 0xc0 || bytes[i + 1] === 0xc2));
+  expect(frame).toBeGreaterThan(0);
+  expect([(bytes[frame + 5]! << 8) | bytes[frame + 6]!, (bytes[frame + 7]! << 8) | bytes[frame + 8]!]).toEqual([630, 1200]);
+  expect(bytes.length).toBeLessThan(60_000);
+  const site = new Uint8Array(await fetch(`${server.url}/og-card.jpg`).then((r) => r.arrayBuffer()));
+  expect(Buffer.from(bytes).equals(Buffer.from(site))).toBe(false);
+  // Asked for without its version (an old link), it is kept for minutes only.
+  expect((await fetch(`${server.url}/events/${id}/card.jpg`)).headers.get("cache-control")).toBe("public, max-age=300");
+  expect((await fetch(`${server.url}/events/00000000-0000-4000-8000-000000000000/card.jpg`)).status).toBe(404);
   const applyPreview = await previewOf(`/events/${id}/apply`);
   expect(applyPreview.tags.get("og:title")).toBe("Apply for The Gathering at the Threshold");
   expect(applyPreview.tags.get("og:url")).toBe(`${server.url}/events/${id}/apply`);

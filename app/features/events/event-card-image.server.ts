@@ -1,0 +1,121 @@
+/**
+ * An event's picture for link previews (Discord, chat apps): 1200 × 630, its title, date and time
+ * in its zone, its world and the site's name, drawn on the server with Skia (@napi-rs/canvas) as a
+ * JPEG (40–60 KB: flat colours and text), in
+ * fonts the project ships (@fontsource), so it looks the same on every machine. Drawn once per
+ * version of the event and kept in memory; the address carries the version, so an edit is a new
+ * picture for the services that keep one per address.
+ */
+import { createRequire } from "node:module";
+import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
+import type { EventRow } from "~/db/schema";
+import { eventStart, formatLongDateTime, zoneOf } from "./event-timing";
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+const JPEG_QUALITY = 72;
+const CACHED_CARDS = 200;
+
+const require = createRequire(import.meta.url);
+let fontsLoaded = false;
+
+function loadFonts() {
+  if (fontsLoaded) return;
+  GlobalFonts.registerFromPath(require.resolve("@fontsource/cinzel/files/cinzel-latin-700-normal.woff"), "Dwell Display");
+  GlobalFonts.registerFromPath(require.resolve("@fontsource/inter/files/inter-latin-400-normal.woff"), "Dwell Sans");
+  GlobalFonts.registerFromPath(require.resolve("@fontsource/inter/files/inter-latin-700-normal.woff"), "Dwell Sans Bold");
+  fontsLoaded = true;
+}
+
+/** The lines of `text` that fit `width`, at most `max` of them (the last cut with an ellipsis). */
+function wrap(context: SKRSContext2D, text: string, width: number, max: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (context.measureText(next).width <= width || !line) {
+      line = next;
+      continue;
+    }
+    lines.push(line);
+    line = word;
+  }
+  if (line) lines.push(line);
+  if (lines.length <= max) return lines;
+  const kept = lines.slice(0, max);
+  let last = kept[max - 1]!;
+  while (last.length > 1 && context.measureText(`${last}…`).width > width) last = last.slice(0, -1);
+  kept[max - 1] = `${last.trimEnd()}…`;
+  return kept;
+}
+
+export interface CardText {
+  title: string;
+  when: string;
+  world: string;
+  applicationRequired: boolean;
+}
+
+export function cardTextOf(event: EventRow): CardText {
+  return {
+    title: event.title,
+    when: formatLongDateTime(eventStart(event), zoneOf(event.timezone)),
+    world: event.worldName,
+    applicationRequired: event.applicationRequired,
+  };
+}
+
+export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg"): Buffer {
+  loadFonts();
+  const canvas = createCanvas(CARD_WIDTH, CARD_HEIGHT);
+  const context = canvas.getContext("2d");
+  // The site's night sky, flat (a few KB as JPEG), with its ember and aurora accents.
+  context.fillStyle = "#0d0b26";
+  context.fillRect(0, 0, CARD_WIDTH, CARD_HEIGHT);
+  context.fillStyle = "#221d4d";
+  context.fillRect(0, CARD_HEIGHT - 96, CARD_WIDTH, 96);
+  context.fillStyle = "#f2c65a";
+  context.fillRect(80, 84, 96, 6);
+
+  context.textBaseline = "alphabetic";
+  context.fillStyle = "#b39dff";
+  context.font = "28px 'Dwell Sans Bold'";
+  context.fillText(card.applicationRequired ? "EVENT · APPLICATION REQUIRED" : "EVENT", 80, 140);
+
+  context.fillStyle = "#efeafd";
+  context.font = "68px 'Dwell Display'";
+  const title = wrap(context, card.title, CARD_WIDTH - 160, 3);
+  title.forEach((line, i) => context.fillText(line, 80, 222 + i * 76));
+
+  const below = 222 + title.length * 76 + 14;
+  context.fillStyle = "#f7d98b";
+  context.font = "34px 'Dwell Sans'";
+  context.fillText(wrap(context, card.when, CARD_WIDTH - 160, 1)[0]!, 80, below);
+  context.fillStyle = "#c9c0ee";
+  context.fillText(wrap(context, `in ${card.world}`, CARD_WIDTH - 160, 1)[0]!, 80, below + 50);
+
+  context.fillStyle = "#efeafd";
+  context.font = "36px 'Dwell Display'";
+  context.fillText("DWELL", 80, CARD_HEIGHT - 36);
+  context.fillStyle = "#a79cd6";
+  context.font = "26px 'Dwell Sans'";
+  const tagline = "The Dwellers · a VRChat community";
+  context.fillText(tagline, CARD_WIDTH - 80 - context.measureText(tagline).width, CARD_HEIGHT - 40);
+  return format === "png" ? canvas.encodeSync("png") : canvas.encodeSync("jpeg", JPEG_QUALITY);
+}
+
+const cache = new Map<string, Buffer>();
+
+/** The card of an event as it is now (`version`: its last change), drawn at most once per version. */
+export function eventCardImage(event: EventRow): { image: Buffer; version: string } {
+  const version = String(event.updatedAt.getTime());
+  const key = `${event.id}:${version}`;
+  let image = cache.get(key);
+  if (!image) {
+    image = drawEventCard(cardTextOf(event));
+    cache.set(key, image);
+    // The oldest drawn go first: a few hundred events' cards stay well under a few MB.
+    if (cache.size > CACHED_CARDS) cache.delete(cache.keys().next().value!);
+  }
+  return { image, version };
+}

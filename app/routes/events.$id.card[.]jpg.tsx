@@ -1,0 +1,30 @@
+import { appContext } from "~/context";
+import { eventCardImage } from "~/features/events/event-card-image.server";
+import { getEvent } from "~/features/events/events.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/events.$id.card[.]jpg";
+
+/**
+ * /events/{id}/card.jpg: the event's picture where its link is pasted. Asked for with its current
+ * version (`?v=`, as the page links it), it may be kept for a day; otherwise for five minutes.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  try {
+    const event = await getEvent(db, params.id);
+    if (!event) return new Response("No such event.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    const { image, version } = eventCardImage(event);
+    const current = new URL(request.url).searchParams.get("v") === version;
+    return new Response(new Uint8Array(image), {
+      headers: {
+        "Content-Type": "image/jpeg",
+        "Content-Length": String(image.length),
+        "Cache-Control": `public, max-age=${current ? 86_400 : 300}`,
+        ETag: `"${event.id}-${version}"`,
+      },
+    });
+  } catch (error) {
+    log.error("failed to draw an event's picture", { error, eventId: params.id });
+    return new Response("The picture could not be made just now. Please try again later.", { status: 503, headers: { "Retry-After": "60" } });
+  }
+}
