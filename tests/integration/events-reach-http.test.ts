@@ -133,7 +133,8 @@ it("shows an event's title, time in its zone, world and 'Application required', 
   expect(frame).toBeGreaterThan(0);
   expect([(bytes[frame + 5]! << 8) | bytes[frame + 6]!, (bytes[frame + 7]! << 8) | bytes[frame + 8]!]).toEqual([630, 1200]);
   expect(bytes.length).toBeLessThan(60_000);
-  const site = new Uint8Array(await fetch(`${server.url}/og-card.jpg`).then((r) => r.arrayBuffer()));
+  const siteResponse = await fetch(`${server.url}/og-card.jpg`);
+  const site = new Uint8Array(await siteResponse.arrayBuffer());
   expect(Buffer.from(bytes).equals(Buffer.from(site))).toBe(false);
   // Asked for without its version (an old link), it is kept for minutes only.
   expect((await fetch(`${server.url}/events/${id}/card.jpg`)).headers.get("cache-control")).toBe("public, max-age=300");

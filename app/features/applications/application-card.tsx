@@ -5,10 +5,10 @@ import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
+import { OverCapacityDialog } from "./over-capacity-dialog";
 import { STATUS_LABEL } from "./application-review";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 
@@ -196,19 +196,7 @@ export function ApplicationCard({
 
   return (
     <Card className="p-5" aria-busy={busy}>
-      <ConfirmDialog
-        open={refusal !== null}
-        onOpenChange={(open) => {
-          if (!open) setSettled(fetcher.data);
-        }}
-        title="Approve over capacity?"
-        description={refusal ?? ""}
-        action={
-          <Button type="button" onClick={approveOverCapacity}>
-            Approve anyway
-          </Button>
-        }
-      />
+      <OverCapacityDialog refusal={refusal} onDismiss={() => setSettled(fetcher.data)} onConfirm={approveOverCapacity} />
       <div className="flex flex-wrap items-start gap-3">
         {selection ? (
           <input

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { useHydrated } from "~/utils/use-hydrated";
+import { OverCapacityDialog } from "./over-capacity-dialog";
 import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review.server";
 
 /** The bulk decision form: each card's selection box belongs to it through its `form` attribute. */
@@ -116,19 +117,7 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
       className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/20 bg-night-900/60 px-4 py-3"
     >
       <input type="hidden" name="intent" value="bulk" />
-      <ConfirmDialog
-        open={refusal !== null}
-        onOpenChange={(open) => {
-          if (!open) setAnswered(fetcher.data);
-        }}
-        title="Approve over capacity?"
-        description={refusal ?? ""}
-        action={
-          <Button type="button" onClick={() => decide("approved", { overCapacity: true })}>
-            Approve anyway
-          </Button>
-        }
-      />
+      <OverCapacityDialog refusal={refusal} onDismiss={() => setAnswered(fetcher.data)} onConfirm={() => decide("approved", { overCapacity: true })} />
       {hydrated ? (
         <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-semibold text-mist-100">
           <input
