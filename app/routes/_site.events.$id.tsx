@@ -2,6 +2,7 @@ import { data, href } from "react-router";
 import { appContext } from "~/context";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { placesLeftText } from "~/features/applications/places";
+import { cardVersion } from "~/features/events/event-card-image.server";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
 import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
@@ -17,7 +18,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!row) return data({ event: null, pageUrl, meta: null }, { status: 404 });
     const origin = originOf(request);
     const line = eventPreviewLine(row);
-    const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${row.updatedAt.getTime()}`;
+    const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${cardVersion(row)}`;
     const meta = previewMeta(origin, {
       image: { url: image, alt: `${row.title}: ${line}` },
       title: `${row.title} · Dwell`,

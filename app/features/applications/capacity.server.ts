@@ -17,14 +17,10 @@ type Reader = Pick<Database, "select">;
  * Null when the event has no limit; "missing" when there is no such event.
  */
 export async function lockPlaces(tx: Transaction, eventId: string): Promise<Places | null | "missing"> {
-  const [event] = await tx.select({ max: events.maxAttendees }).from(events).where(eq(events.id, eventId)).for("update");
+  const [event] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId)).for("update");
   if (!event) return "missing";
-  if (event.max === null) return null;
-  const [row] = await tx
-    .select({ taken: sql<number>`count(*)::int` })
-    .from(eventApplications)
-    .where(and(eq(eventApplications.eventId, eventId), eq(eventApplications.status, "approved"), isNull(eventApplications.spamAt)));
-  return placesOf(event.max, row!.taken);
+  // Counted once the lock is held: a statement after it sees every approval committed before.
+  return (await listPlaces(tx, [eventId])).get(eventId) ?? null;
 }
 
 export function placesOf(max: number, taken: number): Places {

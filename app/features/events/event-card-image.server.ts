@@ -106,9 +106,12 @@ export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg"): 
 
 const cache = new Map<string, Buffer>();
 
-/** The card of an event as it is now (`version`: its last change), drawn at most once per version. */
+/** Which version of the event a card shows: its last change. */
+export const cardVersion = (event: Pick<EventRow, "updatedAt">) => String(event.updatedAt.getTime());
+
+/** The card of an event as it is now, drawn at most once per version. */
 export function eventCardImage(event: EventRow): { image: Buffer; version: string } {
-  const version = String(event.updatedAt.getTime());
+  const version = cardVersion(event);
   const key = `${event.id}:${version}`;
   let image = cache.get(key);
   if (!image) {
