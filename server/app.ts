@@ -26,6 +26,7 @@ import {
 import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { createOutboxWorker } from "~/features/notifications/outbox.server";
+import { markPublicationFailed } from "~/features/vrchat/calendar-publisher.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
@@ -293,18 +294,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         })
       : null;
   // Decisions' actions in VRChat and Discord: one job at a time, so their calls keep their pace.
-  const actionChannels = [...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []), ...(discord?.channels ?? [])];
+  // Events published to VRChat's calendar go the same way, so all of Dwell's calls to VRChat keep one pace.
+  const actionChannels = [
+    ...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []),
+    ...(vrchat.calendar ? [vrchat.calendar.publisher.channel] : []),
+    ...(discord?.channels ?? []),
+  ];
   const actionWorker = createOutboxWorker(database.db, actionChannels, {
     maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
     batchSize: 1,
     pollIntervalMs: 2_000,
     onSettled: (job, outcome) => {
+      if (job.target === "vrchat_calendar") {
+        return outcome.kind === "delivered" ? Promise.resolve() : markPublicationFailed(database.db, job.payload, outcome.error);
+      }
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
       return recordActionOutcome(database.db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
     },
   });
   actionWorker.start();
   if (vrchat.membershipActions) log.info("decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS)");
+  if (vrchat.calendar) log.info("events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS)");
   if (discord) log.info("the Discord bot is on", { memberRole: discord.roleConfigured });
   if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
   else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");

@@ -309,9 +309,18 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /**
  * Where jobs go: the admins' notification channels (one job per application and configured
- * channel), and the actions a decision takes in VRChat and Discord (see features/decisions).
+ * channel), the actions a decision takes in VRChat and Discord (see features/decisions), and the
+ * events published to the group's VRChat calendar (`vrchat_publications`).
  */
-export const OUTBOX_TARGETS = ["telegram", "google_sheets", "discord", "vrchat_membership", "discord_role", "discord_dm"] as const;
+export const OUTBOX_TARGETS = [
+  "telegram",
+  "google_sheets",
+  "discord",
+  "vrchat_membership",
+  "discord_role",
+  "discord_dm",
+  "vrchat_calendar",
+] as const;
 
 /**
  * Notification jobs, written in the same transaction as the application that caused them, so an
@@ -519,3 +528,58 @@ export const groupSamples = pgTable(
     check("group_samples_resolution_check", sql`${table.resolution} in ${inList(SAMPLE_RESOLUTIONS)}`),
   ],
 );
+
+export const PUBLICATION_STATES = ["pending", "published", "removed", "failed"] as const;
+export type PublicationState = (typeof PUBLICATION_STATES)[number];
+
+/** What is sent to VRChat's calendar for an event: its fields when last saved, and the admin's choices. */
+export interface PublicationDetails {
+  title: string;
+  description: string;
+  startsAt: string;
+  endsAt: string;
+  category: string;
+  accessType: "public" | "group";
+  languages: string[];
+  platforms: string[];
+  /** VRChat tells the group's members when the entry is created. */
+  notify: boolean;
+}
+
+/**
+ * An event published to the group's VRChat calendar: one row per VRChat calendar entry, from the
+ * admin's choice to its removal. `wanted` is what the admins asked for; the calendar worker makes
+ * VRChat match it (create, update, delete) and records the entry's id. Rows outlive their entry and
+ * their event: every id in this table is one the import from VRChat must never bring in as a new event.
+ */
+export const vrchatPublications = pgTable(
+  "vrchat_publications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid().references(() => events.id, { onDelete: "set null" }),
+    wanted: boolean().notNull().default(true),
+    details: jsonb().$type<PublicationDetails>().notNull(),
+    /** Goes up with each save; `syncedVersion` is the last one VRChat has. */
+    version: integer().notNull().default(1),
+    syncedVersion: integer().notNull().default(0),
+    state: text().$type<PublicationState>().notNull().default("pending"),
+    vrchatEventId: text().unique("vrchat_publications_vrchat_event_id_unique"),
+    /** Set before the create call: a later attempt looks for the entry before creating another. */
+    createAttemptedAt: timestamp({ withTimezone: true }),
+    /** When VRChat created the entry: VRChat's limit on creations per hour counts these. */
+    vrchatCreatedAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    /** One worker at a time works on a publication (several processes share PostgreSQL). */
+    busyUntil: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    check("vrchat_publications_state_check", sql`${table.state} in ${inList(PUBLICATION_STATES)}`),
+    uniqueIndex("vrchat_publications_wanted_event_idx")
+      .on(table.eventId)
+      .where(sql`${table.wanted}`),
+    index("vrchat_publications_created_idx").on(table.vrchatCreatedAt),
+  ],
+);
+
+export type PublicationRow = typeof vrchatPublications.$inferSelect;

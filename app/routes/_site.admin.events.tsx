@@ -9,34 +9,53 @@ import { placesTakenText } from "~/features/applications/places";
 import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
-import { createEvent, deleteEvent, listEventsForAdmin, updateEvent } from "~/features/events/events.server";
+import { eventStart } from "~/features/events/event-timing";
+import { createEvent, deleteEvent, listEventsForAdmin, updateEvent, type PublicationChange } from "~/features/events/events.server";
+import { parsePublicationInput, type PublicationSummary } from "~/features/events/vrchat-publication";
+import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
+import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.events";
 
+type ListedPublication = PublicationSummary & { entryUrl: string | null };
+
+/** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
+function withEntryUrl(publication: PublicationSummary, groupId: string | null): ListedPublication {
+  const live = publication.vrchatEventId && groupId && publication.wanted;
+  return { ...publication, entryUrl: live ? calendarEntryUrl(groupId, publication.vrchatEventId!) : null };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const { db } = context.get(appContext);
+  const { db, vrchat } = context.get(appContext);
   const url = new URL(request.url);
+  const calendarGroupId = vrchat.calendar?.groupId ?? null;
   try {
     const events = await listEventsForAdmin(db, new Date());
     const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
+    const publications = await listPublications(db, events.map((event) => event.id));
     const editing = url.searchParams.get("edit");
     return {
       events,
       places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
+      publications: Object.fromEntries(
+        [...publications].map(([id, publication]) => [id, withEntryUrl(publication, calendarGroupId)]),
+      ) as Record<string, ListedPublication>,
+      calendarGroupId,
       error: null,
       form: url.searchParams.has("new") ? ("new" as const) : (events.find((e) => e.id === editing) ?? null),
     };
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
-    return { events: [], places: {} as Record<string, string>, error: "Failed to fetch events", form: null };
+    const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
+    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", form: null };
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
-  const { db } = context.get(appContext);
+  const { db, vrchat, notifications } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
@@ -49,19 +68,52 @@ export async function action({ request, context }: Route.ActionArgs) {
       log.error("failed to delete an event", { error, eventId: id });
       return data({ error: "Failed to delete event" }, { status: 503 });
     }
+    notifications.wake();
+    return redirect(href("/admin/events"));
+  }
+  if (intent === "retry-publication") {
+    if (!vrchat.calendar) return data({ error: "Publishing to VRChat is not enabled." }, { status: 409 });
+    try {
+      if (!(await retryPublication(db, id, new Date()))) return data({ error: "Nothing to try again for this event." }, { status: 409 });
+    } catch (error) {
+      log.error("failed to retry a VRChat publication", { error, eventId: id });
+      return data({ error: "An error occurred while saving the event" }, { status: 503 });
+    }
+    notifications.wake();
     return redirect(href("/admin/events"));
   }
   if (intent !== "create" && intent !== "update") return data({ error: "Unknown action." }, { status: 400 });
 
   const parsed = EventInputSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data(firstEventInputError(parsed.error), { status: 400 });
+  let publication: PublicationChange | undefined;
+  if (vrchat.calendar) {
+    const chosen = parsePublicationInput(form);
+    if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
+    if (chosen.choice) {
+      const problem = await publicationProblem(db, {
+        eventId: intent === "update" ? id : null,
+        title: parsed.data.title,
+        start: eventStart(parsed.data),
+        choice: chosen.choice,
+        now: new Date(),
+      }).catch((error: unknown) => {
+        log.error("failed to check VRChat's limits", { error });
+        return { field: "", error: "An error occurred while saving the event" };
+      });
+      if (problem) return data(problem, { status: problem.field ? 400 : 503 });
+    }
+    const origin = new URL(request.url).origin;
+    publication = { choice: chosen.choice, pageUrl: (eventId) => `${origin}${href("/events/:id", { id: eventId })}` };
+  }
   try {
-    if (intent === "create") await createEvent(db, parsed.data, viewer.id);
-    else if (!(await updateEvent(db, id, parsed.data))) return data({ error: "Event not found" }, { status: 404 });
+    if (intent === "create") await createEvent(db, parsed.data, viewer.id, publication);
+    else if (!(await updateEvent(db, id, parsed.data, publication))) return data({ error: "Event not found" }, { status: 404 });
   } catch (error) {
     log.error("failed to save an event", { error, intent });
     return data({ error: "An error occurred while saving the event" }, { status: 503 });
   }
+  if (publication) notifications.wake();
   return redirect(href("/admin/events"));
 }
 
@@ -72,7 +124,15 @@ export function meta() {
 export default function AdminEvents({ loaderData, actionData }: Route.ComponentProps) {
   const { events, error, form } = loaderData;
   if (form) {
-    return <AdminEventForm key={form === "new" ? "new" : form.id} event={form === "new" ? null : form} failure={actionData} />;
+    return (
+      <AdminEventForm
+        key={form === "new" ? "new" : form.id}
+        event={form === "new" ? null : form}
+        failure={actionData}
+        publishing={loaderData.calendarGroupId !== null}
+        publication={form === "new" ? null : (loaderData.publications[form.id] ?? null)}
+      />
+    );
   }
   return (
     <div className="space-y-6">
@@ -93,7 +153,12 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
       ) : (
         <div className="grid gap-4">
           {events.map((event) => (
-            <AdminEventCard key={event.id} event={event} places={loaderData.places[event.id] ?? null} />
+            <AdminEventCard
+              key={event.id}
+              event={event}
+              places={loaderData.places[event.id] ?? null}
+              publication={loaderData.publications[event.id] ?? null}
+            />
           ))}
         </div>
       )}

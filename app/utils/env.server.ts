@@ -103,12 +103,14 @@ const EnvSchema = z.object({
   VRCHAT_CACHE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(1).default(120),
   /** How often the group's VRChat calendar is imported into the events, on a schedule. */
   VRCHAT_SYNC_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int().min(1).default(15),
-  /** Members read per refresh (100 per page). */
   /**
    * A decision on a group application acts in VRChat: approval accepts the linked account's join
    * request (or invites it), rejection rejects the request. Off unless asked for.
    */
   VRCHAT_MEMBERSHIP_ACTIONS: booleanFromEnv.default(false),
+  /** `true`: events saved in the Sanctum can be published to the group's VRChat calendar. */
+  VRCHAT_PUBLISH_EVENTS: booleanFromEnv.default(false),
+  /** Members read per refresh (100 per page). */
   VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });
 

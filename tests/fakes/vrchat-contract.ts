@@ -120,7 +120,58 @@ export const CalendarEventSchema = z.object({
   occurrenceKind: z.enum(["occurrence", "series", "single"]).optional(),
   ownerId: groupId.optional(),
   roleIds: z.array(z.string()).nullish(),
+  languages: z.array(z.string()).optional(),
+  platforms: z.array(z.enum(["android", "ios", "standalonewindows"])).optional(),
 });
+const calendarCategory = CalendarEventSchema.shape.category;
+const calendarPlatform = z.enum(["android", "ios", "standalonewindows"]);
+
+/** `POST /calendar/{groupId}/event`: CreateCalendarEventRequest (title at most 64, up to 3 languages). */
+export const CreateCalendarEventRequestSchema = z.strictObject({
+  accessType: z.enum(["group", "public"]),
+  category: calendarCategory,
+  closeInstanceAfterEndMinutes: z.number().int().optional(),
+  description: z.string().min(1),
+  endsAt: dateTime,
+  featured: z.boolean().optional(),
+  guestEarlyJoinMinutes: z.number().int().optional(),
+  hostEarlyJoinMinutes: z.number().int().optional(),
+  imageId: z.string().optional(),
+  isDraft: z.boolean().optional(),
+  languages: z.array(z.string()).max(3).optional(),
+  platforms: z.array(calendarPlatform).optional(),
+  roleIds: z.array(z.string()).optional(),
+  sendCreationNotification: z.boolean(),
+  startsAt: dateTime,
+  tags: z.array(z.string().min(1).max(100)).max(5).optional(),
+  title: z.string().min(1).max(64),
+  usesInstanceOverflow: z.boolean().optional(),
+});
+
+/** `PUT /calendar/{groupId}/{calendarId}/event`: UpdateCalendarEventRequest (no access type). */
+export const UpdateCalendarEventRequestSchema = z.strictObject({
+  category: z.string().optional(),
+  closeInstanceAfterEndMinutes: z.number().int().optional(),
+  description: z.string().min(1).optional(),
+  endsAt: dateTime.optional(),
+  featured: z.boolean().optional(),
+  guestEarlyJoinMinutes: z.number().int().optional(),
+  hostEarlyJoinMinutes: z.number().int().optional(),
+  imageId: z.string().optional(),
+  isDraft: z.boolean().optional(),
+  languages: z.array(z.string()).optional(),
+  platforms: z.array(z.string()).optional(),
+  roleIds: z.array(z.string()).optional(),
+  sendCreationNotification: z.boolean().optional(),
+  startsAt: dateTime.optional(),
+  tags: z.array(z.string()).optional(),
+  title: z.string().min(1).optional(),
+  usesInstanceOverflow: z.boolean().optional(),
+});
+
+/** `DELETE /calendar/{groupId}/{calendarId}`: a Success. */
+export const DeleteCalendarEventSuccessSchema = z.object({ success: z.object({ message: z.string(), status_code: z.literal(200) }) });
+
 export const CalendarEventListSchema = z.object({
   hasNext: z.boolean().optional(),
   results: z.array(CalendarEventSchema).optional(),
@@ -200,6 +251,9 @@ export const OPERATIONS = [
   { name: "getInstance", method: "GET", path: /^\/instances\/wrld_[^/:]+:[^/]+$/, query: {} },
   { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
   { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
+  { name: "createGroupCalendarEvent", method: "POST", path: /^\/calendar\/grp_[^/]+\/event$/, query: {}, body: CreateCalendarEventRequestSchema },
+  { name: "updateGroupCalendarEvent", method: "PUT", path: /^\/calendar\/grp_[^/]+\/cal_[^/]+\/event$/, query: {}, body: UpdateCalendarEventRequestSchema },
+  { name: "deleteGroupCalendarEvent", method: "DELETE", path: /^\/calendar\/grp_[^/]+\/cal_[^/]+$/, query: {} },
   { name: "getGroupMembers", method: "GET", path: /^\/groups\/grp_[^/]+\/members$/, query: { n, offset, sort: z.enum(["joinedAt:asc", "joinedAt:desc"]), roleId: z.string() } },
   { name: "getGroupRequests", method: "GET", path: /^\/groups\/grp_[^/]+\/requests$/, query: { n, offset, blocked: z.enum(["true", "false"]) } },
   { name: "getGroupMember", method: "GET", path: /^\/groups\/grp_[^/]+\/members\/usr_[^/]+$/, query: {} },

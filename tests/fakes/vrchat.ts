@@ -13,7 +13,10 @@
  * - people in VRChat (`people`): a user search, a user by id, the group's join requests, one
  *   user's membership (200 with `null` when there is none), and the actions on them: answering a
  *   join request (accept, or reject and perhaps block) and inviting, refused as VRChat refuses them
- *   (already a member, already invited, no request). Every action taken is kept in `actions`.
+ *   (already a member, already invited, no request). Every action taken is kept in `actions`;
+ * - the group's calendar written to: entries created (checked against CreateCalendarEventRequest,
+ *   refused when they start in the past or the month already holds 100), updated and deleted,
+ *   answering 404 "Calendar Entry not foundǃ" for an unknown id. Each write is kept in `calendarWrites`.
  *
  * Like VRChat, it answers 401 to calls without a valid session. Failures can be switched on for
  * every call (down, rate limited, garbage, wrong shape, refused, the next N calls) or for one
@@ -25,7 +28,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Secret, TOTP } from "otpauth";
 import { portSwitch } from "./fake-server.ts";
-import type { RecordedRequest } from "./vrchat-contract.ts";
+import { CreateCalendarEventRequestSchema, UpdateCalendarEventRequestSchema, type RecordedRequest } from "./vrchat-contract.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
 export const FAKE_BOT_USER_ID = "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
@@ -93,6 +96,16 @@ export interface FakeCalendarEvent {
   accessType?: "public" | "group";
   occurrenceKind?: "single" | "series" | "occurrence";
   roleIds?: string[] | null;
+  category?: string;
+  languages?: string[];
+  platforms?: string[];
+}
+
+export interface FakeCalendarWrite {
+  kind: "create" | "update" | "delete";
+  id: string;
+  title?: string;
+  at: number;
 }
 
 export interface FakePost {
@@ -267,7 +280,10 @@ export type FakeEndpoint =
   | "searchUsers"
   | "user"
   | "respondRequest"
-  | "invite";
+  | "invite"
+  | "createCalendarEvent"
+  | "updateCalendarEvent"
+  | "deleteCalendarEvent";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
 export type EndpointBehaviour = "normal" | "wrong-shape" | "null" | "hang" | { status: number; message?: string; retryAfterSeconds?: number };
@@ -286,6 +302,8 @@ export interface FakeVRChat {
   totpCodes: string[];
   /** Every join request answered and invite sent, in order. */
   actions: FakeAction[];
+  /** Every calendar entry created, updated or deleted, in order. */
+  calendarWrites: FakeCalendarWrite[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -452,6 +470,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   const userAgents = new Set<string>();
   const totpCodes: string[] = [];
   const actions: FakeAction[] = [];
+  const calendarWrites: FakeCalendarWrite[] = [];
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
   let retryAfterSeconds = 1;
@@ -559,6 +578,71 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         actions.push({ kind: "invite", userId: who.id, at: Date.now() });
         who.status = "invited";
         return {};
+      }];
+    }
+    return calendarWriteRoute(method, path, body);
+  }
+
+  /** The group's calendar, written to as VRChat's is. */
+  function calendarWriteRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
+    const c = `/calendar/${FAKE_GROUP_ID}`;
+    const notFound = new Refusal(404, "Calendar Entry not foundǃ");
+    if (method === "POST" && path === `${c}/event`) {
+      return ["createCalendarEvent", () => {
+        const parsed = CreateCalendarEventRequestSchema.safeParse(body);
+        if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
+        const entry = parsed.data;
+        if (Date.parse(entry.startsAt) <= Date.now()) return new Refusal(400, "Calendar Entry must start in the future");
+        const month = new Date(entry.startsAt).toISOString().slice(0, 7);
+        if (group.calendar.filter((event) => (event.startsAt ?? "").slice(0, 7) === month).length >= 100) {
+          return new Refusal(403, "You're not allowed to make more than 100 events in a single month");
+        }
+        const created: FakeCalendarEvent = {
+          id: `cal_${randomUUID()}`,
+          title: entry.title,
+          description: entry.description,
+          startsAt: new Date(entry.startsAt).toISOString(),
+          endsAt: new Date(entry.endsAt).toISOString(),
+          accessType: entry.accessType,
+          category: entry.category,
+          languages: entry.languages ?? [],
+          platforms: entry.platforms ?? [],
+          occurrenceKind: "single",
+        };
+        group.calendar.push(created);
+        calendarWrites.push({ kind: "create", id: created.id, title: created.title, at: Date.now() });
+        return fullCalendarEvent(created);
+      }];
+    }
+    const update = new RegExp(`^${c}/(cal_[^/]+)/event$`).exec(path);
+    if (method === "PUT" && update) {
+      return ["updateCalendarEvent", () => {
+        const found = group.calendar.find((event) => event.id === update[1]);
+        if (!found) return notFound;
+        const parsed = UpdateCalendarEventRequestSchema.safeParse(body);
+        if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
+        const { title, description, startsAt, endsAt, category, languages, platforms } = parsed.data;
+        Object.assign(found, {
+          ...(title === undefined ? {} : { title }),
+          ...(description === undefined ? {} : { description }),
+          ...(startsAt === undefined ? {} : { startsAt: new Date(startsAt).toISOString() }),
+          ...(endsAt === undefined ? {} : { endsAt: new Date(endsAt).toISOString() }),
+          ...(category === undefined ? {} : { category }),
+          ...(languages === undefined ? {} : { languages }),
+          ...(platforms === undefined ? {} : { platforms }),
+        });
+        calendarWrites.push({ kind: "update", id: found.id, title: found.title, at: Date.now() });
+        return fullCalendarEvent(found);
+      }];
+    }
+    const remove = new RegExp(`^${c}/(cal_[^/]+)$`).exec(path);
+    if (method === "DELETE" && remove) {
+      return ["deleteCalendarEvent", () => {
+        const index = group.calendar.findIndex((event) => event.id === remove[1]);
+        if (index < 0) return notFound;
+        const [gone] = group.calendar.splice(index, 1);
+        calendarWrites.push({ kind: "delete", id: gone!.id, title: gone!.title, at: Date.now() });
+        return { success: { message: "Calendar Entry deleted!", status_code: 200 } };
       }];
     }
     return null;
@@ -679,7 +763,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         return send(res, 200, me);
       }
       if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") return void verifyTotp(req, res, text);
-      if (req.method === "GET" || req.method === "PUT" || req.method === "POST") return data(req, res, url, path, body);
+      if (["GET", "PUT", "POST", "DELETE"].includes(req.method ?? "")) return data(req, res, url, path, body);
       return error(res, 405, "Method not allowed");
     });
   });
@@ -696,6 +780,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     userAgents,
     totpCodes,
     actions,
+    calendarWrites,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

@@ -1,4 +1,4 @@
-import { Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
+import { CalendarCheck, Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -7,6 +7,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ApplicationRequiredBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
 import type { AdminEventSummary } from "./events.server";
+import type { PublicationSummary } from "./vrchat-publication";
 
 export const DELETE_EVENT_CONFIRMATION = "Are you sure you want to delete this prophecy? This action cannot be undone.";
 
@@ -33,8 +34,51 @@ export function DeleteEventButton({ eventId, title }: { eventId: string; title: 
   );
 }
 
-/** `places`: how many of the event's places are taken, in words (events with a limit). */
-export function AdminEventCard({ event, places }: { event: AdminEventSummary; places: string | null }) {
+/** How the event stands on the group's VRChat calendar, with "Try again" after a refusal. */
+function PublicationStatus({ eventId, publication }: { eventId: string; publication: ListedPublication }) {
+  const { wanted, state, vrchatEventId, lastError, entryUrl } = publication;
+  const membersOnly = publication.accessType === "group" ? " (members only)" : "";
+  let text: string;
+  if (state === "failed") text = wanted ? "Not on VRChat's calendar: VRChat refused it." : "Could not be removed from VRChat's calendar.";
+  else if (!wanted) text = state === "removed" ? "Removed from VRChat's calendar." : "Being removed from VRChat's calendar…";
+  else if (state === "published") text = `On VRChat's calendar${membersOnly}.`;
+  else text = vrchatEventId ? "Updating on VRChat's calendar…" : "Being published to VRChat's calendar…";
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="vrchat-publication">
+      <CalendarCheck aria-hidden="true" className="size-4 text-aurora-300" />
+      <span className={state === "failed" ? "text-red-200" : "text-mist-200"}>{text}</span>
+      {lastError ? <span className="text-mist-400">{state === "failed" ? lastError : `Last try: ${lastError}`}</span> : null}
+      {entryUrl && state === "published" ? (
+        <a href={entryUrl} target="_blank" rel="noreferrer" className="text-aurora-300 underline-offset-4 hover:underline">
+          Open in VRChat
+        </a>
+      ) : null}
+      {state === "failed" ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="retry-publication" />
+          <input type="hidden" name="id" value={eventId} />
+          <Button type="submit" variant="outline" size="sm">Try again</Button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
+type ListedPublication = PublicationSummary & { entryUrl: string | null };
+
+/**
+ * `places`: how many of the event's places are taken, in words (events with a limit);
+ * `publication`: its entry on VRChat's calendar, when it was published there.
+ */
+export function AdminEventCard({
+  event,
+  places,
+  publication,
+}: {
+  event: AdminEventSummary;
+  places: string | null;
+  publication: ListedPublication | null;
+}) {
   const headingId = `event-${event.id}-title`;
   return (
     <article aria-labelledby={headingId}>
@@ -63,6 +107,7 @@ export function AdminEventCard({ event, places }: { event: AdminEventSummary; pl
         <EventWhen event={event} compact />
         <p className="text-mist-300">{event.worldName}</p>
       </div>
+      {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         <Button asChild variant="outline" size="sm">
           <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={`Edit Event ${event.title}`}>

@@ -6,10 +6,23 @@ import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
 import { deadlineDateOf, EVENT_TIMEZONES } from "./event-timing";
 import type { AdminEventSummary } from "./events.server";
+import {
+  DEFAULT_PUBLICATION_CHOICE,
+  PUBLICATION_FIELDS,
+  VRCHAT_ACCESS,
+  VRCHAT_CATEGORIES,
+  VRCHAT_CREATIONS_PER_HOUR,
+  VRCHAT_LANGUAGES,
+  VRCHAT_LANGUAGES_MAX,
+  VRCHAT_PLATFORMS,
+  VRCHAT_TITLE_MAX,
+  type PublicationSummary,
+} from "./vrchat-publication";
 
 export interface EventFormFailure {
   error: string;
-  fieldClass?: string;
+  /** The field the error is about, marked invalid. */
+  field?: string;
 }
 
 function Field({ id, label, error, children, hint }: { id: string; label: string; error?: boolean; children: React.ReactNode; hint?: string }) {
@@ -23,12 +36,24 @@ function Field({ id, label, error, children, hint }: { id: string; label: string
 }
 
 /** The inline create/edit form that replaces the list (spec, admin events). */
-export function AdminEventForm({ event, failure }: { event: AdminEventSummary | null; failure?: EventFormFailure }) {
+export function AdminEventForm({
+  event,
+  failure,
+  publishing,
+  publication,
+}: {
+  event: AdminEventSummary | null;
+  failure?: EventFormFailure;
+  /** Publishing to VRChat's calendar is configured. */
+  publishing: boolean;
+  /** How the event stands on VRChat's calendar, if it was ever published. */
+  publication: PublicationSummary | null;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const errorId = useId();
   const id = (name: string) => `event-${name}`;
-  const invalid = (name: string) => (failure?.fieldClass === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
+  const invalid = (name: string) => (failure?.field === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
   const deadline = event?.applicationDeadline ? deadlineDateOf(new Date(event.applicationDeadline), event.timezone) : "";
 
   return (
@@ -42,7 +67,7 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
           {failure ? <p className="rounded-lg border border-red-400/40 bg-red-500/10 px-3 py-2 text-sm text-red-200">{failure.error}</p> : null}
         </div>
         <div className="sm:col-span-2">
-          <Field id={id("title")} label="Title">
+          <Field id={id("title")} label="Title" hint={publishing ? `VRChat's calendar takes at most ${VRCHAT_TITLE_MAX} characters.` : undefined}>
             <input id={id("title")} name="title" required defaultValue={event?.title} className={fieldClass} {...invalid("title")} />
           </Field>
         </div>
@@ -86,6 +111,7 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
           <input type="checkbox" name="featured" defaultChecked={event?.featured} className="size-5 accent-ember-400" />
           Featured
         </label>
+        {publishing ? <PublishFields publication={publication} invalid={invalid} /> : null}
         <div className="flex flex-wrap gap-3 sm:col-span-2">
           <Button type="submit" disabled={busy} aria-busy={busy}>{event ? "Save Changes" : "Create Prophecy"}</Button>
           <Button asChild variant="ghost">
@@ -94,5 +120,87 @@ export function AdminEventForm({ event, failure }: { event: AdminEventSummary | 
         </div>
       </Form>
     </Card>
+  );
+}
+
+type Invalid = (name: string) => { "aria-invalid"?: boolean; "aria-describedby"?: string };
+
+/**
+ * 'Publish to VRChat': the entry on the group's VRChat calendar, kept up to date by the site. The
+ * choices hide with CSS while the box is unticked, like the application fields.
+ */
+function PublishFields({ publication, invalid }: { publication: PublicationSummary | null; invalid: Invalid }) {
+  const choice = publication?.choice ?? DEFAULT_PUBLICATION_CHOICE;
+  const languages = Array.from({ length: VRCHAT_LANGUAGES_MAX }, (_, index) => choice.languages[index] ?? "");
+  const headingId = useId();
+  return (
+    <fieldset aria-labelledby={headingId} className="grid gap-4 rounded-xl border border-mist-400/20 p-4 sm:col-span-2">
+      <legend id={headingId} className="sr-only">VRChat calendar</legend>
+      <label className="flex items-center gap-3 text-sm font-semibold text-mist-100">
+        <input
+          type="checkbox"
+          name={PUBLICATION_FIELDS.publish}
+          defaultChecked={publication?.wanted ?? false}
+          className="size-5 accent-ember-400"
+          {...invalid(PUBLICATION_FIELDS.publish)}
+        />
+        Publish to VRChat
+      </label>
+      <p className="-mt-2 text-xs text-mist-400">
+        Adds the event to the group&apos;s calendar in VRChat, updates it when you save changes here, and removes it when you untick this or delete the event.
+      </p>
+      <div className="dwell-vrchat-fields grid gap-4 sm:grid-cols-2">
+        <Field id="vrchat-category" label="Category">
+          <select id="vrchat-category" name={PUBLICATION_FIELDS.category} defaultValue={choice.category} className={fieldClass} {...invalid(PUBLICATION_FIELDS.category)}>
+            {Object.entries(VRCHAT_CATEGORIES).map(([value, label]) => (
+              <option key={value} value={value}>{label}</option>
+            ))}
+          </select>
+        </Field>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-mist-100">Who can see it on VRChat</legend>
+          {Object.entries(VRCHAT_ACCESS).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2 text-sm text-mist-200">
+              <input type="radio" name={PUBLICATION_FIELDS.accessType} value={value} defaultChecked={choice.accessType === value} className="size-4 accent-ember-400" />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-mist-100">Languages (up to {VRCHAT_LANGUAGES_MAX})</legend>
+          {languages.map((language, index) => (
+            <select
+              key={index}
+              name={PUBLICATION_FIELDS.languages}
+              aria-label={`Language ${index + 1}`}
+              defaultValue={language}
+              className={fieldClass}
+              {...invalid(PUBLICATION_FIELDS.languages)}
+            >
+              <option value="">{index === 0 ? "No spoken language" : "None"}</option>
+              {Object.entries(VRCHAT_LANGUAGES).map(([value, label]) => (
+                <option key={value} value={value}>{label}</option>
+              ))}
+            </select>
+          ))}
+        </fieldset>
+        <fieldset className="space-y-2" {...invalid(PUBLICATION_FIELDS.platforms)}>
+          <legend className="text-sm font-semibold text-mist-100">Platforms</legend>
+          {Object.entries(VRCHAT_PLATFORMS).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2 text-sm text-mist-200">
+              <input type="checkbox" name={PUBLICATION_FIELDS.platforms} value={value} defaultChecked={choice.platforms.includes(value)} className="size-4 accent-ember-400" />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="flex items-center gap-3 text-sm text-mist-200 sm:col-span-2">
+          <input type="checkbox" name={PUBLICATION_FIELDS.notify} defaultChecked={choice.notify} className="size-4 accent-ember-400" />
+          Notify the group&apos;s members in VRChat when it is first published
+        </label>
+        <p className="text-xs text-mist-400 sm:col-span-2">
+          VRChat lets a group create about {VRCHAT_CREATIONS_PER_HOUR} calendar events an hour. Changing who can see it makes a new entry on VRChat.
+        </p>
+      </div>
+    </fieldset>
   );
 }

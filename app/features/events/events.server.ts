@@ -4,6 +4,8 @@ import type { Database } from "~/db/db.server";
 import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import type { EventInput } from "./event-input";
+import type { PublicationChoice } from "./vrchat-publication";
+import { savePublication, withdrawPublication } from "./vrchat-publication.server";
 import {
   applicationDeadlineFor,
   applicationState,
@@ -212,21 +214,43 @@ function eventValues(input: EventInput) {
   };
 }
 
-export async function createEvent(db: Database, input: EventInput, createdBy: string): Promise<string> {
-  const [row] = await db.insert(events).values({ ...eventValues(input), createdBy }).returning({ id: events.id });
-  return row!.id;
+/**
+ * What the admins want on the group's VRChat calendar, when publishing is on: the choices (null:
+ * not there) and the event page's address for an event id. Absent: the calendar is left as it is.
+ */
+export interface PublicationChange {
+  choice: PublicationChoice | null;
+  pageUrl: (eventId: string) => string;
+}
+
+export async function createEvent(db: Database, input: EventInput, createdBy: string, publication?: PublicationChange): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy }).returning();
+    if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
+    return row!.id;
+  });
 }
 
 /** Whether the event existed. */
-export async function updateEvent(db: Database, id: string, input: EventInput): Promise<boolean> {
+export async function updateEvent(db: Database, id: string, input: EventInput, publication?: PublicationChange): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
-  const rows = await db.update(events).set(eventValues(input)).where(eq(events.id, id)).returning({ id: events.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(events).set(eventValues(input)).where(eq(events.id, id)).returning();
+    if (!row) return false;
+    if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
+    return true;
+  });
 }
 
-/** Deletes an event with its questions and applications; whether it existed. */
+/**
+ * Deletes an event with its questions and applications; whether it existed. Its entry on VRChat's
+ * calendar, if it has one, is queued for removal in the same transaction.
+ */
 export async function deleteEvent(db: Database, id: string): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
-  const rows = await db.delete(events).where(eq(events.id, id)).returning({ id: events.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    await withdrawPublication(tx, id, new Date());
+    const rows = await tx.delete(events).where(eq(events.id, id)).returning({ id: events.id });
+    return rows.length > 0;
+  });
 }

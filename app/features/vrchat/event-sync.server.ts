@@ -7,6 +7,8 @@
  *   admin's own and reported).
  * - Events that have not ended, and those that ended in the last 30 days, are imported; older ones
  *   are left out and not counted.
+ * - Events the site published to VRChat (`vrchat_publications`, removed ones too) are never imported:
+ *   they are the site's own already.
  * - An event is matched by its VRChat id. One that is already imported and unchanged on VRChat is
  *   `skipped`; one whose title, description or times changed on VRChat is updated and counted in
  *   `updated` (an admin's own edits stay until VRChat changes the event again). `added` counts new ones.
@@ -19,8 +21,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { eventApplications, events, jobRuns } from "~/db/schema";
+import { eventApplications, events, jobRuns, vrchatPublications } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import { listPublishedEntryIds } from "./calendar-publisher.server";
 import type { PlatformEvent } from "./group-data";
 import type { GroupDataService } from "./group-data.server";
 import type { MembersOnlyListing } from "./members-only-panel";
@@ -73,7 +76,13 @@ function importedValues(event: PlatformEvent, title: string, start: number) {
  */
 export async function importPlatformEvents(db: Database, calendar: readonly PlatformEvent[], now: Date): Promise<SyncResult> {
   const result: SyncResult = { added: 0, updated: 0, skipped: 0, errors: [] };
+  // The site's own events, published to VRChat: already here, and never to be brought in again.
+  const published = await listPublishedEntryIds(db);
   for (const event of calendar) {
+    if (published.has(event.id)) {
+      result.skipped++;
+      continue;
+    }
     const title = event.title.trim().slice(0, TITLE_MAX) || "Untitled event";
     const start = Date.parse(event.startsAt);
     if (Number.isNaN(start)) {
@@ -155,6 +164,12 @@ export async function importEventByAdmin(
 ): Promise<{ id: string; created: boolean } | null> {
   const event = calendar.find((candidate) => candidate.id === vrchatEventId);
   if (!event) return null;
+  // One the site published: its own event is the one.
+  const [own] = await db
+    .select({ eventId: vrchatPublications.eventId })
+    .from(vrchatPublications)
+    .where(eq(vrchatPublications.vrchatEventId, vrchatEventId));
+  if (own) return own.eventId ? { id: own.eventId, created: false } : null;
   const start = Date.parse(event.startsAt);
   if (Number.isNaN(start)) return null;
   const title = event.title.trim().slice(0, TITLE_MAX) || "Untitled event";
@@ -185,6 +200,7 @@ export async function membersOnlyListing(db: Database, items: MembersOnlyItems |
       ? []
       : (await db.select({ id: events.vrchatEventId }).from(events).where(inArray(events.vrchatEventId, ids))).map((row) => row.id),
   );
+  for (const id of await listPublishedEntryIds(db)) imported.add(id);
   return {
     events: calendar.map((event) => ({ id: event.id, title: event.title, startsAt: event.startsAt, imported: imported.has(event.id) })),
     posts: (items?.posts ?? []).slice(0, 20).map((post) => ({ id: post.id, title: post.title, createdAt: post.createdAt })),

@@ -66,6 +66,8 @@ export interface VRChatClientOptions {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+export type WriteMethod = "PUT" | "POST" | "DELETE";
+
 export interface CallOptions {
   /** A time (ms since the epoch) after which the call neither waits nor starts another attempt. */
   deadline?: number;
@@ -74,11 +76,13 @@ export interface CallOptions {
 export interface VRChatClient {
   get<T>(path: string, schema: z.ZodType<T>, query?: Query, options?: CallOptions): Promise<T>;
   /**
-   * A call that changes something (PUT, POST): sent once, never retried here, even on 429 or 5xx
+   * A call that changes something (PUT, POST, DELETE): sent once, never retried here, even on 429 or 5xx
    * (VRChat may have acted before failing); the caller decides, after reading the state again.
    * Only a 401 leads to a new login and the same call once more (VRChat did not act on it).
    */
-  send(method: "PUT" | "POST", path: string, body: unknown, options?: CallOptions): Promise<void>;
+  send(method: WriteMethod, path: string, body: unknown, options?: CallOptions): Promise<void>;
+  /** `send`, for a call whose answer is needed (a created calendar entry's id): checked with `schema`. */
+  sendFor<T>(method: WriteMethod, path: string, body: unknown, schema: z.ZodType<T>, options?: CallOptions): Promise<T>;
   /** The bot account's own user id: from the login, or one `GET /auth/user` the first time. */
   botUserId(options?: CallOptions): Promise<string>;
 }
@@ -314,33 +318,49 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     return response;
   }
 
-  async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
-    const response = await withSession(url(path, query), {}, path, false, options.deadline);
+  /** An answer checked against the schema: one in another shape fails as "refused-shape". */
+  async function parsed<T>(response: Response, schema: z.ZodType<T>, label: string): Promise<T> {
     const body: unknown = await response.json().catch(() => {
-      throw new VRChatError(`VRChat ${path} answered with something other than JSON`, response.status, null, "refused-shape");
+      throw new VRChatError(`VRChat ${label} answered with something other than JSON`, response.status, null, "refused-shape");
     });
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+    const result = schema.safeParse(body);
+    if (!result.success) {
+      const issue = result.error.issues[0];
       throw new VRChatError(
-        `VRChat ${path} answered in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`,
+        `VRChat ${label} answered in an unexpected shape (${issue?.path.join(".") || "body"}: ${issue?.message})`,
         response.status,
         null,
         "refused-shape",
       );
     }
-    return parsed.data;
+    return result.data;
   }
 
-  async function sendOnce(method: "PUT" | "POST", path: string, body: unknown, options: CallOptions = {}): Promise<void> {
-    const init = { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-    const response = await withSession(url(path), init, `${method} ${path}`, true, options.deadline);
+  async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
+    const response = await withSession(url(path, query), {}, path, false, options.deadline);
+    return parsed(response, schema, path);
+  }
+
+  function write(method: WriteMethod, path: string, body: unknown, options: CallOptions) {
+    const init: RequestInit =
+      body === undefined ? { method } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    return withSession(url(path), init, `${method} ${path}`, true, options.deadline);
+  }
+
+  async function sendOnce(method: WriteMethod, path: string, body: unknown, options: CallOptions = {}): Promise<void> {
+    const response = await write(method, path, body, options);
     await response.body?.cancel();
+  }
+
+  async function sendFor<T>(method: WriteMethod, path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions = {}): Promise<T> {
+    const response = await write(method, path, body, options);
+    return parsed(response, schema, `${method} ${path}`);
   }
 
   return {
     get,
     send: sendOnce,
+    sendFor,
     async botUserId(options) {
       const stored = await store.load();
       if (stored?.userId) return stored.userId;

@@ -15,6 +15,7 @@ import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
+import { actionOutcomeOf, createPacer, type ActionOutcome } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
@@ -115,11 +116,6 @@ const MembershipActionSchema = z.object({
   actor: z.object({ id: z.string(), name: z.string() }),
 });
 
-export type ActionOutcome =
-  | { kind: "delivered"; result: string }
-  | { kind: "retry"; error: string; retryAfterMs?: number }
-  | { kind: "failed"; error: string };
-
 export function createVRChatMembership(options: MembershipOptions) {
   const { client, groupId, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, actionSpacingMs = 1_000, timeoutMs, now = Date.now } = options;
   const lookups = createLookupCache({
@@ -129,8 +125,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     now,
   });
   const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
-  let lastActionCall = 0;
-  let pace: Promise<void> = Promise.resolve();
+  const paced = createPacer(actionSpacingMs, now);
 
   const joinRequests = () =>
     cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
@@ -188,17 +183,6 @@ export function createVRChatMembership(options: MembershipOptions) {
     };
   }
 
-  /** Waits its turn: the actions' calls leave at least `actionSpacingMs` between them. */
-  function paced<T>(call: () => Promise<T>): Promise<T> {
-    const turn = pace.then(async () => {
-      const wait = lastActionCall + actionSpacingMs - now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      lastActionCall = now();
-    });
-    pace = turn.catch(() => undefined);
-    return turn.then(call);
-  }
-
   /** What the job does, from the membership as VRChat has it now. */
   async function act(action: MembershipAction): Promise<string> {
     const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${action.userId}`, MembershipSchema)))?.membershipStatus);
@@ -235,7 +219,7 @@ export function createVRChatMembership(options: MembershipOptions) {
         try {
           return { kind: "delivered", result: await act(parsed.data) };
         } catch (error) {
-          return outcomeOf(error);
+          return actionOutcomeOf(error);
         }
       },
     },
@@ -243,20 +227,6 @@ export function createVRChatMembership(options: MembershipOptions) {
 }
 
 export type VRChatMembership = ReturnType<typeof createVRChatMembership>;
-
-/** A failure as the card shows it: waits are retried, refusals are the admin's to look at. */
-function outcomeOf(error: unknown): ActionOutcome {
-  if (!(error instanceof VRChatError)) return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
-  if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
-  if (error.kind === "unreachable" || error.kind === "auth") return { kind: "retry", error: error.message };
-  if (error.kind === "forbidden") {
-    return { kind: "failed", error: `VRChat refused the bot account (${reason(error)}): check its permissions in the group` };
-  }
-  return { kind: "failed", error: `VRChat answered ${error.status ?? "nothing"}: ${reason(error)}` };
-}
-
-/** VRChat's own words, without our "VRChat … answered 403:" prefix. */
-const reason = (error: VRChatError) => error.message.replace(/^VRChat .*? answered \d+: /, "");
 
 /** Queues the VRChat action of a decision, in its transaction. */
 export async function queueMembershipAction(tx: Pick<Database, "insert">, action: MembershipAction, at: Date) {

@@ -1,5 +1,6 @@
 import type { Database } from "~/db/db.server";
 import { vrchatConfig, type Config } from "~/utils/env.server";
+import { createCalendarPublisher, type CalendarPublisher } from "./calendar-publisher.server";
 import { createEventSync, type EventSync } from "./event-sync.server";
 import {
   createCachedGroupData,
@@ -19,6 +20,11 @@ export interface VRChatServices {
   membership: VRChatMembership | null;
   /** Decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS, with VRChat configured). */
   membershipActions: boolean;
+  /**
+   * Events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS, with VRChat
+   * configured): the worker's channel, and the group, for links to its entries.
+   */
+  calendar: { publisher: CalendarPublisher; groupId: string } | null;
 }
 
 /** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
@@ -32,6 +38,7 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
   const vrchat = vrchatConfig(config);
   let groupData: GroupDataService;
   let membership: VRChatMembership | null = null;
+  let calendar: VRChatServices["calendar"] = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -54,6 +61,10 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       leaseMs: Math.max(60_000, worstCaseCalls(config.VRCHAT_MEMBERS_MAX) * config.VRCHAT_TIMEOUT_SECONDS * 1000 + 10_000),
     });
     membership = createVRChatMembership({ client, groupId: vrchat.groupId, timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
+    if (config.VRCHAT_PUBLISH_EVENTS) {
+      const publisher = createCalendarPublisher({ db, client, groupId: vrchat.groupId, timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
+      calendar = { publisher, groupId: vrchat.groupId };
+    }
   } else {
     groupData = config.DEMO_CONTENT ? createDemoGroupData() : createGroupDataOff();
   }
@@ -62,5 +73,6 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
     eventSync: createEventSync({ db, groupData, minIntervalMs: SYNC_MIN_INTERVAL_MS }),
     membership,
     membershipActions: membership !== null && config.VRCHAT_MEMBERSHIP_ACTIONS,
+    calendar,
   };
 }

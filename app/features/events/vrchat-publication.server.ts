@@ -1,0 +1,229 @@
+/**
+ * The admins' side of publishing events to the group's VRChat calendar: what an event should look
+ * like there, saved in the same transaction as the event, with one outbox job that has the calendar
+ * worker (features/vrchat/calendar-publisher) make VRChat match it. VRChat's limits are checked here,
+ * before anything is queued, so the form can say what to change.
+ */
+import { and, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { outbox, vrchatPublications, type EventRow, type PublicationDetails, type PublicationRow } from "~/db/schema";
+import { ASSUMED_EVENT_HOURS } from "./calendar-link";
+import { eventStart } from "./event-timing";
+import {
+  titleTooLongForVRChat,
+  VRCHAT_CREATIONS_PER_HOUR,
+  type PublicationChoice,
+  type PublicationSummary,
+  type VRChatAccess,
+  type VRChatCategory,
+} from "./vrchat-publication";
+
+type Executor = Pick<Database, "select" | "insert" | "update">;
+
+/** VRChat sets no length in its description of the API; the entry links the page for the rest. */
+const DESCRIPTION_MAX = 1_000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The event as VRChat's calendar gets it: its own description, then a link to its page. */
+export function publicationDetails(event: EventRow, choice: PublicationChoice, pageUrl: string): PublicationDetails {
+  const start = eventStart(event);
+  const link = event.applicationRequired ? `Apply on ${pageUrl}` : pageUrl;
+  const room = DESCRIPTION_MAX - link.length - 2;
+  const own = event.description.trim();
+  const description = own ? `${own.length > room ? `${own.slice(0, room - 1).trimEnd()}…` : own}\n\n${link}` : link;
+  return {
+    title: event.title,
+    description,
+    startsAt: start.toISOString(),
+    endsAt: new Date(start.getTime() + ASSUMED_EVENT_HOURS * HOUR_MS).toISOString(),
+    category: choice.category,
+    accessType: choice.accessType,
+    languages: choice.languages,
+    platforms: choice.platforms,
+    notify: choice.notify,
+  };
+}
+
+function choiceOf(details: PublicationDetails): PublicationChoice {
+  return {
+    category: details.category as VRChatCategory,
+    accessType: details.accessType,
+    languages: details.languages,
+    platforms: details.platforms,
+    notify: details.notify,
+  };
+}
+
+/** The publication the admins want for an event (at most one). */
+async function wantedPublication(db: Executor, eventId: string, lock: boolean): Promise<PublicationRow | null> {
+  const query = db
+    .select()
+    .from(vrchatPublications)
+    .where(and(eq(vrchatPublications.eventId, eventId), eq(vrchatPublications.wanted, true)));
+  const [row] = lock ? await query.for("update") : await query;
+  return row ?? null;
+}
+
+/**
+ * Creations VRChat counts in the last hour: entries created, and those queued to be (a save that
+ * has not reached VRChat yet will create one).
+ */
+async function recentCreations(db: Executor, now: Date): Promise<{ count: number; oldest: Date | null }> {
+  const since = new Date(now.getTime() - HOUR_MS);
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${vrchatPublications.vrchatCreatedAt})`,
+    })
+    .from(vrchatPublications)
+    .where(
+      or(
+        gt(vrchatPublications.vrchatCreatedAt, since),
+        and(eq(vrchatPublications.wanted, true), isNull(vrchatPublications.vrchatEventId), ne(vrchatPublications.state, "failed")),
+      ),
+    );
+  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}
+
+/**
+ * Why VRChat would refuse this publication, as a form error, or null. A new calendar entry must
+ * start in the future, and the group may create about ten an hour; every title must fit.
+ */
+export async function publicationProblem(
+  db: Database,
+  { eventId, title, start, choice, now }: { eventId: string | null; title: string; start: Date; choice: PublicationChoice; now: Date },
+): Promise<{ field: string; error: string } | null> {
+  const long = titleTooLongForVRChat(title);
+  if (long) return { field: "title", error: long };
+  const current = eventId ? await wantedPublication(db, eventId, false) : null;
+  // Changing who may see it makes a new entry: VRChat's update does not take the access type.
+  const creates = !current || current.details.accessType !== choice.accessType;
+  if (!creates) return null;
+  if (start.getTime() <= now.getTime()) {
+    return { field: "eventDate", error: "VRChat's calendar takes only events that have not started yet. Change the date, or save without publishing to VRChat." };
+  }
+  const recent = await recentCreations(db, now);
+  if (recent.count >= VRCHAT_CREATIONS_PER_HOUR) {
+    const freeAt = recent.oldest ? recent.oldest.getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+    const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+    return {
+      field: "publishToVRChat",
+      error: `VRChat lets a group create about ${VRCHAT_CREATIONS_PER_HOUR} calendar events an hour, and ${recent.count} were published in the last hour. Save without publishing to VRChat, or try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+    };
+  }
+  return null;
+}
+
+/**
+ * Queues the calendar worker for a publication, unless a job for it is already waiting (it will
+ * read the latest state when it runs). A job being worked on does not count: it read the state before.
+ */
+async function queueCalendarJob(tx: Executor, publicationId: string, now: Date) {
+  const [waiting] = await tx
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(
+        eq(outbox.target, "vrchat_calendar"),
+        eq(outbox.sourceId, publicationId),
+        eq(outbox.status, "pending"),
+        or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
+      ),
+    )
+    .limit(1);
+  if (waiting) return;
+  await tx.insert(outbox).values({ target: "vrchat_calendar", payload: { publicationId }, sourceId: publicationId, nextAttemptAt: now });
+}
+
+async function withdraw(tx: Executor, row: PublicationRow, now: Date) {
+  await tx
+    .update(vrchatPublications)
+    .set({ wanted: false, state: "pending", lastError: null, version: sql`${vrchatPublications.version} + 1` })
+    .where(eq(vrchatPublications.id, row.id));
+  await queueCalendarJob(tx, row.id, now);
+}
+
+/**
+ * Records what the admins want on VRChat's calendar for an event (null: not there), inside the
+ * transaction that saves or deletes the event. Nothing is queued when nothing changed.
+ */
+export async function savePublication(
+  tx: Executor,
+  event: EventRow,
+  choice: PublicationChoice | null,
+  pageUrl: string,
+  now: Date,
+): Promise<void> {
+  const current = await wantedPublication(tx, event.id, true);
+  if (!choice) {
+    if (current) await withdraw(tx, current, now);
+    return;
+  }
+  const details = publicationDetails(event, choice, pageUrl);
+  if (current && current.details.accessType !== details.accessType) {
+    await withdraw(tx, current, now);
+  } else if (current) {
+    // Compared field by field: the database gives a stored object's keys back in its own order.
+    const same = (Object.keys(details) as (keyof PublicationDetails)[]).every(
+      (key) => JSON.stringify(current.details[key]) === JSON.stringify(details[key]),
+    );
+    const unchanged = same && current.state !== "failed";
+    if (unchanged) return;
+    await tx
+      .update(vrchatPublications)
+      .set({ details, state: "pending", lastError: null, version: sql`${vrchatPublications.version} + 1` })
+      .where(eq(vrchatPublications.id, current.id));
+    await queueCalendarJob(tx, current.id, now);
+    return;
+  }
+  const [created] = await tx
+    .insert(vrchatPublications)
+    .values({ eventId: event.id, details })
+    .returning({ id: vrchatPublications.id });
+  await queueCalendarJob(tx, created!.id, now);
+}
+
+/** An event about to be deleted: its entry comes off VRChat's calendar too. */
+export async function withdrawPublication(tx: Executor, eventId: string, now: Date): Promise<void> {
+  const current = await wantedPublication(tx, eventId, true);
+  if (current) await withdraw(tx, current, now);
+}
+
+/** "Try again" after VRChat refused: the worker makes another attempt from the latest state. */
+export async function retryPublication(db: Database, eventId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(vrchatPublications)
+      .set({ state: "pending", lastError: null })
+      .where(and(eq(vrchatPublications.eventId, eventId), eq(vrchatPublications.state, "failed")))
+      .returning({ id: vrchatPublications.id });
+    for (const row of rows) await queueCalendarJob(tx, row.id, now);
+    return rows.length > 0;
+  });
+}
+
+/**
+ * How each event stands on VRChat's calendar: its wanted publication, or else one still being
+ * removed (or whose removal failed). Events never published are absent.
+ */
+export async function listPublications(db: Database, eventIds: readonly string[]): Promise<Map<string, PublicationSummary>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(vrchatPublications)
+    .where(and(inArray(vrchatPublications.eventId, [...eventIds]), or(eq(vrchatPublications.wanted, true), ne(vrchatPublications.state, "removed"))))
+    .orderBy(desc(vrchatPublications.wanted), desc(vrchatPublications.updatedAt));
+  const found = new Map<string, PublicationSummary>();
+  for (const row of rows) {
+    if (!row.eventId || found.has(row.eventId)) continue;
+    found.set(row.eventId, {
+      wanted: row.wanted,
+      state: row.state,
+      vrchatEventId: row.vrchatEventId,
+      accessType: row.details.accessType as VRChatAccess,
+      lastError: row.lastError,
+      choice: choiceOf(row.details),
+    });
+  }
+  return found;
+}

@@ -1,0 +1,43 @@
+/**
+ * What the outbox jobs that act in VRChat share (the decisions' membership actions, the calendar's
+ * publications): a pace between their calls, and how a failure is told to the admins.
+ */
+import { VRChatError } from "./vrchat-client.server";
+
+export type ActionOutcome =
+  | { kind: "delivered"; result: string }
+  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "failed"; error: string };
+
+/** Calls made through it leave at least `spacingMs` between them, in the order they were asked. */
+export function createPacer(spacingMs: number, now: () => number = Date.now) {
+  let last = 0;
+  let queue: Promise<void> = Promise.resolve();
+  return function paced<T>(call: () => Promise<T>): Promise<T> {
+    const turn = queue.then(async () => {
+      const wait = last + spacingMs - now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      last = now();
+    });
+    queue = turn.catch(() => undefined);
+    return turn.then(call);
+  };
+}
+
+/** VRChat's own words, without our "VRChat … answered 403:" prefix. */
+export const vrchatReason = (error: VRChatError) => error.message.replace(/^VRChat .*? answered \d+: /, "");
+
+/**
+ * A failure as the admins read it: waits are retried, refusals are theirs to look at. `forbidden`
+ * words a 403 (by default: the bot account lacks a permission).
+ */
+export function actionOutcomeOf(error: unknown, forbidden?: (reason: string) => string): ActionOutcome {
+  if (!(error instanceof VRChatError)) return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+  if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
+  if (error.kind === "unreachable" || error.kind === "auth") return { kind: "retry", error: error.message };
+  if (error.kind === "forbidden") {
+    const reason = vrchatReason(error);
+    return { kind: "failed", error: forbidden ? forbidden(reason) : `VRChat refused the bot account (${reason}): check its permissions in the group` };
+  }
+  return { kind: "failed", error: `VRChat answered ${error.status ?? "nothing"}: ${vrchatReason(error)}` };
+}

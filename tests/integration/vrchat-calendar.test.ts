@@ -1,0 +1,204 @@
+/**
+ * Publishing events to the group's VRChat calendar, from the Sanctum's saves to the fake VRChat over
+ * HTTP: each event makes one entry, kept up to date and removed with it; the import never brings
+ * one back as a second event; VRChat's limits are checked before any call; a refusal shows, and
+ * "Try again" publishes.
+ */
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { events, outbox, profiles, vrchatPublications } from "~/db/schema";
+import type { EventInput } from "~/features/events/event-input";
+import { createEvent, deleteEvent, updateEvent, type PublicationChange } from "~/features/events/events.server";
+import { DEFAULT_PUBLICATION_CHOICE, type PublicationChoice } from "~/features/events/vrchat-publication";
+import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
+import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/outbox.server";
+import { createCalendarPublisher } from "~/features/vrchat/calendar-publisher.server";
+import { importPlatformEvents } from "~/features/vrchat/event-sync.server";
+import type { PlatformEvent } from "~/features/vrchat/group-data";
+import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
+import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
+import { FAKE_GROUP_ID, FAKE_USERNAME, fakeVRChatAccount, startFakeVRChat, type FakeCalendarEvent, type FakeVRChat } from "../fakes/vrchat";
+import { requestProblem } from "../fakes/vrchat-contract";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../setup/test-database";
+
+const DAY = 24 * 60 * 60 * 1000;
+const SITE = "https://dwell.example";
+
+function input(overrides: Partial<EventInput> = {}): EventInput {
+  const date = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+  return {
+    title: "Lantern Walk",
+    description: "A slow walk through the lantern forest.",
+    eventDate: date,
+    eventTime: "20:00",
+    timezone: "UTC",
+    worldName: "Lantern Forest",
+    applicationRequired: false,
+    featured: false,
+    ...overrides,
+  } as EventInput;
+}
+
+const publish = (choice: Partial<PublicationChoice> = {}): PublicationChange => ({
+  choice: { ...DEFAULT_PUBLICATION_CHOICE, ...choice },
+  pageUrl: (id) => `${SITE}/events/${id}`,
+});
+const unpublish: PublicationChange = { choice: null, pageUrl: (id) => `${SITE}/events/${id}` };
+
+/** The entries as the import reads them from a refresh. */
+const asPlatformEvents = (calendar: FakeCalendarEvent[]): PlatformEvent[] =>
+  calendar.map((entry) => ({
+    id: entry.id,
+    title: entry.title,
+    description: entry.description ?? "",
+    imageUrl: null,
+    startsAt: entry.startsAt!,
+    endsAt: entry.endsAt ?? null,
+    location: null,
+    attendeeCount: 0,
+  }));
+
+describeEachDatabase("publishing to the VRChat calendar", (kind) => {
+  let database: TestDatabase;
+  let fake: FakeVRChat;
+  let worker: OutboxWorker;
+  let adminId: string;
+  const ours = () => fake.group.calendar.filter((entry) => entry.title.startsWith("Lantern") || entry.title.startsWith("Quiet"));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    fake = await startFakeVRChat();
+    const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5 });
+    const publisher = createCalendarPublisher({ db: database.db, client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, spacingMs: 0 });
+    worker = createOutboxWorker(database.db, [publisher.channel], { maxAttempts: 3, retryBaseMs: 1 });
+    const [admin] = await database.db.insert(profiles).values({ username: "Keeper", email: "keeper@dwell.example", role: "admin" }).returning();
+    adminId = admin!.id;
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await database.db.delete(events);
+    await database.db.delete(vrchatPublications);
+    await database.db.delete(outbox);
+    fake.group.calendar.splice(0, fake.group.calendar.length, ...fake.group.calendar.filter((entry) => !ours().includes(entry)));
+    fake.calendarWrites.length = 0;
+    fake.setEndpoint("createCalendarEvent", "normal");
+  });
+
+  const publicationOf = async (eventId: string) => (await listPublications(database.db, [eventId])).get(eventId);
+
+  it("makes one entry per event, keeps it up to date, and removes it with the event", async () => {
+    const id = await createEvent(database.db, input({ applicationRequired: true }), adminId, publish({ category: "music", languages: ["eng", "deu"], platforms: ["standalonewindows", "android", "ios"] }));
+    await worker.runOnce();
+    expect(ours()).toHaveLength(1);
+    const [entry] = ours();
+    expect(entry).toMatchObject({ title: "Lantern Walk", accessType: "public", category: "music", languages: ["eng", "deu"], platforms: ["standalonewindows", "android", "ios"] });
+    expect(entry!.description).toBe(`A slow walk through the lantern forest.\n\nApply on ${SITE}/events/${id}`);
+    expect(entry!.startsAt).toBe(new Date(`${input().eventDate}T20:00:00Z`).toISOString());
+    expect(entry!.endsAt).toBe(new Date(Date.parse(`${input().eventDate}T22:00:00Z`)).toISOString());
+    expect(await publicationOf(id)).toMatchObject({ wanted: true, state: "published", vrchatEventId: entry!.id, lastError: null });
+
+    await updateEvent(database.db, id, input({ title: "Lantern Walk II", eventTime: "21:30", applicationRequired: true }), publish({ category: "music", languages: ["eng", "deu"], platforms: ["standalonewindows", "android", "ios"] }));
+    await worker.runOnce();
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]).toMatchObject({ id: entry!.id, title: "Lantern Walk II", startsAt: new Date(`${input().eventDate}T21:30:00Z`).toISOString() });
+
+    // Saved again unchanged: nothing is queued, nothing is sent.
+    const [{ value: jobs }] = (await database.db.select({ value: count() }).from(outbox)) as [{ value: number }];
+    await updateEvent(database.db, id, input({ title: "Lantern Walk II", eventTime: "21:30", applicationRequired: true }), publish({ category: "music", languages: ["eng", "deu"], platforms: ["standalonewindows", "android", "ios"] }));
+    expect((await database.db.select({ value: count() }).from(outbox))[0]!.value).toBe(jobs);
+    await worker.runOnce();
+
+    expect(await deleteEvent(database.db, id)).toBe(true);
+    await worker.runOnce();
+    expect(ours()).toHaveLength(0);
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create", "update", "delete"]);
+    expect(fake.calendarWrites.every((write) => write.id === entry!.id)).toBe(true);
+    expect(fake.requests.map(requestProblem).filter(Boolean)).toEqual([]);
+  });
+
+  it("never imports its own entries as new events, not even after they are removed", async () => {
+    const id = await createEvent(database.db, input(), adminId, publish());
+    await worker.runOnce();
+    const imported = await importPlatformEvents(database.db, asPlatformEvents(fake.group.calendar), new Date());
+    expect(imported.skipped).toBeGreaterThanOrEqual(1);
+    expect(await database.db.select({ id: events.id }).from(events).where(eq(events.title, "Lantern Walk"))).toEqual([{ id }]);
+
+    // Removed from VRChat, while a refresh read before still lists it: no ghost comes in.
+    const before = asPlatformEvents(fake.group.calendar);
+    await updateEvent(database.db, id, input(), unpublish);
+    await worker.runOnce();
+    expect(ours()).toHaveLength(0);
+    await importPlatformEvents(database.db, before, new Date());
+    expect(await database.db.select({ id: events.id }).from(events).where(eq(events.title, "Lantern Walk"))).toEqual([{ id }]);
+    expect(await publicationOf(id)).toBeUndefined();
+  });
+
+  it("makes a new entry, and removes the old, when who may see it changes", async () => {
+    const id = await createEvent(database.db, input(), adminId, publish());
+    await worker.runOnce();
+    const first = ours()[0]!.id;
+    await updateEvent(database.db, id, input(), publish({ accessType: "group" }));
+    await worker.runOnce();
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]).toMatchObject({ accessType: "group" });
+    expect(ours()[0]!.id).not.toBe(first);
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create", "delete", "create"]);
+    expect(await publicationOf(id)).toMatchObject({ state: "published", accessType: "group", vrchatEventId: ours()[0]!.id });
+  });
+
+  it("does not create twice when VRChat created the entry but its answer never came back", async () => {
+    const id = await createEvent(database.db, input(), adminId, publish());
+    // As after a crash between VRChat's create and storing its answer: the entry exists in VRChat.
+    const startsAt = new Date(`${input().eventDate}T20:00:00Z`).toISOString();
+    fake.group.calendar.push({ id: "cal_0f0f0f0f-1111-4222-8333-444455556666", title: "Lantern Walk", startsAt, endsAt: startsAt, accessType: "public" });
+    await database.db.update(vrchatPublications).set({ createAttemptedAt: new Date() });
+    await worker.runOnce();
+    expect(ours()).toHaveLength(1);
+    expect(fake.calendarWrites).toEqual([]);
+    expect(await publicationOf(id)).toMatchObject({ state: "published", vrchatEventId: "cal_0f0f0f0f-1111-4222-8333-444455556666" });
+  });
+
+  it("shows VRChat's refusal, and publishes on 'Try again'", async () => {
+    fake.setEndpoint("createCalendarEvent", { status: 403, message: "You're not allowed to make more than 100 events in a single month" });
+    const id = await createEvent(database.db, input(), adminId, publish());
+    await worker.runOnce();
+    expect(ours()).toHaveLength(0);
+    expect(await publicationOf(id)).toMatchObject({
+      state: "failed",
+      lastError: "VRChat refused it: You're not allowed to make more than 100 events in a single month",
+    });
+    fake.setEndpoint("createCalendarEvent", "normal");
+    expect(await retryPublication(database.db, id, new Date())).toBe(true);
+    await worker.runOnce();
+    expect(ours()).toHaveLength(1);
+    expect(await publicationOf(id)).toMatchObject({ state: "published", lastError: null });
+  });
+
+  it("checks VRChat's limits before any call: title length, a start to come, ten creations an hour", async () => {
+    const now = new Date();
+    const check = (title: string, start: Date, eventId: string | null = null, choice = DEFAULT_PUBLICATION_CHOICE) =>
+      publicationProblem(database.db, { eventId, title, start, choice, now });
+    const soon = new Date(now.getTime() + DAY);
+    expect(await check("x".repeat(64), soon)).toBeNull();
+    expect(await check("x".repeat(65), soon)).toEqual({
+      field: "title",
+      error: "VRChat's calendar takes titles of at most 64 characters; this one has 65. Shorten it, or save without publishing to VRChat.",
+    });
+    expect((await check("Past", new Date(now.getTime() - 60_000)))?.field).toBe("eventDate");
+
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await createEvent(database.db, input({ title: `Quiet Hour ${i}` }), adminId, publish()));
+    const full = await check("Quiet Hour 10", soon);
+    expect(full?.field).toBe("publishToVRChat");
+    expect(full?.error).toMatch(/^VRChat lets a group create about 10 calendar events an hour, and 10 were published in the last hour\. .* try again in (60|59) minutes\.$/);
+    // Edits of an entry already made are not creations.
+    await worker.runOnce();
+    expect(ours()).toHaveLength(10);
+    expect(await check("Quiet Hour 0, renamed", soon, ids[0]!)).toBeNull();
+    // A new entry for a change of access is one.
+    expect((await check("Quiet Hour 0", soon, ids[0]!, { ...DEFAULT_PUBLICATION_CHOICE, accessType: "group" }))?.field).toBe("publishToVRChat");
+  });
+});
