@@ -22,12 +22,15 @@ export function runUserCommand(dataDir: string, args: string[], env: Record<stri
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-export function form(values: Record<string, string>) {
+/** A form's fields: by name, or as pairs where a name repeats (checkboxes, several selects). */
+export type FormValues = Record<string, string> | [string, string][];
+
+export function form(values: FormValues) {
   return new URLSearchParams(values);
 }
 
 /** Posts a form from the site's own pages (same Origin), without following redirects. */
-export function postForm(baseUrl: string, path: string, values: Record<string, string>, headers: Record<string, string> = {}) {
+export function postForm(baseUrl: string, path: string, values: FormValues, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     body: form(values),

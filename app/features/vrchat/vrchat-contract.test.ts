@@ -5,9 +5,12 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { z } from "zod";
-import { vrchatSessions } from "~/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { events, vrchatPublications, vrchatSessions } from "~/db/schema";
 import {
   CalendarEventListSchema,
+  CalendarEventSchema,
+  DeleteCalendarEventSuccessSchema,
   CurrentUserSchema,
   GroupInstanceSchema,
   GroupMemberListSchema,
@@ -23,6 +26,7 @@ import {
 } from "../../../tests/fakes/vrchat-contract";
 import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { createCalendarPublisher } from "./calendar-publisher.server";
 import { refreshGroupData, type GroupSnapshot } from "./vrchat-api.server";
 import { createVRChatClient, USER_AGENT_PRODUCT } from "./vrchat-client.server";
 import { createVRChatMembership } from "./vrchat-membership.server";
@@ -41,6 +45,9 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   membership: GroupMemberSchema,
   searchUsers: LimitedUserSearchSchema.array(),
   user: UserSchema,
+  createCalendarEvent: CalendarEventSchema,
+  updateCalendarEvent: CalendarEventSchema,
+  deleteCalendarEvent: DeleteCalendarEventSuccessSchema,
 };
 
 let database: TestDatabase;
@@ -73,6 +80,29 @@ beforeAll(async () => {
   await act(fakeUserId(1), "accept");
   await act(fakeUserId(2), "accept");
   await act(fakeUserId(4), "reject", true);
+  // An event published to the calendar, edited, then taken off it.
+  const publisher = createCalendarPublisher({ db: database.db, client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, spacingMs: 0 });
+  const [event] = await database.db.insert(events).values({ title: "Lantern Walk", eventDate: "2031-05-01", eventTime: "20:00", worldName: "W" }).returning();
+  const details = {
+    title: "Lantern Walk",
+    description: "https://dwell.example/events/x",
+    startsAt: "2031-05-01T20:00:00.000Z",
+    endsAt: "2031-05-01T22:00:00.000Z",
+    category: "exploration",
+    accessType: "public" as const,
+    languages: ["eng"],
+    platforms: ["standalonewindows", "android", "ios"],
+    notify: false,
+  };
+  const [publication] = await database.db.insert(vrchatPublications).values({ eventId: event!.id, details }).returning();
+  const deliver = () => publisher.channel.deliver({ publicationId: publication!.id });
+  const change = (values: Partial<typeof vrchatPublications.$inferInsert>) =>
+    database.db.update(vrchatPublications).set({ ...values, version: sql`${vrchatPublications.version} + 1` }).where(eq(vrchatPublications.id, publication!.id));
+  await deliver();
+  await change({ details: { ...details, title: "Lantern Walk at Dusk" } });
+  await deliver();
+  await change({ wanted: false });
+  await deliver();
 });
 afterAll(async () => {
   await fake?.close();
@@ -82,8 +112,8 @@ afterAll(async () => {
 it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
   expect([...seen].sort()).toEqual([
-    "calendar", "currentUser", "group", "groupInstances", "instance", "invite", "joinRequests", "members", "membership", "posts",
-    "respondRequest", "searchUsers", "user", "userGroupInstances",
+    "calendar", "createCalendarEvent", "currentUser", "deleteCalendarEvent", "group", "groupInstances", "instance", "invite", "joinRequests",
+    "members", "membership", "posts", "respondRequest", "searchUsers", "updateCalendarEvent", "user", "userGroupInstances",
   ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {
     const parsed = ANSWERS[endpoint]?.safeParse(body);
@@ -112,4 +142,8 @@ it("catches a request VRChat would not take", () => {
   expect(requestProblem({ method: "GET", path: `/instances/wrld_x:`, query: {} })).toMatch(/no such operation/);
   expect(requestProblem({ method: "PUT", path: `/groups/${FAKE_GROUP_ID}/requests/${fakeUserId(1)}`, query: {}, body: { action: "approve" } })).toMatch(/body/);
   expect(requestProblem({ method: "POST", path: `/groups/${FAKE_GROUP_ID}/invites`, query: {}, body: { user: fakeUserId(1) } })).toMatch(/body/);
+  const entry = { title: "x".repeat(65), description: "d", startsAt: "2031-01-01T00:00:00Z", endsAt: "2031-01-01T02:00:00Z", category: "hangout", accessType: "public", sendCreationNotification: false };
+  expect(requestProblem({ method: "POST", path: `/calendar/${FAKE_GROUP_ID}/event`, query: {}, body: entry })).toMatch(/body/);
+  expect(requestProblem({ method: "POST", path: `/calendar/${FAKE_GROUP_ID}/event`, query: {}, body: { ...entry, title: "x" } })).toBeNull();
+  expect(requestProblem({ method: "PUT", path: `/calendar/${FAKE_GROUP_ID}/cal_1/event`, query: {}, body: { accessType: "group" } })).toMatch(/body/);
 });
