@@ -39,7 +39,8 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
   const { wanted, state, vrchatEventId, lastError, entryUrl } = publication;
   const membersOnly = publication.accessType === "group" ? " (members only)" : "";
   let text: string;
-  if (state === "failed") text = wanted ? "Not on VRChat's calendar: VRChat refused it." : "Could not be removed from VRChat's calendar.";
+  if (state === "failed" && !wanted) text = "Could not be removed from VRChat's calendar.";
+  else if (state === "failed") text = vrchatEventId ? "VRChat refused the latest changes; its calendar still shows the event as it was." : "Not on VRChat's calendar: VRChat refused it.";
   else if (!wanted) text = state === "removed" ? "Removed from VRChat's calendar." : "Being removed from VRChat's calendar…";
   else if (state === "published") text = `On VRChat's calendar${membersOnly}.`;
   else text = vrchatEventId ? "Updating on VRChat's calendar…" : "Being published to VRChat's calendar…";
@@ -48,7 +49,7 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
       <CalendarCheck aria-hidden="true" className="size-4 text-aurora-300" />
       <span className={state === "failed" ? "text-red-200" : "text-mist-200"}>{text}</span>
       {lastError ? <span className="text-mist-400">{state === "failed" ? lastError : `Last try: ${lastError}`}</span> : null}
-      {entryUrl && state === "published" ? (
+      {entryUrl ? (
         <a href={entryUrl} target="_blank" rel="noreferrer" className="text-aurora-300 underline-offset-4 hover:underline">
           Open in VRChat
         </a>
