@@ -170,6 +170,9 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
       state: "failed",
       lastError: "VRChat refused it: You're not allowed to make more than 100 events in a single month",
     });
+    // Saved again, it is a creation still: checked as one.
+    const past = { eventId: id, title: "Lantern Walk", start: new Date(Date.now() - 60_000), choice: DEFAULT_PUBLICATION_CHOICE, now: new Date() };
+    expect((await publicationProblem(database.db, past))?.field).toBe("eventDate");
     fake.setEndpoint("createCalendarEvent", "normal");
     expect(await retryPublication(database.db, id, new Date())).toBe(true);
     await worker.runOnce();

@@ -96,8 +96,10 @@ export async function publicationProblem(
   const long = titleTooLongForVRChat(title);
   if (long) return { field: "title", error: long };
   const current = eventId ? await wantedPublication(db, eventId, false) : null;
-  // Changing who may see it makes a new entry: VRChat's update does not take the access type.
-  const creates = !current || current.details.accessType !== choice.accessType;
+  // Changing who may see it makes a new entry (VRChat's update does not take the access type), and so
+  // does saving one whose creation VRChat refused. One queued already is counted among the recent.
+  const creates =
+    !current || current.details.accessType !== choice.accessType || (!current.vrchatEventId && current.state === "failed");
   if (!creates) return null;
   if (start.getTime() <= now.getTime()) {
     return { field: "eventDate", error: "VRChat's calendar takes only events that have not started yet. Change the date, or save without publishing to VRChat." };
