@@ -8,10 +8,12 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { startFakeDiscord } from "../fakes/discord";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 let server: ServerProcess;
+let discord: Awaited<ReturnType<typeof startFakeDiscord>>;
 let dataDir: string;
 let cookie: string;
 let eventId: string;
@@ -24,7 +26,14 @@ const admin = (path: string) => fetch(`${server.url}${path}`, { headers: { cooki
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "dwell-capacity-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_CONTENT: "false", RATE_LIMIT_APPLICATIONS: "1000", RATE_LIMIT_DUPLICATES: "1000" });
+  discord = await startFakeDiscord();
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DEMO_CONTENT: "false",
+    RATE_LIMIT_APPLICATIONS: "1000",
+    RATE_LIMIT_DUPLICATES: "1000",
+    DISCORD_WEBHOOK_URL: `${discord.url}/api/webhooks/1/token`,
+  });
   createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "admin");
   cookie = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
 
@@ -55,6 +64,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.stop();
+  await discord?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -107,6 +117,10 @@ it("takes new applications on the waitlist once full, and tells the applicant th
   await apply("Gorse");
   expect(await statusText("Fir")).toContain("Waitlist");
   expect(await statusText("Fir")).toContain("You are number 1 on the waitlist.");
+  // The admins' Discord says which applications arrived on the waitlist.
+  const titles = () => discord.requests.map((delivery) => delivery.body.embeds[0]!.title);
+  await expect.poll(() => titles().filter((title) => title.endsWith("(waitlist: the event is full)")).length, { timeout: 15_000 }).toBe(2);
+  expect(titles()).toContain("New event application: Lantern Walk");
   expect(await statusText("Gorse")).toContain("You are number 2 on the waitlist.");
 
   const review = textOf(await admin(`/admin/events/${eventId}/applications`));

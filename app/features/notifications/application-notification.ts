@@ -7,6 +7,8 @@ export function toApplicationNotification(
     vrchatUsername: string;
     discordId: string;
     submittedAt: Date;
+    /** "waitlist" when every place of the event was taken. */
+    status?: string;
     answers: { question: string; answer: string }[];
   },
   eventTitle: string | null,
@@ -20,5 +22,6 @@ export function toApplicationNotification(
     discord_id: application.discordId,
     submitted_at: application.submittedAt.toISOString(),
     answers: application.answers,
+    ...(application.status === "waitlist" ? { waitlist: true } : {}),
   };
 }

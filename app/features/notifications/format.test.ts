@@ -52,6 +52,7 @@ describe("how an application reads", () => {
     expect(headline(sampleNotification())).toBe("New event application: Masquerade <Night> & Day");
     expect(headline(sampleNotification({ event_title: null }))).toBe("New event application");
     expect(headline(sampleNotification({ type: "group_application", event_title: null }))).toBe("New group application");
+    expect(headline(sampleNotification({ waitlist: true }))).toBe("New event application: Masquerade <Night> & Day (waitlist: the event is full)");
   });
 
   it("formats the submission time in UTC to the second", () => {

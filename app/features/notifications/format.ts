@@ -17,7 +17,8 @@ export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
 
 export function headline(notification: ApplicationNotification): string {
   if (notification.type === "group_application") return "New group application";
-  return notification.event_title ? `New event application: ${notification.event_title}` : "New event application";
+  const title = notification.event_title ? `New event application: ${notification.event_title}` : "New event application";
+  return notification.waitlist ? `${title} (waitlist: the event is full)` : title;
 }
 
 /** "2026-11-21 18:00:00 UTC": unambiguous for admins wherever they are. */

@@ -20,6 +20,8 @@ export interface ApplicationNotification {
   /** ISO 8601 instant. */
   submitted_at: string;
   answers: { question: string; answer: string }[];
+  /** Every place of the event was taken: the application went on its waitlist. */
+  waitlist?: boolean;
 }
 
 /**
