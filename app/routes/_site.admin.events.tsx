@@ -11,14 +11,12 @@ import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
 import { eventStart } from "~/features/events/event-timing";
 import { createEvent, deleteEvent, listEventsForAdmin, updateEvent, type PublicationChange } from "~/features/events/events.server";
-import { parsePublicationInput, type PublicationSummary } from "~/features/events/vrchat-publication";
+import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
 import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.events";
-
-type ListedPublication = PublicationSummary & { entryUrl: string | null };
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
 function withEntryUrl(publication: PublicationSummary, groupId: string | null): ListedPublication {
@@ -91,17 +89,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     const chosen = parsePublicationInput(form);
     if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
     if (chosen.choice) {
-      const problem = await publicationProblem(db, {
-        eventId: intent === "update" ? id : null,
-        title: parsed.data.title,
-        start: eventStart(parsed.data),
-        choice: chosen.choice,
-        now: new Date(),
-      }).catch((error: unknown) => {
+      let problem;
+      try {
+        problem = await publicationProblem(db, {
+          eventId: intent === "update" ? id : null,
+          title: parsed.data.title,
+          start: eventStart(parsed.data),
+          choice: chosen.choice,
+          now: new Date(),
+        });
+      } catch (error) {
         log.error("failed to check VRChat's limits", { error });
-        return { field: "", error: "An error occurred while saving the event" };
-      });
-      if (problem) return data(problem, { status: problem.field ? 400 : 503 });
+        return data({ error: "An error occurred while saving the event" }, { status: 503 });
+      }
+      if (problem) return data(problem, { status: 400 });
     }
     const origin = new URL(request.url).origin;
     publication = { choice: chosen.choice, pageUrl: (eventId) => `${origin}${href("/events/:id", { id: eventId })}` };

@@ -7,7 +7,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ApplicationRequiredBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
 import type { AdminEventSummary } from "./events.server";
-import type { PublicationSummary } from "./vrchat-publication";
+import type { ListedPublication } from "./vrchat-publication";
 
 export const DELETE_EVENT_CONFIRMATION = "Are you sure you want to delete this prophecy? This action cannot be undone.";
 
@@ -64,8 +64,6 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
     </div>
   );
 }
-
-type ListedPublication = PublicationSummary & { entryUrl: string | null };
 
 /**
  * `places`: how many of the event's places are taken, in words (events with a limit);

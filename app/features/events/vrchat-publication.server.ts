@@ -14,7 +14,6 @@ import {
   VRCHAT_CREATIONS_PER_HOUR,
   type PublicationChoice,
   type PublicationSummary,
-  type VRChatAccess,
   type VRChatCategory,
 } from "./vrchat-publication";
 
@@ -222,7 +221,7 @@ export async function listPublications(db: Database, eventIds: readonly string[]
       wanted: row.wanted,
       state: row.state,
       vrchatEventId: row.vrchatEventId,
-      accessType: row.details.accessType as VRChatAccess,
+      accessType: row.details.accessType,
       lastError: row.lastError,
       choice: choiceOf(row.details),
     });

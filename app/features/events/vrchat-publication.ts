@@ -4,6 +4,7 @@
  * Facts from the community's OpenAPI description of the VRChat API (createGroupCalendarEvent).
  */
 import { z } from "zod";
+import type { PublicationState } from "~/db/schema";
 
 /** VRChat's calendar refuses a longer title (`CreateCalendarEventRequest.title.maxLength`). */
 export const VRCHAT_TITLE_MAX = 64;
@@ -157,10 +158,13 @@ export function titleTooLongForVRChat(title: string): string | null {
 export interface PublicationSummary {
   /** Published, being published or updated, or being removed (the admins no longer want it there). */
   wanted: boolean;
-  state: "pending" | "published" | "removed" | "failed";
+  state: PublicationState;
   /** VRChat's calendar entry, once created. */
   vrchatEventId: string | null;
   accessType: VRChatAccess;
   lastError: string | null;
   choice: PublicationChoice;
 }
+
+/** A publication as the Sanctum lists it: with its entry's page on VRChat, once it has one. */
+export type ListedPublication = PublicationSummary & { entryUrl: string | null };

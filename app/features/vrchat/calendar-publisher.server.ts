@@ -12,7 +12,7 @@
  * - Calls: one per create, update or delete (two after an unanswered create), paced a second apart.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
  */
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type PublicationDetails, type PublicationRow } from "~/db/schema";
@@ -185,7 +185,7 @@ export async function markPublicationFailed(db: Database, payload: unknown, erro
   await db
     .update(vrchatPublications)
     .set({ state: "failed", lastError: error.slice(0, 500) })
-    .where(and(eq(vrchatPublications.id, parsed.data.publicationId), sql`${vrchatPublications.state} <> 'removed'`, sql`${vrchatPublications.state} <> 'published'`));
+    .where(and(eq(vrchatPublications.id, parsed.data.publicationId), notInArray(vrchatPublications.state, ["removed", "published"])));
 }
 
 /** Every VRChat calendar entry the site published, now or before: the import must not bring them in again. */
@@ -193,6 +193,6 @@ export async function listPublishedEntryIds(db: Pick<Database, "select">): Promi
   const rows = await db
     .select({ id: vrchatPublications.vrchatEventId })
     .from(vrchatPublications)
-    .where(sql`${vrchatPublications.vrchatEventId} is not null`);
+    .where(isNotNull(vrchatPublications.vrchatEventId));
   return new Set(rows.map((row) => row.id!));
 }
