@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeDiscord } from "../fakes/discord";
+import { textOf } from "../setup/page-text";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
@@ -21,7 +22,6 @@ let fields: string[];
 const tokens = new Map<string, string>();
 
 /** What a person reads: the page's text, without its scripts and data. */
-const textOf = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
 const admin = (path: string) => fetch(`${server.url}${path}`, { headers: { cookie } }).then((response) => response.text());
 
 beforeAll(async () => {

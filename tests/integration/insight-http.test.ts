@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { textOf } from "../setup/page-text";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
@@ -29,8 +30,6 @@ afterAll(async () => {
   await fake?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
-
-const textOf = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
 
 /** The rows of the table behind the chart with this caption ([when, ...values]); null while there is none. */
 async function rowsOf(caption: string, query = "") {

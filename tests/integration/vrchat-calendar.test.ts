@@ -17,7 +17,18 @@ import { importPlatformEvents } from "~/features/vrchat/event-sync.server";
 import type { PlatformEvent } from "~/features/vrchat/group-data";
 import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
 import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
-import { FAKE_GROUP_ID, FAKE_USERNAME, fakeVRChatAccount, startFakeVRChat, type FakeCalendarEvent, type FakeVRChat } from "../fakes/vrchat";
+import { createVRChatServices } from "~/features/vrchat/vrchat.server";
+import { loadConfig } from "~/utils/env.server";
+import {
+  FAKE_GROUP_ID,
+  FAKE_USERNAME,
+  fakeUserId,
+  fakeVRChatAccount,
+  fakeVRChatEnv,
+  startFakeVRChat,
+  type FakeCalendarEvent,
+  type FakeVRChat,
+} from "../fakes/vrchat";
 import { requestProblem } from "../fakes/vrchat-contract";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../setup/test-database";
 
@@ -149,6 +160,34 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     expect(fake.calendarWrites.map((write) => write.kind).sort()).toEqual(["create", "create", "delete"]);
     expect(fake.calendarWrites.filter((write) => write.kind === "delete").map((write) => write.id)).toEqual([first]);
     expect(await publicationOf(id)).toMatchObject({ state: "published", accessType: "group", vrchatEventId: ours()[0]!.id });
+  });
+
+  it("keeps one pace with the decisions' actions: the site's calls that act in VRChat stay a second apart", async () => {
+    // Composed as the server composes them, with their default pace.
+    const services = createVRChatServices(
+      database.db,
+      loadConfig({ ...fakeVRChatEnv(fake), VRCHAT_PUBLISH_EVENTS: "true", VRCHAT_MEMBERSHIP_ACTIONS: "true" }),
+    );
+    fake.group.people.push({ id: fakeUserId(7), displayName: "Quiet Moth", status: "requested" });
+    const id = await createEvent(database.db, input({ title: "Quiet Hour" }), adminId, publish());
+    const [publication] = await database.db.select({ id: vrchatPublications.id }).from(vrchatPublications).where(eq(vrchatPublications.eventId, id));
+    const accept = {
+      applicationKind: "group" as const,
+      applicationId: crypto.randomUUID(),
+      userId: fakeUserId(7),
+      action: "accept" as const,
+      block: false,
+      actor: { id: adminId, name: "Keeper" },
+    };
+    const started = Date.now();
+    const outcomes = await Promise.all([
+      services.membership!.channel.deliver(accept),
+      services.calendar!.publisher.channel.deliver({ publicationId: publication!.id }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(["delivered", "delivered"]);
+    // Three calls (the member's standing, the acceptance, the creation): two gaps of a second.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_990);
+    expect(ours().filter((entry) => entry.title === "Quiet Hour")).toHaveLength(1);
   });
 
   it("does not create twice when VRChat created the entry but its answer never came back", async () => {

@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_GROUP_ID, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { requestProblem } from "../fakes/vrchat-contract";
+import { textOf } from "../setup/page-text";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { ON_PGLITE } from "../setup/test-database";
 
-const textOf = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
 const DATE = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
 
 /** The event form as an admin fills it, 'Publish to VRChat' ticked. */

@@ -16,7 +16,7 @@ import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type PublicationDetails, type PublicationRow } from "~/db/schema";
-import { actionOutcomeOf, createPacer, type ActionOutcome } from "./vrchat-actions.server";
+import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
 const CreatedSchema = z.object({ id: z.string().regex(/^cal_/) });
@@ -34,7 +34,10 @@ export interface CalendarPublisherOptions {
   groupId: string;
   /** One call's timeout, for the job's lease. */
   timeoutMs: number;
+  /** The least time between two calls. */
   spacingMs?: number;
+  /** The pace shared with Dwell's other actions in VRChat (by default, one of its own at `spacingMs`). */
+  pacer?: Pacer;
 }
 
 /** The address of an entry on VRChat's website. */
@@ -62,8 +65,8 @@ function updateBody(details: PublicationDetails) {
 
 const isNotFound = (error: unknown) => error instanceof VRChatError && error.status === 404;
 
-export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacingMs = 1_000 }: CalendarPublisherOptions) {
-  const paced = createPacer(spacingMs);
+export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacingMs = 1_000, pacer }: CalendarPublisherOptions) {
+  const paced = pacer ?? createPacer(spacingMs);
   // At most two calls per job (a look at the month, then the create), each perhaps after a new login.
   const maxDeliveryMs = 4 * timeoutMs + 2 * spacingMs;
   const leaseMs = maxDeliveryMs + 10_000;

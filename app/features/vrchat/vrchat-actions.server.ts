@@ -24,6 +24,9 @@ export function createPacer(spacingMs: number, now: () => number = Date.now) {
   };
 }
 
+/** One pace for all of a process's actions in VRChat, whichever job makes the call. */
+export type Pacer = ReturnType<typeof createPacer>;
+
 /** VRChat's own words, without our "VRChat … answered 403:" prefix. */
 export const vrchatReason = (error: VRChatError) => error.message.replace(/^VRChat .*? answered \d+: /, "");
 

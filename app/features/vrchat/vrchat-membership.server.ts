@@ -15,7 +15,7 @@ import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
-import { actionOutcomeOf, createPacer, type ActionOutcome } from "./vrchat-actions.server";
+import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
@@ -88,6 +88,8 @@ export interface MembershipOptions {
   lookupCallsPerMinute?: number;
   /** The least time between two calls of the actions. */
   actionSpacingMs?: number;
+  /** The pace shared with Dwell's other actions in VRChat (by default, one of its own at `actionSpacingMs`). */
+  pacer?: Pacer;
   /** One call's timeout, for the job's lease. */
   timeoutMs: number;
   now?: () => number;
@@ -125,7 +127,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     now,
   });
   const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
-  const paced = createPacer(actionSpacingMs, now);
+  const paced = options.pacer ?? createPacer(actionSpacingMs, now);
 
   const joinRequests = () =>
     cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));

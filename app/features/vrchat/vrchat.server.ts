@@ -8,6 +8,7 @@ import {
   createGroupDataOff,
   type GroupDataService,
 } from "./group-data.server";
+import { createPacer } from "./vrchat-actions.server";
 import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
 import { createVRChatMembership, type VRChatMembership } from "./vrchat-membership.server";
@@ -26,6 +27,9 @@ export interface VRChatServices {
    */
   calendar: { publisher: CalendarPublisher; groupId: string } | null;
 }
+
+/** The least time between two of Dwell's calls to VRChat that act (a decision's, a publication's). */
+const ACTION_SPACING_MS = 1_000;
 
 /** Visits and the schedule sync the calendar at most this often (admins may ask sooner). */
 export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
@@ -60,9 +64,24 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       // refresher's lease runs out by itself, leaving the data stale that long at most.
       leaseMs: Math.max(60_000, worstCaseCalls(config.VRCHAT_MEMBERS_MAX) * config.VRCHAT_TIMEOUT_SECONDS * 1000 + 10_000),
     });
-    membership = createVRChatMembership({ client, groupId: vrchat.groupId, timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
+    // The decisions' actions and the calendar's publications keep one pace between them.
+    const pacer = createPacer(ACTION_SPACING_MS);
+    membership = createVRChatMembership({
+      client,
+      groupId: vrchat.groupId,
+      timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
+      actionSpacingMs: ACTION_SPACING_MS,
+      pacer,
+    });
     if (config.VRCHAT_PUBLISH_EVENTS) {
-      const publisher = createCalendarPublisher({ db, client, groupId: vrchat.groupId, timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
+      const publisher = createCalendarPublisher({
+        db,
+        client,
+        groupId: vrchat.groupId,
+        timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
+        spacingMs: ACTION_SPACING_MS,
+        pacer,
+      });
       calendar = { publisher, groupId: vrchat.groupId };
     }
   } else {
