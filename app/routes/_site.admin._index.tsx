@@ -205,7 +205,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const DashboardActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry-notifications"), target: z.enum(NOTIFICATION_TARGETS) }),
   z.object({ intent: z.literal("sync-events") }),
-  z.object({ intent: z.literal("import-vrchat-event"), vrchatEventId: z.string().regex(/^cal_[\w-]{1,80}$/) }),
+  z.object({ intent: z.literal("import-vrchat-event"), vrchatEventId: z.string().regex(/^[\w-]{1,120}$/) }),
   z.object({ intent: z.literal("change-password"), currentPassword: z.string(), newPassword: z.string(), confirm: z.string() }),
 ]);
 

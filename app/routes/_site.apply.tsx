@@ -38,6 +38,7 @@ import { clientKey } from "~/utils/client-key.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { withOwnText } from "~/utils/preview-text";
 import type { Route } from "./+types/_site.apply";
+import { prefix } from "~/utils/text";
 
 const RATE_WINDOW_MS = 10 * 60 * 1000;
 const PROFILE_NOT_FOUND_MESSAGE = "VRChat has no profile at that link. Please check it, or leave the question empty if it is optional.";
@@ -150,7 +151,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const fields = (name: string) => form.get(name) ?? undefined;
   const values = Object.fromEntries(
     [...form].flatMap(([name, value]) =>
-      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), value.slice(0, 10_000)]] : [],
+      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), prefix(value, 10_000)]] : [],
     ),
   );
 

@@ -9,6 +9,7 @@ import { getEvent, toEventDetail } from "~/features/events/events.server";
 import { originOf, previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
+import { truncate } from "~/utils/text";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
@@ -23,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       image: { url: image, alt: `${row.title}: ${line}` },
       title: `${row.title} · Dwell`,
       previewTitle: row.title,
-      description: [line, row.description.trim()].filter(Boolean).join(". ").slice(0, 300),
+      description: truncate([line, row.description.trim()].filter(Boolean).join(". "), 300),
       path: new URL(request.url).pathname,
       structuredData: eventStructuredData(row, { origin, image }),
     });

@@ -3,6 +3,7 @@
  * by hand. Fields that could carry secrets are never passed in; callers log ids, not payloads.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { scrubbed } from "./failure-text.server";
 
 type Level = "debug" | "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
@@ -25,33 +26,26 @@ export function withRequestId<T>(requestId: string, serve: () => T): T {
   return requestScope.run({ requestId }, serve);
 }
 
-/** A failed query's message ends with its parameters: people's names, answers, emails. */
-const QUERY_PARAMETERS = /\nparams: [\s\S]*$/;
-
-/** What may be written of an error's message: the query of a failed one, not its values. */
-function safeMessage(message: string): string {
-  return message.startsWith("Failed query: ") ? message.replace(QUERY_PARAMETERS, "\nparams: (not logged)") : message;
-}
-
 function describeError(error: unknown): unknown {
   if (error instanceof Error) {
     const cause: unknown = error.cause;
     return {
       name: error.name,
-      message: safeMessage(error.message),
+      message: scrubbed(error.message),
       ...(cause instanceof Error ? { cause: describeError(cause) } : {}),
       // The stack's first line repeats the message: only at debug, which an operator sets to see all.
-      ...(threshold === "debug" ? { stack: error.stack } : {}),
+      ...(threshold === "debug" ? { stack: error.stack && scrubbed(error.stack) } : {}),
     };
   }
-  return error;
+  return typeof error === "string" ? scrubbed(error) : error;
 }
 
 function write(level: Level, message: string, fields?: Fields) {
   if (LEVEL_ORDER[level] < LEVEL_ORDER[threshold]) return;
-  const entry: Fields = { time: new Date().toISOString(), level, msg: message };
+  const entry: Fields = { time: new Date().toISOString(), level, msg: scrubbed(message) };
   for (const [key, value] of Object.entries(fields ?? {})) {
-    entry[key] = key === "error" || value instanceof Error ? describeError(value) : value;
+    // Every text is scrubbed, not only errors: callers pass `error.message` as a string too.
+    entry[key] = key === "error" || value instanceof Error || typeof value === "string" ? describeError(value) : value;
   }
   const scope = requestScope.getStore();
   if (scope) entry.requestId = scope.requestId;

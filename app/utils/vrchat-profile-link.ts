@@ -1,5 +1,8 @@
-/** A VRChat user id: `usr_` and a UUID. */
-export const VRCHAT_USER_ID = /^usr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * A VRChat user id: `usr_` and a UUID, or a legacy player's old id of ten letters and digits
+ * (`8JoV9XEdpo`), which VRChat documents beside the new form and never changes.
+ */
+export const VRCHAT_USER_ID = /^(?:usr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{10})$/;
 
 /** A user id from an id or a profile link (`https://vrchat.com/home/user/usr_…`); null otherwise. */
 export function vrchatUserIdFrom(text: string): string | null {
@@ -12,6 +15,6 @@ export function vrchatUserIdFrom(text: string): string | null {
     return null;
   }
   if (url.protocol !== "https:" || !/^(www\.)?vrchat\.com$/i.test(url.hostname)) return null;
-  const match = /^\/home\/user\/(usr_[^/]+)\/?$/.exec(url.pathname);
+  const match = /^\/home\/user\/([^/]+)\/?$/.exec(url.pathname);
   return match && VRCHAT_USER_ID.test(match[1]!) ? match[1]! : null;
 }

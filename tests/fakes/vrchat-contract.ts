@@ -9,10 +9,12 @@
 import { z } from "zod";
 
 const dateTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "a date-time");
-const userId = z.string().regex(/^usr_/);
+/** `usr_…`, or a legacy player's ten letters and digits (UserID's description). */
+const userId = z.string().regex(/^(usr_[\w-]+|[A-Za-z0-9]{10})$/);
 const groupId = z.string().regex(/^grp_/);
 const worldId = z.string().regex(/^wrld_/);
-const calendarId = z.string().regex(/^cal_/);
+/** CalendarID sets no pattern (its example starts with `cal_`). */
+const calendarId = z.string().min(1);
 
 export const ErrorSchema = z.object({ error: z.object({ message: z.string(), status_code: z.number().int() }) });
 
@@ -246,23 +248,23 @@ export const OPERATIONS = [
   { name: "getCurrentUser", method: "GET", path: /^\/auth\/user$/, query: {} },
   { name: "verify2FA", method: "POST", path: /^\/auth\/twofactorauth\/totp\/verify$/, query: {}, body: z.object({ code: z.string().regex(/^\d{6}$/) }) },
   { name: "getGroup", method: "GET", path: /^\/groups\/grp_[^/]+$/, query: { includeRoles: z.enum(["true", "false"]) } },
-  { name: "getUserGroupInstancesForGroup", method: "GET", path: /^\/users\/usr_[^/]+\/instances\/groups\/grp_[^/]+$/, query: {} },
+  { name: "getUserGroupInstancesForGroup", method: "GET", path: /^\/users\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/instances\/groups\/grp_[^/]+$/, query: {} },
   { name: "getGroupInstances", method: "GET", path: /^\/groups\/grp_[^/]+\/instances$/, query: {} },
   { name: "getInstance", method: "GET", path: /^\/instances\/wrld_[^/:]+:[^/]+$/, query: {} },
   { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
   { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
   { name: "createGroupCalendarEvent", method: "POST", path: /^\/calendar\/grp_[^/]+\/event$/, query: {}, body: CreateCalendarEventRequestSchema },
-  { name: "updateGroupCalendarEvent", method: "PUT", path: /^\/calendar\/grp_[^/]+\/cal_[^/]+\/event$/, query: {}, body: UpdateCalendarEventRequestSchema },
-  { name: "deleteGroupCalendarEvent", method: "DELETE", path: /^\/calendar\/grp_[^/]+\/cal_[^/]+$/, query: {} },
+  { name: "updateGroupCalendarEvent", method: "PUT", path: /^\/calendar\/grp_[^/]+\/[^/]+\/event$/, query: {}, body: UpdateCalendarEventRequestSchema },
+  { name: "deleteGroupCalendarEvent", method: "DELETE", path: /^\/calendar\/grp_[^/]+\/[^/]+$/, query: {} },
   { name: "getGroupMembers", method: "GET", path: /^\/groups\/grp_[^/]+\/members$/, query: { n, offset, sort: z.enum(["joinedAt:asc", "joinedAt:desc"]), roleId: z.string() } },
   { name: "getGroupRequests", method: "GET", path: /^\/groups\/grp_[^/]+\/requests$/, query: { n, offset, blocked: z.enum(["true", "false"]) } },
-  { name: "getGroupMember", method: "GET", path: /^\/groups\/grp_[^/]+\/members\/usr_[^/]+$/, query: {} },
+  { name: "getGroupMember", method: "GET", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
   { name: "searchUsers", method: "GET", path: /^\/users$/, query: { search: z.string(), n, offset, developerType: z.string() } },
-  { name: "getUser", method: "GET", path: /^\/users\/usr_[^/]+$/, query: {} },
+  { name: "getUser", method: "GET", path: /^\/users\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
   {
     name: "respondGroupJoinRequest",
     method: "PUT",
-    path: /^\/groups\/grp_[^/]+\/requests\/usr_[^/]+$/,
+    path: /^\/groups\/grp_[^/]+\/requests\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/,
     query: {},
     body: z.strictObject({ action: z.enum(["accept", "reject"]), block: z.boolean().optional() }),
   },

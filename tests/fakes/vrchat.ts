@@ -148,6 +148,8 @@ export interface FakeAction {
   kind: "accept" | "reject" | "invite";
   userId: string;
   block?: boolean;
+  /** An invite sent over the user's own block of the group (VRChat's default when the caller does not say). */
+  overrodeBlock?: boolean;
   at: number;
 }
 
@@ -286,7 +288,14 @@ export type FakeEndpoint =
   | "deleteCalendarEvent";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
-export type EndpointBehaviour = "normal" | "wrong-shape" | "null" | "hang" | { status: number; message?: string; retryAfterSeconds?: number };
+export type EndpointBehaviour =
+  | "normal"
+  | "wrong-shape"
+  | "null"
+  | "hang"
+  | { status: number; message?: string; retryAfterSeconds?: number }
+  /** 200 with this body (an answer the API description allows that the fake's own model never gives). */
+  | { body: unknown };
 
 export interface FakeVRChat {
   url: string;
@@ -300,6 +309,8 @@ export interface FakeVRChat {
   userAgents: Set<string>;
   /** Every code the TOTP endpoint received. */
   totpCodes: string[];
+  /** The Cookie header of each login request (undefined: none was sent). */
+  loginCookieHeaders: (string | undefined)[];
   /** Every join request answered and invite sent, in order. */
   actions: FakeAction[];
   /** Every calendar entry created, updated or deleted, in order. */
@@ -459,7 +470,10 @@ class Refusal {
   }
 }
 
-export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?: boolean } = {}): Promise<FakeVRChat> {
+export async function startFakeVRChat(
+  options: { group?: FakeGroup; requireTotp?: boolean; /** The bot account's id (a legacy account's has the old form). */ botUserId?: string } = {},
+): Promise<FakeVRChat> {
+  const botUserId = options.botUserId ?? FAKE_BOT_USER_ID;
   const group = options.group ?? fakeGroup();
   const requireTotp = options.requireTotp ?? true;
   const sessions = new Map<string, SessionState>();
@@ -469,6 +483,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
   const answers: { endpoint: FakeEndpoint; body: unknown }[] = [];
   const userAgents = new Set<string>();
   const totpCodes: string[] = [];
+  const loginCookieHeaders: (string | undefined)[] = [];
   const actions: FakeAction[] = [];
   const calendarWrites: FakeCalendarWrite[] = [];
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
@@ -504,6 +519,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
 
   function login(req: IncomingMessage, res: ServerResponse) {
     count("login");
+    loginCookieHeaders.push(req.headers.cookie);
     const header = req.headers.authorization ?? "";
     const [user, pass] = Buffer.from(header.replace(/^Basic /, ""), "base64").toString().split(":").map(decodeURIComponent);
     if (!header.startsWith("Basic ") || user !== FAKE_USERNAME || pass !== FAKE_PASSWORD) {
@@ -515,7 +531,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     sessions.set(auth, { verified });
     const setCookie = [`auth=${auth}; Max-Age=604800; Path=/; HttpOnly`];
     if (!verified) return send(res, 200, { requiresTwoFactorAuth: ["totp", "otp"] }, { "Set-Cookie": setCookie });
-    return send(res, 200, { id: FAKE_BOT_USER_ID, displayName: "Dwell Bot" }, { "Set-Cookie": setCookie });
+    return send(res, 200, { id: botUserId, displayName: "Dwell Bot" }, { "Set-Cookie": setCookie });
   }
 
   async function verifyTotp(req: IncomingMessage, res: ServerResponse, body: string) {
@@ -551,7 +567,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
 
   function writeRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
-    const respond = new RegExp(`^${g}/requests/(usr_[^/]+)$`).exec(path);
+    const respond = new RegExp(`^${g}/requests/([^/]+)$`).exec(path);
     if (method === "PUT" && respond) {
       return ["respondRequest", () => {
         const { action, block } = (body ?? {}) as { action?: string; block?: boolean };
@@ -569,13 +585,16 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     }
     if (method === "POST" && path === `${g}/invites`) {
       return ["invite", () => {
-        const { userId } = (body ?? {}) as { userId?: string };
+        const { userId, confirmOverrideBlock } = (body ?? {}) as { userId?: string; confirmOverrideBlock?: boolean };
         const who = person(String(userId));
         if (!who) return new Refusal(404, "User not found");
         if (who.status === "member") return new Refusal(400, `User ${who.displayName} is already a member of this group.`);
         if (who.status === "invited") return new Refusal(400, `User ${who.displayName} is already invited.`);
-        if (who.status === "banned" || who.status === "userblocked") return new Refusal(403, "You can't invite that user․");
-        actions.push({ kind: "invite", userId: who.id, at: Date.now() });
+        if (who.status === "banned") return new Refusal(403, "You can't invite that user․");
+        // The description's default (true) sends the invite over the user's own block of the group.
+        const overrides = confirmOverrideBlock !== false;
+        if (who.status === "userblocked" && !overrides) return new Refusal(403, "You can't invite that user․");
+        actions.push({ kind: "invite", userId: who.id, ...(who.status === "userblocked" ? { overrodeBlock: true } : {}), at: Date.now() });
         who.status = "invited";
         return {};
       }];
@@ -614,7 +633,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         return fullCalendarEvent(created);
       }];
     }
-    const update = new RegExp(`^${c}/(cal_[^/]+)/event$`).exec(path);
+    const update = new RegExp(`^${c}/([^/]+)/event$`).exec(path);
     if (method === "PUT" && update) {
       return ["updateCalendarEvent", () => {
         const found = group.calendar.find((event) => event.id === update[1]);
@@ -635,7 +654,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         return fullCalendarEvent(found);
       }];
     }
-    const remove = new RegExp(`^${c}/(cal_[^/]+)$`).exec(path);
+    const remove = new RegExp(`^${c}/([^/]+)$`).exec(path);
     if (method === "DELETE" && remove) {
       return ["deleteCalendarEvent", () => {
         const index = group.calendar.findIndex((event) => event.id === remove[1]);
@@ -653,7 +672,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     if (path === `${g}/requests`) {
       return ["joinRequests", () => page(group.people.filter((p) => p.status === "requested" && !p.blocked), url).map((p) => groupMemberOf(p, true))];
     }
-    const member = new RegExp(`^${g}/members/(usr_[^/]+)$`).exec(path);
+    const member = new RegExp(`^${g}/members/([^/]+)$`).exec(path);
     if (member) {
       return ["membership", () => {
         const who = person(member[1]!);
@@ -667,7 +686,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         return group.people.filter((p) => p.displayName.toLowerCase().includes(search)).slice(0, Number(url.searchParams.get("n") ?? 60)).map(searchedUser);
       }];
     }
-    const user = /^\/users\/(usr_[^/]+)$/.exec(path);
+    const user = /^\/users\/([^/]+)$/.exec(path);
     if (user) {
       return ["user", () => {
         const who = person(user[1]!);
@@ -718,9 +737,13 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
       failures.times--;
       return error(res, failures.status, "Injected failure", failures.retryAfter ? { "Retry-After": String(failures.retryAfter) } : {});
     }
-    if (endpoint === "userGroupInstances" && match?.[1] !== FAKE_BOT_USER_ID) return error(res, 403, "User ID must be your own․");
+    if (endpoint === "userGroupInstances" && match?.[1] !== botUserId) return error(res, 403, "User ID must be your own․");
     const behaviour = endpoints.get(endpoint) ?? "normal";
     if (behaviour === "hang") return;
+    if (typeof behaviour === "object" && "body" in behaviour) {
+      answers.push({ endpoint, body: behaviour.body });
+      return send(res, 200, behaviour.body);
+    }
     if (typeof behaviour === "object") {
       const wait = behaviour.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(behaviour.retryAfterSeconds) };
       return error(res, behaviour.status, behaviour.message ?? "Injected failure", wait);
@@ -758,7 +781,8 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
         if (req.headers.authorization) return login(req, res);
         count("currentUser");
         if (!verifiedSession(req)) return error(res, 401, "\"Missing Credentials\"");
-        const me = { id: FAKE_BOT_USER_ID, displayName: "Dwell Bot" };
+        const own = endpoints.get("currentUser");
+        const me = typeof own === "object" && "body" in own ? own.body : { id: botUserId, displayName: "Dwell Bot" };
         answers.push({ endpoint: "currentUser", body: me });
         return send(res, 200, me);
       }
@@ -779,6 +803,7 @@ export async function startFakeVRChat(options: { group?: FakeGroup; requireTotp?
     answers,
     userAgents,
     totpCodes,
+    loginCookieHeaders,
     actions,
     calendarWrites,
     async setMode(next, options = {}) {

@@ -93,7 +93,8 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     await database.db.delete(events);
     await database.db.delete(vrchatPublications);
     await database.db.delete(outbox);
-    fake.group.calendar.splice(0, fake.group.calendar.length, ...fake.group.calendar.filter((entry) => !ours().includes(entry)));
+    const stale = (entry: FakeCalendarEvent) => ours().includes(entry) || entry.id.startsWith("cal_filler-");
+    fake.group.calendar.splice(0, fake.group.calendar.length, ...fake.group.calendar.filter((entry) => !stale(entry)));
     fake.calendarWrites.length = 0;
     fake.setEndpoint("createCalendarEvent", "normal");
   });
@@ -147,19 +148,44 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     expect(await publicationOf(id)).toBeUndefined();
   });
 
-  it("makes a new entry, and removes the old, when who may see it changes", async () => {
+  it("makes a new entry when who may see it changes, and removes the old one only once the new one is on the calendar", async () => {
     const id = await createEvent(database.db, input(), adminId, publish());
     await worker.runOnce();
     const first = ours()[0]!.id;
     await updateEvent(database.db, id, input(), publish({ accessType: "group" }));
     await worker.runOnce();
+    // The new entry is made first; the old one is still there meanwhile.
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create", "create"]);
+    expect(ours().map((entry) => entry.id)).toContain(first);
+    await worker.runOnce();
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create", "create", "delete"]);
     expect(ours()).toHaveLength(1);
     expect(ours()[0]).toMatchObject({ accessType: "group" });
     expect(ours()[0]!.id).not.toBe(first);
-    // The old entry's removal and the new one's creation are two jobs of one run, in either order.
-    expect(fake.calendarWrites.map((write) => write.kind).sort()).toEqual(["create", "create", "delete"]);
     expect(fake.calendarWrites.filter((write) => write.kind === "delete").map((write) => write.id)).toEqual([first]);
     expect(await publicationOf(id)).toMatchObject({ state: "published", accessType: "group", vrchatEventId: ours()[0]!.id });
+  });
+
+  it("keeps the old entry on the calendar when VRChat refuses the new one, and removes it once the admins want none", async () => {
+    const id = await createEvent(database.db, input(), adminId, publish());
+    await worker.runOnce();
+    const first = ours()[0]!.id;
+    // VRChat's own limit: a month holds at most 100 entries.
+    const month = ours()[0]!.startsAt!;
+    for (let i = 0; i < 99; i++) fake.group.calendar.push({ id: `cal_filler-${i}`, title: `Filler ${i}`, startsAt: month, accessType: "public" });
+    await updateEvent(database.db, id, input(), publish({ accessType: "group" }));
+    await worker.runOnce();
+    await worker.runOnce();
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create"]);
+    expect(ours().map((entry) => entry.id)).toEqual([first]);
+    const refused = await publicationOf(id);
+    expect(refused).toMatchObject({ state: "failed", vrchatEventId: null });
+    expect(refused!.lastError).toBe("VRChat's answer: You're not allowed to make more than 100 events in a single month");
+    // Unticked: nothing is wanted on the calendar any more, so the old entry goes.
+    await updateEvent(database.db, id, input(), unpublish);
+    await worker.runOnce();
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create", "delete"]);
+    expect(ours()).toEqual([]);
   });
 
   it("keeps one pace with the decisions' actions: the site's calls that act in VRChat stay a second apart", async () => {
@@ -209,7 +235,7 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     expect(ours()).toHaveLength(0);
     expect(await publicationOf(id)).toMatchObject({
       state: "failed",
-      lastError: "VRChat refused it: You're not allowed to make more than 100 events in a single month",
+      lastError: "VRChat's answer: You're not allowed to make more than 100 events in a single month",
     });
     // Saved again, it is a creation still: checked as one.
     const past = { eventId: id, title: "Lantern Walk", start: new Date(Date.now() - 60_000), choice: DEFAULT_PUBLICATION_CHOICE, now: new Date() };

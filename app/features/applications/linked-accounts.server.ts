@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import { truncate } from "~/utils/text";
 
 export type LinkedService = "vrchat" | "discord";
 
@@ -108,6 +109,6 @@ export async function recordActionOutcome(db: Database, service: LinkedService, 
     actorId: z.uuid().safeParse(subject.data.actor.id).success ? subject.data.actor.id : null,
     actorName: subject.data.actor.name,
     field: service,
-    toValue: text.slice(0, 500),
+    toValue: truncate(text, 500),
   });
 }

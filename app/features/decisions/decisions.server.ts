@@ -17,6 +17,7 @@ import {
   type MessageKind,
   STATUS_LINK_DAYS,
 } from "./decision-messages";
+import { prefix } from "~/utils/text";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
 
@@ -120,7 +121,7 @@ export async function listDecisionMessages(db: Executor, scope: MessageScope): P
 
 /** Saves a scope's message for one outcome; an empty body goes back to the fallback. */
 export async function saveDecisionMessage(db: Database, scope: MessageScope, outcome: DecisionOutcome, body: string) {
-  const text = body.trim().slice(0, DECISION_MESSAGE_MAX_LENGTH);
+  const text = prefix(body.trim(), DECISION_MESSAGE_MAX_LENGTH);
   const eventId = scope.eventId ?? null;
   const where = and(
     eq(decisionMessages.kind, scope.kind),

@@ -14,6 +14,7 @@ import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { createLookupCache } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
+import { truncate } from "~/utils/text";
 
 export interface DiscordBotOptions {
   apiUrl: string;
@@ -116,7 +117,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
     const details = error.success ? error.data : {};
     const header = Number(response.headers.get("retry-after"));
     const retryAfterMs = details.retry_after !== undefined ? details.retry_after * 1000 : Number.isFinite(header) && header > 0 ? header * 1000 : null;
-    throw new DiscordError(details.message?.slice(0, 200) ?? `HTTP ${response.status}`, response.status, details.code ?? null, retryAfterMs);
+    throw new DiscordError((details.message === undefined ? undefined : truncate(details.message, 200)) ?? `HTTP ${response.status}`, response.status, details.code ?? null, retryAfterMs);
   }
 
   function candidateOf(member: Member): DiscordCandidate {
@@ -237,7 +238,7 @@ export async function queueDiscordActions(
   const rows = [
     ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
     ...(actions.message
-      ? [{ target: "discord_dm", payload: { ...job, content: actions.message.slice(0, 2000), nonce: job.applicationId.replaceAll("-", "").slice(0, 25) } }]
+      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: job.applicationId.replaceAll("-", "").slice(0, 25) } }]
       : []),
   ];
   if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));

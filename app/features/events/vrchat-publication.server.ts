@@ -4,9 +4,10 @@
  * worker (features/vrchat/calendar-publisher) make VRChat match it. VRChat's limits are checked here,
  * before anything is queued, so the form can say what to change.
  */
-import { and, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { queueCalendarJob, queueReplacedRemovals } from "~/db/calendar-jobs.server";
 import type { Database } from "~/db/db.server";
-import { outbox, vrchatPublications, type EventRow, type PublicationDetails, type PublicationRow } from "~/db/schema";
+import { vrchatPublications, type EventRow, type PublicationDetails, type PublicationRow } from "~/db/schema";
 import { ASSUMED_EVENT_HOURS } from "./calendar-link";
 import { eventStart } from "./event-timing";
 import {
@@ -16,6 +17,7 @@ import {
   type PublicationSummary,
   type VRChatCategory,
 } from "./vrchat-publication";
+import { truncate } from "~/utils/text";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
 
@@ -29,7 +31,7 @@ export function publicationDetails(event: EventRow, choice: PublicationChoice, p
   const link = event.applicationRequired ? `Apply on ${pageUrl}` : pageUrl;
   const room = DESCRIPTION_MAX - link.length - 2;
   const own = event.description.trim();
-  const description = own ? `${own.length > room ? `${own.slice(0, room - 1).trimEnd()}…` : own}\n\n${link}` : link;
+  const description = own ? `${truncate(own, room)}\n\n${link}` : link;
   return {
     title: event.title,
     description,
@@ -116,32 +118,16 @@ export async function publicationProblem(
 }
 
 /**
- * Queues the calendar worker for a publication, unless a job for it is already waiting (it will
- * read the latest state when it runs). A job being worked on does not count: it read the state before.
+ * The admins no longer want this entry. Taken off the calendar at once when nothing replaces it;
+ * when a new entry replaces it (a change of who may see it), it stays until the new one is published,
+ * so that a refusal of the new one leaves the event on the calendar as it was.
  */
-async function queueCalendarJob(tx: Executor, publicationId: string, now: Date) {
-  const [waiting] = await tx
-    .select({ id: outbox.id })
-    .from(outbox)
-    .where(
-      and(
-        eq(outbox.target, "vrchat_calendar"),
-        eq(outbox.sourceId, publicationId),
-        eq(outbox.status, "pending"),
-        or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
-      ),
-    )
-    .limit(1);
-  if (waiting) return;
-  await tx.insert(outbox).values({ target: "vrchat_calendar", payload: { publicationId }, sourceId: publicationId, nextAttemptAt: now });
-}
-
-async function withdraw(tx: Executor, row: PublicationRow, now: Date) {
+async function withdraw(tx: Executor, row: PublicationRow, now: Date, replaced: boolean) {
   await tx
     .update(vrchatPublications)
     .set({ wanted: false, state: "pending", lastError: null, version: sql`${vrchatPublications.version} + 1` })
     .where(eq(vrchatPublications.id, row.id));
-  await queueCalendarJob(tx, row.id, now);
+  if (!replaced && row.eventId) await queueReplacedRemovals(tx, row.eventId, now);
 }
 
 /**
@@ -157,12 +143,12 @@ export async function savePublication(
 ): Promise<void> {
   const current = await wantedPublication(tx, event.id, true);
   if (!choice) {
-    if (current) await withdraw(tx, current, now);
+    if (current) await withdraw(tx, current, now, false);
     return;
   }
   const details = publicationDetails(event, choice, pageUrl);
   if (current && current.details.accessType !== details.accessType) {
-    await withdraw(tx, current, now);
+    await withdraw(tx, current, now, true);
   } else if (current) {
     // Compared field by field: the database gives a stored object's keys back in its own order.
     const same = (Object.keys(details) as (keyof PublicationDetails)[]).every(
@@ -187,7 +173,7 @@ export async function savePublication(
 /** An event about to be deleted: its entry comes off VRChat's calendar too. */
 export async function withdrawPublication(tx: Executor, eventId: string, now: Date): Promise<void> {
   const current = await wantedPublication(tx, eventId, true);
-  if (current) await withdraw(tx, current, now);
+  if (current) await withdraw(tx, current, now, false);
 }
 
 /** "Try again" after VRChat refused: the worker makes another attempt from the latest state. */

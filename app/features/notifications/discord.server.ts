@@ -12,9 +12,9 @@ import {
   httpFailure,
   orDash,
   retryAfterHeader,
-  truncate,
   unconfirmed,
 } from "./format";
+import { truncate } from "~/utils/text";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome, NotificationChannel } from "./notification";
 
 /** https://discord.com/developers/docs/resources/message#embed-object-embed-limits */

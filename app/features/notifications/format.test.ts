@@ -6,30 +6,9 @@ import {
   httpFailure,
   networkFailure,
   orDash,
-  prefix,
   retryAfterHeader,
-  truncate,
 } from "./format";
 import { sampleNotification } from "./test-notification";
-
-describe("truncate", () => {
-  it("leaves a text that fits alone", () => {
-    expect(truncate("Moth", 4)).toBe("Moth");
-  });
-
-  it("ends a cut text with an ellipsis, within the limit", () => {
-    expect(truncate("abcdef", 4)).toBe("abc…");
-    expect(truncate("abcdef", 1)).toBe("…");
-    expect(truncate("abcdef", 0)).toBe("");
-  });
-
-  it("never splits an emoji", () => {
-    // "🦋" is two UTF-16 code units: cutting between them leaves an invalid character.
-    expect(truncate("ab🦋cd", 4)).toBe("ab…");
-    expect(truncate("ab🦋cd", 5)).toBe("ab🦋…");
-    expect(prefix("ab🦋", 3)).toBe("ab");
-  });
-});
 
 describe("fairShare", () => {
   it("cuts only the long texts, sharing what is left equally", () => {

@@ -1,11 +1,9 @@
 /**
  * What the three channels share: how an application reads in a message, and how an HTTP answer
  * becomes a `DeliveryOutcome`.
- *
- * Lengths are UTF-16 code units (`string.length`). Telegram counts its limit in them, and they are
- * never fewer than the code points other services count, so a text within a limit here is within
- * it everywhere.
+ * Lengths are UTF-16 code units (see ~/utils/text).
  */
+import { truncate } from "~/utils/text";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome } from "./notification";
 
 /** Shown for an unanswered question: chat services refuse empty fields, and a dash reads as "none". */
@@ -30,24 +28,6 @@ export function formatSubmittedAt(iso: string): string {
 
 export function orDash(text: string): string {
   return text.trim() === "" ? NO_ANSWER : text;
-}
-
-export const ELLIPSIS = "…";
-
-/** Cuts `text` to at most `max` code units, the last being "…" when anything was cut. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max < 1) return "";
-  return prefix(text, max - 1) + ELLIPSIS;
-}
-
-/** The first `max` code units of `text`, one fewer rather than half an emoji. */
-export function prefix(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = Math.max(0, max);
-  const code = text.charCodeAt(end - 1);
-  // Half a surrogate pair would reach the service as an invalid character.
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
 /**

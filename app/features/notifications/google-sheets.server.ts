@@ -14,9 +14,9 @@ import {
   orDash,
   parseJson,
   retryAfterHeader,
-  truncate,
   unconfirmed,
 } from "./format";
+import { truncate } from "~/utils/text";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
 
 const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";

@@ -11,6 +11,8 @@ import type { Database } from "~/db/db.server";
 import { outbox, OUTBOX_TARGETS, type OutboxRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import type { ApplicationNotification, DeliveryOutcome, NotificationTarget } from "./notification";
+import { failureText } from "~/utils/failure-text.server";
+import { truncate } from "~/utils/text";
 
 export type OutboxTarget = (typeof OUTBOX_TARGETS)[number];
 
@@ -159,7 +161,7 @@ export function createOutboxWorker(
         status: giveUp ? "failed" : "pending",
         nextAttemptAt: new Date(now.getTime() + delay),
         lockedUntil: null,
-        lastError: outcome.error.slice(0, 1000),
+        lastError: truncate(outcome.error, 1000),
       })
       .where(eq(outbox.id, job.id));
     const fields = { jobId: job.id, target: job.target, attempts: job.attempts, error: outcome.error };
@@ -179,7 +181,7 @@ export function createOutboxWorker(
       outcome = await channel.deliver(job.payload);
     } catch (error) {
       // A bug in a channel must not lose the job: retry it like a network failure.
-      outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+      outcome = { kind: "retry", error: failureText(error) };
     }
     await record(job, outcome);
   }

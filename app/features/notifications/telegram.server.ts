@@ -6,18 +6,16 @@
  */
 import { z } from "zod";
 import {
-  ELLIPSIS,
   fairShare,
   formatSubmittedAt,
   headline,
   callService,
   httpFailure,
   orDash,
-  prefix,
   retryAfterHeader,
-  truncate,
   unconfirmed,
 } from "./format";
+import { ELLIPSIS, prefix, truncate } from "~/utils/text";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
 
 export const TELEGRAM_TEXT_LIMIT = 4096;

@@ -14,12 +14,15 @@
  */
 import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
+import { queueReplacedRemovals } from "~/db/calendar-jobs.server";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type PublicationDetails, type PublicationRow } from "~/db/schema";
 import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import { truncate } from "~/utils/text";
 
-const CreatedSchema = z.object({ id: z.string().regex(/^cal_/) });
+/** VRChat's description sets no pattern for an entry's id: whatever non-empty id it gives is the entry's. */
+const CreatedSchema = z.object({ id: z.string().min(1).max(200) });
 const MonthSchema = z.object({
   results: z.array(z.object({ id: z.string(), title: z.string().nullish(), startsAt: z.string().nullish() })).nullish(),
 });
@@ -41,7 +44,7 @@ export interface CalendarPublisherOptions {
 }
 
 /** The address of an entry on VRChat's website. */
-export const calendarEntryUrl = (groupId: string, vrchatEventId: string) => `https://vrchat.com/home/group/${groupId}/calendar/${vrchatEventId}`;
+export const calendarEntryUrl = (groupId: string, vrchatEventId: string) => `https://vrchat.com/home/group/${groupId}/calendar/${encodeURIComponent(vrchatEventId)}`;
 
 function createBody(details: PublicationDetails) {
   return {
@@ -87,7 +90,11 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
       client.get(`/calendar/${groupId}`, MonthSchema, { date: `${month}-01T00:00:00.000Z`, n: MONTH_PAGE, offset: 0 }),
     );
     const start = Date.parse(details.startsAt);
-    const found = (listed.results ?? []).find((entry) => entry.title === details.title && Date.parse(entry.startsAt ?? "") === start);
+    // The entry this one replaces has the same title and start: an entry another publication holds is not it.
+    const known = await listPublishedEntryIds(db);
+    const found = (listed.results ?? []).find(
+      (entry) => !known.has(entry.id) && entry.title === details.title && Date.parse(entry.startsAt ?? "") === start,
+    );
     return found?.id ?? null;
   }
 
@@ -104,27 +111,41 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
       .where(eq(vrchatPublications.id, row.id));
   }
 
+  /** On the calendar: recorded, and the entry it replaces (another audience) may now come off it. */
+  async function published(row: PublicationRow, values: Partial<PublicationRow>): Promise<string> {
+    await settle(row, values, "published");
+    if (row.eventId) await queueReplacedRemovals(db, row.eventId, new Date());
+    return "Published to VRChat's calendar";
+  }
+
   async function create(row: PublicationRow): Promise<string> {
     const made = row.createAttemptedAt ? await findMade(row.details) : null;
-    if (made) {
-      await settle(row, { vrchatEventId: made, vrchatCreatedAt: row.createAttemptedAt }, "published");
-      return "Published to VRChat's calendar";
-    }
+    if (made) return published(row, { vrchatEventId: made, vrchatCreatedAt: row.createAttemptedAt });
     await db.update(vrchatPublications).set({ createAttemptedAt: new Date() }).where(eq(vrchatPublications.id, row.id));
     const created = await paced(() => client.sendFor("POST", `/calendar/${groupId}/event`, createBody(row.details), CreatedSchema));
-    await settle(row, { vrchatEventId: created.id, vrchatCreatedAt: new Date() }, "published");
-    return "Published to VRChat's calendar";
+    return published(row, { vrchatEventId: created.id, vrchatCreatedAt: new Date() });
+  }
+
+  /** The entry that replaces this one, while it is not yet on VRChat's calendar. */
+  async function awaitedReplacement(row: PublicationRow): Promise<boolean> {
+    if (!row.eventId) return false;
+    const [successor] = await db
+      .select({ id: vrchatPublications.id })
+      .from(vrchatPublications)
+      .where(and(eq(vrchatPublications.eventId, row.eventId), eq(vrchatPublications.wanted, true), isNull(vrchatPublications.vrchatEventId)));
+    return successor !== undefined;
   }
 
   async function reconcile(row: PublicationRow): Promise<string> {
     if (row.wanted) {
-      if (!row.vrchatEventId) return create(row);
+      const entryId = row.vrchatEventId;
+      if (!entryId) return create(row);
       if (row.syncedVersion >= row.version) {
         await settle(row, {}, "published");
         return "Already up to date on VRChat's calendar";
       }
       try {
-        await paced(() => client.send("PUT", `/calendar/${groupId}/${row.vrchatEventId}/event`, updateBody(row.details)));
+        await paced(() => client.send("PUT", `/calendar/${groupId}/${encodeURIComponent(entryId)}/event`, updateBody(row.details)));
       } catch (error) {
         if (!isNotFound(error)) throw error;
         // Deleted on VRChat meanwhile: the admins still want it there, so it is made again.
@@ -133,13 +154,14 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
       await settle(row, {}, "published");
       return "Updated on VRChat's calendar";
     }
+    if ((row.vrchatEventId || row.createAttemptedAt) && (await awaitedReplacement(row))) return "Kept on VRChat's calendar until its new entry is published";
     const id = row.vrchatEventId ?? (row.createAttemptedAt ? await findMade(row.details) : null);
     if (!id) {
       await settle(row, {}, "removed");
       return "Never reached VRChat's calendar: nothing to remove";
     }
     try {
-      await paced(() => client.send("DELETE", `/calendar/${groupId}/${id}`, undefined));
+      await paced(() => client.send("DELETE", `/calendar/${groupId}/${encodeURIComponent(id)}`, undefined));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -161,13 +183,15 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
     try {
       outcome = { kind: "delivered", result: await reconcile(row) };
     } catch (error) {
-      outcome = actionOutcomeOf(error, (reason) => `VRChat refused it: ${reason}`);
+      // The card already says VRChat refused it: the reason is VRChat's own words (a 403 here is as often
+      // one of its limits as a missing permission).
+      outcome = actionOutcomeOf(error, (reason) => `VRChat's answer: ${reason}`);
     }
     await db
       .update(vrchatPublications)
       .set({
         busyUntil: null,
-        ...(outcome.kind === "delivered" ? {} : { lastError: outcome.error.slice(0, 500) }),
+        ...(outcome.kind === "delivered" ? {} : { lastError: truncate(outcome.error, 500) }),
         ...(outcome.kind === "failed" ? { state: "failed" as const } : {}),
       })
       .where(eq(vrchatPublications.id, row.id));
@@ -187,7 +211,7 @@ export async function markPublicationFailed(db: Database, payload: unknown, erro
   if (!parsed.success) return;
   await db
     .update(vrchatPublications)
-    .set({ state: "failed", lastError: error.slice(0, 500) })
+    .set({ state: "failed", lastError: truncate(error, 500) })
     .where(and(eq(vrchatPublications.id, parsed.data.publicationId), notInArray(vrchatPublications.state, ["removed", "published"])));
 }
 

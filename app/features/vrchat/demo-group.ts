@@ -37,7 +37,7 @@ export function demoGroupData(now: Date): GroupData {
     group: { name: "The Dwellers", memberCount: 1287, onlineMemberCount: 64 },
     instances: [
       {
-        id: "wrld_demo-threshold:10231~group(grp_demo)",
+        id: "demo-threshold",
         userCount: 12,
         name: "10231",
         region: "us",
@@ -46,7 +46,7 @@ export function demoGroupData(now: Date): GroupData {
         world: { name: "The Threshold", authorName: "Vesper Lumen", capacity: 32, recommendedCapacity: 16 },
       },
       {
-        id: "wrld_demo-grove:48812",
+        id: "demo-grove",
         userCount: 7,
         name: "48812",
         region: "eu",

@@ -28,6 +28,7 @@ import type { PlatformEvent } from "./group-data";
 import type { GroupDataService } from "./group-data.server";
 import type { MembersOnlyListing } from "./members-only-panel";
 import type { MembersOnlyItems } from "./vrchat-api.server";
+import { prefix, singleLine } from "~/utils/text";
 
 export interface SyncResult {
   added: number;
@@ -56,11 +57,14 @@ function fingerprint(event: PlatformEvent): string {
     .digest("base64url");
 }
 
+/** A calendar entry's title as an event's: one line, within the events' limit. */
+const importedTitle = (title: string) => prefix(singleLine(title), TITLE_MAX) || "Untitled event";
+
 function importedValues(event: PlatformEvent, title: string, start: number) {
   const instant = new Date(start).toISOString();
   return {
     title,
-    description: event.description.slice(0, DESCRIPTION_MAX),
+    description: prefix(event.description, DESCRIPTION_MAX),
     eventDate: instant.slice(0, 10),
     eventTime: instant.slice(11, 19),
     timezone: "UTC",
@@ -83,7 +87,7 @@ export async function importPlatformEvents(db: Database, calendar: readonly Plat
       result.skipped++;
       continue;
     }
-    const title = event.title.trim().slice(0, TITLE_MAX) || "Untitled event";
+    const title = importedTitle(event.title);
     const start = Date.parse(event.startsAt);
     if (Number.isNaN(start)) {
       result.errors.push(`"${title}": its start time (${event.startsAt}) could not be read`);
@@ -172,7 +176,7 @@ export async function importEventByAdmin(
   if (own) return own.eventId ? { id: own.eventId, created: false } : null;
   const start = Date.parse(event.startsAt);
   if (Number.isNaN(start)) return null;
-  const title = event.title.trim().slice(0, TITLE_MAX) || "Untitled event";
+  const title = importedTitle(event.title);
   const [row] = await db
     .insert(events)
     .values({ ...importedValues(event, title, start), vrchatImport: "admin", createdBy: adminId })

@@ -13,6 +13,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { groupDataCache } from "~/db/schema";
+import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 import { demoGroupData } from "./demo-group";
 import { GROUP_PARTS, type GroupData, type GroupDataResponse, type GroupDataSource, type GroupDataState, type GroupPart } from "./group-data";
@@ -182,7 +183,7 @@ export function createCachedGroupData(options: CachedGroupDataOptions): GroupDat
         );
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = failureText(error);
       log.error("refreshing the VRChat group data failed; the last good value is served", { error, groupId });
       await recordFailure(message, Math.max(windowMs, error instanceof VRChatError ? (error.retryAfterMs ?? 0) : 0));
     } finally {

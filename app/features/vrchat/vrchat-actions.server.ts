@@ -2,6 +2,7 @@
  * What the outbox jobs that act in VRChat share (the decisions' membership actions, the calendar's
  * publications): a pace between their calls, and how a failure is told to the admins.
  */
+import { failureText } from "~/utils/failure-text.server";
 import { VRChatError } from "./vrchat-client.server";
 
 export type ActionOutcome =
@@ -35,7 +36,9 @@ export const vrchatReason = (error: VRChatError) => error.message.replace(/^VRCh
  * words a 403 (by default: the bot account lacks a permission).
  */
 export function actionOutcomeOf(error: unknown, forbidden?: (reason: string) => string): ActionOutcome {
-  if (!(error instanceof VRChatError)) return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+  if (!(error instanceof VRChatError)) return { kind: "retry", error: failureText(error) };
+  // An answer that could not be read: VRChat may have acted; the job reads the state again first.
+  if (error.kind === "refused-shape") return { kind: "retry", error: "VRChat's answer could not be read" };
   if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
   if (error.kind === "unreachable" || error.kind === "auth") return { kind: "retry", error: error.message };
   if (error.kind === "forbidden") {

@@ -15,7 +15,9 @@
  *   its part, reported as such.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
+import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 import { GROUP_PARTS, type GroupData, type GroupPart, type Instance, type Member, type PlatformEvent, type Post } from "./group-data";
 import { VRChatError, type CallOptions, type VRChatClient, type VRChatErrorKind } from "./vrchat-client.server";
@@ -28,10 +30,10 @@ const count = z
   .transform((value) => (typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.round(value)) : null));
 const idList = z.array(z.string()).nullish();
 
-/** The group part is there for its member count: an answer without one is refused. */
+/** VRChat's description requires none of the group's fields: a count it leaves out is zero. */
 const GroupSchema = z.object({
   name: text,
-  memberCount: z.number().transform((value) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0)),
+  memberCount: count,
   onlineMemberCount: count,
 });
 
@@ -223,6 +225,12 @@ function mapWorld(world: z.infer<typeof WorldSchema> | null | undefined): Instan
 /** A location names a world and an instance ("wrld_…:…"); "offline" or "private" name neither. */
 const location = (value: string | null | undefined) => (value && value.includes(":") ? value : null);
 
+/**
+ * What visitors get to tell instances apart. A location names its creator's user id and the
+ * instance's nonce: a short digest of it serves as a key and says nothing of either.
+ */
+const instanceKey = (location: string) => createHash("sha256").update(location).digest("base64url").slice(0, 12);
+
 /** VRChat's "unknown" region is no region at all to a visitor. */
 const region = (value: string | null | undefined) => (clean(value) && value !== "unknown" ? clean(value) : null);
 
@@ -289,7 +297,7 @@ interface Context {
 
 async function readGroup({ client, group, call }: Context): Promise<GroupData["group"]> {
   const answer = await client.get(`/groups/${group}`, GroupSchema, undefined, call);
-  return { name: answer.name ?? undefined, memberCount: answer.memberCount, onlineMemberCount: answer.onlineMemberCount ?? 0 };
+  return { name: answer.name ?? undefined, memberCount: answer.memberCount ?? 0, onlineMemberCount: answer.onlineMemberCount ?? 0 };
 }
 
 async function readInstances(context: Context): Promise<{ instances: Instance[]; dropped: number }> {
@@ -300,7 +308,7 @@ async function readInstances(context: Context): Promise<{ instances: Instance[];
       const bot = await client.botUserId(call);
       const answer = await client.get(
         `/users/${encodeURIComponent(bot)}/instances/groups/${encodeURIComponent(groupId)}`,
-        z.object({ instances: z.array(z.unknown()) }),
+        z.object({ instances: list }),
         undefined,
         call,
       );
@@ -309,7 +317,7 @@ async function readInstances(context: Context): Promise<{ instances: Instance[];
       const instances = items.flatMap((item) => {
         const worldId = clean(item.worldId) ?? clean(item.world?.id);
         const id = location(item.location) ?? (worldId && clean(item.instanceId) ? `${worldId}:${item.instanceId}` : clean(item.id));
-        return id ? [{ id, ...instanceDetail(item) }] : [];
+        return id ? [{ id: instanceKey(id), ...instanceDetail(item) }] : [];
       });
       return { instances: instances.filter((instance) => instance.userCount > 0), dropped };
     } catch (error) {
@@ -350,7 +358,7 @@ async function readInstancesFallback({ client, group, call, now, state }: Contex
     const key = keyOf(item);
     const cached = key ? state.instanceDetails[key] : undefined;
     if (cached && cached.detail === null) return [];
-    const id = location(item.location) ?? key ?? item.instanceId;
+    const id = instanceKey(location(item.location) ?? key ?? item.instanceId);
     if (cached?.detail) return [{ id, ...cached.detail, world: { ...mapWorld(item.world), ...withoutNulls(cached.detail.world) } }];
     return [{ id, userCount: item.memberCount ?? 0, name: null, region: null, type: null, capacity: null, world: mapWorld(item.world) }];
   });
@@ -362,7 +370,7 @@ function withoutNulls<T extends object>(value: T): Partial<T> {
 }
 
 async function readPosts({ client, group, call }: Context): Promise<{ posts: Post[]; membersOnly: Post[]; dropped: number }> {
-  const answer = await client.get(`/groups/${group}/posts`, z.object({ posts: z.array(z.unknown()) }), { n: MAX_POSTS, offset: 0 }, call);
+  const answer = await client.get(`/groups/${group}/posts`, z.object({ posts: list }), { n: MAX_POSTS, offset: 0 }, call);
   const { items, dropped } = usable("posts", answer.posts, PostSchema);
   const posts: Post[] = [];
   const membersOnly: Post[] = [];
@@ -454,7 +462,7 @@ const PERMISSION_HINT: Record<GroupPart, string> = {
 };
 
 function describeFailure(part: GroupPart, error: unknown): { message: string; kind: VRChatErrorKind } {
-  if (!(error instanceof VRChatError)) return { message: error instanceof Error ? error.message : String(error), kind: "http" };
+  if (!(error instanceof VRChatError)) return { message: failureText(error), kind: "http" };
   if (error.kind === "forbidden") return { message: `${error.message} (${PERMISSION_HINT[part]})`, kind: error.kind };
   return { message: error.message, kind: error.kind };
 }

@@ -14,6 +14,8 @@ import { TOTP } from "otpauth";
 import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
 import type { SessionStore } from "./vrchat-session.server";
+import { truncate } from "~/utils/text";
+import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 
 /**
  * What went wrong, as the dashboard tells it apart: VRChat not answering (network, timeout, 5xx),
@@ -120,7 +122,7 @@ async function upstreamMessage(response: Response): Promise<string> {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string };
     const message = typeof body.error === "string" ? body.error : body.error?.message;
-    if (typeof message === "string" && message) return message.slice(0, 200);
+    if (typeof message === "string" && message) return truncate(message, 200);
   } catch {
     // Not JSON: fall through to the status alone.
   }
@@ -229,8 +231,9 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     ).toString("base64");
     // A still-valid two-factor cookie lets VRChat skip asking for a code again.
     const previousTwoFactor = stored?.twoFactorCookie ?? null;
+    const cookies = cookieHeader({ twoFactorCookie: previousTwoFactor });
     const response = await send(url("/auth/user"), {
-      headers: { Authorization: `Basic ${basic}`, Cookie: cookieHeader({ twoFactorCookie: previousTwoFactor }) },
+      headers: { Authorization: `Basic ${basic}`, ...(cookies ? { Cookie: cookies } : {}) },
     });
     if (!response.ok) {
       const detail = await upstreamMessage(response);
@@ -371,5 +374,5 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   };
 }
 
-/** Of the current user, the id is all the client needs. */
-const CurrentUserSchema = z.object({ id: z.string().regex(/^usr_/) });
+/** Of the current user, the id is all the client needs (an old account's id has the legacy form). */
+const CurrentUserSchema = z.object({ id: z.string().regex(VRCHAT_USER_ID) });

@@ -1,6 +1,6 @@
 /**
  * Who an applicant is in VRChat, and what a decision does there. A display name is not an identity
- * (not unique, it can change); a user id (`usr_…`) is. Lookups find candidates for an applicant
+ * (not unique, it can change); a user id (`usr_…`, or a legacy player's ten-character id) is. Lookups find candidates for an applicant
  * among the group's join requests and a user search; a decision on a group application with a
  * linked account becomes one outbox job that accepts or rejects their join request, or invites them.
  *
@@ -15,7 +15,7 @@ import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
-import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
+import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
@@ -118,6 +118,13 @@ const MembershipActionSchema = z.object({
   actor: z.object({ id: z.string(), name: z.string() }),
 });
 
+/** VRChat will not let the group invite this user (their own settings or block): not the bot's permission. */
+class InviteRefusedError extends Error {
+  constructor(reason: string) {
+    super(`VRChat would not let the group invite them (${reason}): they may have blocked the group or turned off group invites`);
+  }
+}
+
 export function createVRChatMembership(options: MembershipOptions) {
   const { client, groupId, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, actionSpacingMs = 1_000, timeoutMs, now = Date.now } = options;
   const lookups = createLookupCache({
@@ -133,7 +140,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
 
   const membership = (userId: string) =>
-    cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${userId}`, MembershipSchema))?.membershipStatus));
+    cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus));
 
   /** Candidates for an applicant: join requests with their name first, then a user search's results. */
   async function findCandidates(displayName: string): Promise<VRChatCandidate[]> {
@@ -171,13 +178,18 @@ export function createVRChatMembership(options: MembershipOptions) {
     if (!USER_ID.test(userId)) return null;
     let user;
     try {
-      user = await cached(`user:${userId}`, () => client.get(`/users/${userId}`, UserSchema));
+      user = await cached(`user:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema));
     } catch (error) {
       if (error instanceof VRChatError && error.status === 404) return null;
       throw error;
     }
+    // The id asked for is the one kept: an answer about another account is no answer about this one.
+    if (user.id !== userId) {
+      log.warn("VRChat answered a user lookup with another user's id; it is not used");
+      return null;
+    }
     return {
-      id: user.id,
+      id: userId,
       displayName: user.displayName,
       thumbnailUrl: user.currentAvatarThumbnailImageUrl ?? user.profilePicOverride ?? null,
       status: await membership(userId),
@@ -185,9 +197,27 @@ export function createVRChatMembership(options: MembershipOptions) {
     };
   }
 
+  /**
+   * A group invite. Never over the user's own block of the group (VRChat's default would override
+   * it). VRChat's 400s for one already a member or already invited mean the work is done.
+   */
+  async function invite(userId: string): Promise<string> {
+    try {
+      await paced(() => client.send("POST", `/groups/${groupId}/invites`, { userId, confirmOverrideBlock: false }));
+      return "Invite sent";
+    } catch (error) {
+      if (!(error instanceof VRChatError)) throw error;
+      const reason = vrchatReason(error);
+      if (error.status === 400 && /already a member/i.test(reason)) return "Already a member in VRChat: nothing to do";
+      if (error.status === 400 && /already invited/i.test(reason)) return "Invite already sent";
+      if (error.status === 403 && /invite that user/i.test(reason)) throw new InviteRefusedError(reason);
+      throw error;
+    }
+  }
+
   /** What the job does, from the membership as VRChat has it now. */
   async function act(action: MembershipAction): Promise<string> {
-    const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${action.userId}`, MembershipSchema)))?.membershipStatus);
+    const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${encodeURIComponent(action.userId)}`, MembershipSchema)))?.membershipStatus);
     lookups.forget(`member:${action.userId}`);
     lookups.forget("requests");
     if (current === "member") return "Already a member in VRChat: nothing to do";
@@ -196,14 +226,13 @@ export function createVRChatMembership(options: MembershipOptions) {
     if (action.action === "accept") {
       if (current === "invited") return "Invite already sent";
       if (current === "requested") {
-        await paced(() => client.send("PUT", `/groups/${groupId}/requests/${action.userId}`, { action: "accept" }));
+        await paced(() => client.send("PUT", `/groups/${groupId}/requests/${encodeURIComponent(action.userId)}`, { action: "accept" }));
         return "Join request accepted in VRChat";
       }
-      await paced(() => client.send("POST", `/groups/${groupId}/invites`, { userId: action.userId }));
-      return "Invite sent";
+      return invite(action.userId);
     }
     if (current !== "requested") return "No join request to reject in VRChat";
-    await paced(() => client.send("PUT", `/groups/${groupId}/requests/${action.userId}`, { action: "reject", block: action.block }));
+    await paced(() => client.send("PUT", `/groups/${groupId}/requests/${encodeURIComponent(action.userId)}`, { action: "reject", block: action.block }));
     return action.block ? "Join request rejected and blocked in VRChat" : "Join request rejected in VRChat";
   }
 
@@ -221,6 +250,7 @@ export function createVRChatMembership(options: MembershipOptions) {
         try {
           return { kind: "delivered", result: await act(parsed.data) };
         } catch (error) {
+          if (error instanceof InviteRefusedError) return { kind: "failed", error: error.message };
           return actionOutcomeOf(error);
         }
       },
