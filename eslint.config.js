@@ -10,14 +10,15 @@ const features = readdirSync(`${import.meta.dirname}/app/features`, { withFileTy
   .map((entry) => entry.name);
 
 /**
- * Imports run one way: components, utils, db -> features -> routes -> server.
- * A feature never imports another feature; a route composes them.
+ * Imports run one way: components, utils, db -> features -> flows -> routes -> server.
+ * A feature never imports another feature; a flow (one act across features) or a route composes them.
  */
 const boundaries = [
-  { target: "./app/components", from: ["./app/features", "./app/routes", "./app/db"], message: "UI primitives know no domain." },
-  { target: "./app/utils", from: ["./app/features", "./app/routes"], message: "utils are generic." },
-  { target: "./app/db", from: ["./app/features", "./app/routes"], message: "the database layer knows no feature." },
-  { target: "./app/features", from: ["./app/routes"], message: "features are composed by routes, not the other way." },
+  { target: "./app/components", from: ["./app/features", "./app/flows", "./app/routes", "./app/db"], message: "UI primitives know no domain." },
+  { target: "./app/utils", from: ["./app/features", "./app/flows", "./app/routes"], message: "utils are generic." },
+  { target: "./app/db", from: ["./app/features", "./app/flows", "./app/routes"], message: "the database layer knows no feature." },
+  { target: "./app/features", from: ["./app/flows", "./app/routes"], message: "features are composed by flows and routes, not the other way." },
+  { target: "./app/flows", from: ["./app/routes"], message: "flows are called by routes, not the other way." },
   { target: "./app", from: ["./server"], message: "the app does not import the server." },
   ...features.map((feature) => ({
     target: `./app/features/${feature}`,

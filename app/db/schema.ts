@@ -246,6 +246,12 @@ export const applications = pgTable(
     /** Marked as spam by an admin: out of every list, count and export but the 'Spam' filter. */
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("applications"),
+    /**
+     * What became of the profile link the applicant gave, when it was not linked at once:
+     * 'claimed' (VRChat names that account otherwise than the username given) or 'unchecked'
+     * (VRChat could not be asked). Null when there was none, or it was linked.
+     */
+    vrchatProfileCheck: text().$type<"claimed" | "unchecked">(),
     /** The applicant's VRChat account (`usr_…`), as an admin linked it; a display name is not an identity. */
     vrchatUserId: text(),
     /** Its display name when it was linked, to show beside the id. */

@@ -7,43 +7,14 @@ import { Card } from "~/components/ui/card";
 import { Toaster } from "~/components/ui/toaster";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
-import {
-  listFormQuestions,
-  submitApplication,
-  SUBMIT_FAILED_MESSAGE,
-  type ApplicationScope,
-} from "~/features/applications/applications.server";
+import { listFormQuestions } from "~/features/applications/applications.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
-import { toApplicationNotification } from "~/features/notifications/application-notification";
-import {
-  checkFormFilling,
-  countDuplicate,
-  countRefusal,
-  formStartedAt,
-  formStartedToken,
-  probingTooMuch,
-  SITE_BUSY_MESSAGE,
-  STARTED_FIELD,
-  withinSiteCeiling,
-} from "~/features/applications/spam-guard.server";
-import { profileLinkAnswer } from "~/features/applications/answers";
-import { newStatusToken } from "~/features/decisions/decisions.server";
-import { linkAccount } from "~/features/applications/linked-accounts.server";
-import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
-import { enqueueNotification } from "~/features/notifications/outbox.server";
+import { formStartedFor, submitPublicApplication } from "~/flows/submit-application.server";
 import { log } from "~/utils/log.server";
-import { clientKey } from "~/utils/client-key.server";
-import { hitRateLimit } from "~/utils/rate-limit.server";
 import { withOwnText } from "~/utils/preview-text";
 import type { Route } from "./+types/_site.apply";
-import { prefix } from "~/utils/text";
-
-const RATE_WINDOW_MS = 10 * 60 * 1000;
-const PROFILE_NOT_FOUND_MESSAGE = "VRChat has no profile at that link. Please check it, or leave the question empty if it is optional.";
-const RATE_LIMITED_MESSAGE =
-  "You have sent a lot of applications in a short time. Please wait a few minutes and try again.";
 
 const TEXT = {
   group: {
@@ -62,8 +33,8 @@ const TEXT = {
 } as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db, auth } = context.get(appContext);
-  const formStarted = formStartedToken((await auth.$context).secret, new Date());
+  const { db, auth, clientAddress } = context.get(appContext);
+  const formStarted = formStartedFor((await auth.$context).secret, clientAddress, new Date());
   if (!params.id) {
     try {
       return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), formStarted, loadError: null };
@@ -99,123 +70,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
 }
 
-function failure(
-  status: number,
-  error: string,
-  extra: { questionId?: string; values?: Record<string, string>; formStarted?: string } = {},
-  headers?: HeadersInit,
-) {
-  return data({ ok: false as const, error, ...extra }, { status, headers });
-}
-
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { db, config, auth, clientAddress, notifications, vrchat } = context.get(appContext);
-  const now = new Date();
-  const client = clientKey(clientAddress);
-
-  const limit = await hitRateLimit(db, {
-    key: `applications:${client}`,
-    limit: config.RATE_LIMIT_APPLICATIONS,
-    windowMs: RATE_WINDOW_MS,
-    now,
-  });
-  if (!limit.allowed) {
-    await countRefusal(db, "client-limit", now);
-    return failure(429, RATE_LIMITED_MESSAGE, {}, { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) });
-  }
-  if (!(await withinSiteCeiling(db, config.RATE_LIMIT_APPLICATIONS_SITE, now))) {
-    await countRefusal(db, "site-ceiling", now);
-    log.warn("the site-wide application ceiling was reached", { perMinute: config.RATE_LIMIT_APPLICATIONS_SITE });
-    return failure(429, SITE_BUSY_MESSAGE, {}, { "Retry-After": "60" });
-  }
-
-  let scope: ApplicationScope = { kind: "group" };
-  let eventTitle: string | null = null;
-  let eventUrl: string | null = null;
-  if (params.id) {
-    const event = await getEvent(db, params.id);
-    if (!event) return failure(404, EVENT_NOT_FOUND_MESSAGE);
-    const state = applicationState(event, now);
-    if (state !== "open") return failure(403, applicationClosedNotice(state) ?? "Applications are not currently available");
-    scope = { kind: "event", eventId: event.id };
-    eventTitle = event.title;
-    eventUrl = new URL(href("/events/:id", { id: event.id }), request.url).toString();
-  }
-
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return failure(400, "The form could not be read. Please try again.");
-  }
-  const fields = (name: string) => form.get(name) ?? undefined;
-  const values = Object.fromEntries(
-    [...form].flatMap(([name, value]) =>
-      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), prefix(value, 10_000)]] : [],
-    ),
+  const services = context.get(appContext);
+  const secret = (await services.auth.$context).secret;
+  const outcome = await submitPublicApplication(
+    { ...services, secret },
+    { eventId: params.id, clientAddress: services.clientAddress, request, now: new Date() },
   );
-
-  const secret = (await auth.$context).secret;
-  const filling = checkFormFilling(form, { secret, minFillMs: config.FORM_MIN_FILL_SECONDS * 1000, now });
-  if (!filling.ok) {
-    await countRefusal(db, filling.refusal, now);
-    // The form keeps the time it was first served: sending it again a moment later is accepted.
-    const started = form.get(STARTED_FIELD);
-    const formStarted = typeof started === "string" && formStartedAt(secret, started, now) !== null ? started : formStartedToken(secret, now);
-    return failure(filling.status, filling.message, { values, formStarted });
-  }
-
-  if (await probingTooMuch(db, client, config.RATE_LIMIT_DUPLICATES, now)) {
-    await countRefusal(db, "probe-limit", now);
-    return failure(429, RATE_LIMITED_MESSAGE, { values }, { "Retry-After": "3600" });
-  }
-
-  try {
-    const questions = await listFormQuestions(db, scope);
-    // A VRChat profile link is looked up at once: one that VRChat does not know is refused. When
-    // VRChat cannot be asked, the application is taken anyway and an admin links it later.
-    let account: { userId: string; displayName: string } | null = null;
-    const lookUpProfile = async (answers: Record<string, string>) => {
-      const profile = scope.kind === "group" ? profileLinkAnswer(questions, answers) : null;
-      if (!profile || !vrchat.membership) return null;
-      try {
-        const found = await vrchat.membership.describeUser(profile.userId);
-        if (!found) return { message: PROFILE_NOT_FOUND_MESSAGE, questionId: profile.questionId };
-        account = { userId: found.id, displayName: found.displayName };
-      } catch (error) {
-        logLookupFailure(error);
-      }
-      return null;
-    };
-    const status = newStatusToken();
-    const result = await submitApplication(db, {
-      scope,
-      questions,
-      fields,
-      now,
-      statusTokenHash: status.hash,
-      vet: lookUpProfile,
-      onStored: (tx, stored) =>
-        enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
-    });
-    if (!result.ok) {
-      if (result.status === 409) {
-        await countDuplicate(db, client, now);
-        log.info("an application repeated a name or Discord ID", { scope: scope.kind });
-      }
-      return failure(result.status, result.message, { questionId: result.questionId, values });
-    }
-    notifications.wake();
-    if (account) {
-      await linkAccount(db, "group", result.application.id, "vrchat", account, { id: null, name: "the applicant (their form)" }).catch((error: unknown) =>
-        log.error("failed to link the VRChat account an applicant gave", { error }),
-      );
-    }
-    return { ok: true as const, statusToken: status.token, waitlisted: result.application.status === "waitlist" };
-  } catch (error) {
-    log.error("failed to store an application", { error, scope: scope.kind });
-    return failure(503, SUBMIT_FAILED_MESSAGE, { values });
-  }
+  if (outcome.ok) return outcome;
+  const { status, retryAfterSeconds, ...failure } = outcome;
+  const headers: HeadersInit = retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) };
+  return data(failure, { status, headers });
 }
 
 /** An action's own headers (Retry-After on a 429) reach the document response only through here. */

@@ -38,3 +38,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 export function singleLine(text: string): string {
   return text.replace(CONTROL, " ").replace(/ {2,}/g, " ").trim();
 }
+
+/** Whether two names are the same person's words for themselves: case and spaces ignored. */
+export function sameName(a: string, b: string): boolean {
+  const plain = (name: string) => name.replace(/\s+/g, "").toLowerCase();
+  return plain(a) !== "" && plain(a) === plain(b);
+}

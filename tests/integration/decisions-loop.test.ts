@@ -76,6 +76,7 @@ async function cardText(site: Site, name: string) {
     .slice(start, html.indexOf("</details>", end) + 10)
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
     .replace(/\s+/g, " ");
 }
 
@@ -274,12 +275,36 @@ describe("a decision that acts", () => {
     const unknown = await send("Linker", `https://vrchat.com/home/user/${fakeUserId(404)}`);
     expect(unknown.status).toBe(400);
     expect(await unknown.text()).toContain("VRChat has no profile at that link.");
-    const sent = await send("Linker", `https://vrchat.com/home/user/${fakeUserId(2)}`);
+    // A link to someone else's account (VRChat calls it Quiet Heron, not Linker) is only a claim.
+    const claimed = await send("Linker", `https://vrchat.com/home/user/${fakeUserId(2)}`);
+    expect(claimed.status).toBe(200);
+    await claimed.body?.cancel();
+    const claimCard = await cardText(site, "Linker");
+    expect(claimCard).not.toContain("VRChat: Quiet Heron (");
+    expect(claimCard).toContain("Claimed, not confirmed: VRChat names this account otherwise than the username given.");
+    expect(claimCard).toContain(`the applicant (their form): VRChat: claimed, not confirmed: VRChat calls ${fakeUserId(2)} "Quiet Heron"`);
+    // The account's own name: linked at once.
+    const sent = await send("quiet heron", `https://vrchat.com/home/user/${fakeUserId(2)}`);
     expect(sent.status).toBe(200);
     await sent.body?.cancel();
-    const card = await cardText(site, "Linker");
+    const card = await cardText(site, "quiet heron");
     expect(card).toContain(`VRChat: Quiet Heron ( ${fakeUserId(2)} )`);
     expect(card).toContain("the applicant (their form): VRChat: linked to Quiet Heron");
+    expect(card).not.toContain("Claimed, not confirmed");
+
+    // This client has had its few lookups this hour: the next link is kept, unchecked, and VRChat is not asked.
+    const userCalls = () => fake.requests.filter((r) => r.path.startsWith("/users/usr_")).length;
+    const calls = userCalls();
+    const unchecked = await send("Moth Light", `https://vrchat.com/home/user/${fakeUserId(1)}`);
+    expect(unchecked.status).toBe(200);
+    await unchecked.body?.cancel();
+    expect(userCalls()).toBe(calls);
+    const uncheckedCard = await cardText(site, "Moth Light");
+    expect(uncheckedCard).toContain("Not checked with VRChat: VRChat could not be asked when it was sent.");
+    expect(uncheckedCard).not.toContain(`( ${fakeUserId(1)} )`);
+    // The staff's lookups still answer.
+    const staff = await lookup(site, await applicationId(site, "Moth Light"));
+    expect(staff.status).toBe(200);
   });
 
   it("shows how the actions are doing on the dashboard", async () => {
@@ -300,8 +325,9 @@ describe("a decision that acts in Discord", () => {
     discord.members.push(
       { id: fakeSnowflake(1), username: "brightfinch-discord", globalName: "Bright Finch" },
       { id: fakeSnowflake(2), username: "brightfinch-discord2" },
-      { id: fakeSnowflake(3), username: "shywren-discord", dmsClosed: true },
-      { id: fakeSnowflake(4), username: "eventgoer-discord" },
+      { id: fakeSnowflake(3), username: "shywren-discord", globalName: "Shy Wren", dmsClosed: true },
+      { id: fakeSnowflake(4), username: "eventgoer-discord", globalName: "EventGoer" },
+      { id: fakeSnowflake(5), username: "stranger-discord", globalName: "Someone Else" },
     );
     site = await startSite(fake, fakeDiscordBotEnv(discord));
   });
@@ -336,6 +362,21 @@ describe("a decision that acts in Discord", () => {
     const card = await cardText(site, "Bright Finch");
     expect(card).toContain(`Discord: Bright Finch ( ${fakeSnowflake(1)} )`);
     expect(card).toContain("keeper: Discord: Decision sent by direct message");
+  });
+
+  it("does not link a handle whose member goes by another name, nor act on them", async () => {
+    await apply(site, "Stranger");
+    const id = await applicationId(site, "Stranger");
+    const found = (await discordLookup(`/admin/applications/${id}/discord`)) as Awaited<ReturnType<typeof discordLookup>> & { note: string | null };
+    expect(found.autoLinked).toBe(false);
+    expect(found.linked).toBeNull();
+    expect(found.candidates.map((c) => c.id)).toEqual([fakeSnowflake(5)]);
+    expect(found.note).toContain("Claimed, not confirmed");
+    await decide(site, id, "approved");
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(discord.grants.filter((grant) => grant.startsWith(fakeSnowflake(5)))).toEqual([]);
+    expect(discord.messages.filter((message) => message.userId === fakeSnowflake(5))).toEqual([]);
+    expect(await cardText(site, "Stranger")).not.toContain(`( ${fakeSnowflake(5)} )`);
   });
 
   it("shows a direct message Discord refuses, and does not send it again and again", async () => {

@@ -17,6 +17,8 @@ export interface AccountLookup<C extends LinkCandidate> {
   /** A link was made by the lookup itself: the page shows it after reading again. */
   autoLinked: boolean;
   error: string | null;
+  /** Why a candidate that looks like the applicant was not linked by itself. */
+  note?: string | null;
 }
 
 /**
@@ -84,6 +86,7 @@ export function AccountLinkPanel<C extends LinkCandidate>({
       ) : null}
       {lookup.state !== "idle" && !result ? <p className="text-sm text-mist-400">{texts.looking}</p> : null}
       {result?.error ? <p role="alert" className="text-sm text-red-300">{result.error}</p> : null}
+      {result?.note ? <p className="text-sm text-ember-300" data-testid="link-note">{result.note}</p> : null}
       {result && !result.error ? (
         others.length === 0 ? (
           <p className="text-sm text-mist-400">{linkedId ? texts.noneElse : texts.none}</p>

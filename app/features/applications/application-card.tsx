@@ -15,6 +15,12 @@ import type { AuditEntry, ReviewedApplication } from "./review.server";
 /** Long answers are cut in the review at this many characters (spec section 9). */
 export const REVIEW_ANSWER_LIMIT = 200;
 
+/** A profile link the form did not link: the staff link it by hand once they are sure (VRChat panel). */
+const PROFILE_CHECK_TEXT = {
+  claimed: "Claimed, not confirmed: VRChat names this account otherwise than the username given. Link it by hand only once you are sure.",
+  unchecked: "Not checked with VRChat: VRChat could not be asked when it was sent. Link it by hand only once you are sure.",
+} as const;
+
 const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora" } as const;
 
 function answerText(answer: string | undefined, question: FormQuestion | undefined) {
@@ -288,6 +294,11 @@ export function ApplicationCard({
                     {byText.get(text)?.required ? <span className="text-ember-400"> *</span> : null}
                   </dt>
                   <dd className="mt-0.5 whitespace-pre-line text-mist-100">{answerText(application.responses[text], byText.get(text))}</dd>
+                  {byText.get(text)?.questionType === "vrchat_profile" && application.vrchatProfileCheck && !application.vrchatUserId ? (
+                    <dd className="mt-1 text-sm text-ember-300" data-testid="profile-check">
+                      {PROFILE_CHECK_TEXT[application.vrchatProfileCheck]}
+                    </dd>
+                  ) : null}
                 </div>
               ))}
             </dl>

@@ -1,6 +1,7 @@
-import { asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import { truncate } from "~/utils/text";
 import type { ApplicationStatus } from "~/db/enums";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
 import { lockPlaces } from "./capacity.server";
@@ -59,11 +60,63 @@ export type SubmitResult =
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/** Who the applicant's own form took them to be in VRChat (group applications): see the submission flow. */
+export type ProfileFinding =
+  /** VRChat names the account as the applicant named themselves: linked at once. */
+  | { check: "confirmed"; account: { userId: string; displayName: string } }
+  /** VRChat names it otherwise: kept as the applicant's claim, for a staff member to link by hand. */
+  | { check: "claimed"; account: { userId: string; displayName: string } }
+  /** VRChat could not be asked (its allowance for visitors spent, or unreachable). */
+  | { check: "unchecked"; userId: string };
+
+/** A check that needs more than the form (a lookup elsewhere): a refusal (a 400), or what it found. */
+export type Vetting = { refused: { message: string; questionId: string } } | { found: ProfileFinding } | null;
+
+const FORM_ACTOR = "the applicant (their form)";
+
+function profileColumns(finding: ProfileFinding | undefined) {
+  if (!finding) return {};
+  if (finding.check === "confirmed") {
+    return { vrchatUserId: finding.account.userId, vrchatDisplayName: finding.account.displayName };
+  }
+  return { vrchatProfileCheck: finding.check };
+}
+
+function profileHistory(finding: ProfileFinding) {
+  if (finding.check === "confirmed") return `linked to ${finding.account.displayName} (${finding.account.userId})`;
+  if (finding.check === "claimed") {
+    return `claimed, not confirmed: VRChat calls ${finding.account.userId} "${finding.account.displayName}", not the username given`;
+  }
+  return `not checked with VRChat: ${finding.userId} (VRChat could not be asked)`;
+}
+
+/** Whether someone already applied (for the group, or this event) under this VRChat username or Discord ID. */
+export async function alreadyApplied(db: Database, scope: ApplicationScope, identity: { vrchatUsername: string; discordId: string }) {
+  const table = scope.kind === "event" ? eventApplications : applications;
+  const claim = (column: typeof table.vrchatUsername | typeof table.discordId, value: string) =>
+    value.trim() === "" ? null : sql`(lower(btrim(${column})) = lower(btrim(${value})) and btrim(coalesce(${column}, '')) <> '')`;
+  const claims = [claim(table.vrchatUsername, identity.vrchatUsername), claim(table.discordId, identity.discordId)].filter((c) => c !== null);
+  if (claims.length === 0) return false;
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(
+      and(
+        isNull(table.spamAt),
+        scope.kind === "event" ? eq(eventApplications.eventId, scope.eventId) : undefined,
+        or(...claims),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Checks the answers against the current questions and stores the application. `onStored` runs in
  * the same transaction (the route queues the notifications there), so either both are written or
- * neither is. Duplicates are refused by the unique indexes, never by a read before the write. An
- * event whose places are all taken still takes applications, on its waitlist.
+ * neither is. A name that already applied is refused by a read before any lookup elsewhere (`vet`
+ * costs a call to VRChat), and by the unique indexes at the write, which settle a race. An event
+ * whose places are all taken still takes applications, on its waitlist.
  */
 export async function submitApplication(
   db: Database,
@@ -82,17 +135,19 @@ export async function submitApplication(
     now: Date;
     /** The hash of the applicant's private status link. */
     statusTokenHash?: string;
-    /** Checks that need more than the form (a lookup elsewhere), once the answers are read; a refusal is a 400. */
-    vet?: (answers: Record<string, string>) => Promise<{ message: string; questionId: string } | null>;
+    /** Checks that need more than the form (a lookup elsewhere), once the answers are read and new. */
+    vet?: (answers: Record<string, string>) => Promise<Vetting>;
     onStored?: (tx: Transaction, application: StoredApplication) => Promise<void>;
   },
 ): Promise<SubmitResult> {
   const checked = checkAnswers(questions, fields);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message, questionId: checked.questionId };
-  const refused = await vet?.(checked.answers);
-  if (refused) return { ok: false, status: 400, ...refused };
-
   const identity = applicantIdentity(questions, checked.answers);
+  if (await alreadyApplied(db, scope, identity)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+  const vetting = await vet?.(checked.answers);
+  if (vetting && "refused" in vetting) return { ok: false, status: 400, ...vetting.refused };
+  const finding = scope.kind === "group" && vetting ? vetting.found : undefined;
+
   const responses = responsesByQuestion(questions, checked.answers);
   const values = { ...identity, responses, submittedAt: now, statusTokenHash };
   try {
@@ -105,7 +160,17 @@ export async function submitApplication(
               .insert(eventApplications)
               .values({ ...values, status, eventId: scope.eventId })
               .returning({ id: eventApplications.id })
-          : await tx.insert(applications).values(values).returning({ id: applications.id });
+          : await tx.insert(applications).values({ ...values, ...profileColumns(finding) }).returning({ id: applications.id });
+      if (finding) {
+        await tx.insert(applicationAuditLog).values({
+          applicationKind: "group",
+          applicationId: row!.id,
+          actorName: FORM_ACTOR,
+          field: "vrchat",
+          toValue: truncate(profileHistory(finding), 500),
+          createdAt: now,
+        });
+      }
       const stored: StoredApplication = {
         id: row!.id,
         scope,

@@ -76,7 +76,7 @@ export async function linkAccount(
     if (onlyIfUnlinked && current.userId) return false;
     if ((current.userId ?? null) === (account?.userId ?? null)) return false;
     const set = service === "vrchat"
-      ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null }
+      ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null, vrchatProfileCheck: null }
       : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
     await tx.update(table).set(set).where(eq(table.id, applicationId));
     await tx.insert(applicationAuditLog).values({

@@ -32,6 +32,8 @@ export interface ReviewedApplication {
   /** The applicant's VRChat account, as linked by an admin (group applications). */
   vrchatUserId: string | null;
   vrchatDisplayName: string | null;
+  /** What became of a profile link the form could not link at once (see the submission flow). */
+  vrchatProfileCheck: "claimed" | "unchecked" | null;
   /** The applicant's account in the group's Discord server, as linked by an admin. */
   discordUserId: string | null;
   discordDisplayName: string | null;
@@ -61,6 +63,7 @@ function columnsOf(scope: ReviewScope) {
         notes: eventApplications.notes,
         vrchatUserId: sql<string | null>`null`,
         vrchatDisplayName: sql<string | null>`null`,
+        vrchatProfileCheck: sql<"claimed" | "unchecked" | null>`null`,
       }
     : {
         table: applications,
@@ -68,6 +71,7 @@ function columnsOf(scope: ReviewScope) {
         notes: sql<string | null>`null`,
         vrchatUserId: applications.vrchatUserId,
         vrchatDisplayName: applications.vrchatDisplayName,
+        vrchatProfileCheck: applications.vrchatProfileCheck,
       };
 }
 
@@ -83,7 +87,7 @@ function containing(text: string) {
 }
 
 export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
-  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName } = columnsOf(scope);
+  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName, vrchatProfileCheck } = columnsOf(scope);
   const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
   if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
@@ -103,6 +107,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         spam: sql<boolean>`${table.spamAt} is not null`,
         vrchatUserId,
         vrchatDisplayName,
+        vrchatProfileCheck,
         discordUserId: table.discordUserId,
         discordDisplayName: table.discordDisplayName,
       })

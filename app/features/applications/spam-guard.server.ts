@@ -49,23 +49,25 @@ export async function countDuplicate(db: Database, client: string, now: Date) {
   await countRefusal(db, "duplicate", now);
 }
 
-function signature(secret: string, issuedAt: number) {
-  return createHmac("sha256", secret).update(`form-started:${issuedAt}`).digest("base64url");
+// The token is bound to the client it was served to (its address, or /64): one fetched once cannot
+// be replayed from the many addresses of a flood.
+function signature(secret: string, issuedAt: number, client: string) {
+  return createHmac("sha256", secret).update(`form-started:${issuedAt}:${client}`).digest("base64url");
 }
 
-/** The value of the form's hidden `form_started` field: when it was served, signed. */
-export function formStartedToken(secret: string, now: Date): string {
+/** The value of the form's hidden `form_started` field: when it was served, and to whom, signed. */
+export function formStartedToken(secret: string, now: Date, client: string): string {
   const issuedAt = now.getTime();
-  return `${issuedAt}.${signature(secret, issuedAt)}`;
+  return `${issuedAt}.${signature(secret, issuedAt, client)}`;
 }
 
-/** When the form was served, if the token is this site's own and recent; otherwise null. */
-export function formStartedAt(secret: string, token: unknown, now: Date): number | null {
+/** When the form was served, if the token is this site's own, recent, and served to this client; otherwise null. */
+export function formStartedAt(secret: string, token: unknown, now: Date, client: string): number | null {
   if (typeof token !== "string") return null;
   const match = /^(\d{1,15})\.([\w-]{43})$/.exec(token);
   if (!match) return null;
   const issuedAt = Number(match[1]);
-  const expected = Buffer.from(signature(secret, issuedAt));
+  const expected = Buffer.from(signature(secret, issuedAt, client));
   const given = Buffer.from(match[2]!);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   if (issuedAt > now.getTime() + 5_000 || now.getTime() - issuedAt > STARTED_VALID_MS) return null;
@@ -77,14 +79,14 @@ export type SpamCheck = { ok: true } | { ok: false; status: 400 | 429; message: 
 /** The honeypot and the fill time, for a posted form. `minFillMs` 0 turns the fill time off. */
 export function checkFormFilling(
   form: FormData,
-  { secret, minFillMs, now }: { secret: string; minFillMs: number; now: Date },
+  { secret, minFillMs, now, client }: { secret: string; minFillMs: number; now: Date; client: string },
 ): SpamCheck {
   const honeypot = form.get(HONEYPOT_FIELD);
   if (typeof honeypot === "string" && honeypot.trim() !== "") {
     return { ok: false, status: 400, message: HONEYPOT_MESSAGE, refusal: "honeypot" };
   }
   if (minFillMs > 0) {
-    const startedAt = formStartedAt(secret, form.get(STARTED_FIELD), now);
+    const startedAt = formStartedAt(secret, form.get(STARTED_FIELD), now, client);
     if (startedAt === null || now.getTime() - startedAt < minFillMs) {
       return { ok: false, status: 400, message: TOO_QUICK_MESSAGE, refusal: "too-quick" };
     }

@@ -73,6 +73,8 @@ export type WriteMethod = "PUT" | "POST" | "DELETE";
 export interface CallOptions {
   /** A time (ms since the epoch) after which the call neither waits nor starts another attempt. */
   deadline?: number;
+  /** A read sent once, never retried (a visitor's lookup: a failure is an answer, not a reason to ask again). */
+  once?: boolean;
 }
 
 export interface VRChatClient {
@@ -340,7 +342,7 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   }
 
   async function get<T>(path: string, schema: z.ZodType<T>, query?: Query, options: CallOptions = {}): Promise<T> {
-    const response = await withSession(url(path, query), {}, path, false, options.deadline);
+    const response = await withSession(url(path, query), {}, path, options.once ?? false, options.deadline);
     return parsed(response, schema, path);
   }
 

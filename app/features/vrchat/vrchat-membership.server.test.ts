@@ -4,7 +4,8 @@ import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeV
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createVRChatClient } from "./vrchat-client.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
-import { createVRChatMembership, sameName, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
+import { sameName } from "~/utils/text";
+import { createVRChatMembership, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 describe("reading who an applicant is", () => {
@@ -99,6 +100,25 @@ describe("VRChat membership", () => {
     const vrchat = membership();
     expect(await vrchat.describeUser(fakeUserId(3))).toMatchObject({ displayName: "Moth Keeper", status: "member" });
     expect(await vrchat.describeUser(fakeUserId(99))).toBeNull();
+  });
+
+  it("looks up an applicant's own link from the visitors' allowance, once, never the staff's", async () => {
+    const vrchat = membership({ lookupCallsPerMinute: 2, visitorCallsPerMinute: 1 });
+    const userCalls = () => fake.requests.filter((r) => r.path.startsWith("/users/usr_")).length;
+    expect(await vrchat.describeApplicantProfile(fakeUserId(1))).toEqual({ id: fakeUserId(1), displayName: "Moth Light" });
+    // The visitors' minute is spent: the next visitor is told so, without a call.
+    const before = userCalls();
+    await expect(vrchat.describeApplicantProfile(fakeUserId(2))).rejects.toBeInstanceOf(LookupBudgetError);
+    expect(userCalls()).toBe(before);
+    // The staff's lookups are untouched by it.
+    expect(await vrchat.describeUser(fakeUserId(3))).toMatchObject({ displayName: "Moth Keeper", status: "member" });
+
+    // VRChat busy: a visitor's lookup is not repeated (a staff's read would be, with backoff).
+    fake.setEndpoint("user", { status: 429, retryAfterSeconds: 0 });
+    const fresh = membership();
+    const calls = userCalls();
+    await expect(fresh.describeApplicantProfile(fakeUserId(4))).rejects.toMatchObject({ status: 429 });
+    expect(userCalls()).toBe(calls + 1);
   });
 
   it("accepts a join request, invites when there is none, and does neither for a member or a banned account", async () => {

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import { sameName } from "~/utils/text";
 import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
@@ -38,7 +39,6 @@ const USER_ID = VRCHAT_USER_ID;
 export const userIdFrom = vrchatUserIdFrom;
 
 /** Names match whatever their case and spaces. */
-export const sameName = (a: string, b: string) => a.replace(/\s+/g, "").toLowerCase() === b.replace(/\s+/g, "").toLowerCase();
 
 const imageUrl = z
   .string()
@@ -86,6 +86,8 @@ export interface MembershipOptions {
   cacheMs?: number;
   /** Calls lookups may make per minute, all admins together. */
   lookupCallsPerMinute?: number;
+  /** Calls the public forms' profile-link checks may make per minute, all visitors together: never the staff's. */
+  visitorCallsPerMinute?: number;
   /** The least time between two calls of the actions. */
   actionSpacingMs?: number;
   /** The pace shared with Dwell's other actions in VRChat (by default, one of its own at `actionSpacingMs`). */
@@ -134,6 +136,12 @@ export function createVRChatMembership(options: MembershipOptions) {
     now,
   });
   const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
+  const visitorLookups = createLookupCache({
+    ttlMs: cacheMs,
+    callsPerMinute: options.visitorCallsPerMinute ?? 6,
+    budgetMessage: "The site's VRChat lookups for applicants are spent for this minute.",
+    now,
+  });
   const paced = options.pacer ?? createPacer(actionSpacingMs, now);
 
   const joinRequests = () =>
@@ -171,6 +179,24 @@ export function createVRChatMembership(options: MembershipOptions) {
         })),
     );
     return [...fromRequests, ...fromSearch];
+  }
+
+  /**
+   * The account behind a profile link an applicant gave on the public form: one call, never retried,
+   * from the visitors' own allowance (a LookupBudgetError once it is spent), so visitors never spend
+   * the staff's lookups. Null when VRChat has no such user.
+   */
+  async function describeApplicantProfile(userId: string): Promise<{ id: string; displayName: string } | null> {
+    if (!USER_ID.test(userId)) return null;
+    let user;
+    try {
+      user = await visitorLookups.get(`user:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema, undefined, { once: true }));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+    if (user.id !== userId) throw new VRChatError("VRChat answered a user lookup with another user's id", null, null, "refused-shape");
+    return { id: userId, displayName: user.displayName };
   }
 
   /** One account, by id (a pasted link, or the linked account): null when VRChat has no such user. */
@@ -239,6 +265,7 @@ export function createVRChatMembership(options: MembershipOptions) {
   return {
     findCandidates,
     describeUser,
+    describeApplicantProfile,
     /** The outbox channel of the actions. */
     channel: {
       target: "vrchat_membership" as const,

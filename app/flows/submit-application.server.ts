@@ -1,0 +1,196 @@
+/**
+ * A visitor's application, from the posted form to the stored row and its notifications: the one
+ * function the public form's action calls. The checks run cheapest first, so what costs the site
+ * (a database write, a call to VRChat from the bot's allowance) is spent only on a post that every
+ * cheaper check let through:
+ *   1. the client's own limit;
+ *   2. the event (found, and open to applications);
+ *   3. the honeypot and the fill time (no database, no counting);
+ *   4. a client probing names, then the site-wide ceiling;
+ *   5. the answers, and a read for a name that already applied;
+ *   6. a profile link, looked up in VRChat from the visitors' own small allowance;
+ *   7. the row, its history and its notifications, in one transaction.
+ */
+import type { AppContext } from "~/context";
+import {
+  listFormQuestions,
+  submitApplication,
+  SUBMIT_FAILED_MESSAGE,
+  type ApplicationScope,
+  type Vetting,
+} from "~/features/applications/applications.server";
+import { applicantIdentity, profileLinkAnswer, type FormQuestion } from "~/features/applications/answers";
+import {
+  checkFormFilling,
+  countDuplicate,
+  countRefusal,
+  formStartedAt,
+  formStartedToken,
+  probingTooMuch,
+  SITE_BUSY_MESSAGE,
+  STARTED_FIELD,
+  withinSiteCeiling,
+} from "~/features/applications/spam-guard.server";
+import { newStatusToken } from "~/features/decisions/decisions.server";
+import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
+import { applicationState } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { toApplicationNotification } from "~/features/notifications/application-notification";
+import { enqueueNotification } from "~/features/notifications/outbox.server";
+import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
+import { clientKey } from "~/utils/client-key.server";
+import { log } from "~/utils/log.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+import { prefix, sameName } from "~/utils/text";
+
+const RATE_WINDOW_MS = 10 * 60 * 1000;
+/** A client's profile-link lookups in VRChat per hour; past them, its links are kept unchecked. */
+export const PROFILE_LOOKUPS_PER_CLIENT_HOUR = 3;
+
+export const PROFILE_NOT_FOUND_MESSAGE =
+  "VRChat has no profile at that link. Please check it, or leave the question empty if it is optional.";
+export const RATE_LIMITED_MESSAGE =
+  "You have sent a lot of applications in a short time. Please wait a few minutes and try again.";
+const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try again.";
+const CLOSED_MESSAGE = "Applications are not currently available";
+
+export type SubmissionOutcome =
+  | { ok: true; statusToken: string; waitlisted: boolean }
+  | {
+      ok: false;
+      status: 400 | 403 | 404 | 409 | 429 | 503;
+      error: string;
+      questionId?: string;
+      /** The answers as sent, to fill the form again. */
+      values?: Record<string, string>;
+      /** A fill-time token to send the form again with. */
+      formStarted?: string;
+      retryAfterSeconds?: number;
+    };
+
+type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat"> & { secret: string };
+
+/** The token a form served now to this client carries: see spam-guard. */
+export function formStartedFor(secret: string, clientAddress: string, now: Date): string {
+  return formStartedToken(secret, now, clientKey(clientAddress));
+}
+
+export async function submitPublicApplication(
+  services: Services,
+  { eventId, clientAddress, request, now }: { eventId: string | undefined; clientAddress: string; request: Request; now: Date },
+): Promise<SubmissionOutcome> {
+  const { db, config, notifications, secret } = services;
+  const client = clientKey(clientAddress);
+
+  const limit = await hitRateLimit(db, { key: `applications:${client}`, limit: config.RATE_LIMIT_APPLICATIONS, windowMs: RATE_WINDOW_MS, now });
+  if (!limit.allowed) {
+    await countRefusal(db, "client-limit", now);
+    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, retryAfterSeconds: Math.ceil(limit.retryAfterMs / 1000) };
+  }
+
+  let scope: ApplicationScope = { kind: "group" };
+  let eventTitle: string | null = null;
+  let eventUrl: string | null = null;
+  if (eventId) {
+    const event = await getEvent(db, eventId);
+    if (!event) return { ok: false, status: 404, error: EVENT_NOT_FOUND_MESSAGE };
+    const state = applicationState(event, now);
+    if (state !== "open") return { ok: false, status: 403, error: applicationClosedNotice(state) ?? CLOSED_MESSAGE };
+    scope = { kind: "event", eventId: event.id };
+    eventTitle = event.title;
+    eventUrl = new URL(`/events/${event.id}`, request.url).toString();
+  }
+
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return { ok: false, status: 400, error: UNREADABLE_FORM_MESSAGE };
+  }
+  const values = Object.fromEntries(
+    [...form].flatMap(([name, value]) =>
+      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), prefix(value, 10_000)]] : [],
+    ),
+  );
+
+  const filling = checkFormFilling(form, { secret, minFillMs: config.FORM_MIN_FILL_SECONDS * 1000, now, client });
+  if (!filling.ok) {
+    await countRefusal(db, filling.refusal, now);
+    // The form keeps the time it was first served: sending it again a moment later is accepted.
+    const started = form.get(STARTED_FIELD);
+    const formStarted =
+      typeof started === "string" && formStartedAt(secret, started, now, client) !== null ? started : formStartedToken(secret, now, client);
+    return { ok: false, status: filling.status, error: filling.message, values, formStarted };
+  }
+
+  if (await probingTooMuch(db, client, config.RATE_LIMIT_DUPLICATES, now)) {
+    await countRefusal(db, "probe-limit", now);
+    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: 3600 };
+  }
+  // Counted only for posts that every cheaper check let through: junk does not spend it.
+  if (!(await withinSiteCeiling(db, config.RATE_LIMIT_APPLICATIONS_SITE, now))) {
+    await countRefusal(db, "site-ceiling", now);
+    log.warn("the site-wide application ceiling was reached", { perMinute: config.RATE_LIMIT_APPLICATIONS_SITE });
+    return { ok: false, status: 429, error: SITE_BUSY_MESSAGE, values, retryAfterSeconds: 60 };
+  }
+
+  try {
+    const questions = await listFormQuestions(db, scope);
+    const status = newStatusToken();
+    const result = await submitApplication(db, {
+      scope,
+      questions,
+      fields: (name) => form.get(name) ?? undefined,
+      now,
+      statusTokenHash: status.hash,
+      vet: scope.kind === "group" ? (answers) => checkProfileLink(services, client, questions, answers, now) : undefined,
+      onStored: (tx, stored) =>
+        enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
+    });
+    if (!result.ok) {
+      if (result.status === 409) {
+        await countDuplicate(db, client, now);
+        log.info("an application repeated a name or Discord ID", { scope: scope.kind });
+      }
+      return { ok: false, status: result.status, error: result.message, questionId: result.questionId, values };
+    }
+    notifications.wake();
+    return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist" };
+  } catch (error) {
+    log.error("failed to store an application", { error, scope: scope.kind });
+    return { ok: false, status: 503, error: SUBMIT_FAILED_MESSAGE, values };
+  }
+}
+
+/**
+ * A VRChat profile link in the answers: looked up once, never retried, from the visitors' own
+ * allowance (per client here, site-wide in the membership's lookups), never the staff's.
+ * - VRChat has no such account: refused, so the applicant can correct it;
+ * - its VRChat name is the username the applicant gave (case and spaces ignored): linked;
+ * - another name: kept as the applicant's claim, linked only by a staff member's hand;
+ * - VRChat not asked (allowance spent, unreachable): kept, marked unchecked on the card.
+ */
+async function checkProfileLink(
+  { db, vrchat }: Services,
+  client: string,
+  questions: readonly FormQuestion[],
+  answers: Record<string, string>,
+  now: Date,
+): Promise<Vetting> {
+  const profile = profileLinkAnswer(questions, answers);
+  if (!profile) return null;
+  const username = applicantIdentity(questions, answers).vrchatUsername;
+  const unchecked = { found: { check: "unchecked" as const, userId: profile.userId } };
+  if (!vrchat.membership) return unchecked;
+  const allowance = await hitRateLimit(db, { key: `profile-lookups:${client}`, limit: PROFILE_LOOKUPS_PER_CLIENT_HOUR, windowMs: 60 * 60_000, now });
+  if (!allowance.allowed) return unchecked;
+  try {
+    const account = await vrchat.membership.describeApplicantProfile(profile.userId);
+    if (!account) return { refused: { message: PROFILE_NOT_FOUND_MESSAGE, questionId: profile.questionId } };
+    const found = { userId: account.id, displayName: account.displayName };
+    return { found: sameName(account.displayName, username) ? { check: "confirmed", account: found } : { check: "claimed", account: found } };
+  } catch (error) {
+    logLookupFailure(error);
+    return unchecked;
+  }
+}

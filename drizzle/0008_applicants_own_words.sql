@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "vrchat_profile_check" text;
