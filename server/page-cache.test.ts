@@ -67,6 +67,15 @@ describe("the public page cache", () => {
     expect(state.renders).toBe(3);
   });
 
+  it("keeps a page asked at another address (a forged Host header) apart from everyone else's", async () => {
+    const serve = createPageCache({ ttlMs: 1_000 });
+    const { state, render } = renderer();
+    await serve(new Request("http://evil.example/events"), "n1", render("n1"));
+    const honest = await serve(get("/events"), "n2", render("n2")).then((r) => r.text());
+    expect(state.renders).toBe(2);
+    expect(honest).toContain("render 2");
+  });
+
   it("lets requests that waited on a failed render render for themselves", async () => {
     const serve = createPageCache({ ttlMs: 1_000 });
     let calls = 0;

@@ -4,8 +4,9 @@
  * a Node process has, so a crowd arriving at once (an event announced in VRChat) would queue
  * behind each other; with this, one render per page per second serves them all.
  *
- * A page differs by visitor only in its time zone (the `tz` cookie, part of the key) and in its
- * Content-Security-Policy nonce: the cached copy's nonce is replaced by each response's own.
+ * A page differs by visitor only in its time zone (the `tz` cookie), the address it was asked at
+ * (both part of the key) and its Content-Security-Policy nonce: the cached copy's nonce is replaced
+ * by each response's own.
  * Anything else (another cookie, a query string, a non-200 answer, a Set-Cookie) is not cached.
  */
 import { TIME_ZONE_COOKIE } from "~/utils/viewer-time-zone";
@@ -36,7 +37,9 @@ function keyOf(request: Request): string | null {
   const cookie = request.headers.get("cookie") ?? "";
   // A session (or any cookie of ours other than the time zone) means a page of its own.
   if (cookie && !cookie.split(";").every((part) => TIME_ZONE_ONLY.test(part))) return null;
-  return `${url.pathname}\n${cookie.trim()}`;
+  // The address it was asked at is part of the key: without PUBLIC_URL, a page's links (canonical,
+  // Open Graph) are the request's own, and a forged Host header must not reach anyone else's copy.
+  return `${url.host}\n${url.pathname}\n${cookie.trim()}`;
 }
 
 export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {

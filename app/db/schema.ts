@@ -391,6 +391,8 @@ export const twoFactors = pgTable(
     verified: boolean().notNull().default(true),
     failedVerificationCount: integer().notNull().default(0),
     lockedUntil: timestamp({ withTimezone: true }),
+    /** The 30-second step of the last authenticator code accepted: a code of that step or earlier is refused. */
+    lastTotpStep: integer(),
   },
   (table) => [uniqueIndex("two_factors_user_id_key").on(table.userId)],
 );

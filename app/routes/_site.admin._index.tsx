@@ -25,6 +25,7 @@ import { withAuthCookies } from "~/utils/auth.server";
 import { eq } from "drizzle-orm";
 import { profiles } from "~/db/schema";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
+import { accountSignInFailures, FREE_FAILURES_ACCOUNT_WIDE, TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin._index";
@@ -139,7 +140,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const range = z.enum(TREND_RANGES).catch("24h").parse(new URL(request.url).searchParams.get("trend"));
   try {
     const now = new Date();
-    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own], groupTrend, applicationTrend] = await Promise.all([
+    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own], signInFailures, groupTrend, applicationTrend] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
@@ -150,6 +151,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       vrchat.groupData.membersOnly().then((items) => membersOnlyListing(db, items, new Date())),
       spamDefenceFigures(db, config.RATE_LIMIT_APPLICATIONS_SITE, now),
       db.select({ due: profiles.passwordChangeDue }).from(profiles).where(eq(profiles.id, viewer.id)),
+      accountSignInFailures(db, viewer.email, now),
       vrchat.groupData.source === "vrchat" ? listGroupTrend(db, range, now) : Promise.resolve(null),
       applicationInsight(db, now),
     ]);
@@ -157,6 +159,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const insight: InsightData = { range, period: { from: period.from.toISOString(), to: period.to.toISOString() }, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
     const checks: SystemCheck[] = [
       { name: "Database", ok: true, detail: "answering" },
+      {
+        name: "Sign-in",
+        ok: signInFailures.failures < FREE_FAILURES_ACCOUNT_WIDE,
+        detail: `${signInFailures.failures} failed sign-in(s) to your account in the last day, from anywhere${
+          signInFailures.lastFailedAt ? ` (last at ${signInFailures.lastFailedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)` : ""
+        }; past ${FREE_FAILURES_ACCOUNT_WIDE}, each further try waits, 30 s at first and twice as long each time, up to 15 min`,
+      },
       {
         name: "Email",
         ok: true,
@@ -239,6 +248,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { message: imported.created ? "Imported: it is now on the events page." : "It was already a site event." };
   }
   if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  // The Security page's allowance: the current passphrase is checked here too.
+  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data({ error: TOO_MANY_CHECKS }, { status: 429 });
   const problem = passwordProblem(change.newPassword);
   if (problem) return data({ error: problem }, { status: 400 });
   try {

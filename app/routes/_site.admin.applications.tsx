@@ -131,7 +131,7 @@ function decisionEffects(
       );
     }
     if (services.discord && linked.discordUserId && decided.status === "approved") {
-      const message = [linked.message, context.eventDetails].filter(Boolean).join("\n\n");
+      const message = [linked.directMessage, context.eventDetails].filter(Boolean).join("\n\n");
       await queueDiscordActions(
         tx,
         { applicationKind: decided.kind, applicationId: decided.id, userId: linked.discordUserId, actor },

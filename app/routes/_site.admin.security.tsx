@@ -7,18 +7,18 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
 import { appContext } from "~/context";
+import { endOtherSessions } from "~/features/accounts/accounts.server";
+import { TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { describeEnrolment, typedCode, type Enrolment } from "~/features/accounts/two-factor.server";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
-import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.admin.security";
 
 const WRONG_PASSWORD = "That passphrase is not right.";
 const WRONG_CODE = "That code is not right. Please try again with the current code from your app.";
 /** Password and code checks on this page, per admin: enough for typos, too few for guessing. */
-const CHECKS_PER_15_MIN = 10;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
@@ -46,8 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = SecurityActionSchema.safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) return data<SecurityResult>({ error: "Please fill in every field." }, { status: 400 });
   const change = parsed.data;
-  const limit = await hitRateLimit(db, { key: `security:${viewer.id}`, limit: CHECKS_PER_15_MIN, windowMs: 15 * 60_000, now: new Date() });
-  if (!limit.allowed) return data<SecurityResult>({ error: "Too many tries. Please wait a few minutes and try again." }, { status: 429 });
+  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data<SecurityResult>({ error: TOO_MANY_CHECKS }, { status: 429 });
   const headers = request.headers;
 
   try {
@@ -62,8 +61,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!enrolment) return data<SecurityResult>({ error: "Please start the set-up again." }, { status: 400 });
       try {
         const answer = await auth.api.verifyTOTP({ body: { code: typedCode(change.code) }, headers, returnHeaders: true });
+        // Whoever else holds a session of this account (taken with the passphrase alone) is out now.
+        if (!(await endOtherSessions(db, viewer.id, answer.headers))) log.warn("two-factor turned on, but its new session was not found: other sessions kept", { userId: viewer.id });
         log.info("an admin turned on two-factor sign-in", { userId: viewer.id });
-        return data<SecurityResult>({ message: "Two-factor sign-in is on. From now on, signing in asks for a code from your app." }, { headers: withAuthCookies(answer.headers) });
+        return data<SecurityResult>({ message: "Two-factor sign-in is on. From now on, signing in asks for a code from your app. Your other sessions were signed out." }, { headers: withAuthCookies(answer.headers) });
       } catch (error) {
         if (error instanceof APIError) return data<SecurityResult>({ stage: "confirm", enrolment, error: WRONG_CODE }, { status: 400 });
         throw error;

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { accounts, profiles, sessions, twoFactors, verifications, type UserRole } from "~/db/schema";
 import type { Mailer } from "./email.server";
+import { totpOnce } from "./totp-once.server";
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -78,6 +79,8 @@ export function createAuth({
       // Authenticator codes (TOTP) with ten recovery codes; the Sanctum's own forms drive it. A
       // sign-in challenge allows 5 codes, and 10 wrong ones in a row pause the account's codes 15 min.
       twoFactor({ issuer: TOTP_ISSUER, schema: { twoFactor: { modelName: "twoFactors" } } }),
+      // Each code once: see totp-once.
+      totpOnce(db),
     ],
     // Counted in the site's own database-backed limits instead (all processes share them).
     rateLimit: { enabled: false },

@@ -44,3 +44,12 @@ export function sameName(a: string, b: string): boolean {
   const plain = (name: string) => name.replace(/\s+/g, "").toLowerCase();
   return plain(a) !== "" && plain(a) === plain(b);
 }
+
+/**
+ * Someone else's text as Discord shows it, letter for letter: a backslash before every ASCII
+ * punctuation mark keeps it from forming Markdown (a masked link, a bare link's "://", emphasis, a
+ * heading, a quote, a list, a mention). Discord shows an escaped character as itself.
+ */
+export function escapeDiscordMarkdown(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+}

@@ -3,7 +3,7 @@
  * Security page shows, signing in with a code and with a recovery code, turning it off.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { Secret, TOTP } from "otpauth";
+import { authenticator } from "../setup/authenticator";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
 import { startOwnSite, type OwnSite } from "./own-site";
@@ -23,8 +23,8 @@ test.afterAll(async () => {
   await site?.stop();
 });
 
-/** The code an authenticator app shows now, from the key the page showed. */
-const currentCode = () => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+/** The authenticator app, from the key the page showed: a code not used yet each time. */
+const app = authenticator(() => secret);
 
 async function passphrase(page: Page) {
   await page.goto(`${site.url}/admin`);
@@ -76,7 +76,7 @@ test("an admin is led to the Security page and enrols with the key it shows", as
   await page.getByLabel("Code from your app").fill("000000");
   await page.getByRole("button", { name: "Turn On Two-Factor Sign-In" }).click();
   await expect(page.getByText("That code is not right.")).toBeVisible();
-  await page.getByLabel("Code from your app").fill(currentCode());
+  await page.getByLabel("Code from your app").fill(await app.fresh());
   await page.getByRole("button", { name: "Turn On Two-Factor Sign-In" }).click();
   await expect(page.getByText("Two-factor sign-in is on.")).toBeVisible();
   await page.getByRole("link", { name: "Ritual Applications" }).click();
@@ -84,11 +84,13 @@ test("an admin is led to the Security page and enrols with the key it shows", as
 });
 
 test("signing in takes a code after the passphrase, or a recovery code once", async ({ page }) => {
+  // Each code works once: this may wait for the authenticator's next code (30 s).
+  test.slow();
   await passphrase(page);
   await expect(page.getByRole("heading", { name: "Your Second Key" })).toBeVisible();
   await hydrated(page);
   await expectNoSeriousViolations(page, "the code step");
-  await secondKey(page, currentCode());
+  await secondKey(page, await app.fresh());
   await expect(page.getByText(/Welcome, /)).toBeVisible();
   await page.goto(`${site.url}/admin`);
   await signOut(page);
@@ -101,6 +103,8 @@ test("signing in takes a code after the passphrase, or a recovery code once", as
 });
 
 test("turning it off takes the passphrase and a code; the site then asks for it again", async ({ page }) => {
+  // Each code works once: this may wait for the authenticator's next code (30 s).
+  test.slow();
   await passphrase(page);
   await secondKey(page, recoveryCodes[1]!);
   await expect(page.getByText(/Welcome, /)).toBeVisible();
@@ -111,7 +115,7 @@ test("turning it off takes the passphrase and a code; the site then asks for it 
   await off.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }).click();
   await expect(page.getByText("That code is not right.")).toBeVisible();
   await off.getByLabel("Current Passphrase").fill(ADMIN.password);
-  await off.getByLabel("Code from your app").fill(currentCode());
+  await off.getByLabel("Code from your app").fill(await app.fresh());
   await off.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }).click();
   await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
   await expect(page.getByText("Admins of this site sign in with a second key.")).toBeVisible();

@@ -4,6 +4,7 @@
  * inputs, secrets in the log.
  */
 import { mkdtempSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { lstat, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,11 +128,68 @@ describe("the log", () => {
     await expect.poll(() => server.output(), { timeout: 5_000 }).toContain("email not sent (no SMTP_URL)");
     const output = server.output();
     expect(output).toContain("/admin/reset-password?… (hidden)");
+    // The answer does not tell a stranger where reset links go.
+    expect(await asked.text()).not.toMatch(/server log|mail server/);
     expect(output).not.toMatch(/reset-password\?token=/);
     const sessionToken = decodeURIComponent(cookie.split("=")[1]!.split(".")[0]!);
     expect(sessionToken.length).toBeGreaterThan(16);
     expect(output).not.toContain(sessionToken);
     expect(output).not.toContain("a-long-warden-passphrase");
+  });
+});
+
+/** A GET with a Host header of the sender's choosing (fetch keeps the URL's own). */
+function getWithHost(path: string, host: string): Promise<string> {
+  const target = new URL(path, server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, headers: { Host: host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve(body));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("what an attacker sends", () => {
+  it("a forged Host header (no PUBLIC_URL): its page is its own, never another visitor's", async () => {
+    const forged = await getWithHost("/events", "evil.example");
+    expect(forged).toContain("http://evil.example/events");
+    // Within the page cache's second: an honest visitor still reads the site's own address.
+    const honest = await fetch(`${server.url}/events`).then((r) => r.text());
+    expect(honest).not.toContain("evil.example");
+    expect(honest).toContain(`${server.url}/events`);
+    // The calendar's UIDs do not follow the Host header either.
+    const feed = await getWithHost("/events.ics", "evil.example");
+    const uids = feed.split("\r\n").filter((line) => line.startsWith("UID:"));
+    expect(uids.length).toBeGreaterThan(0);
+    for (const uid of uids) expect(uid).toMatch(/^UID:[0-9a-f-]{36}@dwell$/);
+  });
+
+  it("an event title with line breaks: saved on one line, and no property injected into its .ics", async () => {
+    const created = await postForm(
+      server.url,
+      "/admin/events",
+      {
+        intent: "create",
+        title: "Night Walk\r\nX-WR-CALNAME:Injected\r\nBEGIN:VALARM",
+        eventDate: "2031-03-14",
+        eventTime: "20:00",
+        timezone: "UTC",
+        worldName: "The\nHollow",
+      },
+      { cookie },
+    );
+    expect(created.status).toBe(302);
+    const list = await fetch(`${server.url}/events`).then((r) => r.text());
+    const id = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?Night Walk', "s").exec(list)![1]!;
+    const ics = await fetch(`${server.url}/events/${id}/calendar.ics`).then((r) => r.text());
+    const lines = ics.split("\r\n");
+    expect(lines.filter((line) => line.startsWith("X-WR-CALNAME"))).toEqual(["X-WR-CALNAME:Night Walk X-WR-CALNAME:Injected BEGIN:VALARM"]);
+    expect(lines.filter((line) => line.startsWith("BEGIN:VALARM"))).toEqual([]);
+    expect(lines).toContain("LOCATION:VRChat: The Hollow");
   });
 });
 

@@ -63,5 +63,27 @@ describe("a passphrase from before the policy", () => {
     expect(after).toMatch(/Welcome, (<!-- -->)?elder/);
     expect(after).not.toContain(DUE);
     await expect(signIn(server.url, "elder@dwell.example", OLD_SHORT)).rejects.toThrow("401");
+
+    // The dashboard tells its owner of failed sign-ins to the account, from anywhere.
+    const told = (await (await fetch(`${server.url}/admin`, { headers: { Cookie: cookie } })).text()).replace(/<!-- -->/g, "");
+    expect(told).toContain("1 failed sign-in(s) to your account in the last day, from anywhere");
+    expect(told).toContain("past 20, each further try waits");
+
+    // A stolen session guessing the current passphrase here meets the Security page's limit (10 checks in 15 minutes, both pages).
+    const guess = (currentPassword: string) =>
+      postForm(server.url, "/admin?index", { intent: "change-password", currentPassword, newPassword: "another-elder-passphrase", confirm: "another-elder-passphrase" }, { Cookie: cookie });
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const response = await guess(`wrong-guess-number-${i}`);
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 429]);
+    const right = await guess("a-brand-new-elder-passphrase");
+    expect(right.status).toBe(429);
+    expect(await right.text()).toContain("Too many tries. Please wait a few minutes and try again.");
+    const security = await postForm(server.url, "/admin/security", { intent: "enable", password: "a-brand-new-elder-passphrase" }, { Cookie: cookie });
+    expect(security.status).toBe(429);
+    await security.body?.cancel();
   });
 });

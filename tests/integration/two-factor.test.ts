@@ -7,9 +7,9 @@ import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountWithCommand, postForm, runUserCommand } from "../setup/sanctum-client";
+import { authenticator } from "../setup/authenticator";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const EMAIL = "warden@dwell.example";
@@ -27,7 +27,7 @@ const cookiesOf = (response: Response) =>
     .filter((cookie) => !cookie.endsWith("="))
     .join("; ");
 const get = (path: string, cookie: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
-const code = (at = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: at });
+const app = authenticator(() => secret);
 const unescape = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
 
 async function passphraseStep(password = PASSWORD) {
@@ -52,6 +52,9 @@ describe("two-factor sign-in", () => {
     const first = await passphraseStep();
     expect(first).toMatchObject({ status: 302, location: "/admin" });
     let cookie = first.cookie;
+    // A second session, as someone holding the passphrase alone would have.
+    const other = (await passphraseStep()).cookie;
+    expect((await get("/admin/security", other)).status).toBe(200);
     for (const path of ["/admin", "/admin/events", "/admin/applications"]) {
       const response = await get(path, cookie);
       await response.body?.cancel();
@@ -84,12 +87,16 @@ describe("two-factor sign-in", () => {
     // The key is still there to try again.
     expect(again).toContain(secret.slice(0, 4));
 
-    const confirmed = await postForm(server.url, "/admin/security", { intent: "confirm", totpUri, code: code() }, { Cookie: cookie });
+    const confirmed = await postForm(server.url, "/admin/security", { intent: "confirm", totpUri, code: await app.fresh() }, { Cookie: cookie });
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain("Two-factor sign-in is on.");
     cookie = cookiesOf(confirmed);
     const dashboard = await get("/admin", cookie);
     expect(dashboard.status).toBe(200);
+    // The other session ended with it.
+    const shutOut = await get("/admin/security", other);
+    await shutOut.body?.cancel();
+    expect(shutOut.status).not.toBe(200);
     expect(await dashboard.text()).toMatch(/Welcome, (<!-- -->)?warden/);
   });
 
@@ -106,10 +113,32 @@ describe("two-factor sign-in", () => {
     const wrong = await postForm(server.url, "/admin/two-factor", { code: "123456", next: "/admin" }, { Cookie: step.cookie });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("That code is not right.");
-    const right = await postForm(server.url, "/admin/two-factor", { code: code(), next: "/admin" }, { Cookie: step.cookie });
+    const right = await postForm(server.url, "/admin/two-factor", { code: await app.fresh(), next: "/admin" }, { Cookie: step.cookie });
     expect(right.status).toBe(302);
     expect(right.headers.get("location")).toBe("/admin");
     expect((await get("/admin", cookiesOf(right))).status).toBe(200);
+  });
+
+  // Each code once: the test may wait for the authenticator's next step (30 s).
+  it("takes an authenticator code once: again, or an earlier one, is refused", { timeout: 100_000 }, async () => {
+    const code = await app.fresh();
+    const first = await passphraseStep();
+    const used = await postForm(server.url, "/admin/two-factor", { code, next: "/admin" }, { Cookie: first.cookie });
+    expect(used.status).toBe(302);
+    await used.body?.cancel();
+    // Seen over a shoulder, or taken by a phishing page with the passphrase: the same code, a moment later.
+    for (const replay of [code, app.codeOf(app.lastStep() - 1)]) {
+      const again = await passphraseStep();
+      const refused = await postForm(server.url, "/admin/two-factor", { code: replay, next: "/admin" }, { Cookie: again.cookie });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("That code is not right.");
+      expect(refused.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie))).toBe(false);
+    }
+    // The next code works.
+    const later = await passphraseStep();
+    const next = await postForm(server.url, "/admin/two-factor", { code: await app.fresh(), next: "/admin" }, { Cookie: later.cookie });
+    expect(next.status).toBe(302);
+    await next.body?.cancel();
   });
 
   it("takes a recovery code once", async () => {
@@ -130,7 +159,7 @@ describe("two-factor sign-in", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/admin");
     // A code without the passphrase step: turned back to the sign-in, and no session.
-    const guess = await postForm(server.url, "/admin/two-factor", { code: code(), next: "/admin" });
+    const guess = await postForm(server.url, "/admin/two-factor", { code: app.codeOf(Math.floor(Date.now() / 30_000)), next: "/admin" });
     await guess.body?.cancel();
     expect(guess.status).toBe(302);
     expect(guess.headers.get("location")).toBe("/admin");

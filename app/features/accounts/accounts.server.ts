@@ -2,7 +2,7 @@
  * Sanctum accounts, managed by the operator's commands (npm run user:create / user:list /
  * user:remove): there is no public sign-up.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { profiles, sessions, twoFactors, USER_ROLES } from "~/db/schema";
@@ -81,4 +81,21 @@ export async function removeAccount(db: Database, email: string): Promise<boolea
     .where(eq(profiles.email, email.trim().toLowerCase()))
     .returning({ id: profiles.id });
   return rows.length > 0;
+}
+
+const SESSION_COOKIE = /^(?:__Secure-)?dwell\.session_token=([^;]*)/;
+
+/**
+ * Ends every session of the account but the one whose cookie better-auth has just set (in
+ * `setCookies`, an answer's headers): after a change that should shut out whoever else holds a
+ * session, such as turning two-factor sign-in on. False when no new session cookie was found
+ * (then nothing is ended).
+ */
+export async function endOtherSessions(db: Database, userId: string, setCookies: Headers): Promise<boolean> {
+  const cookie = setCookies.getSetCookie().map((line) => SESSION_COOKIE.exec(line)?.[1]).find((value) => value);
+  if (!cookie) return false;
+  // The cookie holds the token and its signature: "token.signature", URL-encoded.
+  const token = decodeURIComponent(cookie).split(".")[0]!;
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.token, token)));
+  return true;
 }

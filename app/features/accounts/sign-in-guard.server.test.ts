@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import {
+  accountSignInFailures,
   clearSignInFailures,
+  FREE_FAILURES_ACCOUNT_WIDE,
   delayAfter,
   FIRST_DELAY_MS,
   MAX_DELAY_MS,
@@ -52,6 +54,24 @@ describeEachDatabase("spacing out failed sign-ins", (kind) => {
     await clearSignInFailures(database.db, pair);
     // The client's own count stays (4 short of 10): only the pair was cleared.
     expect(await signInWait(database.db, pair, start)).toBe(0);
+  });
+
+  it("slows guessing spread over many networks once the account has had 20 failures from anywhere", async () => {
+    const email = "owner@dwell.example";
+    // Four failures from each of five networks: under every per-client and per-pair limit.
+    for (let i = 0; i < FREE_FAILURES_ACCOUNT_WIDE; i++) {
+      const spread = attempt(email, `198.51.${100 + (i % 5)}.${i}`);
+      expect(await signInWait(database.db, spread, later(i))).toBe(0);
+      await recordSignInFailure(database.db, spread, later(i));
+    }
+    const fromElsewhere = attempt(email, "192.0.2.77");
+    expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(FIRST_DELAY_MS - 1);
+    // Another account is not slowed; the owner's dashboard has the figure.
+    expect(await signInWait(database.db, attempt("other@dwell.example", "192.0.2.77"), later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(0);
+    expect(await accountSignInFailures(database.db, email, later(FREE_FAILURES_ACCOUNT_WIDE))).toEqual({
+      failures: FREE_FAILURES_ACCOUNT_WIDE,
+      lastFailedAt: later(FREE_FAILURES_ACCOUNT_WIDE - 1),
+    });
   });
 
   it("forgets failures a day after the last one", async () => {

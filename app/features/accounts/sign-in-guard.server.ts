@@ -1,17 +1,23 @@
 /**
  * Password guessing against the Sanctum, slowed without handing anyone a way to lock an admin out.
- * Only failed sign-ins count, under two keys: the (account, client) pair and the client alone (its
- * IPv4 address or IPv6 /64). Past a number of free failures each further attempt under that key
- * must wait, twice as long each time (30 s, 1 min, 2 min, … at most 15 min). A correct password
- * from another client is never refused because of someone else's failures; a success clears the
- * pair. Failures are forgotten a day after the last one. See docs/decisions/018-sanctum-hardening.md.
+ * Only failed sign-ins count, under three keys: the (account, client) pair, the client alone (its
+ * IPv4 address or IPv6 /64), and the account from anywhere. Past a number of free failures each
+ * further attempt under that key must wait, twice as long each time (30 s, 1 min, 2 min, … at most
+ * 15 min). The account-wide key stops guessing spread over many networks (each within its own
+ * free failures); its free failures are many more than a person makes, and it is the one key a
+ * stranger's failures can make the account's owner wait on: at worst 15 minutes a try, while the
+ * sessions already open (a week each) carry on. A success clears the pair only. Failures are
+ * forgotten a day after the last one. See docs/decisions/018-sanctum-hardening.md and 026.
  */
 import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { signInFailures } from "~/db/schema";
+import { hitRateLimit } from "~/utils/rate-limit.server";
 
 /** Failures of one account from one client before attempts are spaced out. */
 export const FREE_FAILURES_PER_ACCOUNT = 5;
+/** Failures of one account from all clients together before attempts are spaced out. */
+export const FREE_FAILURES_ACCOUNT_WIDE = 20;
 export const FIRST_DELAY_MS = 30_000;
 export const MAX_DELAY_MS = 15 * 60_000;
 /** How long after the last failure a key's count is kept. */
@@ -25,7 +31,11 @@ export interface SignInAttempt {
   freeFailuresPerClient: number;
 }
 
-const keysOf = ({ email, client }: SignInAttempt) => ({ pair: `pair:${email}|${client}`, client: `client:${client}` });
+const keysOf = ({ email, client }: SignInAttempt) => ({
+  pair: `pair:${email}|${client}`,
+  client: `client:${client}`,
+  account: `account:${email}`,
+});
 
 /** How long after `failures` failures (with `free` of them free) the next attempt must wait. */
 export function delayAfter(failures: number, free: number): number {
@@ -36,10 +46,11 @@ export function delayAfter(failures: number, free: number): number {
 /** Milliseconds until this attempt may be made (0: now). */
 export async function signInWait(db: Database, attempt: SignInAttempt, now: Date): Promise<number> {
   const keys = keysOf(attempt);
-  const rows = await db.select().from(signInFailures).where(inArray(signInFailures.key, [keys.pair, keys.client]));
+  const rows = await db.select().from(signInFailures).where(inArray(signInFailures.key, [keys.pair, keys.client, keys.account]));
   let wait = 0;
   for (const row of rows) {
-    const free = row.key === keys.pair ? FREE_FAILURES_PER_ACCOUNT : attempt.freeFailuresPerClient;
+    const free =
+      row.key === keys.pair ? FREE_FAILURES_PER_ACCOUNT : row.key === keys.account ? FREE_FAILURES_ACCOUNT_WIDE : attempt.freeFailuresPerClient;
     const until = row.lastFailedAt.getTime() + delayAfter(row.failures, free);
     wait = Math.max(wait, until - now.getTime());
   }
@@ -50,7 +61,7 @@ export async function recordSignInFailure(db: Database, attempt: SignInAttempt, 
   const keys = keysOf(attempt);
   await db
     .insert(signInFailures)
-    .values([keys.pair, keys.client].map((key) => ({ key, failures: 1, lastFailedAt: now })))
+    .values([keys.pair, keys.client, keys.account].map((key) => ({ key, failures: 1, lastFailedAt: now })))
     .onConflictDoUpdate({
       target: signInFailures.key,
       set: { failures: sql`${signInFailures.failures} + 1`, lastFailedAt: now },
@@ -62,6 +73,25 @@ export async function clearSignInFailures(db: Database, attempt: SignInAttempt) 
   await db.delete(signInFailures).where(eq(signInFailures.key, keysOf(attempt).pair));
 }
 
+/** The account's failed sign-ins from anywhere in the last day, for its owner's dashboard. */
+export async function accountSignInFailures(db: Database, email: string, now: Date): Promise<{ failures: number; lastFailedAt: Date | null }> {
+  const [row] = await db.select().from(signInFailures).where(eq(signInFailures.key, `account:${email}`));
+  if (!row || now.getTime() - row.lastFailedAt.getTime() > FAILURES_KEPT_MS) return { failures: 0, lastFailedAt: null };
+  return { failures: row.failures, lastFailedAt: row.lastFailedAt };
+}
+
 export async function pruneSignInFailures(db: Database, now: Date) {
   await db.delete(signInFailures).where(lt(signInFailures.lastFailedAt, new Date(now.getTime() - FAILURES_KEPT_MS)));
+}
+
+/** Checks of a signed-in admin's passphrase or code in 15 minutes (the Security page, the dashboard's change). */
+export const PASSPHRASE_CHECKS_PER_15_MIN = 10;
+export const TOO_MANY_CHECKS = "Too many tries. Please wait a few minutes and try again.";
+
+/**
+ * One allowance for every form that checks a signed-in admin's passphrase: a stolen session cannot
+ * guess the passphrase on one page once another page's limit is spent.
+ */
+export async function withinPassphraseChecks(db: Database, userId: string, now: Date): Promise<boolean> {
+  return (await hitRateLimit(db, { key: `security:${userId}`, limit: PASSPHRASE_CHECKS_PER_15_MIN, windowMs: 15 * 60_000, now })).allowed;
 }

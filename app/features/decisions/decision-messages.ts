@@ -43,7 +43,7 @@ export interface MessageValues {
   discordInvite: string | null;
 }
 
-/** The message with its placeholders filled; an unknown `{word}` is left as written. */
+/** The message with its placeholders filled; any other `{word}` (`{constructor}` too) is left as written. */
 export function renderDecisionMessage(template: string, values: MessageValues): string {
   const byName: Record<string, string> = {
     username: values.username.trim() || "friend",
@@ -51,7 +51,7 @@ export function renderDecisionMessage(template: string, values: MessageValues): 
     date: values.date,
     discord_invite: values.discordInvite ?? "our Discord server",
   };
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => byName[name] ?? whole);
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(byName, name) ? byName[name]! : whole));
 }
 
 /** The values a preview in the Sanctum shows. */

@@ -76,6 +76,20 @@ describeEachDatabase("what the applicant hears back", (kind) => {
     expect(await getApplicationStatus(database.db, token, new Date())).toMatchObject({ message });
   });
 
+  it("sends Discord the applicant's own words as text, never as Markdown", async () => {
+    const name = "[Free Nitro](https://evil.example) **now**";
+    const { id } = await applyToGroup(name);
+    const decided = await database.db.transaction(async (tx) => {
+      await tx.update(applications).set({ status: "approved", reviewedAt: new Date() }).where(eq(applications.id, id));
+      return applyDecision(tx, { kind: "group", id, status: "approved" }, { ...context, templates: await listDecisionMessages(tx, { kind: "group" }) });
+    });
+    // The applicant's status page reads their name as they wrote it; the direct message escapes it.
+    expect(decided.message).toContain(`Welcome among the Dwellers, ${name}!`);
+    expect(decided.directMessage).toContain("Welcome among the Dwellers, \\[Free Nitro\\]\\(https\\:\\/\\/evil\\.example\\) \\*\\*now\\*\\*!");
+    // The message's own links (the admins' words) are left to work.
+    expect(decided.directMessage).toContain("https://discord.gg/dwell");
+  });
+
   it("hides an application marked as spam", async () => {
     const { id, token } = await applyToGroup("Spam");
     await database.db.update(applications).set({ spamAt: new Date() }).where(eq(applications.id, id));
@@ -111,4 +125,9 @@ describeEachDatabase("what the applicant hears back", (kind) => {
     const [after] = await database.db.select({ message: eventApplications.decisionMessage }).from(eventApplications).where(eq(eventApplications.id, row!.id));
     expect(after!.message).toBeNull();
   });
+});
+
+it("fills in its own placeholders only: {constructor} and the like stay as written", () => {
+  const text = renderDecisionMessage("{constructor} {toString} {__proto__} {username} {hasOwnProperty}", { username: "Moth", ...context });
+  expect(text).toBe("{constructor} {toString} {__proto__} Moth {hasOwnProperty}");
 });

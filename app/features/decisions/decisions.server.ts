@@ -17,7 +17,7 @@ import {
   type MessageKind,
   STATUS_LINK_DAYS,
 } from "./decision-messages";
-import { prefix } from "~/utils/text";
+import { escapeDiscordMarkdown, prefix } from "~/utils/text";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
 
@@ -160,6 +160,8 @@ export interface Decided {
   discordUserId: string | null;
   /** The message the applicant reads (null while pending). */
   message: string | null;
+  /** The same message for a Discord direct message: the applicant's own words in it cannot form Markdown. */
+  directMessage: string | null;
 }
 
 /**
@@ -169,7 +171,7 @@ export interface Decided {
  */
 export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<Decided> {
   const table = decision.kind === "event" ? eventApplications : applications;
-  const nothing: Decided = { vrchatUserId: null, discordUserId: null, message: null };
+  const nothing: Decided = { vrchatUserId: null, discordUserId: null, message: null, directMessage: null };
   if (!isDecided(decision.status)) {
     await tx.update(table).set({ decisionMessage: null }).where(eq(table.id, decision.id));
     return nothing;
@@ -194,7 +196,9 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
           .where(eq(applications.id, decision.id));
   if (!row) return nothing;
   const template = context.templates.find((message) => message.outcome === decision.status)!.body;
-  const text = renderDecisionMessage(template, { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite });
+  const values = { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite };
+  const text = renderDecisionMessage(template, values);
+  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username) });
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
-  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text };
+  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text, directMessage };
 }

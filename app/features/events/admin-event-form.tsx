@@ -165,6 +165,9 @@ function PublishFields({ publication, invalid }: { publication: PublicationSumma
               {label}
             </label>
           ))}
+          <p className="text-xs text-mist-400" data-testid="access-note">
+            This is who sees the entry on VRChat&apos;s calendar. The event&apos;s page on this site stays public either way.
+          </p>
         </fieldset>
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold text-mist-100">Languages (up to {VRCHAT_LANGUAGES_MAX})</legend>

@@ -9,6 +9,7 @@ import { asc, gte } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { events, type EventRow } from "~/db/schema";
 import { ASSUMED_EVENT_HOURS } from "./calendar-link";
+import { singleLine } from "~/utils/text";
 import { eventStart } from "./event-timing";
 
 /** How far back the feed reaches: past events stay in calendars a while, as on the events page. */
@@ -33,9 +34,9 @@ export interface FeedSite {
 
 /** A calendar of these events, as text/calendar. */
 export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date): string {
-  const host = new URL(site.origin).host;
   const calendar = ical({
-    name: site.name,
+    // A calendar's name and an event's one-line fields never carry a line break (they would start a property).
+    name: singleLine(site.name),
     prodId: { company: "Dwell", product: "events", language: "EN" },
     method: ICalCalendarMethod.PUBLISH,
     url: `${site.origin}/events`,
@@ -47,15 +48,16 @@ export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date)
     const page = `${site.origin}/events/${row.id}`;
     const notes = [row.description.trim(), row.applicationRequired ? `Application required: ${page}/apply` : null, page].filter(Boolean);
     calendar.createEvent({
-      // Stable for the event whatever changes in it, and unique to this site.
-      id: `${row.id}@${host}`,
+      // Stable for the event whatever changes in it, and whatever address the feed was asked at
+      // (a forged Host header cannot change it): the event's id is unique on its own.
+      id: `${row.id}@dwell`,
       start,
       end: new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000),
       stamp: now,
       lastModified: row.updatedAt,
-      summary: row.title,
+      summary: singleLine(row.title),
       description: notes.join("\n\n"),
-      location: `VRChat: ${row.worldName}`,
+      location: `VRChat: ${singleLine(row.worldName)}`,
       url: page,
     });
   }

@@ -14,7 +14,7 @@ import {
   retryAfterHeader,
   unconfirmed,
 } from "./format";
-import { truncate } from "~/utils/text";
+import { escapeDiscordMarkdown, truncate } from "~/utils/text";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome, NotificationChannel } from "./notification";
 
 /** https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
@@ -46,15 +46,6 @@ interface DiscordEmbed {
   color: number;
   timestamp: string;
   fields: { name: string; value: string; inline?: boolean }[];
-}
-
-/**
- * Applicant text as Discord shows it, letter for letter: a backslash before every ASCII punctuation
- * mark keeps it from forming markdown (a masked link, a bare link's "://", emphasis, a heading, a
- * quote, a list). Discord shows an escaped character as itself.
- */
-export function escapeDiscordMarkdown(text: string): string {
-  return text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
 }
 
 function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {

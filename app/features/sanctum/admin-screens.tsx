@@ -11,7 +11,6 @@ export interface SignInResult {
 export interface ForgotResult {
   error?: string;
   sent?: boolean;
-  viaLog?: boolean;
 }
 
 export const RESET_EMAIL_SENT = "Password reset email sent! Check your inbox and follow the link to reset your password.";
@@ -39,11 +38,6 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
     return (
       <GuardCard icon={<KeyRound className="size-10" />} title="Check your inbox">
         <p role="status" className="text-mist-300">{RESET_EMAIL_SENT}</p>
-        {sent.viaLog ? (
-          <p className="mt-3 text-sm text-mist-400">
-            This site has no mail server configured, so the message was written to the server log instead.
-          </p>
-        ) : null}
         <Button className="mt-6" variant="outline" onClick={() => setDismissed(sent)}>
           Back to Login
         </Button>

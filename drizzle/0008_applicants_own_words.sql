@@ -1,1 +1,0 @@
-ALTER TABLE "applications" ADD COLUMN "vrchat_profile_check" text;
