@@ -281,7 +281,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (channels.length > 0) log.info("notifications enabled", { targets: channels.map((c) => c.target) });
 
   // The group's live data: warm the cache now, and import the VRChat calendar on a schedule.
-  const vrchat = createVRChatServices(database.db, config);
+  const vrchat = createVRChatServices(database.db, config, secret);
   const discord =
     config.DISCORD_BOT_TOKEN && config.DISCORD_GUILD_ID
       ? createDiscordBot({

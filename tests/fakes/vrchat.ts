@@ -33,6 +33,8 @@ import { CreateCalendarEventRequestSchema, UpdateCalendarEventRequestSchema, typ
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
 export const FAKE_BOT_USER_ID = "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
 export const FAKE_USERNAME = "dwell-bot@example.org";
+/** The secret the tests' session stores seal the bot's cookies with (the site uses AUTH_SECRET). */
+export const FAKE_SESSION_SECRET = "a-test-secret-for-the-vrchat-session-cookies";
 export const FAKE_PASSWORD = "p@ss word:with&symbols";
 /** A base32 secret, as VRChat shows it when an authenticator is set up. */
 export const FAKE_TOTP_SECRET = new Secret({ size: 20 }).base32;

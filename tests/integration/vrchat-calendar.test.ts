@@ -21,7 +21,7 @@ import { createVRChatServices } from "~/features/vrchat/vrchat.server";
 import { loadConfig } from "~/utils/env.server";
 import {
   FAKE_GROUP_ID,
-  FAKE_USERNAME,
+  FAKE_SESSION_SECRET, FAKE_USERNAME,
   fakeUserId,
   fakeVRChatAccount,
   fakeVRChatEnv,
@@ -79,7 +79,7 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     fake = await startFakeVRChat();
-    const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5 });
+    const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 });
     const publisher = createCalendarPublisher({ db: database.db, client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, spacingMs: 0 });
     worker = createOutboxWorker(database.db, [publisher.channel], { maxAttempts: 3, retryBaseMs: 1 });
     const [admin] = await database.db.insert(profiles).values({ username: "Keeper", email: "keeper@dwell.example", role: "admin" }).returning();
@@ -193,6 +193,7 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     const services = createVRChatServices(
       database.db,
       loadConfig({ ...fakeVRChatEnv(fake), VRCHAT_PUBLISH_EVENTS: "true", VRCHAT_MEMBERSHIP_ACTIONS: "true" }),
+      FAKE_SESSION_SECRET,
     );
     fake.group.people.push({ id: fakeUserId(7), displayName: "Quiet Moth", status: "requested" });
     const id = await createEvent(database.db, input({ title: "Quiet Hour" }), adminId, publish());

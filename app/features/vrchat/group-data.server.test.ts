@@ -4,7 +4,7 @@ import { openPostgres, type DatabaseHandle } from "~/db/db.server";
 import { groupDataCache, vrchatSessions } from "~/db/schema";
 import {
   FAKE_GROUP_ID,
-  FAKE_USERNAME,
+  FAKE_SESSION_SECRET, FAKE_USERNAME,
   fakeVRChatAccount,
   startFakeVRChat,
   type FakeVRChat,
@@ -51,7 +51,7 @@ describeEachDatabase("group data cache", (kind) => {
   function service(db: DatabaseHandle["db"], windowMs: number): GroupDataService {
     const client = createVRChatClient({
       ...fakeVRChatAccount(fake),
-      store: databaseSessionStore(db, FAKE_USERNAME),
+      store: databaseSessionStore(db, FAKE_USERNAME, FAKE_SESSION_SECRET),
       baseDelayMs: 5,
       maxAttempts: 1,
     });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { vrchatSessions } from "~/db/schema";
 import {
   FAKE_GROUP_ID,
-  FAKE_USERNAME,
+  FAKE_SESSION_SECRET, FAKE_USERNAME,
   fakeVRChatAccount,
   startFakeVRChat,
   weeklyCalendar,
@@ -42,7 +42,7 @@ describeEachDatabase("reading the group from VRChat", (kind) => {
   beforeEach(async () => {
     fake = await startFakeVRChat();
     await database.db.delete(vrchatSessions);
-    client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5, maxAttempts: 1, timeoutMs: 2_000 });
+    client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5, maxAttempts: 1, timeoutMs: 2_000 });
   });
   afterEach(() => fake.close());
 

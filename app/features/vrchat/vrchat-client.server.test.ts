@@ -4,7 +4,7 @@ import { vrchatSessions } from "~/db/schema";
 import {
   FAKE_BOT_USER_ID,
   FAKE_GROUP_ID,
-  FAKE_USERNAME,
+  FAKE_SESSION_SECRET, FAKE_USERNAME,
   fakeVRChatAccount,
   startFakeVRChat,
   type FakeVRChat,
@@ -37,7 +37,7 @@ describeEachDatabase("VRChat client", (kind) => {
   const client = (overrides: Partial<VRChatClientOptions> = {}) =>
     createVRChatClient({
       ...fakeVRChatAccount(fake),
-      store: databaseSessionStore(database.db, FAKE_USERNAME),
+      store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET),
       baseDelayMs: 5,
       ...overrides,
     });
@@ -59,8 +59,10 @@ describeEachDatabase("VRChat client", (kind) => {
   it("stores the cookies in the database, so another process (or a restart) reuses them", async () => {
     await client().get(groupPath, GroupSchema);
     const [row] = await database.db.select().from(vrchatSessions);
-    expect(row?.authCookie).toMatch(/^authcookie_/);
-    expect(row?.twoFactorCookie).toBeTruthy();
+    // Sealed: the database holds no usable cookie.
+    expect(row?.authCookie).toMatch(/^v1:/);
+    expect(row?.authCookie).not.toContain("authcookie_");
+    expect(row?.twoFactorCookie).toMatch(/^v1:/);
 
     const restarted = client();
     await restarted.get(groupPath, GroupSchema);

@@ -24,7 +24,7 @@ import {
   TwoFactorRequiredSchema,
   UserGroupInstanceListSchema,
 } from "../../../tests/fakes/vrchat-contract";
-import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
+import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createCalendarPublisher } from "./calendar-publisher.server";
 import { refreshGroupData, type GroupSnapshot } from "./vrchat-api.server";
@@ -57,7 +57,7 @@ beforeAll(async () => {
   database = await createTestDatabase("pglite");
   fake = await startFakeVRChat();
   await database.db.delete(vrchatSessions);
-  const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5 });
+  const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 });
   let previous: GroupSnapshot | null = null;
   // A round of the calendar's months, and the instance fallback (one instance read per refresh).
   for (let i = 0; i < 5; i++) {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { vrchatSessions } from "~/db/schema";
-import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../../tests/fakes/vrchat";
+import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createVRChatClient } from "./vrchat-client.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
@@ -55,7 +55,7 @@ describe("VRChat membership", () => {
 
   const membership = (options: Partial<MembershipOptions> = {}) =>
     createVRChatMembership({
-      client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5 }),
+      client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 }),
       groupId: FAKE_GROUP_ID,
       timeoutMs: 5_000,
       actionSpacingMs: 0,

@@ -1,6 +1,8 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { vrchatSessions } from "~/db/schema";
+import { log } from "~/utils/log.server";
 
 export interface StoredSession {
   userId: string | null;
@@ -21,8 +23,41 @@ export interface SessionStore {
   recordLoginFailure(message: string, pausedUntil: Date): Promise<void>;
 }
 
-export function databaseSessionStore(db: Database, username: string): SessionStore {
+/**
+ * The bot's cookies open the group's VRChat account: they are kept encrypted (AES-256-GCM, with a
+ * key derived from the site's AUTH_SECRET), so the database alone (a backup, a dump) opens nothing.
+ * A value that no longer decrypts (the secret changed) reads as no cookie: the bot logs in again.
+ */
+const SEALED = "v1:";
+
+function cookieKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "dwell", "vrchat session cookies", 32));
+}
+
+function seal(key: Buffer, value: string | null): string | null {
+  if (value === null) return null;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+function open(key: Buffer, value: string | null): string | null {
+  if (value === null || !value.startsWith(SEALED)) return value;
+  try {
+    const bytes = Buffer.from(value.slice(SEALED.length), "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    log.warn("a stored VRChat session cookie could not be decrypted (AUTH_SECRET changed?): the bot logs in again");
+    return null;
+  }
+}
+
+export function databaseSessionStore(db: Database, username: string, secret: string): SessionStore {
   const key = username.trim().toLowerCase();
+  const cipherKey = cookieKey(secret);
   return {
     async load() {
       const [row] = await db
@@ -35,12 +70,23 @@ export function databaseSessionStore(db: Database, username: string): SessionSto
         })
         .from(vrchatSessions)
         .where(eq(vrchatSessions.username, key));
-      return row ?? null;
+      if (!row) return null;
+      const authCookie = open(cipherKey, row.authCookie);
+      const twoFactorCookie = open(cipherKey, row.twoFactorCookie);
+      // Cookies stored in clear by an earlier version are sealed the first time they are read.
+      const inClear = (value: string | null) => value !== null && !value.startsWith(SEALED);
+      if (inClear(row.authCookie) || inClear(row.twoFactorCookie)) {
+        await db
+          .update(vrchatSessions)
+          .set({ authCookie: seal(cipherKey, authCookie), twoFactorCookie: seal(cipherKey, twoFactorCookie) })
+          .where(eq(vrchatSessions.username, key));
+      }
+      return { ...row, authCookie, twoFactorCookie };
     },
     async saveLogin({ authCookie, twoFactorCookie, userId }) {
       const values = {
-        authCookie,
-        twoFactorCookie,
+        authCookie: seal(cipherKey, authCookie),
+        twoFactorCookie: seal(cipherKey, twoFactorCookie),
         ...(userId ? { userId } : {}),
         loginFailures: 0,
         loginPausedUntil: null,

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { events, vrchatPublications, vrchatSessions } from "~/db/schema";
 import spec from "../../../tests/fakes/vrchat-spec-answers.json" with { type: "json" };
-import { FAKE_GROUP_ID, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
+import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createCalendarPublisher } from "./calendar-publisher.server";
 import { refreshGroupData } from "./vrchat-api.server";
@@ -44,7 +44,7 @@ afterEach(async () => {
   await database?.close();
 });
 
-const clientFor = () => createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME), baseDelayMs: 5 });
+const clientFor = () => createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 });
 
 describe("a refresh", () => {
   it("reads the description's generated answers as legacy ids and identifiers without prefixes", () => {

@@ -38,7 +38,7 @@ export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
  * The group's live data and the calendar import, from VRChat when it is configured; otherwise the
  * example group (when demo content is on) or nothing. Demo data is never shown once VRChat is set.
  */
-export function createVRChatServices(db: Database, config: Config): VRChatServices {
+export function createVRChatServices(db: Database, config: Config, secret: string): VRChatServices {
   const vrchat = vrchatConfig(config);
   let groupData: GroupDataService;
   let membership: VRChatMembership | null = null;
@@ -51,7 +51,7 @@ export function createVRChatServices(db: Database, config: Config): VRChatServic
       totpSecret: vrchat.totpSecret,
       contact: vrchat.contact,
       timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
-      store: databaseSessionStore(db, vrchat.username),
+      store: databaseSessionStore(db, vrchat.username, secret),
     });
     groupData = createCachedGroupData({
       db,
