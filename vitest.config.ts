@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     // PGlite boots a WASM PostgreSQL per test file; on two cores that takes a few seconds.
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A hook may start a server process: on a busy machine that can take a minute or more
+    // (tests/setup/server-process.ts, HOOK_TIMEOUT_MS).
+    hookTimeout: 180_000,
     pool: "forks",
     maxWorkers: 2,
     projects: [

@@ -4,6 +4,7 @@
  * at https://dwell.test:PORT. Each proxy gets its own site, in its own worker.
  */
 import { createServer, type Server } from "node:http";
+import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expect, test, type Page } from "@playwright/test";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../setup/chromium";
 import { startProxiedSite, TEST_HOST, type ProxiedSite } from "../setup/reverse-proxy";
@@ -39,6 +40,8 @@ for (const kind of ["nginx", "caddy"] as const) {
     const applicant = `Heron-${kind}-${Date.now().toString(36)}`;
 
     test.beforeAll(async () => {
+      // Starting a server of its own: see HOOK_TIMEOUT_MS.
+      test.setTimeout(HOOK_TIMEOUT_MS);
       site = await startProxiedSite(kind, ADMIN);
     });
     test.afterAll(async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand } from "../setup/sanctum-client";
-import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "decider@dwell.example", password: "moonlight-decider" };
@@ -22,6 +22,8 @@ let server: ServerProcess;
 let dataDir: string;
 
 test.beforeAll(async () => {
+  // Starting a server of its own: see HOOK_TIMEOUT_MS.
+  test.setTimeout(HOOK_TIMEOUT_MS);
   fake = await startFakeVRChat();
   fake.group.people.push(
     { id: fakeUserId(21), displayName: "Ember Wisp", status: "requested", thumbnailUrl: null },

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
-import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 
 const stats = (page: Page) => page.locator("#vrchat-stats");
 
@@ -101,6 +101,8 @@ test.describe("against VRChat", () => {
   let dataDir: string;
 
   test.beforeAll(async () => {
+    // Starting a server of its own: see HOOK_TIMEOUT_MS.
+    test.setTimeout(HOOK_TIMEOUT_MS);
     fake = await startFakeVRChat();
     // VRChat is down when the site first starts: nothing is cached yet.
     fake.setMode("down");

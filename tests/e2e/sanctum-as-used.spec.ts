@@ -4,6 +4,7 @@
  * cards, the tiles, the dashboard, the lists as they search, and decisions one by one or in bulk.
  * The site is this file's own, so every figure is exact.
  */
+import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { hydrated } from "./hydrated";
 import { startOwnSite, type OwnSite } from "./own-site";
@@ -16,6 +17,8 @@ test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 let site: OwnSite;
 test.beforeAll(async () => {
+  // Starting a server of its own: see HOOK_TIMEOUT_MS.
+  test.setTimeout(HOOK_TIMEOUT_MS);
   site = await startOwnSite(ADMIN);
 });
 test.afterAll(async () => {

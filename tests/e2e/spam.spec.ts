@@ -5,6 +5,7 @@
  * kept. An admin marks spam from the review, one by one and in bulk, and finds it
  * under its own filter.
  */
+import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expect, test, type Browser } from "@playwright/test";
 import { hydrated } from "./hydrated";
 import { startOwnSite, type OwnSite } from "./own-site";
@@ -16,6 +17,8 @@ test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 let site: OwnSite;
 test.beforeAll(async () => {
+  // Starting a server of its own: see HOOK_TIMEOUT_MS.
+  test.setTimeout(HOOK_TIMEOUT_MS);
   site = await startOwnSite(ADMIN, { FORM_MIN_FILL_SECONDS: String(FILL_SECONDS) });
 });
 test.afterAll(async () => {

@@ -2,6 +2,7 @@
  * Two-factor sign-in in Chromium, on a site that requires it of admins: enrolment from the key the
  * Security page shows, signing in with a code and with a recovery code, turning it off.
  */
+import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expect, test, type Page } from "@playwright/test";
 import { authenticator } from "../setup/authenticator";
 import { expectNoSeriousViolations } from "./axe";
@@ -17,6 +18,8 @@ let secret = "";
 let recoveryCodes: string[] = [];
 
 test.beforeAll(async () => {
+  // Starting a server of its own: see HOOK_TIMEOUT_MS.
+  test.setTimeout(HOOK_TIMEOUT_MS);
   site = await startOwnSite(ADMIN, { REQUIRE_ADMIN_2FA: "true" });
 });
 test.afterAll(async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand } from "../setup/sanctum-client";
-import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
 
@@ -22,6 +22,8 @@ let server: ServerProcess;
 let dataDir: string;
 
 test.beforeAll(async () => {
+  // Starting a server of its own: see HOOK_TIMEOUT_MS.
+  test.setTimeout(HOOK_TIMEOUT_MS);
   fake = await startFakeVRChat();
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-publish-"));
   server = await startServerProcess({ DATA_DIR: dataDir, DEMO_CONTENT: "false", VRCHAT_PUBLISH_EVENTS: "true", RATE_LIMIT_SIGN_IN: "1000", ...fakeVRChatEnv(fake) });

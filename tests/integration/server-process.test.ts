@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { ON_PGLITE, ON_POSTGRES, postgresUrl } from "../setup/test-database";
 import { runUserCommand } from "../setup/sanctum-client";
-import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
+import { killDuringStart, runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const dirs: string[] = [];
 const running: ServerProcess[] = [];
@@ -59,6 +59,21 @@ describe.runIf(ON_PGLITE)("the server process on the embedded database", () => {
     const page = await (await fetch(`${second.url}/events`)).text();
     expect(page.match(/>Starlight Open Mic<\/h3>/g)?.length).toBe(1);
     await second.stop();
+  });
+
+  it("starts after being killed at any point of a start (migrations, demo content), as if that start never happened", async () => {
+    const dir = dataDir();
+    let killedWhileStarting = 0;
+    // From the first instants (the database being made) to the last (the demo content, listening).
+    for (const afterMs of [400, 900, 1_400, 1_900, 2_400, 3_000, 3_600]) {
+      const killed = await killDuringStart({ DATA_DIR: dir }, afterMs);
+      if (killed.killedWhileStarting) killedWhileStarting++;
+    }
+    expect(killedWhileStarting).toBeGreaterThan(2);
+    const server = await start({ DATA_DIR: dir });
+    const page = await (await fetch(`${server.url}/events`)).text();
+    expect(page.match(/>Starlight Open Mic<\/h3>/g)?.length).toBe(1);
+    await server.stop();
   });
 
   it("seeds the demo content at the first start even when an account was made before it", async () => {

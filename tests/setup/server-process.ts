@@ -40,13 +40,23 @@ function launch(env: Record<string, string>, cwd = root) {
   return { child, output: () => output };
 }
 
+/**
+ * How long a fresh start may take. Alone it takes 3-8 s (a new embedded database, its migrations,
+ * the demo content); twelve at once on a 2-core machine kept busy took 54 s each. A test hook that
+ * starts a server gives it this long (see HOOK_TIMEOUT_MS), not the 30 s a test step gets.
+ */
+export const SERVER_START_TIMEOUT_MS = 150_000;
+/** A test hook that starts servers: their start, and a little more. */
+export const HOOK_TIMEOUT_MS = SERVER_START_TIMEOUT_MS + 30_000;
+
 /** Starts a server and resolves once it listens; rejects with its output if it exits first. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, cwd = root): Promise<ServerProcess> {
+export function startServerProcess(env: Record<string, string>, timeoutMs = SERVER_START_TIMEOUT_MS, cwd = root): Promise<ServerProcess> {
   const { child, output } = launch(env, cwd);
+  const started = Date.now();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`server did not start in time:\n${output()}`));
+      reject(new Error(`server did not start within ${timeoutMs / 1000} s (an overloaded machine?); its output:\n${output()}`));
     }, timeoutMs);
     const onData = () => {
       const match = /"msg":"listening","url":"([^"]+)"/.exec(output());
@@ -68,7 +78,7 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
     child.stdout!.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output()}`));
+      reject(new Error(`server exited (code ${code}, signal ${child.signalCode}) ${((Date.now() - started) / 1000).toFixed(1)} s into its start, before listening; its output:\n${output()}`));
     });
   });
 }
@@ -84,6 +94,29 @@ export function runServerProcess(env: Record<string, string>, timeoutMs = 60_000
     child.once("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, output: output() });
+    });
+  });
+}
+
+/**
+ * Starts a server and kills it (SIGKILL, no chance to clean up) `afterMs` into its start, or once
+ * it listens if sooner. Whether it was still starting when killed, and what it wrote.
+ */
+export function killDuringStart(env: Record<string, string>, afterMs: number): Promise<{ killedWhileStarting: boolean; output: string }> {
+  const { child, output } = launch(env);
+  return new Promise((resolve) => {
+    let listening = false;
+    const kill = () => child.kill("SIGKILL");
+    const timer = setTimeout(kill, afterMs);
+    child.stdout!.on("data", () => {
+      if (!listening && output().includes('"msg":"listening"')) {
+        listening = true;
+        kill();
+      }
+    });
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve({ killedWhileStarting: !listening, output: output() });
     });
   });
 }
