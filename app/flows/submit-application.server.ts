@@ -6,7 +6,7 @@
  *   1. the client's own limit;
  *   2. the event (found, and open to applications);
  *   3. the honeypot and the fill time (no database, no counting);
- *   4. a client probing names, then the site-wide ceiling;
+ *   4. a client probing names, then the site-wide ceiling (past it, a solved proof of work);
  *   5. the answers, and a read for a name that already applied;
  *   6. a profile link, looked up in VRChat from the visitors' own small allowance;
  *   7. the row, its history and its notifications, in one transaction.
@@ -29,8 +29,10 @@ import {
   probingTooMuch,
   SITE_BUSY_MESSAGE,
   STARTED_FIELD,
-  withinSiteCeiling,
+  countSiteSubmission,
+  CROWD_RETRY_MESSAGE,
 } from "~/features/applications/spam-guard.server";
+import { checkCrowdProof, CROWD_FIELD, issueCrowdChallenge, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
@@ -65,14 +67,17 @@ export type SubmissionOutcome =
       values?: Record<string, string>;
       /** A fill-time token to send the form again with. */
       formStarted?: string;
+      /** A new crowd challenge for the form's script to solve before it is sent again. */
+      crowdChallenge?: string | null;
       retryAfterSeconds?: number;
     };
 
 type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat"> & { secret: string };
 
-/** The token a form served now to this client carries: see spam-guard. */
-export function formStartedFor(secret: string, clientAddress: string, now: Date): string {
-  return formStartedToken(secret, now, clientKey(clientAddress));
+/** What a form served now to this client carries against scripts: its fill-time token and a crowd challenge. */
+export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
+  const client = clientKey(clientAddress);
+  return { formStarted: formStartedToken(secret, now, client), crowdChallenge: await issueCrowdChallenge(secret, client, now, crowdWork) };
 }
 
 export async function submitPublicApplication(
@@ -127,11 +132,26 @@ export async function submitPublicApplication(
     await countRefusal(db, "probe-limit", now);
     return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: 3600 };
   }
-  // Counted only for posts that every cheaper check let through: junk does not spend it.
-  if (!(await withinSiteCeiling(db, config.RATE_LIMIT_APPLICATIONS_SITE, now))) {
-    await countRefusal(db, "site-ceiling", now);
-    log.warn("the site-wide application ceiling was reached", { perMinute: config.RATE_LIMIT_APPLICATIONS_SITE });
-    return { ok: false, status: 429, error: SITE_BUSY_MESSAGE, values, retryAfterSeconds: 60 };
+  // Counted only for posts that every cheaper check let through: junk does not spend it. Past the
+  // ceiling, a crowd: a solved proof of work lets a person through (see crowd-challenge).
+  const ceiling = config.RATE_LIMIT_APPLICATIONS_SITE;
+  const thisMinute = await countSiteSubmission(db, now);
+  if (thisMinute > ceiling) {
+    const proof = config.CROWD_CHALLENGE_WORK > 0 ? await checkCrowdProof(db, secret, client, form.get(CROWD_FIELD), now) : "missing";
+    if (proof !== "solved" || thisMinute > ceiling * SOLVED_CEILING_FACTOR) {
+      await countRefusal(db, "site-ceiling", now);
+      if (thisMinute === ceiling + 1) log.warn("the site-wide application ceiling was reached: past it, a proof of work is asked", { perMinute: ceiling });
+      const started = form.get(STARTED_FIELD);
+      return {
+        ok: false,
+        status: 429,
+        error: proof === "missing" || proof === "solved" ? SITE_BUSY_MESSAGE : CROWD_RETRY_MESSAGE,
+        values,
+        formStarted: typeof started === "string" ? started : undefined,
+        crowdChallenge: await issueCrowdChallenge(secret, client, now, config.CROWD_CHALLENGE_WORK),
+        retryAfterSeconds: 60,
+      };
+    }
   }
 
   try {

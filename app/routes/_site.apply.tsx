@@ -11,7 +11,7 @@ import { listFormQuestions } from "~/features/applications/applications.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
-import { formStartedFor, submitPublicApplication } from "~/flows/submit-application.server";
+import { formGuardsFor, submitPublicApplication } from "~/flows/submit-application.server";
 import { log } from "~/utils/log.server";
 import { withOwnText } from "~/utils/preview-text";
 import type { Route } from "./+types/_site.apply";
@@ -33,14 +33,14 @@ const TEXT = {
 } as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db, auth, clientAddress } = context.get(appContext);
-  const formStarted = formStartedFor((await auth.$context).secret, clientAddress, new Date());
+  const { db, auth, clientAddress, config } = context.get(appContext);
+  const { formStarted, crowdChallenge } = await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
   if (!params.id) {
     try {
-      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), formStarted, loadError: null };
+      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
-      return data({ mode: "group" as const, questions: [], formStarted, loadError: TEXT.group.loadFailed }, { status: 503 });
+      return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed }, { status: 503 });
     }
   }
 
@@ -60,11 +60,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
   try {
     const questions = await listFormQuestions(db, { kind: "event", eventId: event.id });
-    return { mode: "event" as const, event: summary, questions, formStarted, loadError: null };
+    return { mode: "event" as const, event: summary, questions, formStarted, crowdChallenge, loadError: null };
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });
     return data(
-      { mode: "event" as const, event: summary, questions: [], formStarted, loadError: TEXT.event.loadFailed },
+      { mode: "event" as const, event: summary, questions: [], formStarted, crowdChallenge, loadError: TEXT.event.loadFailed },
       { status: 503 },
     );
   }
@@ -184,6 +184,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
             submitLabel={mode === "group" ? TEXT.group.submit : TEXT.event.submit}
             failure={actionData && !actionData.ok ? actionData : undefined}
             formStarted={(actionData && !actionData.ok ? actionData.formStarted : undefined) ?? loaderData.formStarted}
+            crowdChallenge={(actionData && !actionData.ok ? actionData.crowdChallenge : undefined) ?? loaderData.crowdChallenge}
           />
         )}
       </Card>

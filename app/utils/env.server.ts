@@ -49,6 +49,12 @@ const EnvSchema = z.object({
   /** Submissions per minute from everyone together: a flood from many addresses stops here. */
   RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
   /**
+   * Past RATE_LIMIT_APPLICATIONS_SITE in a minute, a submission carries a solved proof of work (the
+   * form's script solves it while the person fills it in): on average this many PBKDF2 derivations
+   * of 1,000 rounds, about half a second in a browser. 0 turns the challenge off (the ceiling refuses).
+   */
+  CROWD_CHALLENGE_WORK: z.coerce.number({ error: "expected a number of attempts" }).int().min(0).max(1_000_000).default(1_500),
+  /**
    * Duplicate answers ("already submitted") one client may meet per hour; past them its posts are
    * refused unread for the hour, so the answer cannot be used to test which names have applied.
    */

@@ -85,3 +85,72 @@ test("an admin marks spam one by one and in bulk, and finds it under its filter"
   await expect(page.getByText("Spammer One", { exact: true }).first()).toBeVisible();
   await expect(total).toHaveText("3");
 });
+
+test.describe("a crowd at the door", () => {
+  // A ceiling of one a minute: the second applicant of the minute is already a crowd.
+  let crowded: OwnSite;
+  test.beforeAll(async () => {
+    test.setTimeout(HOOK_TIMEOUT_MS);
+    crowded = await startOwnSite({ email: "crowd-warden@dwell.example", password: "moonlight-crowd-warden" }, {
+      RATE_LIMIT_APPLICATIONS_SITE: "1",
+      FORM_MIN_FILL_SECONDS: "0",
+    });
+  });
+  test.afterAll(async () => {
+    await crowded?.stop();
+  });
+
+  async function fill(page: import("@playwright/test").Page, name: string) {
+    await page.goto(`${crowded.url}/apply`);
+    await page.getByLabel("What is your VRChat username?").fill(name);
+    await page.getByLabel("What is your Discord username?").fill(`${name.toLowerCase().replaceAll(" ", "")}-discord`);
+    await page.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+    await page.getByLabel("Tell us about yourself").fill(`I am ${name}.`);
+  }
+
+  test("lets people with a browser in past the ceiling (it solves a proof of work), and tells the others when to try again", async ({ browser }) => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const first = await noScript.newPage();
+    await fill(first, "First Lantern");
+    await first.getByRole("button", { name: "Complete the Ritual" }).click();
+    await expect(first.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+
+    // Past the ceiling: a browser with JavaScript solves the challenge while the form is filled in.
+    const person = await browser.newPage();
+    await person.goto(`${crowded.url}/apply`);
+    await hydrated(person);
+    const opened = Date.now();
+    await expect(person.locator('input[name="crowd_proof"]')).toHaveCount(1, { timeout: 20_000 });
+    const solvedAfter = `solved ${Date.now() - opened} ms after the page was ready (default work)`;
+    test.info().annotations.push({ type: "crowd challenge", description: solvedAfter });
+    console.log(`crowd challenge: ${solvedAfter}`);
+    await fill(person, "Second Lantern");
+    await person.getByRole("button", { name: "Complete the Ritual" }).click();
+    await expect(person.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+
+    // Sent at once, before the check is done: it is sent when it is.
+    const hasty = await browser.newPage();
+    await hasty.goto(`${crowded.url}/apply`);
+    await hydrated(hasty);
+    await hasty.getByLabel("What is your VRChat username?").fill("Third Lantern");
+    await hasty.getByLabel("What is your Discord username?").fill("thirdlantern-discord");
+    await hasty.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+    await hasty.getByLabel("Tell us about yourself").fill("I am quick.");
+    await hasty.getByRole("button", { name: "Complete the Ritual" }).click();
+    await expect(hasty.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible({ timeout: 20_000 });
+
+    // Without JavaScript, past the ceiling: the page says when to try again, answers kept. (Should a
+    // new minute have begun just now, its first applicant is within the ceiling: the next is not.)
+    const later = await noScript.newPage();
+    for (const name of ["Fourth Lantern", "Fifth Lantern"]) {
+      await fill(later, name);
+      await later.getByRole("button", { name: "Complete the Ritual" }).click();
+      const refused = later.getByRole("alert").filter({ hasText: /./ });
+      await expect(refused.or(later.getByRole("heading", { name: "The Ritual Is Complete" }))).toBeVisible();
+      if (await refused.isVisible()) break;
+    }
+    await expect(later.getByRole("alert")).toHaveText("The site is receiving a lot of applications right now. Please try again in a minute.");
+    await expect(later.getByLabel("Tell us about yourself")).toHaveValue(/^I am (Fourth|Fifth) Lantern\.$/);
+    await noScript.close();
+  });
+});

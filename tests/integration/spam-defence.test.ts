@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountWithCommand, postForm as postFrom, signIn } from "../setup/sanctum-client";
+import { crowdChallengeIn, solveCrowdChallenge } from "../setup/crowd-proof";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const SITE = "https://dwell.example";
@@ -50,6 +51,8 @@ beforeAll(async () => {
     FORM_MIN_FILL_SECONDS: "3",
     RATE_LIMIT_APPLICATIONS: String(PER_CLIENT),
     RATE_LIMIT_APPLICATIONS_SITE: String(SITE_CEILING),
+    // A light proof of work: this machine solves it for each test applicant (a browser does in reality).
+    CROWD_CHALLENGE_WORK: "100",
   });
   fields = [...(await servedForm()).html.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
   expect(fields.length).toBeGreaterThan(1);
@@ -198,5 +201,36 @@ describe("floods", () => {
     expect(dashboard).toMatch(/21 with the hidden field filled/);
     expect(dashboard).toMatch(/3 repeating a name or Discord ID that had applied/);
     expect(dashboard).toMatch(/2 from addresses that kept repeating names \(possible probing\)/);
+  }, 120_000);
+
+  it("let a person with the form's script through past the ceiling: a solved proof of work, once, for its own client", async () => {
+    // Still the busy minute of the test above, or a new one: past the ceiling either way.
+    const busy = Array.from({ length: SITE_CEILING + 1 }, (_, i) => `198.51.101.${i + 1}`);
+    const served = await Promise.all([...busy, "198.51.102.1", "198.51.102.2"].map(async (address) => ({ address, html: (await servedForm(address)).html })));
+    await wait(3_000);
+    for (const { address, html } of served.slice(0, busy.length)) {
+      const response = await post(answers({ form_started: /name="form_started" value="([^"]+)"/.exec(html)![1]! }), address);
+      await response.body?.cancel();
+    }
+    const [person, other] = served.slice(busy.length);
+    const started = (html: string) => /name="form_started" value="([^"]+)"/.exec(html)![1]!;
+    const challenge = crowdChallengeIn(person!.html);
+    expect(challenge).not.toBeNull();
+    const proof = await solveCrowdChallenge(challenge!);
+
+    const without = await post(answers({ form_started: started(person!.html) }), person!.address);
+    expect(without.status).toBe(429);
+    expect(await without.text()).toContain("The site is receiving a lot of applications right now. Please try again in a minute.");
+    const through = await post(answers({ form_started: started(person!.html), crowd_proof: proof }), person!.address);
+    expect(through.status).toBe(200);
+    expect(await through.text()).toContain("The Ritual Is Complete");
+    // The same proof again (a script replaying it), or from another client: refused, with a new challenge to solve.
+    for (const [address, token] of [[person!.address, started(person!.html)], [other!.address, started(other!.html)]] as const) {
+      const replay = await post(answers({ form_started: token, crowd_proof: proof }), address);
+      expect(replay.status).toBe(429);
+      const page = await replay.text();
+      expect(page).toContain("your browser&#x27;s check for busy times could not be used");
+      expect(crowdChallengeIn(page)).not.toBe(challenge);
+    }
   }, 120_000);
 });

@@ -36,13 +36,18 @@ export function ApplicationForm({
   submitLabel,
   failure,
   formStarted,
+  crowdChallenge,
 }: {
   questions: FormQuestion[];
   submitLabel: string;
   failure: FormFailure | undefined;
   /** When the form was served, signed by the server (its fill-time check). */
   formStarted: string;
+  /** The crowd challenge (JSON) the script solves while the person fills the form in; null: none. */
+  crowdChallenge?: string | null;
 }) {
+  const proof = useCrowdProof(crowdChallenge ?? null);
+  const [waitingForProof, setWaitingForProof] = useState(false);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const [clientError, setClientError] = useState<{ message: string; questionId?: string } | null>(null);
@@ -65,7 +70,13 @@ export function ApplicationForm({
     }
   }, [failure]);
 
+  // Sent as soon as the check is done (onSubmit then lets it go).
+  useEffect(() => {
+    if (waitingForProof && proof.state !== "solving") formRef.current?.requestSubmit();
+  }, [waitingForProof, proof.state]);
+
   function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (proof.state !== "solving") setWaitingForProof(false);
     const form = new FormData(event.currentTarget);
     const checked = checkAnswers(questions, (name) => form.get(name) ?? undefined);
     const problem = !checked.ok
@@ -75,6 +86,11 @@ export function ApplicationForm({
         : null;
     if (!problem) {
       setClientError(null);
+      // The check for busy times is not done yet (sent within a second of opening): sent once it is.
+      if (proof.state === "solving") {
+        event.preventDefault();
+        setWaitingForProof(true);
+      }
       return;
     }
     event.preventDefault();
@@ -88,7 +104,16 @@ export function ApplicationForm({
   }
 
   return (
-    <Form method="post" noValidate ref={formRef} onSubmit={onSubmit} className="space-y-6" aria-describedby={error ? errorId : undefined}>
+    <Form
+      method="post"
+      noValidate
+      ref={formRef}
+      onSubmit={onSubmit}
+      className="space-y-6"
+      aria-describedby={error ? errorId : undefined}
+      // The challenge is also in the page for any client that solves it itself.
+      data-crowd-challenge={crowdChallenge ?? undefined}
+    >
       <div id={errorId} role="alert" className={clsx(!error && "sr-only")}>
         {error ? (
           <p className="rounded-xl border border-red-400/40 bg-red-500/10 px-4 py-3 text-red-200">
@@ -97,6 +122,7 @@ export function ApplicationForm({
         ) : null}
       </div>
       <input type="hidden" name="form_started" value={formStarted} />
+      {proof.state === "solved" ? <input type="hidden" name="crowd_proof" value={proof.value} /> : null}
       <Honeypot />
       {questions.map((question) => (
         <QuestionField
@@ -107,10 +133,13 @@ export function ApplicationForm({
           defaultValue={failure?.values?.[question.id] ?? ""}
         />
       ))}
-      <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting} className="w-full sm:w-auto">
-        {submitting ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+      <Button type="submit" size="lg" disabled={submitting || waitingForProof} aria-busy={submitting || waitingForProof} className="w-full sm:w-auto">
+        {submitting || waitingForProof ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
         {submitLabel}
       </Button>
+      <p aria-live="polite" className="text-sm text-mist-400">
+        {waitingForProof ? "A moment: your browser is doing the short check this site asks for at busy times." : ""}
+      </p>
     </Form>
   );
 }
@@ -192,4 +221,36 @@ function QuestionField({
       )}
     </div>
   );
+}
+
+type CrowdProof = { state: "none" } | { state: "solving" } | { state: "solved"; value: string } | { state: "failed" };
+
+/**
+ * Solves the site's crowd challenge (a proof of work, ALTCHA's protocol) in the background: the
+ * site asks for it only when many applications arrive at once, and a person never waits for it.
+ * The solver is loaded only when there is a challenge. A failure (an old browser) leaves the form
+ * as it is without JavaScript: at busy times, the site then asks to try again in a minute.
+ */
+function useCrowdProof(challengeJson: string | null): CrowdProof {
+  const [result, setResult] = useState<{ challenge: string; value: string | null } | null>(null);
+  useEffect(() => {
+    if (!challengeJson) return;
+    const controller = new AbortController();
+    (async () => {
+      const [{ solveChallenge }, { deriveKey }] = await Promise.all([import("altcha-lib"), import("altcha-lib/algorithms/web/pbkdf2")]);
+      const challenge = JSON.parse(challengeJson);
+      const solution = await solveChallenge({ challenge, deriveKey, controller });
+      if (!solution) throw new Error("no solution found");
+      const json = JSON.stringify({ challenge, solution: { counter: solution.counter, derivedKey: solution.derivedKey } });
+      if (!controller.signal.aborted) {
+        setResult({ challenge: challengeJson, value: btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") });
+      }
+    })().catch(() => {
+      if (!controller.signal.aborted) setResult({ challenge: challengeJson, value: null });
+    });
+    return () => controller.abort();
+  }, [challengeJson]);
+  if (!challengeJson) return { state: "none" };
+  if (result?.challenge !== challengeJson) return { state: "solving" };
+  return result.value === null ? { state: "failed" } : { state: "solved", value: result.value };
 }

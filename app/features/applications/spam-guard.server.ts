@@ -4,14 +4,15 @@
  *   empty and form-filling scripts fill in;
  * - a fill time: the form carries the time it was served, signed, and a post sooner than a person
  *   could fill it in is refused with a message that lets the person send it again;
- * - a site-wide ceiling per minute, beside the per-client limit, for floods from many addresses.
+ * - a site-wide ceiling per minute, beside the per-client limit, for floods from many addresses:
+ *   past it, a solved proof of work lets a person through (see crowd-challenge.server.ts).
  * Refusals are counted per hour (in the rate-limit table) for the Sanctum's dashboard.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
-import { countHit, hitRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
+import { countHit, rateLimitCount } from "~/utils/rate-limit.server";
 
 export const HONEYPOT_FIELD = "website";
 export const STARTED_FIELD = "form_started";
@@ -23,6 +24,8 @@ export const TOO_QUICK_MESSAGE =
 export const HONEYPOT_MESSAGE =
   "This form could not be sent. Please reload the page, leave the field marked 'Leave this empty' empty, and send it again.";
 export const SITE_BUSY_MESSAGE = "The site is receiving a lot of applications right now. Please try again in a minute.";
+export const CROWD_RETRY_MESSAGE =
+  "The site is receiving a lot of applications right now, and your browser's check for busy times could not be used. It has just been done again: please send the form once more.";
 
 const COUNT_WINDOW_MS = 60 * 60_000;
 const SITE_WINDOW_MS = 60_000;
@@ -94,10 +97,9 @@ export function checkFormFilling(
   return { ok: true };
 }
 
-/** The site-wide ceiling: false once `perMinute` submissions arrived this minute. */
-export async function withinSiteCeiling(db: Database, perMinute: number, now: Date): Promise<boolean> {
-  const hit = await hitRateLimit(db, { key: SITE_CEILING_KEY, limit: perMinute, windowMs: SITE_WINDOW_MS, now });
-  return hit.allowed;
+/** Counts a submission in this minute's site-wide count; returns the count (the ceiling is the caller's). */
+export function countSiteSubmission(db: Database, now: Date): Promise<number> {
+  return countHit(db, { key: SITE_CEILING_KEY, windowMs: SITE_WINDOW_MS, now });
 }
 
 /** Counts a refusal for the dashboard (one row per kind and hour). */
