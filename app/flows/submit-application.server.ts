@@ -3,10 +3,10 @@
  * function the public form's action calls. The checks run cheapest first, so what costs the site
  * (a database write, a call to VRChat from the bot's allowance) is spent only on a post that every
  * cheaper check let through:
- *   1. the client's own limit;
- *   2. the event (found, and open to applications);
- *   3. the honeypot and the fill time (no database, no counting);
- *   4. a client probing names, then the site-wide ceiling (past it, a solved proof of work);
+ *   1. the event (found, and open to applications);
+ *   2. the honeypot and the fill time (no database, no counting);
+ *   3. the client's own limit, a client probing names, and the site-wide ceiling, counted in one
+ *      statement (past the ceiling, a solved proof of work);
  *   5. the answers, and a read for a name that already applied;
  *   6. a profile link, looked up in VRChat from the visitors' own small allowance;
  *   7. the row, its history and its notifications, in one transaction.
@@ -26,10 +26,10 @@ import {
   countRefusal,
   formStartedAt,
   formStartedToken,
-  probingTooMuch,
+  admitSubmission,
+  clientRetryAfterMs,
   SITE_BUSY_MESSAGE,
   STARTED_FIELD,
-  countSiteSubmission,
   CROWD_RETRY_MESSAGE,
 } from "~/features/applications/spam-guard.server";
 import { checkCrowdProof, CROWD_FIELD, issueCrowdChallenge, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
@@ -45,7 +45,6 @@ import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { prefix, sameName } from "~/utils/text";
 
-const RATE_WINDOW_MS = 10 * 60 * 1000;
 /** A client's profile-link lookups in VRChat per hour; past them, its links are kept unchecked. */
 export const PROFILE_LOOKUPS_PER_CLIENT_HOUR = 3;
 
@@ -87,12 +86,6 @@ export async function submitPublicApplication(
   const { db, config, notifications, secret } = services;
   const client = clientKey(clientAddress);
 
-  const limit = await hitRateLimit(db, { key: `applications:${client}`, limit: config.RATE_LIMIT_APPLICATIONS, windowMs: RATE_WINDOW_MS, now });
-  if (!limit.allowed) {
-    await countRefusal(db, "client-limit", now);
-    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, retryAfterSeconds: Math.ceil(limit.retryAfterMs / 1000) };
-  }
-
   let scope: ApplicationScope = { kind: "group" };
   let eventTitle: string | null = null;
   let eventUrl: string | null = null;
@@ -118,6 +111,7 @@ export async function submitPublicApplication(
     ),
   );
 
+  // The honeypot and the fill time first: no database, and junk counts against nothing.
   const filling = checkFormFilling(form, { secret, minFillMs: config.FORM_MIN_FILL_SECONDS * 1000, now, client });
   if (!filling.ok) {
     await countRefusal(db, filling.refusal, now);
@@ -128,14 +122,20 @@ export async function submitPublicApplication(
     return { ok: false, status: filling.status, error: filling.message, values, formStarted };
   }
 
-  if (await probingTooMuch(db, client, config.RATE_LIMIT_DUPLICATES, now)) {
+  // The client's limit, its probing for names, and the site-wide count: one statement. A post past
+  // the client's limits does not spend the site-wide count.
+  const admission = await admitSubmission(db, { client, clientLimit: config.RATE_LIMIT_APPLICATIONS, duplicatesLimit: config.RATE_LIMIT_DUPLICATES, now });
+  if (admission.clientCount > config.RATE_LIMIT_APPLICATIONS) {
+    await countRefusal(db, "client-limit", now);
+    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: Math.ceil(clientRetryAfterMs(now) / 1000) };
+  }
+  if (admission.duplicatesMet >= config.RATE_LIMIT_DUPLICATES) {
     await countRefusal(db, "probe-limit", now);
     return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: 3600 };
   }
-  // Counted only for posts that every cheaper check let through: junk does not spend it. Past the
-  // ceiling, a crowd: a solved proof of work lets a person through (see crowd-challenge).
+  // Past the ceiling, a crowd: a solved proof of work lets a person through (see crowd-challenge).
   const ceiling = config.RATE_LIMIT_APPLICATIONS_SITE;
-  const thisMinute = await countSiteSubmission(db, now);
+  const thisMinute = admission.siteCount ?? 0;
   if (thisMinute > ceiling) {
     const proof = config.CROWD_CHALLENGE_WORK > 0 ? await checkCrowdProof(db, secret, client, form.get(CROWD_FIELD), now) : "missing";
     if (proof !== "solved" || thisMinute > ceiling * SOLVED_CEILING_FACTOR) {
@@ -163,7 +163,10 @@ export async function submitPublicApplication(
       fields: (name) => form.get(name) ?? undefined,
       now,
       statusTokenHash: status.hash,
-      vet: scope.kind === "group" ? (answers) => checkProfileLink(services, client, questions, answers, now) : undefined,
+      vet:
+        scope.kind === "group" && questions.some((q) => q.questionType === "vrchat_profile")
+          ? (answers) => checkProfileLink(services, client, questions, answers, now)
+          : undefined,
       onStored: (tx, stored) =>
         enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
     });

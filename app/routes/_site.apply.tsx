@@ -1,6 +1,6 @@
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useEffect } from "react";
-import { data, href, Link } from "react-router";
+import { createContext, data, href, Link } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -32,12 +32,21 @@ const TEXT = {
   },
 } as const;
 
+/**
+ * Set by a submission that was taken: the page shows its confirmation, so the loader that runs
+ * after the action (a document post) need not read the questions or make a new challenge.
+ */
+const submitted = createContext(false);
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db, auth, clientAddress, config } = context.get(appContext);
-  const { formStarted, crowdChallenge } = await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
+  const done = context.get(submitted);
+  const { formStarted, crowdChallenge } = done
+    ? { formStarted: "", crowdChallenge: null }
+    : await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
   if (!params.id) {
     try {
-      return { mode: "group" as const, questions: await listFormQuestions(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
+      return { mode: "group" as const, questions: done ? [] : await listFormQuestions(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
       return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed }, { status: 503 });
@@ -59,7 +68,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return { mode: "closed" as const, event: summary, notice, loadError: null };
   }
   try {
-    const questions = await listFormQuestions(db, { kind: "event", eventId: event.id });
+    const questions = done ? [] : await listFormQuestions(db, { kind: "event", eventId: event.id });
     return { mode: "event" as const, event: summary, questions, formStarted, crowdChallenge, loadError: null };
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });
@@ -77,7 +86,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     { ...services, secret },
     { eventId: params.id, clientAddress: services.clientAddress, request, now: new Date() },
   );
-  if (outcome.ok) return outcome;
+  if (outcome.ok) {
+    context.set(submitted, true);
+    return outcome;
+  }
   const { status, retryAfterSeconds, ...failure } = outcome;
   const headers: HeadersInit = retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) };
   return data(failure, { status, headers });

@@ -22,7 +22,7 @@ import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { measurePageWeight } from "./page-weight.ts";
 import { failed, markdownTable, textTable, type Figure } from "./report.ts";
 import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
-import { measureSubmissions } from "./submissions.ts";
+import { DEPLOYED_DEFENCES, measureSubmissions } from "./submissions.ts";
 import { CONNECTIONS, measureThroughput } from "./throughput.ts";
 import { measureUpstream } from "./upstream.ts";
 
@@ -102,8 +102,14 @@ async function serverParts(site: Site, eventId: string) {
   }
   if (wanted(5)) {
     await part("5 submissions", async () => {
-      progress(`part 5: ${SETTINGS.applicants} applicants + ${SETTINGS.duplicates} duplicates, ${SUBMITTERS} at a time [${site.kind}]`);
-      figures.push(...(await measureSubmissions(site, { applicants: SETTINGS.applicants, duplicates: SETTINGS.duplicates, concurrency: SUBMITTERS })));
+      progress(`part 5: ${SETTINGS.applicants} applicants + ${SETTINGS.duplicates} duplicates, ${SUBMITTERS} at a time, every defence on [${site.kind}]`);
+      // A site of its own, as deployed: every defence at its production default.
+      const deployed = await startSite({ kind: site.kind, postgresUrl, env: { ...fakeVRChatEnv(fake), ...DEPLOYED_DEFENCES } });
+      try {
+        figures.push(...(await measureSubmissions(deployed, { applicants: SETTINGS.applicants, duplicates: SETTINGS.duplicates, concurrency: SUBMITTERS })));
+      } finally {
+        await deployed.close();
+      }
     });
   }
 }

@@ -143,7 +143,8 @@ export async function submitApplication(
   const checked = checkAnswers(questions, fields);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message, questionId: checked.questionId };
   const identity = applicantIdentity(questions, checked.answers);
-  if (await alreadyApplied(db, scope, identity)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+  // Before a lookup elsewhere, a read for a repeat (it costs a round trip, so only then).
+  if (vet && (await alreadyApplied(db, scope, identity))) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
   const vetting = await vet?.(checked.answers);
   if (vetting && "refused" in vetting) return { ok: false, status: 400, ...vetting.refused };
   const finding = scope.kind === "group" && vetting ? vetting.found : undefined;

@@ -97,9 +97,58 @@ export function checkFormFilling(
   return { ok: true };
 }
 
-/** Counts a submission in this minute's site-wide count; returns the count (the ceiling is the caller's). */
-export function countSiteSubmission(db: Database, now: Date): Promise<number> {
-  return countHit(db, { key: SITE_CEILING_KEY, windowMs: SITE_WINDOW_MS, now });
+/** How a submission stands against the counted limits, from one statement (see admitSubmission). */
+export interface Admission {
+  /** This client's submissions in its window, this one included. */
+  clientCount: number;
+  /** Duplicate answers this client met this hour. */
+  duplicatesMet: number;
+  /** This minute's submissions from everyone, this one included; null when it was not counted. */
+  siteCount: number | null;
+}
+
+const CLIENT_WINDOW_MS = 10 * 60_000;
+const windowStart = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+
+/**
+ * A submission's three counted checks in one statement, one round trip at the peak: it counts the
+ * post against its client's limit, reads how often the client met the duplicate answer this hour,
+ * and, only when the client is within both (junk and a client past its limit do not spend it),
+ * counts it in the minute's site-wide count.
+ */
+export async function admitSubmission(
+  db: Database,
+  { client, clientLimit, duplicatesLimit, now }: { client: string; clientLimit: number; duplicatesLimit: number; now: Date },
+): Promise<Admission> {
+  const clientKey = `applications:${client}`;
+  const clientWindow = windowStart(CLIENT_WINDOW_MS, now);
+  const siteWindow = windowStart(SITE_WINDOW_MS, now);
+  const duplicatesWindow = windowStart(DUPLICATE_WINDOW_MS, now);
+  const result = (await db.execute(sql`
+    with client_hit as (
+      insert into ${rateLimits} (key, window_start, count) values (${clientKey}, ${clientWindow.toISOString()}::timestamptz, 1)
+      on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+      returning count
+    ),
+    duplicates as (
+      select coalesce((select count from ${rateLimits} where key = ${duplicateKey(client)} and window_start = ${duplicatesWindow.toISOString()}::timestamptz), 0) as met
+    ),
+    site_hit as (
+      insert into ${rateLimits} (key, window_start, count)
+      select ${SITE_CEILING_KEY}, ${siteWindow.toISOString()}::timestamptz, 1
+      where (select count from client_hit) <= ${clientLimit} and (select met from duplicates) < ${duplicatesLimit}
+      on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+      returning count
+    )
+    select (select count from client_hit)::int as client_count, (select met from duplicates)::int as duplicates_met, (select count from site_hit)::int as site_count
+  `)) as unknown as { rows: { client_count: number; duplicates_met: number; site_count: number | null }[] };
+  const row = result.rows[0]!;
+  return { clientCount: row.client_count, duplicatesMet: row.duplicates_met, siteCount: row.site_count };
+}
+
+/** When a client's window ends: for a Retry-After once it is past its limit. */
+export function clientRetryAfterMs(now: Date): number {
+  return windowStart(CLIENT_WINDOW_MS, now).getTime() + CLIENT_WINDOW_MS - now.getTime();
 }
 
 /** Counts a refusal for the dashboard (one row per kind and hour). */
