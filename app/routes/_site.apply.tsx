@@ -7,11 +7,11 @@ import { Card } from "~/components/ui/card";
 import { Toaster } from "~/components/ui/toaster";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
-import { listFormQuestions } from "~/features/applications/applications.server";
+import { listFormQuestions, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
-import { formGuardsFor, submitPublicApplication } from "~/flows/submit-application.server";
+import { formGuardsFor, submitPublicApplication, type SubmissionOutcome } from "~/flows/submit-application.server";
 import { log } from "~/utils/log.server";
 import { withOwnText } from "~/utils/preview-text";
 import type { Route } from "./+types/_site.apply";
@@ -85,7 +85,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const outcome = await submitPublicApplication(
     { ...services, secret },
     { eventId: params.id, clientAddress: services.clientAddress, request, now: new Date() },
-  );
+  ).catch((error: unknown): SubmissionOutcome => {
+    // The database failing before the answers were read (a limit's count): nothing was stored.
+    log.error("failed to take an application", { error });
+    return { ok: false, status: 503, error: SUBMIT_FAILED_MESSAGE };
+  });
   if (outcome.ok) {
     context.set(submitted, true);
     return outcome;

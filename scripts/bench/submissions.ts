@@ -105,6 +105,7 @@ export async function measureSubmissions(site: Site, options: SubmissionOptions)
   ];
 
   const accepted = new Map<number, number>();
+  const answered = new Set<number>();
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const refusals = new Map<string, number>();
@@ -145,9 +146,21 @@ export async function measureSubmissions(site: Site, options: SubmissionOptions)
     await sleep(Math.random() * (FILL_SECONDS * 1000 + 500));
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      // A duplicate comes after its applicant's first application (a person sending it again).
-      if (job.duplicate) while (!accepted.has(job.applicant) && performance.now() - started < 600_000) await sleep(200);
-      await apply(job);
+      // A duplicate comes after its applicant's first application (a person sending it again);
+      // one whose first was refused is not sent.
+      if (job.duplicate) {
+        while (!answered.has(job.applicant)) await sleep(200);
+        if (!accepted.has(job.applicant)) continue;
+      }
+      try {
+        await apply(job);
+      } catch {
+        // The form itself could not be had: a failure like a post with no answer.
+        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+        refusals.set("no answer", (refusals.get("no answer") ?? 0) + 1);
+      } finally {
+        if (!job.duplicate) answered.add(job.applicant);
+      }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
