@@ -142,8 +142,12 @@ async function firstEventId() {
 
 /** A page as it reads: each response carries its own Content-Security-Policy nonce. */
 async function pageText(url: string) {
-  // Without what differs between two renderings: script nonces, and the time a form was served.
-  return (await (await fetch(url)).text()).replace(/ nonce="[^"]*"/g, "").replace(/\d{13}\.[\w-]{43}/g, "(form served)");
+  // Without what differs between two renderings: script nonces, the time a form was served, and its crowd challenge.
+  return (await (await fetch(url)).text())
+    .replace(/ nonce="[^"]*"/g, "")
+    .replace(/\d{13}\.[\w-]{43}/g, "(form served)")
+    .replace(/\b[0-9a-f]{32,64}\b/g, "(challenge)")
+    .replace(/expiresAt[^\d]{1,20}\d{10}/g, "expiresAt (challenge)");
 }
 
 describe("the Sanctum's actions", () => {

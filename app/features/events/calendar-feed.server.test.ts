@@ -68,7 +68,7 @@ describe("the calendar feed", () => {
     const { calendar, events: [event] } = readBack(text);
     expect(calendar.getFirstPropertyValue("x-wr-calname")).toBe("The Dwellers' events");
     expect(event).toEqual({
-      uid: "7d0c1f8e-0000-4000-8000-000000000001@dwell.example",
+      uid: "7d0c1f8e-0000-4000-8000-000000000001@dwell",
       summary: "Moonlit Ball; masks, please",
       description: expect.stringContaining("Second line, with a comma\n\nApplication required: https://dwell.example/events/7d0c1f8e-0000-4000-8000-000000000001/apply"),
       location: "VRChat: The Hearth",

@@ -295,9 +295,18 @@ interface Context {
   group: string;
 }
 
-async function readGroup({ client, group, call }: Context): Promise<GroupData["group"]> {
+/**
+ * The group's name and counts. A field VRChat leaves out (its description requires none) keeps the
+ * value the last refresh had, and is zero when there was none: a sparse answer neither fails the
+ * part nor blanks a figure visitors saw a minute ago.
+ */
+async function readGroup({ client, group, call }: Context, last: GroupData["group"]): Promise<GroupData["group"]> {
   const answer = await client.get(`/groups/${group}`, GroupSchema, undefined, call);
-  return { name: answer.name ?? undefined, memberCount: answer.memberCount ?? 0, onlineMemberCount: answer.onlineMemberCount ?? 0 };
+  return {
+    name: answer.name ?? last.name ?? undefined,
+    memberCount: answer.memberCount ?? last.memberCount ?? 0,
+    onlineMemberCount: answer.onlineMemberCount ?? last.onlineMemberCount ?? 0,
+  };
 }
 
 async function readInstances(context: Context): Promise<{ instances: Instance[]; dropped: number }> {
@@ -489,7 +498,7 @@ export async function refreshGroupData(
 
   const reads: Record<GroupPart, () => Promise<{ dropped: number; note?: string | null }>> = {
     group: async () => {
-      data.group = await readGroup(context);
+      data.group = await readGroup(context, data.group);
       return { dropped: 0 };
     },
     instances: async () => {

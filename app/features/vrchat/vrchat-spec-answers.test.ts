@@ -53,11 +53,16 @@ describe("a refresh", () => {
   });
 
   for (const variant of ["bare", "sparse"] as const) {
-    it(`reads every part from the ${variant} answers the description allows, missing counts as zero and lists as empty`, async () => {
+    it(`reads every part from the ${variant} answers the description allows: a count left out is the last one known, else zero; a list left out is empty`, async () => {
       for (const [endpoint, operation] of REFRESH_ENDPOINTS) fake.setEndpoint(endpoint, { body: answer(operation, variant) });
       const outcome = await refreshGroupData(clientFor(), FAKE_GROUP_ID, { maxMembers: 100, now: new Date(), deadline: Date.now() + 20_000, previous: null });
       expect(outcome.failed).toEqual([]);
       expect(outcome.snapshot.data.group).toMatchObject({ memberCount: 0, onlineMemberCount: 0 });
+      // After a refresh that had the counts, an answer without them keeps them.
+      const known = structuredClone(outcome.snapshot);
+      known.data.group = { name: "The Dwellers", memberCount: 2451, onlineMemberCount: 88 };
+      const again = await refreshGroupData(clientFor(), FAKE_GROUP_ID, { maxMembers: 100, now: new Date(), deadline: Date.now() + 20_000, previous: known });
+      expect(again.snapshot.data.group).toMatchObject({ name: "The Dwellers", memberCount: 2451, onlineMemberCount: 88 });
       // The bot's own list was asked for with its legacy id, and answered.
       expect(fake.requests.some((request) => request.path === `/users/${LEGACY_ID}/instances/groups/${FAKE_GROUP_ID}`)).toBe(true);
       expect(outcome.snapshot.state.userInstancesRefusedUntil).toBeNull();
