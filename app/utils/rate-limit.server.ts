@@ -12,7 +12,8 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
-const windowOf = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+/** The start of the fixed window of `windowMs` that `now` falls in. */
+export const windowOf = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 
 /** Counts one more under `key` in the current window; returns the window's count. */
 export async function countHit(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {

@@ -12,8 +12,7 @@
  * button. The crowd challenge's work is lowered (CROWD_CHALLENGE_WORK below): in reality each
  * applicant's own device does it, while here it would take this machine's cores from the server.
  */
-import { solveChallenge } from "altcha-lib";
-import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { crowdChallengeIn, solveCrowdChallenge } from "../../tests/setup/crowd-proof.ts";
 import { figure, quantile, type Figure } from "./report.ts";
 import { sleep, type Site } from "./site.ts";
 
@@ -87,14 +86,6 @@ function shuffle<T>(items: T[]): T[] {
 /** The applicant's own address: one per person, as a crowd arrives. */
 const addressOf = (applicant: number) => `10.${(applicant >> 16) & 255}.${(applicant >> 8) & 255}.${applicant & 255}`;
 
-async function proofFor(challengeJson: string | null): Promise<string | null> {
-  if (!challengeJson) return null;
-  const challenge = JSON.parse(challengeJson);
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error("the crowd challenge was not solved");
-  return Buffer.from(JSON.stringify({ challenge, solution: { counter: solution.counter, derivedKey: solution.derivedKey } })).toString("base64url");
-}
-
 export async function measureSubmissions(site: Site, options: SubmissionOptions): Promise<Figure[]> {
   const run = `load-${Date.now().toString(36)}`;
   const headersFor = (applicant: number) => ({ Origin: DEPLOYED_ORIGIN, "X-Forwarded-For": addressOf(applicant) });
@@ -116,7 +107,8 @@ export async function measureSubmissions(site: Site, options: SubmissionOptions)
     const page = await fetch(`${site.url}/apply`, { headers: headersFor(job.applicant) }).then((r) => r.text());
     const { fields, options: selectOptions } = readForm(page);
     const formStarted = attribute(page, /name="form_started" value="([^"]+)"/) ?? "";
-    const [proof] = await Promise.all([proofFor(attribute(page, /data-crowd-challenge="([^"]+)"/)), sleep(FILL_SECONDS * 1000 + Math.random() * 500)]);
+    const challenge = crowdChallengeIn(page);
+    const [proof] = await Promise.all([challenge ? solveCrowdChallenge(challenge) : null, sleep(FILL_SECONDS * 1000 + Math.random() * 500)]);
     const name = `${run}-${job.applicant}`;
     const body = new URLSearchParams([
       ...fields.map((field, i): [string, string] => {

@@ -100,12 +100,15 @@ test.describe("a crowd at the door", () => {
     await crowded?.stop();
   });
 
-  async function fill(page: import("@playwright/test").Page, name: string) {
-    await page.goto(`${crowded.url}/apply`);
+  async function answer(page: import("@playwright/test").Page, name: string) {
     await page.getByLabel("What is your VRChat username?").fill(name);
     await page.getByLabel("What is your Discord username?").fill(`${name.toLowerCase().replaceAll(" ", "")}-discord`);
     await page.getByLabel("How did you find the Dwellers?").selectOption("A friend");
     await page.getByLabel("Tell us about yourself").fill(`I am ${name}.`);
+  }
+  async function fill(page: import("@playwright/test").Page, name: string) {
+    await page.goto(`${crowded.url}/apply`);
+    await answer(page, name);
   }
 
   test("lets people with a browser in past the ceiling (it solves a proof of work), and tells the others when to try again", async ({ browser }) => {
@@ -124,7 +127,7 @@ test.describe("a crowd at the door", () => {
     const solvedAfter = `solved ${Date.now() - opened} ms after the page was ready (default work)`;
     test.info().annotations.push({ type: "crowd challenge", description: solvedAfter });
     console.log(`crowd challenge: ${solvedAfter}`);
-    await fill(person, "Second Lantern");
+    await answer(person, "Second Lantern");
     await person.getByRole("button", { name: "Complete the Ritual" }).click();
     await expect(person.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
 
@@ -132,10 +135,7 @@ test.describe("a crowd at the door", () => {
     const hasty = await browser.newPage();
     await hasty.goto(`${crowded.url}/apply`);
     await hydrated(hasty);
-    await hasty.getByLabel("What is your VRChat username?").fill("Third Lantern");
-    await hasty.getByLabel("What is your Discord username?").fill("thirdlantern-discord");
-    await hasty.getByLabel("How did you find the Dwellers?").selectOption("A friend");
-    await hasty.getByLabel("Tell us about yourself").fill("I am quick.");
+    await answer(hasty, "Third Lantern");
     await hasty.getByRole("button", { name: "Complete the Ritual" }).click();
     await expect(hasty.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible({ timeout: 20_000 });
 

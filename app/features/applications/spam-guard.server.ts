@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
-import { countHit, rateLimitCount } from "~/utils/rate-limit.server";
+import { countHit, rateLimitCount, windowOf } from "~/utils/rate-limit.server";
 
 export const HONEYPOT_FIELD = "website";
 export const STARTED_FIELD = "form_started";
@@ -108,7 +108,6 @@ export interface Admission {
 }
 
 const CLIENT_WINDOW_MS = 10 * 60_000;
-const windowStart = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 
 /**
  * A submission's three counted checks in one statement, one round trip at the peak: it counts the
@@ -121,9 +120,9 @@ export async function admitSubmission(
   { client, clientLimit, duplicatesLimit, now }: { client: string; clientLimit: number; duplicatesLimit: number; now: Date },
 ): Promise<Admission> {
   const clientKey = `applications:${client}`;
-  const clientWindow = windowStart(CLIENT_WINDOW_MS, now);
-  const siteWindow = windowStart(SITE_WINDOW_MS, now);
-  const duplicatesWindow = windowStart(DUPLICATE_WINDOW_MS, now);
+  const clientWindow = windowOf(CLIENT_WINDOW_MS, now);
+  const siteWindow = windowOf(SITE_WINDOW_MS, now);
+  const duplicatesWindow = windowOf(DUPLICATE_WINDOW_MS, now);
   const result = (await db.execute(sql`
     with client_hit as (
       insert into ${rateLimits} (key, window_start, count) values (${clientKey}, ${clientWindow.toISOString()}::timestamptz, 1)
@@ -148,7 +147,7 @@ export async function admitSubmission(
 
 /** When a client's window ends: for a Retry-After once it is past its limit. */
 export function clientRetryAfterMs(now: Date): number {
-  return windowStart(CLIENT_WINDOW_MS, now).getTime() + CLIENT_WINDOW_MS - now.getTime();
+  return windowOf(CLIENT_WINDOW_MS, now).getTime() + CLIENT_WINDOW_MS - now.getTime();
 }
 
 /** Counts a refusal for the dashboard (one row per kind and hour). */
