@@ -31,7 +31,7 @@ import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
-import { createVRChatServices, type VRChatServices } from "~/features/vrchat/vrchat.server";
+import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
@@ -291,6 +291,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           memberRoleId: config.DISCORD_MEMBER_ROLE_ID ?? null,
           siteUrl: config.PUBLIC_URL,
           timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
+          spendShared: sharedAllowance(database.db),
         })
       : null;
   // Decisions' actions in VRChat and Discord: one job at a time, so their calls keep their pace.

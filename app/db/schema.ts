@@ -376,6 +376,15 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * The next free turn of a pace shared by every process on the database (VRChat's actions: about one
+ * call a second, whichever process makes it). A turn is taken by moving `next_at` on in one statement.
+ */
+export const callPaces = pgTable("call_paces", {
+  key: text().primaryKey(),
+  nextAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+/**
  * An account's authenticator secret and recovery codes (better-auth's two-factor plugin), both
  * encrypted with the auth secret. `verified` is false between enrolment and its first code.
  */

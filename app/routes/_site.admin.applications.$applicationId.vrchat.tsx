@@ -1,46 +1,35 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
 import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
-import { getLinkTarget, linkAccount } from "~/features/applications/linked-accounts.server";
+import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
 
+/** What the panel says of the one join request under the applicant's name: it is theirs by the decision's rule. */
+export const AT_DECISION_NOTE = "The one join request under this name: it is linked when the application is decided, unless you choose otherwise.";
+
 /**
  * The 'VRChat' panel of a group application: its linked account, and candidates for the applicant
- * (the group's join requests with their name, then a user search). One pending join request with
- * the same name is linked at once, unless an admin already chose.
+ * (the group's join requests with their name, then a user search). It only reads: the decision
+ * links the applicant by its rule (flows/decide.server), and staff choose here by hand.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  await requireAdmin(request, context);
   const { db, vrchat } = context.get(appContext);
   const reply = (lookup: Partial<VRChatLookup>, status = 200) =>
-    data<VRChatLookup>({ linked: null, candidates: [], autoLinked: false, error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
+    data<VRChatLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
   const target = await getLinkTarget(db, "group", params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
   try {
     const candidates = await vrchat.membership.findCandidates(target.vrchatUsername);
     const requests = candidates.filter((candidate) => candidate.source === "request" && candidate.status === "requested");
-    let linkedId = target.vrchatUserId;
-    let autoLinked = false;
-    if (!linkedId && requests.length === 1) {
-      const [only] = requests;
-      autoLinked = await linkAccount(
-        db,
-        "group",
-        params.applicationId,
-        "vrchat",
-        { userId: only!.id, displayName: only!.displayName },
-        { id: viewer.id, name: `${viewer.username} (automatically: the one join request with this name)` },
-        { onlyIfUnlinked: true },
-      );
-      if (autoLinked) linkedId = only!.id;
-    }
+    const linkedId = target.vrchatUserId;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
     const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source] }));
-    return reply({ linked, candidates: labelled, autoLinked });
+    return reply({ linked, candidates: labelled, note: !linkedId && requests.length === 1 ? AT_DECISION_NOTE : null });
   } catch (error) {
     logLookupFailure(error);
     const message = error instanceof LookupBudgetError ? error.message : "VRChat could not be asked just now. Try again in a moment.";

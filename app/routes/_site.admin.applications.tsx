@@ -4,45 +4,26 @@ import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
-import { ApplicationCard } from "~/features/applications/application-card";
+import { ApplicationCard, NOT_LINKED_DECIDED } from "~/features/applications/application-card";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/application-review";
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
 import { ReviewFilters } from "~/features/applications/review-filters";
-import {
-  BULK_STATUSES,
-  listAudit,
-  listForReview,
-  REVIEW_PAGE_SIZE,
-  reviewApplication,
-  markSpam,
-  reviewApplications,
-  ReviewQuerySchema,
-  type OnDecided,
-  type ReviewScope,
-} from "~/features/applications/review.server";
-import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
-import { eventStart, formatLongDate, formatLongDateTime, formatShortDate, zoneOf } from "~/features/events/event-timing";
-import { getEvent } from "~/features/events/events.server";
+import { BULK_STATUSES, listAudit, listForReview, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema } from "~/features/applications/review.server";
+import { formatShortDate } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
 import { linkAccount } from "~/features/applications/linked-accounts.server";
-import { discordUserIdFrom, queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
-import { addToCalendarUrl } from "~/features/events/calendar-link";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
-import { queueMembershipAction, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { decideApplication, decideApplications, findReview, linkVRChatAccount, type DecideServices, type Decider } from "~/flows/decide.server";
 import { requireAdmin } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
-
-async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | undefined) {
-  if (!eventId) return { scope: { kind: "group" } as ReviewScope, event: null };
-  const event = await getEvent(db, eventId);
-  return event ? { scope: { kind: "event", eventId: event.id } as ReviewScope, event } : null;
-}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
@@ -52,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
   try {
-    const found = await scopeOf(db, params.eventId);
+    const found = await findReview(db, params.eventId);
     if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query }, { status: 404 });
     const [review, questions] = await Promise.all([
       listForReview(db, found.scope, query),
@@ -94,54 +75,6 @@ export const DISCORD_LINK_HINT = "Paste the applicant's Discord user id (Discord
 /** The outbox targets of decisions' actions, shown on the cards. */
 const ACTION_TARGETS = ["vrchat_membership", "discord_role", "discord_dm"] as const;
 
-/**
- * What a decision does beyond its status: the applicant's message; in VRChat, the join request
- * answered (or an invite); in Discord, on approval, the member role (group) and the message by DM
- * (with the event's details for an event).
- */
-type ReviewContext = Omit<DecisionContext, "templates"> & { eventDetails: string | null };
-
-function decisionEffects(
-  services: { membershipActions: boolean; discord: DiscordBot | null },
-  scope: ReviewScope,
-  context: ReviewContext,
-  reviewer: { id: string; username: string },
-  block: boolean,
-): OnDecided {
-  // The scope's messages, read once however many applications one decision covers.
-  let templates: ReturnType<typeof listDecisionMessages> | undefined;
-  return async (tx, decided) => {
-    templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
-    const linked = await applyDecision(tx, decided, { ...context, templates: await templates });
-    if (decided.status === "pending") return;
-    const actor = { id: reviewer.id, name: reviewer.username };
-    const now = new Date();
-    if (decided.kind === "group" && linked.vrchatUserId && services.membershipActions) {
-      await queueMembershipAction(
-        tx,
-        {
-          applicationKind: "group",
-          applicationId: decided.id,
-          userId: linked.vrchatUserId,
-          action: decided.status === "approved" ? "accept" : "reject",
-          block: decided.status === "rejected" && block,
-          actor,
-        },
-        now,
-      );
-    }
-    if (services.discord && linked.discordUserId && decided.status === "approved") {
-      const message = [linked.directMessage, context.eventDetails].filter(Boolean).join("\n\n");
-      await queueDiscordActions(
-        tx,
-        { applicationKind: decided.kind, applicationId: decided.id, userId: linked.discordUserId, actor },
-        { grantRole: decided.kind === "group" && services.discord.roleConfigured, message },
-        now,
-      );
-    }
-  };
-}
-
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
   overCapacity: z.literal("yes").optional(),
@@ -151,23 +84,14 @@ const BulkSchema = z.object({
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
   const { db, config, vrchat, discord, notifications } = context.get(appContext);
-  const services = { membershipActions: vrchat.membershipActions, discord };
-  const found = await scopeOf(db, params.eventId);
+  const services: DecideServices = { db, vrchat, discord, discordInvite: config.DISCORD_INVITE_URL ?? null, wake: () => notifications.wake() };
+  const found = await findReview(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
-  const now = new Date();
-  const discordInvite = config.DISCORD_INVITE_URL ?? null;
-  let decisionContext: ReviewContext;
-  if (found.event) {
-    const date = formatLongDateTime(eventStart(found.event), zoneOf(found.event.timezone));
-    // The site as the admin reached it (PUBLIC_URL when set: requests are answered under it).
-    const page = `${new URL(request.url).origin}${href("/events/:id", { id: found.event.id })}`;
-    const eventDetails = [`${found.event.title}: ${date}, in ${found.event.worldName}`, `Event page: ${page}`, `Add it to your calendar: ${addToCalendarUrl(found.event, page)}`].join("\n");
-    decisionContext = { event: found.event.title, date, discordInvite, eventDetails };
-  } else {
-    decisionContext = { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite, eventDetails: null };
-  }
+  const decider: Decider = { ...reviewer, via: "sanctum" };
+  // The site as the staff member reached it (PUBLIC_URL when set: requests are answered under it).
+  const siteOrigin = new URL(request.url).origin;
 
   const intent = form?.get("intent");
   if ((intent === "link-vrchat" || intent === "unlink-vrchat") && found.scope.kind === "group") {
@@ -175,16 +99,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
     try {
       if (intent === "unlink-vrchat") {
-        await linkAccount(db, "group", link.data.id, "vrchat", null, { id: reviewer.id, name: reviewer.username });
+        await linkVRChatAccount(services, link.data.id, null, decider);
         return { ok: true as const, message: "The VRChat account is no longer linked." };
       }
       if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
       const userId = userIdFrom(link.data.account);
       if (!userId) return data({ error: LINK_HINT }, { status: 400 });
-      const account = await vrchat.membership.describeUser(userId);
-      if (!account) return data({ error: "VRChat has no user with that id." }, { status: 404 });
-      await linkAccount(db, "group", link.data.id, "vrchat", { userId: account.id, displayName: account.displayName }, { id: reviewer.id, name: reviewer.username });
-      return { ok: true as const, message: `Linked to ${account.displayName} in VRChat.` };
+      const linked = await linkVRChatAccount(services, link.data.id, userId, decider);
+      if (linked.kind === "unknown-account") return data({ error: "VRChat has no user with that id." }, { status: 404 });
+      if (linked.kind !== "linked") return data({ error: "Failed to update application" }, { status: 404 });
+      const acting = linked.acting ? " Its decision now acts there." : "";
+      return { ok: true as const, message: `Linked to ${linked.displayName} in VRChat.${acting}` };
     } catch (error) {
       log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
       return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
@@ -254,11 +179,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await reviewApplications(db, found.scope, bulk.data.ids, status, reviewer, now, decisionEffects(services, found.scope, decisionContext, reviewer, false), {
-        overCapacity: bulk.data.overCapacity === "yes",
-      });
-      if ("full" in outcome) return data({ error: fullMessage(outcome.full, outcome.approving), full: true as const }, { status: 409 });
-      notifications.wake();
+      const outcome = await decideApplications(services, found, { ids: bulk.data.ids, status, overCapacity: bulk.data.overCapacity === "yes" }, decider, siteOrigin);
+      if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, outcome.approving), full: true as const }, { status: 409 });
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
       log.error("failed to review applications in bulk", { error });
@@ -277,20 +199,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (found.scope.kind === "group" && change.intent === "notes") return data({ error: failed }, { status: 400 });
   try {
     const notes = change.notes === undefined ? undefined : change.notes.trim() || null;
-    const ok = await reviewApplication(
-      db,
-      found.scope,
-      change.id,
-      { status: change.intent === "status" ? change.status : undefined, notes: found.scope.kind === "event" ? notes : undefined },
-      reviewer,
-      now,
-      decisionEffects(services, found.scope, decisionContext, reviewer, change.intent === "status" && change.block === "on"),
-      { overCapacity: change.intent === "status" && change.overCapacity === "yes" },
+    const outcome = await decideApplication(
+      services,
+      found,
+      {
+        id: change.id,
+        status: change.intent === "status" ? change.status : undefined,
+        notes,
+        block: change.intent === "status" && change.block === "on",
+        overCapacity: change.intent === "status" && change.overCapacity === "yes",
+      },
+      decider,
+      siteOrigin,
     );
-    if (ok === "conflict") return data({ error: failed }, { status: 409 });
-    if (typeof ok === "object") return data({ error: fullMessage(ok.full, 1), full: true as const }, { status: 409 });
-    if (ok) notifications.wake();
-    return ok ? { ok: true } : data({ error: failed }, { status: 404 });
+    if (outcome.kind === "conflict") return data({ error: failed }, { status: 409 });
+    if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, 1), full: true as const }, { status: 409 });
+    if (outcome.kind === "missing") return data({ error: failed }, { status: 404 });
+    return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED } : { ok: true as const };
   } catch (error) {
     log.error("failed to review an application", { error });
     return data({ error: failed }, { status: 503 });
@@ -371,7 +296,12 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           <ReviewFilters mode={mode} exportHref={exportHref} canExport={review.counts.total > 0} matching={review.matching} />
           {posted ? <Notice>{posted}</Notice> : null}
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
-          {selectable.length > 0 ? <BulkDecisions mode={mode} selectable={selectable.length} selection={selection} /> : null}
+          {selectable.length > 0 ? <BulkDecisions
+              mode={mode}
+              selectable={selectable.length}
+              selection={selection}
+              previewUrl={mode === "group" && vrchat.actions ? href("/admin/applications/approval-preview") : null}
+            /> : null}
           {review.applications.length === 0 ? (
             <ReviewEmpty mode={mode} filtered={review.counts.total + review.counts.spam > 0} />
           ) : (
@@ -384,6 +314,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     audit={audit.filter((entry) => entry.applicationId === application.id)}
                     actions={jobs.filter((job) => job.sourceId === application.id)}
                     blockOption={vrchat.actions && application.vrchatUserId !== null}
+                    notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     vrchatPanel={
                       mode === "group" ? () => <VRChatLinkPanel applicationId={application.id} configured={vrchat.configured} /> : undefined
                     }

@@ -1,7 +1,8 @@
 /**
  * Lookups in another service (VRChat, Discord) for the Sanctum: each answer is kept a few minutes,
- * and the calls they make are limited per minute for the whole process, so however many cards
- * admins open, the service is asked a bounded number of times.
+ * and the calls they make are limited per minute, so however many cards staff open, the service is
+ * asked a bounded number of times. With `spend` (a count kept in the database) the limit holds for
+ * every process that shares it; without, for this process.
  */
 
 /** A lookup asked for more calls than the minute allows: the admin tries again shortly. */
@@ -19,9 +20,11 @@ export interface LookupCacheOptions {
   now?: () => number;
   /** Answers kept at most (the oldest go first). */
   maxEntries?: number;
+  /** Counts one call against a minute's allowance shared between processes: false once spent. */
+  spend?: (callsPerMinute: number) => Promise<boolean>;
 }
 
-export function createLookupCache({ ttlMs, callsPerMinute, budgetMessage, now = Date.now, maxEntries = 500 }: LookupCacheOptions) {
+export function createLookupCache({ ttlMs, callsPerMinute, budgetMessage, now = Date.now, maxEntries = 500, spend }: LookupCacheOptions) {
   const entries = new Map<string, { until: number; value: Promise<unknown> }>();
   let minute = { start: 0, calls: 0 };
   return {
@@ -30,10 +33,18 @@ export function createLookupCache({ ttlMs, callsPerMinute, budgetMessage, now = 
       const at = now();
       const hit = entries.get(key);
       if (hit && hit.until > at) return hit.value as Promise<T>;
-      if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
-      if (minute.calls >= callsPerMinute) return Promise.reject(new LookupBudgetError(budgetMessage));
-      minute.calls++;
-      const value = load();
+      let value: Promise<T>;
+      if (spend) {
+        value = spend(callsPerMinute).then((allowed) => {
+          if (!allowed) throw new LookupBudgetError(budgetMessage);
+          return load();
+        });
+      } else {
+        if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
+        if (minute.calls >= callsPerMinute) return Promise.reject(new LookupBudgetError(budgetMessage));
+        minute.calls++;
+        value = load();
+      }
       entries.set(key, { until: at + ttlMs, value });
       // A failed lookup is not kept: the next one asks again.
       value.catch(() => entries.delete(key));

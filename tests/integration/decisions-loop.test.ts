@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_MEMBER_ROLE_ID, fakeDiscordBotEnv, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../fakes/discord-bot";
 import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
-import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { createAccountWithCommand, postForm, runUserCommand, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
+import { createTestDatabase, ON_POSTGRES, type TestDatabase } from "../setup/test-database";
 
 const INVITE = "https://discord.gg/dwellers";
 
@@ -86,7 +87,7 @@ function decide(site: Site, id: string, status: "approved" | "rejected", extra: 
 
 async function lookup(site: Site, id: string) {
   const response = await fetch(`${site.server.url}/admin/applications/${id}/vrchat`, { headers: { cookie: site.cookie } });
-  return { status: response.status, body: (await response.json()) as { linked: { id: string } | null; candidates: { id: string; status: string }[]; autoLinked: boolean; error: string | null } };
+  return { status: response.status, body: (await response.json()) as { linked: { id: string } | null; candidates: { id: string; status: string }[]; note: string | null; error: string | null } };
 }
 
 async function statusPage(site: Site, token: string) {
@@ -144,13 +145,14 @@ describe("a decision that acts", () => {
     expect(site.server.output()).not.toContain(token);
   });
 
-  it("links the one join request with the applicant's name, approves it once in VRChat, and tells the applicant", async () => {
+  it("links the one join request with the applicant's name at the decision, approves it once in VRChat, and tells the applicant", async () => {
     const token = await apply(site, "lantern  moth");
     const id = await applicationId(site, "lantern  moth");
+    // Opening the card's VRChat panel reads: it says what the decision will link, and links nothing.
     const found = await lookup(site, id);
     expect(found.status).toBe(200);
-    expect(found.body).toMatchObject({ autoLinked: true, linked: { id: fakeUserId(1) } });
-    expect(await cardText(site, "lantern  moth")).toContain(`VRChat: Lantern Moth ( ${fakeUserId(1)} )`);
+    expect(found.body).toMatchObject({ linked: null, note: expect.stringContaining("The one join request under this name") });
+    expect(await cardText(site, "lantern  moth")).not.toContain(`( ${fakeUserId(1)} )`);
 
     const decided = await decide(site, id, "approved");
     expect(decided.status).toBe(200);
@@ -159,7 +161,7 @@ describe("a decision that acts", () => {
     expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(1) })]);
     const card = await cardText(site, "lantern  moth");
     expect(card).toContain("keeper: VRChat: Join request accepted in VRChat");
-    expect(card).toContain("linked to Lantern Moth");
+    expect(card).toContain(`keeper (at the decision: the one join request with this name): VRChat: linked to Lantern Moth (${fakeUserId(1)})`);
 
     const { text } = await statusPage(site, token);
     expect(text).toContain("Approved");
@@ -202,7 +204,6 @@ describe("a decision that acts", () => {
   it("rejects a join request with a block when asked", async () => {
     const token = await apply(site, "Pushy Crow");
     const id = await applicationId(site, "Pushy Crow");
-    expect((await lookup(site, id)).body.autoLinked).toBe(true);
     await decide(site, id, "rejected", { block: "on" });
     await until("the rejection", () => fake.actions.some((action) => action.userId === fakeUserId(4)));
     expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", block: true });
@@ -216,7 +217,6 @@ describe("a decision that acts", () => {
     fake.setEndpoint("respondRequest", { status: 403, message: "You don't have permission to do that." });
     await apply(site, "Patient Owl");
     const id = await applicationId(site, "Patient Owl");
-    await lookup(site, id);
     await decide(site, id, "approved");
     await until("the failure on the card", async () => (await cardText(site, "Patient Owl")).includes("Failed: VRChat refused the bot account"));
     expect(await cardText(site, "Patient Owl")).toContain("Retry");
@@ -340,15 +340,15 @@ describe("a decision that acts in Discord", () => {
   async function discordLookup(path: string) {
     const response = await fetch(`${site.server.url}${path}`, { headers: { cookie: site.cookie } });
     expect(response.status).toBe(200);
-    return (await response.json()) as { linked: { id: string } | null; candidates: { id: string; username: string }[]; autoLinked: boolean };
+    return (await response.json()) as { linked: { id: string } | null; candidates: { id: string; username: string }[]; note: string | null };
   }
 
   it("finds the applicant by their handle, grants the member role and sends the decision by direct message", async () => {
     await apply(site, "Bright Finch");
     const id = await applicationId(site, "Bright Finch");
     const found = await discordLookup(`/admin/applications/${id}/discord`);
-    expect(found.autoLinked).toBe(true);
-    expect(found.linked?.id).toBe(fakeSnowflake(1));
+    expect(found.linked).toBeNull();
+    expect(found.note).toContain("linked when the application is approved");
     expect(found.candidates.map((c) => c.username)).toEqual(["brightfinch-discord", "brightfinch-discord2"]);
     await decide(site, id, "approved");
     await until("the role and the message", () => discord.grants.length === 1 && discord.messages.length === 1);
@@ -367,8 +367,7 @@ describe("a decision that acts in Discord", () => {
   it("does not link a handle whose member goes by another name, nor act on them", async () => {
     await apply(site, "Stranger");
     const id = await applicationId(site, "Stranger");
-    const found = (await discordLookup(`/admin/applications/${id}/discord`)) as Awaited<ReturnType<typeof discordLookup>> & { note: string | null };
-    expect(found.autoLinked).toBe(false);
+    const found = await discordLookup(`/admin/applications/${id}/discord`);
     expect(found.linked).toBeNull();
     expect(found.candidates.map((c) => c.id)).toEqual([fakeSnowflake(5)]);
     expect(found.note).toContain("Claimed, not confirmed");
@@ -382,7 +381,6 @@ describe("a decision that acts in Discord", () => {
   it("shows a direct message Discord refuses, and does not send it again and again", async () => {
     await apply(site, "Shy Wren");
     const id = await applicationId(site, "Shy Wren");
-    expect((await discordLookup(`/admin/applications/${id}/discord`)).autoLinked).toBe(true);
     await decide(site, id, "approved");
     await until("the card", async () => (await cardText(site, "Shy Wren")).includes("Failed: Discord refused the direct message"));
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -401,7 +399,6 @@ describe("a decision that acts in Discord", () => {
     await applied.body?.cancel();
     const review = await fetch(`${site.server.url}/admin/events/${eventId}/applications`, { headers: { cookie: site.cookie } }).then((r) => r.text());
     const id = /name="id" value="([0-9a-f-]{36})"/.exec(review.slice(review.indexOf(">Event Goer<")))![1]!;
-    expect((await discordLookup(`/admin/events/${eventId}/applications/${id}/discord`)).autoLinked).toBe(true);
     const decided = await postForm(site.server.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie: site.cookie });
     expect(decided.status).toBe(200);
     await decided.body?.cancel();
@@ -422,6 +419,8 @@ describe("a bulk approval", () => {
   beforeAll(async () => {
     fake = await startFakeVRChat();
     for (let i = 0; i < 20; i++) fake.group.people.push({ id: fakeUserId(100 + i), displayName: `Bulk Moth ${i}`, status: "requested" });
+    // Two join requests under one name: neither is guessed.
+    fake.group.people.push({ id: fakeUserId(200), displayName: "Twin Moth", status: "requested" }, { id: fakeUserId(201), displayName: "Twin Moth", status: "requested" });
     site = await startSite(fake);
   });
   afterAll(async () => {
@@ -429,24 +428,113 @@ describe("a bulk approval", () => {
     await fake?.close();
   });
 
-  it("queues one action per application and paces them about a second a call", { timeout: 120_000 }, async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) await apply(site, `Bulk Moth ${i}`);
-    for (let i = 0; i < 20; i++) {
-      const id = await applicationId(site, `Bulk Moth ${i}`);
-      expect((await lookup(site, id)).body.autoLinked).toBe(true);
-      ids.push(id);
-    }
+  it("from the list, with no card opened, links each applicant at the decision, acts once each, paced about a second a call", { timeout: 150_000 }, async () => {
+    const names = [...Array.from({ length: 20 }, (_, i) => `Bulk Moth ${i}`), "Twin Moth", "Nobody Moth"];
+    for (const name of names) await apply(site, name);
+    const ids = await Promise.all(names.map((name) => applicationId(site, name)));
+    expect(fake.calls.joinRequests ?? 0).toBe(0);
+
+    // The confirmation says what the approval will do in VRChat, asked by the same rule; it links nothing.
+    const query = new URLSearchParams(ids.map((id) => ["ids", id]));
+    const preview = await fetch(`${site.server.url}/admin/applications/approval-preview?${query}`, { headers: { cookie: site.cookie } });
+    expect(preview.status).toBe(200);
+    expect(await preview.json()).toEqual({ preview: { inVRChat: 20, needAccount: 2, unchecked: false }, error: null });
+    expect(await cardText(site, "Bulk Moth 3")).not.toContain(`( ${fakeUserId(103)} )`);
+
     const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ...ids.map((id) => ["ids", id])]);
     const response = await fetch(`${site.server.url}/admin/applications`, { method: "POST", body, headers: { Origin: site.server.url, cookie: site.cookie }, redirect: "manual" });
     expect(response.status).toBe(200);
-    await response.body?.cancel();
+    const page = (await response.text()).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+    expect(page).toContain("22 applications approved. 2 not linked in VRChat: choose each one's account on the card.");
     await until("twenty accepts", () => fake.actions.length === 20, 90_000);
-    expect(new Set(fake.actions.map((action) => action.userId)).size).toBe(20);
+    expect(new Set(fake.actions.map((action) => action.userId))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => fakeUserId(100 + i))));
     expect(fake.actions.every((action) => action.kind === "accept")).toBe(true);
     // Each job reads the membership, then accepts: two calls a second apart, so accepts two seconds apart.
     const gaps = fake.actions.slice(1).map((action, i) => action.at - fake.actions[i]!.at);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_900);
     expect(fake.actions.at(-1)!.at - fake.actions[0]!.at).toBeGreaterThanOrEqual(19 * 1_900);
+
+    // The two without an account say so, with the way to choose it; choosing it completes the decision.
+    for (const name of ["Twin Moth", "Nobody Moth"]) expect(await cardText(site, name)).toContain("Not linked in VRChat Choose their account under 'VRChat'");
+    expect(await cardText(site, "Bulk Moth 3")).not.toContain("Not linked in VRChat");
+    const chosen = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id: ids[20]!, account: fakeUserId(201) }, { cookie: site.cookie });
+    expect(chosen.status).toBe(200);
+    expect(await chosen.text()).toContain("Its decision now acts there.");
+    await until("the accept of the chosen account", () => fake.actions.length === 21, 20_000);
+    expect(fake.actions.at(-1)).toMatchObject({ kind: "accept", userId: fakeUserId(201) });
+    expect(await cardText(site, "Twin Moth")).not.toContain("Not linked in VRChat");
+    expect(fake.actions.filter((action) => action.userId === fakeUserId(200))).toEqual([]);
+  });
+});
+
+describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
+  let fake: FakeVRChat;
+  let database: TestDatabase;
+  let sites: Site[] = [];
+  const PEOPLE = 20;
+
+  beforeAll(async () => {
+    fake = await startFakeVRChat();
+    for (let i = 0; i < PEOPLE; i++) fake.group.people.push({ id: fakeUserId(300 + i), displayName: `Paced Moth ${i}`, status: "requested" });
+    database = await createTestDatabase("postgres");
+    const env = {
+      DATABASE_URL: database.url!,
+      AUTH_SECRET: "a-shared-secret-for-both-test-processes-0123456789",
+      ...fakeVRChatEnv(fake),
+      VRCHAT_MEMBERSHIP_ACTIONS: "true",
+      RATE_LIMIT_APPLICATIONS: "1000",
+      RATE_LIMIT_DUPLICATES: "1000",
+    };
+    const dataDir = mkdtempSync(join(tmpdir(), "dwell-paced-"));
+    const servers = await Promise.all([startServerProcess({ ...env, DATA_DIR: dataDir }), startServerProcess({ ...env, DATA_DIR: dataDir })]);
+    const made = runUserCommand(dataDir, ["create", "--email", "keeper@dwell.example", "--role", "admin"], { DATABASE_URL: database.url!, AUTH_SECRET: env.AUTH_SECRET, USER_PASSWORD: "moonlight-over-the-hall" });
+    expect(made.status, made.stderr + made.stdout).toBe(0);
+    const cookies = await Promise.all(servers.map((server) => signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall")));
+    // A new PostgreSQL database has no demo form: the group's questions are set in the Sanctum.
+    for (const question of ["What is your VRChat username?", "What is your Discord username?"]) {
+      const added = await postForm(servers[0]!.url, "/admin/questions", { intent: "add", question, questionType: "text", required: "on" }, { cookie: cookies[0]! });
+      expect(added.status).toBe(200);
+      await added.body?.cancel();
+    }
+    const apply = await fetch(`${servers[0]!.url}/apply`).then((response) => response.text());
+    const fields = [...apply.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    expect(fields).toHaveLength(2);
+    sites = servers.map((server, i) => ({ server, dataDir, fields, cookie: cookies[i]! }));
+  });
+  afterAll(async () => {
+    await Promise.all(sites.map((site) => site.server.stop()));
+    await rm(sites[0]?.dataDir ?? "/nonexistent", { recursive: true, force: true });
+    await database?.close();
+    await fake?.close();
+  });
+
+  it("share the staff's VRChat lookups for the minute, and keep one pace of actions between them", { timeout: 150_000 }, async () => {
+    const names = Array.from({ length: PEOPLE }, (_, i) => `Paced Moth ${i}`);
+    for (const name of names) await apply(sites[0]!, name);
+    const ids = await Promise.all(names.map((name) => applicationId(sites[0]!, name)));
+
+    // Each name looked up once in each process: twice the calls one process may make in a minute.
+    const lookupCalls = () => (fake.calls.joinRequests ?? 0) + (fake.calls.searchUsers ?? 0) + (fake.calls.membership ?? 0) + (fake.calls.user ?? 0);
+    const before = lookupCalls();
+    const answers: number[] = [];
+    for (const id of ids) for (const site of sites) answers.push((await lookup(site, id)).status);
+    expect(answers.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(lookupCalls() - before).toBeLessThanOrEqual(30);
+
+    // Half approved on each process at the same moment: the calls to VRChat still go about a second apart.
+    await Promise.all(
+      sites.map(async (site, i) => {
+        const mine = ids.slice(i * 4, i * 4 + 4);
+        const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ...mine.map((id) => ["ids", id])]);
+        const response = await fetch(`${site.server.url}/admin/applications`, { method: "POST", body, headers: { Origin: site.server.url, cookie: site.cookie } });
+        expect(response.status).toBe(200);
+        await response.body?.cancel();
+      }),
+    );
+    await until("eight accepts", () => fake.actions.length === 8, 90_000);
+    const at = fake.actions.map((action) => action.at).sort((a, b) => a - b);
+    const gaps = at.slice(1).map((time, i) => time - at[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
+    expect(new Set(fake.actions.map((action) => action.userId)).size).toBe(8);
   });
 });

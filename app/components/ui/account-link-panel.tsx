@@ -1,5 +1,5 @@
 import { useEffect, useId, type ReactNode } from "react";
-import { useFetcher, useRevalidator } from "react-router";
+import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "./button";
 import { fieldClass } from "./field";
@@ -14,10 +14,8 @@ export interface LinkCandidate {
 export interface AccountLookup<C extends LinkCandidate> {
   linked: C | null;
   candidates: C[];
-  /** A link was made by the lookup itself: the page shows it after reading again. */
-  autoLinked: boolean;
   error: string | null;
-  /** Why a candidate that looks like the applicant was not linked by itself. */
+  /** What the decision will link, or why a candidate that looks like the applicant will not be. */
   note?: string | null;
 }
 
@@ -41,7 +39,6 @@ export function AccountLinkPanel<C extends LinkCandidate>({
 }) {
   const lookup = useFetcher<AccountLookup<C>>();
   const change = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
-  const revalidator = useRevalidator();
   const inputId = useId();
 
   useEffect(() => {
@@ -49,10 +46,6 @@ export function AccountLinkPanel<C extends LinkCandidate>({
     // Once, when the panel is first shown.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  useEffect(() => {
-    if (lookup.data?.autoLinked) revalidator.revalidate();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lookup.data]);
   useEffect(() => {
     if (change.state !== "idle" || !change.data) return;
     if (change.data.error) toast.error(change.data.error);

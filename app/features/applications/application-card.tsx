@@ -93,6 +93,11 @@ export interface CardSelection {
   onChange(checked: boolean): void;
 }
 
+/** A decision that could not act in VRChat for want of the applicant's account. */
+export const NOT_LINKED_LABEL = "Not linked in VRChat";
+export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
+export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
+
 export function ApplicationCard({
   application,
   questions,
@@ -102,6 +107,7 @@ export function ApplicationCard({
   selection,
   actions = [],
   blockOption = false,
+  notLinked = false,
   vrchatPanel,
   discordPanel,
 }: {
@@ -116,6 +122,8 @@ export function ApplicationCard({
   actions?: ActionState[];
   /** A rejection can also block the linked account from asking to join again. */
   blockOption?: boolean;
+  /** Decided, but not acted on in VRChat: no account is linked. */
+  notLinked?: boolean;
   /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up). */
   vrchatPanel?: () => ReactNode;
   /** The 'Discord' panel, likewise. */
@@ -231,6 +239,11 @@ export function ApplicationCard({
                 {application.vrchatDisplayName ?? application.vrchatUserId}
               </a>{" "}
               <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
+            </p>
+          ) : null}
+          {notLinked ? (
+            <p className="mt-1 text-sm text-ember-300" data-testid="not-linked">
+              <Badge tone="gold">{NOT_LINKED_LABEL}</Badge> <span>{NOT_LINKED_HOW}</span>
             </p>
           ) : null}
           {application.discordUserId ? (

@@ -8,6 +8,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review.server";
 
+
 /** The bulk decision form: each card's selection box belongs to it through its `form` attribute. */
 export const BULK_FORM_ID = "bulk-decisions";
 
@@ -21,7 +22,7 @@ const phrase = (status: BulkAction, what: string) => `${VERB[status]} ${what}${s
 const applications = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "application" : "applications"}`;
 
 /** What a bulk decision did, in a sentence an admin can check against the list. */
-export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome): string {
+export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number })): string {
   if (status === "spam") {
     const removed = "jobsRemoved" in outcome ? outcome.jobsRemoved : 0;
     const parts = [`${applications(outcome.changed)} marked as spam.`];
@@ -35,10 +36,28 @@ export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, 
     parts.push(`${outcome.unchanged.toLocaleString("en-US")} ${was} already ${mode === "group" ? "decided" : status} and left as ${outcome.unchanged === 1 ? "it was" : "they were"}.`);
   }
   if (outcome.missing > 0) parts.push(`${outcome.missing.toLocaleString("en-US")} could not be found.`);
+  const notLinked = "notLinked" in outcome ? outcome.notLinked : 0;
+  if (notLinked > 0) parts.push(`${notLinked.toLocaleString("en-US")} not linked in VRChat: choose ${notLinked === 1 ? "its" : "each one's"} account on ${notLinked === 1 ? "its" : "the"} card.`);
   return parts.join(" ");
 }
 
-export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome } } | { ok?: false; error: string; full?: boolean };
+/** What approving the selection would do in VRChat (see flows/decide.server's previewApproval). */
+export type ApprovalPreviewAnswer = {
+  preview: { inVRChat: number; needAccount: number; unchecked: boolean } | null;
+  error: string | null;
+};
+
+/** The confirmation's sentence on what an approval does in VRChat. */
+export function inVRChatText(answer: ApprovalPreviewAnswer | undefined): string {
+  if (!answer) return "Asking VRChat who they are…";
+  if (!answer.preview) return answer.error ?? "";
+  const { inVRChat, needAccount, unchecked } = answer.preview;
+  const accepted = `${inVRChat.toLocaleString("en-US")} will be accepted in VRChat`;
+  const need = `${needAccount.toLocaleString("en-US")} ${needAccount === 1 ? "needs" : "need"} an account first (choose it on the card)`;
+  return `${accepted}; ${need}.${unchecked ? " VRChat could not be asked just now: those not linked yet are counted as needing an account." : ""}`;
+}
+
+export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number }) } } | { ok?: false; error: string; full?: boolean };
 
 /** Which applications of the page are selected; ids no longer selectable drop out by themselves. */
 export function useSelection(selectable: string[]) {
@@ -67,8 +86,20 @@ type Selection = ReturnType<typeof useSelection>;
  * Approve or reject the selected applications of this page in one action, after one confirmation
  * naming how many. Without JavaScript the selection boxes and the two buttons post as a plain form.
  */
-export function BulkDecisions({ mode, selectable, selection }: { mode: "event" | "group"; selectable: number; selection: Selection }) {
+export function BulkDecisions({
+  mode,
+  selectable,
+  selection,
+  previewUrl = null,
+}: {
+  mode: "event" | "group";
+  selectable: number;
+  selection: Selection;
+  /** Where the confirmation of an approval learns what it will do in VRChat (decisions acting there). */
+  previewUrl?: string | null;
+}) {
   const fetcher = useFetcher<BulkResult>();
+  const preview = useFetcher<ApprovalPreviewAnswer>();
   const hydrated = useHydrated();
   const [asking, setAsking] = useState<BulkAction | null>(null);
   // Approvals the server refused because they take more places than the event has left: the admin
@@ -100,6 +131,14 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
     if (overCapacity) form.set("overCapacity", "yes");
     for (const id of selection.selected) form.append("ids", id);
     void fetcher.submit(form, { method: "post" });
+  }
+
+  function ask(status: BulkAction | null) {
+    setAsking(status);
+    if (status === "approved" && previewUrl) {
+      const query = new URLSearchParams(selection.selected.map((id) => ["ids", id]));
+      void preview.load(`${previewUrl}?${query}`);
+    }
   }
 
   const allChecked = count > 0 && count === selectable;
@@ -151,7 +190,7 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
             <ConfirmDialog
               key={status}
               open={asking === status}
-              onOpenChange={(open) => setAsking(open ? status : null)}
+              onOpenChange={(open) => ask(open ? status : null)}
               trigger={
                 <Button type="button" size="sm" variant="outline" disabled={count === 0 || busy}>
                   {icon}
@@ -162,7 +201,9 @@ export function BulkDecisions({ mode, selectable, selection }: { mode: "event" |
               description={
                 status === "spam"
                   ? "They leave the lists and counts (the 'Marked as Spam' filter still shows them), and their notifications not yet sent are deleted."
-                  : description
+                  : status === "approved" && previewUrl
+                    ? `${description} ${inVRChatText(preview.state === "idle" ? preview.data : undefined)}`
+                    : description
               }
               action={
                 <Button type="button" variant={status === "approved" ? "primary" : "danger"} onClick={() => decide(status)}>

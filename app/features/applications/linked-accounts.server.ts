@@ -3,11 +3,12 @@
  * application: in VRChat (group applications) and in the group's Discord server. Each link and
  * unlink goes into the application's history, as do the outcomes of the actions taken on them.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { ApplicationKind } from "~/db/enums";
-import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
+import { applicationAuditLog, applicationQuestions, applications, eventApplications } from "~/db/schema";
+import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { truncate } from "~/utils/text";
 
 export type LinkedService = "vrchat" | "discord";
@@ -49,10 +50,55 @@ export async function getLinkTarget(db: Database, kind: ApplicationKind, applica
   return row ? { ...row, discordHandle: row.discordHandle ?? "" } : null;
 }
 
+type Executor = Pick<Database, "select" | "insert" | "update">;
+
+export interface LinkTarget {
+  id: string;
+  status: ApplicationStatus;
+  vrchatUsername: string;
+  discordHandle: string;
+  vrchatUserId: string | null;
+  discordUserId: string | null;
+  /** The VRChat account the applicant's profile-link answer names (their claim, not an identity). */
+  claimedVRChatUserId: string | null;
+}
+
+/** What a decision needs to link the applications it covers (not marked as spam). */
+export async function listLinkTargets(db: Pick<Database, "select">, kind: ApplicationKind, ids: readonly string[]): Promise<LinkTarget[]> {
+  const wanted = ids.filter((id) => z.uuid().safeParse(id).success);
+  if (wanted.length === 0) return [];
+  if (kind === "event") {
+    const rows = await db
+      .select({ id: eventApplications.id, status: eventApplications.status, vrchatUsername: eventApplications.vrchatUsername, discordHandle: eventApplications.discordId, discordUserId: eventApplications.discordUserId })
+      .from(eventApplications)
+      .where(and(inArray(eventApplications.id, wanted), isNull(eventApplications.spamAt)));
+    return rows.map((row) => ({ ...row, discordHandle: row.discordHandle ?? "", vrchatUserId: null, claimedVRChatUserId: null }));
+  }
+  const [rows, profileQuestions] = await Promise.all([
+    db
+      .select({
+        id: applications.id,
+        status: applications.status,
+        vrchatUsername: applications.vrchatUsername,
+        discordHandle: applications.discordId,
+        vrchatUserId: applications.vrchatUserId,
+        discordUserId: applications.discordUserId,
+        responses: applications.responses,
+      })
+      .from(applications)
+      .where(and(inArray(applications.id, wanted), isNull(applications.spamAt))),
+    db.select({ question: applicationQuestions.question }).from(applicationQuestions).where(eq(applicationQuestions.questionType, "vrchat_profile")),
+  ]);
+  return rows.map(({ responses, ...row }) => ({
+    ...row,
+    claimedVRChatUserId: profileQuestions.map((q) => vrchatUserIdFrom(responses[q.question] ?? "")).find((id) => id !== null) ?? null,
+  }));
+}
+
 /**
  * Links an application to an account (null: unlinks it), in the history under `actor`.
- * `onlyIfUnlinked`: the automatic link, which never replaces an admin's choice. False when nothing
- * changed (no such application, the same account, or already linked).
+ * `onlyIfUnlinked`: the link a decision makes by itself, which never replaces a staff member's
+ * choice. False when nothing changed (no such application, the same account, or already linked).
  */
 export async function linkAccount(
   db: Database,
@@ -61,35 +107,47 @@ export async function linkAccount(
   service: LinkedService,
   account: LinkedAccount | null,
   actor: HistoryActor,
+  options: { onlyIfUnlinked?: boolean } = {},
+): Promise<boolean> {
+  if (!columnsOf(kind, service) || !z.uuid().safeParse(applicationId).success) return false;
+  return db.transaction((tx) => linkAccountIn(tx, kind, applicationId, service, account, actor, options));
+}
+
+/** linkAccount, inside a transaction the caller holds (a decision's). */
+export async function linkAccountIn(
+  tx: Executor,
+  kind: ApplicationKind,
+  applicationId: string,
+  service: LinkedService,
+  account: LinkedAccount | null,
+  actor: HistoryActor,
   { onlyIfUnlinked = false } = {},
 ): Promise<boolean> {
   const columns = columnsOf(kind, service);
-  if (!columns || !z.uuid().safeParse(applicationId).success) return false;
+  if (!columns) return false;
   const { table } = columns;
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ userId: columns.userId, displayName: columns.displayName })
-      .from(table)
-      .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
-      .for("update");
-    if (!current) return false;
-    if (onlyIfUnlinked && current.userId) return false;
-    if ((current.userId ?? null) === (account?.userId ?? null)) return false;
-    const set = service === "vrchat"
-      ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null, vrchatProfileCheck: null }
-      : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
-    await tx.update(table).set(set).where(eq(table.id, applicationId));
-    await tx.insert(applicationAuditLog).values({
-      applicationKind: kind,
-      applicationId,
-      actorId: actor.id,
-      actorName: actor.name,
-      field: service,
-      fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
-      toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
-    });
-    return true;
+  const [current] = await tx
+    .select({ userId: columns.userId, displayName: columns.displayName })
+    .from(table)
+    .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
+    .for("update");
+  if (!current) return false;
+  if (onlyIfUnlinked && current.userId) return false;
+  if ((current.userId ?? null) === (account?.userId ?? null)) return false;
+  const set = service === "vrchat"
+    ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null, vrchatProfileCheck: null }
+    : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
+  await tx.update(table).set(set).where(eq(table.id, applicationId));
+  await tx.insert(applicationAuditLog).values({
+    applicationKind: kind,
+    applicationId,
+    actorId: actor.id,
+    actorName: actor.name,
+    field: service,
+    fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
+    toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
   });
+  return true;
 }
 
 /** What every action's job carries: whose application, and which admin's decision caused it. */

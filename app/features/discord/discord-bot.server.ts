@@ -14,7 +14,7 @@ import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { createLookupCache } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
-import { truncate } from "~/utils/text";
+import { sameName, truncate } from "~/utils/text";
 
 export interface DiscordBotOptions {
   apiUrl: string;
@@ -28,7 +28,12 @@ export interface DiscordBotOptions {
   cacheMs?: number;
   lookupCallsPerMinute?: number;
   now?: () => number;
+  /** A per-minute allowance shared by every process on the database (see utils/lookup-cache.server). */
+  spendShared?: (key: string, callsPerMinute: number) => Promise<boolean>;
 }
+
+/** What the decision's rule found in the server for an applicant. */
+export type DiscordMatch = { account: { userId: string; displayName: string } } | { unmatched: "none" | "several" | "claimed" };
 
 export interface DiscordCandidate {
   id: string;
@@ -83,6 +88,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
     callsPerMinute: lookupCallsPerMinute,
     budgetMessage: "Too many Discord lookups in the last minute: try again shortly.",
     now,
+    spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups", perMinute)),
   });
   const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
 
@@ -142,6 +148,23 @@ export function createDiscordBot(options: DiscordBotOptions) {
     return [...found.filter(exact), ...found.filter((member) => !exact(member))].map(candidateOf);
   }
 
+  /**
+   * The applicant's member of the server by the rule a decision links with: the one member whose
+   * username is the handle given and who goes by the VRChat username given. A handle alone is only
+   * the applicant's claim ('claimed'). Throws when Discord cannot be asked.
+   */
+  async function matchApplicant(applicant: { handle: string; username: string }): Promise<DiscordMatch> {
+    const handle = normalizeHandle(applicant.handle);
+    if (!handle) return { unmatched: "none" };
+    const exact = (await findCandidates(handle)).filter((candidate) => normalizeHandle(candidate.username) === handle);
+    if (exact.length !== 1) return { unmatched: exact.length === 0 ? "none" : "several" };
+    const [only] = exact as [DiscordCandidate];
+    if (sameName(only.displayName, applicant.username) || sameName(only.username, applicant.username)) {
+      return { account: { userId: only.id, displayName: only.displayName } };
+    }
+    return { unmatched: "claimed" };
+  }
+
   /** One member of the server by id; null when they are not (or no longer) in it. */
   async function describeMember(userId: string): Promise<DiscordCandidate | null> {
     if (!SNOWFLAKE.test(userId)) return null;
@@ -192,6 +215,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
 
   return {
     findCandidates,
+    matchApplicant,
     describeMember,
     roleConfigured: memberRoleId !== null,
     channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)] as const,

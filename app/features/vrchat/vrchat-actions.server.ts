@@ -3,6 +3,7 @@
  * publications): a pace between their calls, and how a failure is told to the admins.
  */
 import { failureText } from "~/utils/failure-text.server";
+import { log } from "~/utils/log.server";
 import { VRChatError } from "./vrchat-client.server";
 
 export type ActionOutcome =
@@ -10,13 +11,23 @@ export type ActionOutcome =
   | { kind: "retry"; error: string; retryAfterMs?: number }
   | { kind: "failed"; error: string };
 
-/** Calls made through it leave at least `spacingMs` between them, in the order they were asked. */
-export function createPacer(spacingMs: number, now: () => number = Date.now) {
+/**
+ * Calls made through it leave at least `spacingMs` between them, in the order they were asked.
+ * With `takeTurn` (a pace kept in the database: utils/pace.server), the spacing holds across every
+ * process that shares it; should the database not answer, this process keeps its own pace.
+ */
+export function createPacer(spacingMs: number, now: () => number = Date.now, takeTurn?: () => Promise<number>) {
   let last = 0;
   let queue: Promise<void> = Promise.resolve();
+  const ownWait = () => last + spacingMs - now();
   return function paced<T>(call: () => Promise<T>): Promise<T> {
     const turn = queue.then(async () => {
-      const wait = last + spacingMs - now();
+      const wait = takeTurn
+        ? await takeTurn().catch((error: unknown) => {
+            log.warn("the shared pace could not be read; this process keeps its own", { error: failureText(error) });
+            return ownWait();
+          })
+        : ownWait();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       last = now();
     });
@@ -25,7 +36,7 @@ export function createPacer(spacingMs: number, now: () => number = Date.now) {
   };
 }
 
-/** One pace for all of a process's actions in VRChat, whichever job makes the call. */
+/** One pace for all of Dwell's actions in VRChat, whichever job (and, shared, whichever process) makes the call. */
 export type Pacer = ReturnType<typeof createPacer>;
 
 /** VRChat's own words, without our "VRChat … answered 403:" prefix. */

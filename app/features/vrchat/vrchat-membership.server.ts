@@ -79,6 +79,11 @@ function statusOf(raw: string | null | undefined): MembershipStatus {
   }
 }
 
+/** What the decision's rule found for an applicant: their account, or why none was chosen. */
+export type ApplicantMatch =
+  | { account: { userId: string; displayName: string }; how: "profile" | "request" }
+  | { unmatched: "none" | "several" };
+
 export interface MembershipOptions {
   client: VRChatClient;
   groupId: string;
@@ -95,6 +100,8 @@ export interface MembershipOptions {
   /** One call's timeout, for the job's lease. */
   timeoutMs: number;
   now?: () => number;
+  /** A per-minute allowance shared by every process on the database (see utils/lookup-cache.server). */
+  spendShared?: (key: string, callsPerMinute: number) => Promise<boolean>;
 }
 
 /** Join requests read per lookup: one page, the newest the API gives. */
@@ -134,6 +141,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     callsPerMinute: lookupCallsPerMinute,
     budgetMessage: "Too many VRChat lookups in the last minute: try again shortly.",
     now,
+    spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:staff", perMinute)),
   });
   const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
   const visitorLookups = createLookupCache({
@@ -141,6 +149,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     callsPerMinute: options.visitorCallsPerMinute ?? 6,
     budgetMessage: "The site's VRChat lookups for applicants are spent for this minute.",
     now,
+    spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:visitors", perMinute)),
   });
   const paced = options.pacer ?? createPacer(actionSpacingMs, now);
 
@@ -182,6 +191,30 @@ export function createVRChatMembership(options: MembershipOptions) {
   }
 
   /**
+   * The applicant's account by the one rule a decision links with: the profile link they gave, when
+   * VRChat names that account as they named themselves; else the one pending join request under
+   * that name. Never a guess: no match or several is said, not chosen. Throws when VRChat cannot
+   * be asked (unreachable, or the staff's lookups for this minute spent).
+   */
+  async function matchApplicant(applicant: { username: string; claimedUserId: string | null }): Promise<ApplicantMatch> {
+    const name = applicant.username.trim();
+    if (applicant.claimedUserId && USER_ID.test(applicant.claimedUserId)) {
+      const user = await userById(applicant.claimedUserId);
+      if (user && sameName(user.displayName, name)) return { account: { userId: applicant.claimedUserId, displayName: user.displayName }, how: "profile" };
+    }
+    if (!name) return { unmatched: "none" };
+    const named = new Map<string, string>();
+    for (const entry of await joinRequests()) {
+      if (entry && statusOf(entry.membershipStatus) === "requested" && entry.user?.displayName && sameName(entry.user.displayName, name)) {
+        named.set(entry.userId, entry.user.displayName);
+      }
+    }
+    if (named.size > 1) return { unmatched: "several" };
+    const [only] = named;
+    return only && USER_ID.test(only[0]) ? { account: { userId: only[0], displayName: only[1] }, how: "request" } : { unmatched: "none" };
+  }
+
+  /**
    * The account behind a profile link an applicant gave on the public form: one call, never retried,
    * from the visitors' own allowance (a LookupBudgetError once it is spent), so visitors never spend
    * the staff's lookups. Null when VRChat has no such user.
@@ -199,9 +232,8 @@ export function createVRChatMembership(options: MembershipOptions) {
     return { id: userId, displayName: user.displayName };
   }
 
-  /** One account, by id (a pasted link, or the linked account): null when VRChat has no such user. */
-  async function describeUser(userId: string): Promise<VRChatCandidate | null> {
-    if (!USER_ID.test(userId)) return null;
+  /** A user by id, from the staff's lookups: null when VRChat has no such user. */
+  async function userById(userId: string) {
     let user;
     try {
       user = await cached(`user:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema));
@@ -214,6 +246,14 @@ export function createVRChatMembership(options: MembershipOptions) {
       log.warn("VRChat answered a user lookup with another user's id; it is not used");
       return null;
     }
+    return user;
+  }
+
+  /** One account, by id (a pasted link, or the linked account): null when VRChat has no such user. */
+  async function describeUser(userId: string): Promise<VRChatCandidate | null> {
+    if (!USER_ID.test(userId)) return null;
+    const user = await userById(userId);
+    if (!user) return null;
     return {
       id: userId,
       displayName: user.displayName,
@@ -264,6 +304,7 @@ export function createVRChatMembership(options: MembershipOptions) {
 
   return {
     findCandidates,
+    matchApplicant,
     describeUser,
     describeApplicantProfile,
     /** The outbox channel of the actions. */

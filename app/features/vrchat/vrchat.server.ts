@@ -8,6 +8,8 @@ import {
   createGroupDataOff,
   type GroupDataService,
 } from "./group-data.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+import { takeTurn } from "~/utils/pace.server";
 import { createPacer } from "./vrchat-actions.server";
 import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
@@ -27,6 +29,10 @@ export interface VRChatServices {
    */
   calendar: { publisher: CalendarPublisher; groupId: string } | null;
 }
+
+/** A minute's allowance of calls counted in the database, for every process that shares it. */
+export const sharedAllowance = (db: Database) => async (key: string, callsPerMinute: number) =>
+  (await hitRateLimit(db, { key, limit: callsPerMinute, windowMs: 60_000, now: new Date() })).allowed;
 
 /** The least time between two of Dwell's calls to VRChat that act (a decision's, a publication's). */
 const ACTION_SPACING_MS = 1_000;
@@ -64,14 +70,16 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       // refresher's lease runs out by itself, leaving the data stale that long at most.
       leaseMs: Math.max(60_000, worstCaseCalls(config.VRCHAT_MEMBERS_MAX) * config.VRCHAT_TIMEOUT_SECONDS * 1000 + 10_000),
     });
-    // The decisions' actions and the calendar's publications keep one pace between them.
-    const pacer = createPacer(ACTION_SPACING_MS);
+    // The decisions' actions and the calendar's publications keep one pace between them, and with
+    // every other process on the database; so do the lookups' allowances.
+    const pacer = createPacer(ACTION_SPACING_MS, Date.now, () => takeTurn(db, "vrchat-actions", ACTION_SPACING_MS));
     membership = createVRChatMembership({
       client,
       groupId: vrchat.groupId,
       timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
       actionSpacingMs: ACTION_SPACING_MS,
       pacer,
+      spendShared: sharedAllowance(db),
     });
     if (config.VRCHAT_PUBLISH_EVENTS) {
       const publisher = createCalendarPublisher({

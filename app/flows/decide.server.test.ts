@@ -1,0 +1,141 @@
+/**
+ * The decision flow, as each entry point calls it (one card's decision, the bulk bar, a staff
+ * member's own choice of account, the bulk bar's confirmation), against the VRChat fake over
+ * loopback and a real database: the rule that links an applicant acts at the decision, whichever
+ * entry point makes it.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { applicationAuditLog, applicationQuestions, applications, outbox, profiles, vrchatSessions } from "~/db/schema";
+import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
+import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
+import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
+import { createVRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
+import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
+import { decideApplication, decideApplications, findReview, linkVRChatAccount, previewApproval, type DecideServices, type Decider } from "./decide.server";
+
+const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
+
+describeEachDatabase("a decision links and acts wherever it is made", (kind) => {
+  let database: TestDatabase;
+  let fake: FakeVRChat;
+  let questions: FormQuestion[];
+  let services: DecideServices;
+  let woken = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await database.db.insert(applicationQuestions).values([
+      { question: "What is your VRChat username?", orderIndex: 0 },
+      { question: "What is your Discord username?", orderIndex: 1 },
+      { question: "Your VRChat profile link", questionType: "vrchat_profile", required: false, orderIndex: 2 },
+    ]);
+    questions = await listFormQuestions(database.db, { kind: "group" });
+    const [profile] = await database.db.insert(profiles).values({ username: "keeper", email: "keeper@dwell.example", role: "admin" }).returning({ id: profiles.id });
+    keeper.id = profile!.id;
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    await database.db.delete(applications);
+    await database.db.delete(applicationAuditLog);
+    await database.db.delete(outbox);
+    await database.db.delete(vrchatSessions);
+    fake = await startFakeVRChat();
+    fake.group.people.push(
+      { id: fakeUserId(1), displayName: "Moth Light", status: "requested" },
+      { id: fakeUserId(2), displayName: "Twin", status: "requested" },
+      { id: fakeUserId(3), displayName: "Twin", status: "requested" },
+      { id: fakeUserId(4), displayName: "Heron", status: "none" },
+      { id: fakeUserId(5), displayName: "Somebody Else", status: "none" },
+    );
+    const membership = createVRChatMembership({
+      client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 }),
+      groupId: FAKE_GROUP_ID,
+      timeoutMs: 2_000,
+      actionSpacingMs: 0,
+    });
+    woken = 0;
+    services = { db: database.db, vrchat: { membership, membershipActions: true }, discord: null, discordInvite: null, wake: () => (woken += 1) };
+  });
+  afterEach(() => fake.close());
+
+  /** Applies as the public form does (its answers by field name), and returns the application's id. */
+  async function apply(username: string, profileLink = "") {
+    const values: Record<string, string> = {
+      [answerFieldName(questions[0]!.id)]: username,
+      [answerFieldName(questions[1]!.id)]: `${username.replaceAll(" ", "").toLowerCase()}-d`,
+      [answerFieldName(questions[2]!.id)]: profileLink,
+    };
+    const result = await submitApplication(database.db, { scope: { kind: "group" }, questions, fields: (name) => values[name], now: new Date() });
+    if (!result.ok) throw new Error(result.message);
+    return result.application.id;
+  }
+
+  const jobs = async () =>
+    (await database.db.select({ payload: outbox.payload, sourceId: outbox.sourceId }).from(outbox).where(eq(outbox.target, "vrchat_membership"))).map(
+      (job) => job.payload as { userId: string; action: string; applicationId: string },
+    );
+  const linkedId = async (id: string) => (await database.db.select({ userId: applications.vrchatUserId }).from(applications).where(eq(applications.id, id)))[0]!.userId;
+  const group = async () => (await findReview(database.db, undefined))!;
+
+  it("from one card: links the one join request under the name, and queues its acceptance", async () => {
+    const id = await apply("moth  light");
+    expect(await decideApplication(services, await group(), { id, status: "approved" }, keeper, "https://dwell.example")).toEqual({ kind: "decided", notLinked: false });
+    expect(await linkedId(id)).toBe(fakeUserId(1));
+    expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(1), action: "accept", applicationId: id })]);
+    expect(woken).toBe(1);
+    const history = await database.db.select({ actor: applicationAuditLog.actorName, to: applicationAuditLog.toValue }).from(applicationAuditLog).where(eq(applicationAuditLog.field, "vrchat"));
+    expect(history).toEqual([{ actor: "keeper (at the decision: the one join request with this name)", to: `linked to Moth Light (${fakeUserId(1)})` }]);
+  });
+
+  it("from the bulk bar: one join-request read for all, links who the rule finds, guesses no one, and says who needs an account", async () => {
+    const ids = [await apply("Moth Light"), await apply("Twin"), await apply("Nobody")];
+    expect(await previewApproval(services, await group(), ids)).toEqual({ inVRChat: 1, needAccount: 2, unchecked: false });
+    // The confirmation wrote nothing.
+    expect(await linkedId(ids[0]!)).toBeNull();
+    const outcome = await decideApplications(services, await group(), { ids, status: "approved" }, keeper, "https://dwell.example");
+    expect(outcome).toMatchObject({ kind: "decided", changed: 3, notLinked: 2 });
+    expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(1)]);
+    expect(await linkedId(ids[1]!)).toBeNull();
+    expect(fake.calls.joinRequests).toBe(1);
+
+    // A staff member's choice of account completes the decision: the acceptance is queued then.
+    expect(await linkVRChatAccount(services, ids[1]!, fakeUserId(3), keeper)).toEqual({ kind: "linked", displayName: "Twin", acting: true });
+    expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(1), fakeUserId(3)]);
+    // The same choice again changes nothing and queues nothing.
+    expect(await linkVRChatAccount(services, ids[1]!, fakeUserId(3), keeper)).toMatchObject({ acting: false });
+    expect(await jobs()).toHaveLength(2);
+  });
+
+  it("links a profile link only when VRChat names it as the applicant named themselves", async () => {
+    const own = await apply("heron", `https://vrchat.com/home/user/${fakeUserId(4)}`);
+    const claimed = await apply("Impostor", `https://vrchat.com/home/user/${fakeUserId(5)}`);
+    const outcome = await decideApplications(services, await group(), { ids: [own, claimed], status: "rejected" }, keeper, "https://dwell.example");
+    expect(outcome).toMatchObject({ changed: 2, notLinked: 1 });
+    expect(await linkedId(own)).toBe(fakeUserId(4));
+    expect(await linkedId(claimed)).toBeNull();
+    expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(4), action: "reject" })]);
+  });
+
+  it("with VRChat unreachable: the decision stands, nothing is linked or queued, and the card will say so", async () => {
+    const id = await apply("Moth Light");
+    await fake.setMode("down");
+    const outcome = await decideApplication(services, await group(), { id, status: "approved" }, keeper, "https://dwell.example");
+    expect(outcome).toEqual({ kind: "decided", notLinked: true });
+    const [row] = await database.db.select({ status: applications.status, userId: applications.vrchatUserId }).from(applications).where(eq(applications.id, id));
+    expect(row).toEqual({ status: "approved", userId: null });
+    expect(await jobs()).toEqual([]);
+    expect(await previewApproval(services, await group(), [await apply("Twin")])).toEqual({ inVRChat: 0, needAccount: 1, unchecked: true });
+  });
+
+  it("does nothing in VRChat when decisions do not act there: nothing is asked, nothing linked", async () => {
+    const id = await apply("Moth Light");
+    const quiet = { ...services, vrchat: { ...services.vrchat, membershipActions: false } };
+    expect(await decideApplication(quiet, await group(), { id, status: "approved" }, keeper, "https://dwell.example")).toEqual({ kind: "decided", notLinked: false });
+    expect(fake.calls.joinRequests ?? 0).toBe(0);
+    expect(await linkedId(id)).toBeNull();
+    expect(await previewApproval(quiet, await group(), [id])).toBeNull();
+  });
+});

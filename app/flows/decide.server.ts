@@ -1,0 +1,286 @@
+/**
+ * A decision on applications, wherever it is made (the Sanctum's list, its bulk bar, an opened
+ * card, Discord's buttons): the status and its history, the applicant's message, the link to their
+ * VRChat and Discord accounts by one rule, the actions in VRChat and Discord, and the review
+ * message's edit. Every entry point calls these functions; none of them does part of it itself.
+ *
+ * Linking happens here, at the decision, and nowhere else by itself (no page that shows an
+ * application links anything): VRChat and Discord are asked before the transaction (one join
+ * request list serves a whole bulk decision), and the links are written in the decision's
+ * transaction, never over a staff member's own choice.
+ */
+import { href } from "react-router";
+import type { Database } from "~/db/db.server";
+import { isDecided, type ApplicationStatus } from "~/db/enums";
+import { listLinkTargets, linkAccountIn, type LinkTarget } from "~/features/applications/linked-accounts.server";
+import {
+  reviewApplication,
+  reviewApplications,
+  type BulkOutcome,
+  type BulkStatus,
+  type OnDecided,
+  type ReviewScope,
+} from "~/features/applications/review.server";
+import type { Places } from "~/features/applications/places";
+import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
+import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { addToCalendarUrl } from "~/features/events/calendar-link";
+import { eventStart, formatLongDate, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { log } from "~/utils/log.server";
+
+export interface DecideServices {
+  db: Database;
+  vrchat: { membership: VRChatMembership | null; membershipActions: boolean };
+  discord: DiscordBot | null;
+  discordInvite: string | null;
+  /** Wakes the outbox worker once a decision has queued its actions. */
+  wake: () => void;
+}
+
+/** Who decides: a staff account, in the Sanctum or (its linked member) in Discord. */
+export interface Decider {
+  id: string;
+  username: string;
+  via: "sanctum" | "discord";
+}
+
+/** The name a decision's history carries: 'keeper', or 'keeper in Discord'. */
+export const deciderName = (decider: Decider) => (decider.via === "discord" ? `${decider.username} in Discord` : decider.username);
+
+/** The review a decision belongs to: the group's, or an event's (with the event). */
+export async function findReview(db: Database, eventId: string | undefined) {
+  if (!eventId) return { scope: { kind: "group" } as ReviewScope, event: null };
+  const event = await getEvent(db, eventId);
+  return event ? { scope: { kind: "event", eventId: event.id } as ReviewScope, event } : null;
+}
+export type Review = NonNullable<Awaited<ReturnType<typeof findReview>>>;
+
+/** What `{event}`, `{date}` stand for in the messages, and an event's details for its Discord message. */
+function contextOf(review: Review, siteOrigin: string, discordInvite: string | null, now: Date) {
+  const { event } = review;
+  if (!event) return { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite, eventDetails: null };
+  const date = formatLongDateTime(eventStart(event), zoneOf(event.timezone));
+  const page = `${siteOrigin}${href("/events/:id", { id: event.id })}`;
+  const eventDetails = [`${event.title}: ${date}, in ${event.worldName}`, `Event page: ${page}`, `Add it to your calendar: ${addToCalendarUrl(event, page)}`].join("\n");
+  return { event: event.title, date, discordInvite, eventDetails };
+}
+
+interface FoundLinks {
+  vrchat: Map<string, { account: { userId: string; displayName: string }; how: string }>;
+  discord: Map<string, { userId: string; displayName: string }>;
+  /** VRChat could not be asked for some of them. */
+  vrchatUnreachable: boolean;
+}
+
+/** Whether a decision to `status` acts on the application in VRChat (and so needs its account). */
+function actsInVRChat(services: DecideServices, scope: ReviewScope, target: Pick<LinkTarget, "status">, status: ApplicationStatus) {
+  return services.vrchat.membershipActions && scope.kind === "group" && target.status === "pending" && isDecided(status);
+}
+
+/**
+ * The accounts the rule finds for the applications a decision will change (see the module's
+ * comment). Asked in order; once a service cannot be asked (down, or its lookups spent), the
+ * rest are left unlinked for this decision, and the decision goes ahead.
+ */
+async function findLinks(services: DecideServices, scope: ReviewScope, targets: LinkTarget[], status: ApplicationStatus): Promise<FoundLinks> {
+  const found: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+  let vrchatReachable = services.vrchat.membership !== null;
+  let discordReachable = services.discord !== null;
+  for (const target of targets) {
+    if (target.status === status) continue;
+    if (vrchatReachable && !target.vrchatUserId && actsInVRChat(services, scope, target, status)) {
+      try {
+        const match = await services.vrchat.membership!.matchApplicant({ username: target.vrchatUsername, claimedUserId: target.claimedVRChatUserId });
+        if ("account" in match) {
+          found.vrchat.set(target.id, { account: match.account, how: match.how === "profile" ? "their profile link, under the username given" : "the one join request with this name" });
+        }
+      } catch (error) {
+        vrchatReachable = false;
+        found.vrchatUnreachable = true;
+        log.warn("VRChat could not be asked for an applicant's account at a decision", { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (discordReachable && !target.discordUserId && status === "approved" && target.discordHandle.trim()) {
+      try {
+        const match = await services.discord!.matchApplicant({ handle: target.discordHandle, username: target.vrchatUsername });
+        if ("account" in match) found.discord.set(target.id, match.account);
+      } catch (error) {
+        discordReachable = false;
+        log.warn("Discord could not be asked for an applicant's member at a decision", { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * What a decision does beyond its status, in its transaction: the links found, the applicant's
+ * message, in VRChat the join request answered (or an invite), in Discord on approval the member
+ * role (group) and the message by DM. Counts the decisions that could not act in VRChat for
+ * want of an account.
+ */
+function effectsOf(services: DecideServices, review: Review, links: FoundLinks, context: ReturnType<typeof contextOf>, decider: Decider, block: boolean) {
+  const { scope } = review;
+  const actor = { id: decider.id, name: deciderName(decider) };
+  let templates: ReturnType<typeof listDecisionMessages> | undefined;
+  const tally = { notLinked: 0 };
+  const onDecided: OnDecided = async (tx, decided) => {
+    templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
+    const vrchat = links.vrchat.get(decided.id);
+    if (vrchat) {
+      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true });
+    }
+    const discord = links.discord.get(decided.id);
+    if (discord) {
+      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
+    }
+    const linked = await applyDecision(tx, decided, { ...context, templates: await templates } satisfies DecisionContext);
+    if (!isDecided(decided.status)) return;
+    const now = new Date();
+    if (services.vrchat.membershipActions && decided.kind === "group") {
+      if (linked.vrchatUserId) {
+        await queueMembershipAction(
+          tx,
+          {
+            applicationKind: "group",
+            applicationId: decided.id,
+            userId: linked.vrchatUserId,
+            action: decided.status === "approved" ? "accept" : "reject",
+            block: decided.status === "rejected" && block,
+            actor,
+          },
+          now,
+        );
+      } else {
+        tally.notLinked += 1;
+      }
+    }
+    if (services.discord && linked.discordUserId && decided.status === "approved") {
+      const message = [linked.directMessage, context.eventDetails].filter(Boolean).join("\n\n");
+      await queueDiscordActions(
+        tx,
+        { applicationKind: decided.kind, applicationId: decided.id, userId: linked.discordUserId, actor },
+        { grantRole: decided.kind === "group" && services.discord.roleConfigured, message },
+        now,
+      );
+    }
+  };
+  return { onDecided, tally };
+}
+
+export interface OneDecision {
+  id: string;
+  status?: ApplicationStatus;
+  /** An event application's notes (undefined: unchanged). */
+  notes?: string | null;
+  /** With a group rejection: VRChat also blocks the account from asking again. */
+  block?: boolean;
+  /** The decider confirmed approving past the event's last place. */
+  overCapacity?: boolean;
+}
+
+export type OneOutcome =
+  | { kind: "decided"; notLinked: boolean }
+  | { kind: "missing" }
+  | { kind: "conflict" }
+  | { kind: "full"; places: Places };
+
+/** One application's decision (or, for an event application, its notes). */
+export async function decideApplication(services: DecideServices, review: Review, decision: OneDecision, decider: Decider, siteOrigin: string): Promise<OneOutcome> {
+  const now = new Date();
+  const targets = decision.status ? await listLinkTargets(services.db, review.scope.kind, [decision.id]) : [];
+  const links = decision.status ? await findLinks(services, review.scope, targets, decision.status) : { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, decision.block ?? false);
+  const done = await reviewApplication(
+    services.db,
+    review.scope,
+    decision.id,
+    { status: decision.status, notes: review.scope.kind === "event" ? decision.notes : undefined },
+    { id: decider.id, username: deciderName(decider) },
+    now,
+    onDecided,
+    { overCapacity: decision.overCapacity ?? false },
+  );
+  if (done === "conflict") return { kind: "conflict" };
+  if (typeof done === "object") return { kind: "full", places: done.full };
+  if (!done) return { kind: "missing" };
+  services.wake();
+  return { kind: "decided", notLinked: tally.notLinked > 0 };
+}
+
+export type ManyOutcome = (BulkOutcome & { kind: "decided"; notLinked: number }) | { kind: "full"; places: Places; approving: number };
+
+/** Several applications of one review approved or rejected at once (the bulk bar). */
+export async function decideApplications(
+  services: DecideServices,
+  review: Review,
+  decision: { ids: string[]; status: BulkStatus; overCapacity?: boolean },
+  decider: Decider,
+  siteOrigin: string,
+): Promise<ManyOutcome> {
+  const now = new Date();
+  const targets = await listLinkTargets(services.db, review.scope.kind, decision.ids);
+  const links = await findLinks(services, review.scope, targets, decision.status);
+  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, false);
+  const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
+    overCapacity: decision.overCapacity ?? false,
+  });
+  if ("full" in done) return { kind: "full", places: done.full, approving: done.approving };
+  if (done.changed > 0) services.wake();
+  return { kind: "decided", ...done, notLinked: tally.notLinked };
+}
+
+export interface ApprovalPreview {
+  /** Approvals that will be acted on in VRChat: the account is linked, or the rule finds it. */
+  inVRChat: number;
+  /** Approvals for which no account is linked or found: staff choose it on the card. */
+  needAccount: number;
+  /** VRChat could not be asked: the counts are what is linked already. */
+  unchecked: boolean;
+}
+
+/**
+ * What approving these applications would do in VRChat, for the bulk bar's confirmation: asked
+ * by the same rule as the decision, and writing nothing. Null when decisions do not act in VRChat.
+ */
+export async function previewApproval(services: DecideServices, review: Review, ids: string[]): Promise<ApprovalPreview | null> {
+  if (!services.vrchat.membershipActions || review.scope.kind !== "group") return null;
+  const targets = (await listLinkTargets(services.db, review.scope.kind, ids)).filter((target) => actsInVRChat(services, review.scope, target, "approved"));
+  const linked = targets.filter((target) => target.vrchatUserId).length;
+  const rest = targets.filter((target) => !target.vrchatUserId);
+  const links = await findLinks({ ...services, discord: null }, review.scope, rest, "approved");
+  const found = links.vrchat.size;
+  return { inVRChat: linked + found, needAccount: targets.length - linked - found, unchecked: links.vrchatUnreachable };
+}
+
+export type HandLinkOutcome = { kind: "linked"; displayName: string; acting: boolean } | { kind: "unlinked" } | { kind: "missing" } | { kind: "unknown-account" };
+
+/**
+ * A staff member's own choice of the applicant's VRChat account (null: unlinks it). An application
+ * already decided without an account ('Not linked in VRChat') is then acted on as its decision
+ * said, in the same transaction: the choice completes the decision.
+ */
+export async function linkVRChatAccount(services: DecideServices, applicationId: string, userId: string | null, decider: Decider): Promise<HandLinkOutcome> {
+  const account = userId && services.vrchat.membership ? await services.vrchat.membership.describeUser(userId) : null;
+  if (userId && !account) return { kind: "unknown-account" };
+  const actor = { id: decider.id, name: deciderName(decider) };
+  const outcome = await services.db.transaction(async (tx) => {
+    const changed = await linkAccountIn(tx, "group", applicationId, "vrchat", account ? { userId: account.id, displayName: account.displayName } : null, actor);
+    const [target] = await listLinkTargets(tx, "group", [applicationId]);
+    if (!target) return { kind: "missing" } as const;
+    if (!account) return { kind: "unlinked" } as const;
+    const acting = changed && services.vrchat.membershipActions && isDecided(target.status);
+    if (acting) {
+      await queueMembershipAction(
+        tx,
+        { applicationKind: "group", applicationId, userId: account.id, action: target.status === "approved" ? "accept" : "reject", block: false, actor },
+        new Date(),
+      );
+    }
+    return { kind: "linked", displayName: account.displayName, acting } as const;
+  });
+  if (outcome.kind === "linked" && outcome.acting) services.wake();
+  return outcome;
+}

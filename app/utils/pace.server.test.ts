@@ -1,0 +1,19 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
+import { takeTurn } from "./pace.server";
+
+describeEachDatabase("a pace kept in the database", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+
+  it("gives turns a spacing apart, in order, however many takers ask at once", async () => {
+    const waits = await Promise.all(Array.from({ length: 5 }, () => takeTurn(database.db, "test-turns", 200)));
+    const sorted = [...waits].sort((a, b) => a - b);
+    expect(sorted[0]).toBeLessThan(50);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThan(150);
+    expect(sorted.at(-1)!).toBeGreaterThan(4 * 150);
+  });
+});
