@@ -4,6 +4,7 @@ import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import type { Auth } from "~/utils/auth.server";
+import type { Mailer } from "~/utils/email.server";
 import type { Config } from "~/utils/env.server";
 
 /** What every loader and action gets from the server: set once per request in server/app.ts. */
@@ -15,6 +16,8 @@ export interface AppContext {
   auth: Auth;
   /** How outgoing mail leaves: by SMTP, or written to the server log. */
   mailTransport: "smtp" | "log";
+  /** Sends the site's mail (team invitations): never throws for the mail server's failure. */
+  mail: Pick<Mailer, "send">;
   notifications: {
     /** The configured targets: one outbox job each per application. */
     targets: readonly NotificationTarget[];

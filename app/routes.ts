@@ -23,10 +23,13 @@ export default [
       route("sign-out", "routes/_site.admin.sign-out.tsx"),
       route("forgot-password", "routes/_site.admin.forgot-password.tsx"),
       route("reset-password", "routes/_site.admin.reset-password.tsx"),
+      // An owner's invitation to the team: a single-use link.
+      route("join/:token", "routes/_site.admin.join.$token.tsx"),
     ]),
     route("admin", "routes/_site.admin.tsx", [
       index("routes/_site.admin._index.tsx"),
       route("security", "routes/_site.admin.security.tsx"),
+      route("team", "routes/_site.admin.team.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),

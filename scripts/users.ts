@@ -1,11 +1,12 @@
 /**
- * npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
+ * npm run user:create -- --email E [--password P] [--username U] [--role owner|admin|reviewer|host]
  * npm run user:list
  * npm run user:remove -- --email E
  * npm run user:reset-2fa -- --email E
  *
  * The password may come from USER_PASSWORD instead of --password, to keep it out of the shell's
- * history. Works whether or not the server is running (see server/admin-commands.ts).
+ * history. The role is owner by default: the command makes the first owner, and recovers a team
+ * that lost its owners; the rest of the team is invited from the Sanctum's Team page. Works whether or not the server is running (see server/admin-commands.ts).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,7 +16,7 @@ import { ensureBuild, root, serverBundle } from "../server/build.ts";
 import { askRunningServer, type Reply } from "./ask-server.ts";
 
 const USAGE = `Usage:
-  npm run user:create -- --email E [--password P] [--username U] [--role admin|member]
+  npm run user:create -- --email E [--password P] [--username U] [--role owner|admin|reviewer|host]
   npm run user:list
   npm run user:remove -- --email E
   npm run user:reset-2fa -- --email E`;
@@ -49,7 +50,7 @@ switch (action) {
     const password = parsed.password ?? process.env.USER_PASSWORD;
     if (!parsed.email) fail(`--email is required.\n${USAGE}`);
     if (!password) fail(`Give the password with --password, or in the USER_PASSWORD environment variable.\n${USAGE}`);
-    command = { command: "user:create", email: parsed.email, password, username: parsed.username, role: parsed.role ?? "admin" };
+    command = { command: "user:create", email: parsed.email, password, username: parsed.username, role: parsed.role ?? "owner" };
     break;
   }
   case "list":
@@ -85,12 +86,12 @@ function print(result: unknown) {
     const accounts = result as { email: string; username: string; role: string; createdAt: string }[];
     if (accounts.length === 0) return console.log("No accounts yet. Create one with: npm run user:create -- --email E");
     for (const account of accounts) {
-      console.log(`${account.role.padEnd(7)} ${account.email}  (${account.username}, since ${new Date(account.createdAt).toISOString().slice(0, 10)})`);
+      console.log(`${account.role.padEnd(8)} ${account.email}  (${account.username}, since ${new Date(account.createdAt).toISOString().slice(0, 10)})`);
     }
   } else if (action === "create") {
     const account = result as { email: string; username: string; role: string };
     console.log(`Created ${account.role} account ${account.email} (username ${account.username}).`);
-    if (account.role === "admin") {
+    if (account.role !== "member") {
       const required = process.env.REQUIRE_ADMIN_2FA === "true" ? " (required here: REQUIRE_ADMIN_2FA is on)" : "";
       console.log(`Two-factor sign-in is set up from the Sanctum's Security page after signing in${required}.`);
     }

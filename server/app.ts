@@ -62,6 +62,7 @@ export interface AppDeps {
   config: Config;
   auth: Auth;
   mailTransport: AppContext["mailTransport"];
+  mail: AppContext["mail"];
   notifications: AppContext["notifications"];
   vrchat: VRChatServices;
   discord: DiscordBot | null;
@@ -105,12 +106,13 @@ function privateResponse(response: Response): Response {
 }
 
 /** A status link's token is the applicant's key to their application: it stays out of the log. */
-export const loggedPath = (path: string) => path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]");
+export const loggedPath = (path: string) =>
+  path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]").replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]");
 
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-export function createApp({ db, config, auth, mailTransport, notifications, vrchat, discord, health, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, health, build, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
@@ -200,7 +202,7 @@ export function createApp({ db, config, auth, mailTransport, notifications, vrch
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
-    context.set(appContext, { db, config, auth, mailTransport, clientAddress: address, notifications, vrchat: requestVRChat, discord, cspNonce });
+    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, cspNonce });
     const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -363,6 +365,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     auth,
     mailTransport: mailer.transport,
+    mail: mailer,
     notifications: {
       targets,
       wake: () => {

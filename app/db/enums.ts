@@ -17,7 +17,11 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** Decided: the applicant has an answer (pending and waitlist still wait for one). */
 export const isDecided = (status: ApplicationStatus) => status === "approved" || status === "rejected";
 
-export const USER_ROLES = ["admin", "member"] as const;
+/** The staff's roles, most trusted first (see utils/roles.ts for what each may do). */
+export const STAFF_ROLES = ["owner", "admin", "reviewer", "host"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+/** 'member': an account that is not (or no longer) staff, kept for its history; the Sanctum refuses it. */
+export const USER_ROLES = [...STAFF_ROLES, "member"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export const APPLICATION_KINDS = ["group", "event"] as const;

@@ -24,9 +24,11 @@ import {
   APPLICATION_STATUSES,
   GROUP_APPLICATION_STATUSES,
   QUESTION_TYPES,
+  STAFF_ROLES,
   USER_ROLES,
   VRCHAT_IMPORTS,
   type ApplicationStatus,
+  type StaffRole,
   type UserRole,
   type VRChatImport,
 } from "./enums";
@@ -56,8 +58,8 @@ const timestamps = {
 
 /**
  * The accounts of the Sanctum (spec: profiles). better-auth keeps its users here: `username` is its
- * `name`, and `role` decides who is an admin. There is no public sign-up; accounts are made with
- * `npm run user:create`.
+ * `name`, and `role` decides what they may do (utils/roles.ts). There is no public sign-up: the
+ * first owner is made with `npm run user:create`, the rest of the team by an owner's invitation.
  */
 export const profiles = pgTable(
   "profiles",
@@ -72,9 +74,54 @@ export const profiles = pgTable(
     passwordChangeDue: boolean().notNull().default(false),
     /** Signing in takes a code from an authenticator app (or a recovery code) after the passphrase. */
     twoFactorEnabled: boolean().notNull().default(false),
+    lastSignInAt: timestamp({ withTimezone: true }),
+    /** Their own Discord account (a user id), as an owner set it or they linked it: who they are in Discord. */
+    discordUserId: text().unique("profiles_discord_user_id_key"),
     ...timestamps,
   },
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],
+);
+
+/** An owner's invitation to join the team: a single-use link, its token kept only as a hash. */
+export const teamInvitations = pgTable(
+  "team_invitations",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    role: text().$type<StaffRole>().notNull(),
+    tokenHash: text().notNull().unique("team_invitations_token_hash_key"),
+    invitedBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** When it was used (or withdrawn): it opens nothing after. */
+    closedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [check("team_invitations_role_check", sql`${table.role} in ${inList(STAFF_ROLES)}`)],
+);
+
+/** What changed in the team, and who changed it: invitations, joins, roles, removals, settings. */
+export const teamHistory = pgTable(
+  "team_history",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    actorId: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    actorName: text().notNull(),
+    /** What happened, in words ("invited sky@dwell.example as Reviewer"). */
+    change: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("team_history_created_at_idx").on(table.createdAt.desc())],
+);
+
+/** A role's security settings, set by an owner on the Team page. */
+export const rolePolicies = pgTable(
+  "role_policies",
+  {
+    role: text().$type<StaffRole>().primaryKey(),
+    requireTwoFactor: boolean().notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [check("role_policies_role_check", sql`${table.role} in ${inList(STAFF_ROLES)}`)],
 );
 
 export const sessions = pgTable(
@@ -142,6 +189,8 @@ export const events = pgTable(
     applicationInstructions: text(),
     featured: boolean().notNull().default(false),
     createdBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    /** The staff member who hosts it (its creator, unless changed): a host manages their own events. */
+    hostId: uuid().references(() => profiles.id, { onDelete: "set null" }),
     /** The VRChat calendar event this one was imported from (null for events made here). */
     vrchatEventId: text().unique("events_vrchat_event_id_unique"),
     /** A digest of the VRChat fields last imported: a sync updates the event only when they change. */

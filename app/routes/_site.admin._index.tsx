@@ -20,7 +20,7 @@ import { pingDatabase } from "~/db/db.server";
 import { APIError } from "better-auth/api";
 import { data } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { eq } from "drizzle-orm";
 import { profiles } from "~/db/schema";
@@ -131,7 +131,7 @@ function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceilin
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { db, notifications, mailTransport, vrchat, discord, config } = context.get(appContext);
   const actionTargets = [
     ...(vrchat.membershipActions ? (["vrchat_membership"] as const) : []),
@@ -219,12 +219,15 @@ const DashboardActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { db, auth, notifications, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = DashboardActionSchema.safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
   const change = parsed.data;
+  // One's own passphrase is everyone's; the site's operations and the calendar are the admins'.
+  if (change.intent === "retry-notifications") await requireStaff(request, context, "operations");
+  if (change.intent === "sync-events" || change.intent === "import-vrchat-event") await requireStaff(request, context, "events.all");
   if (change.intent === "retry-notifications") {
     const count = await retryFailedJobs(db, change.target);
     notifications.wake();

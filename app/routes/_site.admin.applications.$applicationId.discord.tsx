@@ -3,7 +3,8 @@ import { appContext } from "~/context";
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { DiscordLookup } from "~/features/discord/discord-link-panel";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { getEvent } from "~/features/events/events.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.discord";
 
@@ -18,9 +19,14 @@ const AT_DECISION_NOTE = "The one member with this handle, going by the VRChat u
  * reads: an approval links the member by its rule (flows/decide.server); staff choose here by hand.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, discord } = context.get(appContext);
   const kind = params.eventId ? "event" : "group";
+  if (params.eventId) {
+    const event = await getEvent(db, params.eventId);
+    if (!event) return data({ linked: null, candidates: [], error: "Event not found" }, { status: 404 });
+    requireOnEvent(viewer, "review", event);
+  }
   const reply = (lookup: Partial<DiscordLookup>, status = 200) =>
     data<DiscordLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
   const target = await getLinkTarget(db, kind, params.applicationId);

@@ -4,7 +4,7 @@ import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-p
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
 
 /** What the panel says of the one join request under the applicant's name: it is theirs by the decision's rule. */
@@ -16,7 +16,7 @@ export const AT_DECISION_NOTE = "The one join request under this name: it is lin
  * links the applicant by its rule (flows/decide.server), and staff choose here by hand.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "group.review");
   const { db, vrchat } = context.get(appContext);
   const reply = (lookup: Partial<VRChatLookup>, status = 200) =>
     data<VRChatLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });

@@ -4,7 +4,7 @@ import { appContext } from "~/context";
 import { REVIEW_PAGE_SIZE } from "~/features/applications/review.server";
 import type { ApprovalPreviewAnswer } from "~/features/applications/bulk-decisions";
 import { findReview, previewApproval } from "~/flows/decide.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.approval-preview";
 
@@ -15,7 +15,7 @@ const IdsSchema = z.array(z.uuid()).min(1).max(REVIEW_PAGE_SIZE);
  * confirmation: asked by the decision's own rule, writing nothing.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "group.review");
   const { db, config, vrchat, discord, notifications } = context.get(appContext);
   const reply = (answer: ApprovalPreviewAnswer, status = 200) => data(answer, { status, headers: { "Cache-Control": "no-store" } });
   const ids = IdsSchema.safeParse(new URL(request.url).searchParams.getAll("ids"));

@@ -3,18 +3,19 @@ import { listFormQuestions } from "~/features/applications/applications.server";
 import { csvFileName } from "~/features/applications/csv";
 import { exportCsv, type ReviewScope } from "~/features/applications/review.server";
 import { getEvent } from "~/features/events/events.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.export";
 
 /** The CSV of an event's applications, or of the group's, streamed as it is read. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.export");
   const { db } = context.get(appContext);
   let scope: ReviewScope = { kind: "group" };
   let title = "Ritual";
   if (params.eventId) {
     const event = await getEvent(db, params.eventId);
     if (!event) return new Response("Event not found", { status: 404 });
+    requireOnEvent(viewer, "export", event);
     scope = { kind: "event", eventId: event.id };
     title = event.title;
   }

@@ -20,21 +20,35 @@ import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
 import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { decideApplication, decideApplications, findReview, linkVRChatAccount, type DecideServices, type Decider } from "~/flows/decide.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, vrchat: services, discord: bot } = context.get(appContext);
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false } };
+  let found;
   try {
-    const found = await findReview(db, params.eventId);
-    if (!found) return data({ error: "Event not found", event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query }, { status: 404 });
+    found = await findReview(db, params.eventId);
+  } catch (error) {
+    log.error("failed to load applications for review", { error });
+    return data({ error: loadError, ...nothing }, { status: 503 });
+  }
+  if (!found) return data({ error: "Event not found", ...nothing }, { status: 404 });
+  if (found.event) requireOnEvent(viewer, "review", found.event);
+  // What the page offers beyond deciding: the server checks each again.
+  const may = {
+    export: found.event ? allowsOnEvent(viewer, "export", found.event) : allows(viewer.role, "group.export"),
+    messages: allows(viewer.role, "messages"),
+  };
+  try {
     const [review, questions] = await Promise.all([
       listForReview(db, found.scope, query),
       listFormQuestions(db, found.scope),
@@ -45,10 +59,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const event = found.event
       ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places }
       : null;
-    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query };
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may };
   } catch (error) {
     log.error("failed to load applications for review", { error });
-    return data({ error: loadError, event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query }, { status: 503 });
+    return data({ error: loadError, ...nothing }, { status: 503 });
   }
 }
 
@@ -82,11 +96,12 @@ const BulkSchema = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, config, vrchat, discord, notifications } = context.get(appContext);
   const services: DecideServices = { db, vrchat, discord, discordInvite: config.DISCORD_INVITE_URL ?? null, wake: () => notifications.wake() };
   const found = await findReview(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
+  if (found.event) requireOnEvent(viewer, "review", found.event);
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
   const decider: Decider = { ...reviewer, via: "sanctum" };
@@ -239,7 +254,7 @@ function useActionsProgress(underWay: boolean) {
 }
 
 export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { error, event, review, questions, audit, jobs, vrchat, discord, query } = loaderData;
+  const { error, event, review, questions, audit, jobs, vrchat, discord, query, may } = loaderData;
   useActionsProgress(jobs.some((job) => job.status === "pending"));
   const timeZone = useViewerTimeZone();
   const formatDate = (iso: string) => formatShortDate(new Date(iso), timeZone);
@@ -268,6 +283,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
             {event.places ? <span className="text-mist-400" data-testid="places-taken"> · {placesTakenText(event.places)}</span> : null}
           </p>
         ) : null}
+        {may.messages ? (
         <p className="mt-2 text-sm">
           <Link
             to={event ? href("/admin/events/:eventId/messages", { eventId: event.id }) : href("/admin/messages")}
@@ -277,6 +293,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           </Link>
           <span className="text-mist-400"> · what applicants read once decided</span>
         </p>
+        ) : null}
       </div>
       {error || !review ? (
         <ErrorAlert>{error}</ErrorAlert>
@@ -293,7 +310,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
               {" (the earliest sent is first in line)."}
             </Notice>
           ) : null}
-          <ReviewFilters mode={mode} exportHref={exportHref} canExport={review.counts.total > 0} matching={review.matching} />
+          <ReviewFilters mode={mode} exportHref={may.export ? exportHref : null} canExport={review.counts.total > 0} matching={review.matching} />
           {posted ? <Notice>{posted}</Notice> : null}
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
           {selectable.length > 0 ? <BulkDecisions

@@ -10,11 +10,13 @@ import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
 import { eventStart } from "~/features/events/event-timing";
-import { createEvent, deleteEvent, listEventsForAdmin, updateEvent, type PublicationChange } from "~/features/events/events.server";
+import { createEvent, deleteEvent, getEvent, listEventsForAdmin, updateEvent, type PublicationChange } from "~/features/events/events.server";
 import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
 import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { allows } from "~/utils/roles";
+import { listTeam } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.events";
 
@@ -25,12 +27,16 @@ function withEntryUrl(publication: PublicationSummary, groupId: string | null): 
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { db, vrchat } = context.get(appContext);
   const url = new URL(request.url);
   const calendarGroupId = vrchat.calendar?.groupId ?? null;
+  // Who may do what here: the page shows only what the server would allow.
+  const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review") };
+  const hosts = can.all ? (await listTeam(db)).map(({ id, username }) => ({ id, username })) : [];
   try {
-    const events = await listEventsForAdmin(db, new Date());
+    // A host manages the events they host, and sees only those.
+    const events = await listEventsForAdmin(db, new Date(), viewer.role === "host" ? { hostedBy: viewer.id } : {});
     const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
     const publications = await listPublications(db, events.map((event) => event.id));
     const editing = url.searchParams.get("edit");
@@ -42,22 +48,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ) as Record<string, ListedPublication>,
       calendarGroupId,
       error: null,
-      form: url.searchParams.has("new") ? ("new" as const) : (events.find((e) => e.id === editing) ?? null),
+      form: url.searchParams.has("new") && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
+      can,
+      viewerId: viewer.id,
+      hosts,
     };
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
     const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", form: null };
+    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", form: null, can, viewerId: viewer.id, hosts };
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { db, vrchat, notifications } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
+  if (intent === "create") {
+    await requireStaff(request, context, "events.create");
+  } else {
+    const event = await getEvent(db, id);
+    if (!event) return data({ error: "Event not found" }, { status: 404 });
+    requireOnEvent(viewer, "edit", event);
+  }
+  // Only those who manage every event hand one to another host; a host's events stay theirs.
+  const host = allows(viewer.role, "events.all") ? await chosenHost(db, form.get("hostId")) : undefined;
+  if (host === null) return data({ field: "hostId", error: "Choose a host from the team." }, { status: 400 });
 
   if (intent === "delete") {
     try {
@@ -108,14 +127,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     publication = { choice: chosen.choice, pageUrl: (eventId) => `${origin}${href("/events/:id", { id: eventId })}` };
   }
   try {
-    if (intent === "create") await createEvent(db, parsed.data, viewer.id, publication);
-    else if (!(await updateEvent(db, id, parsed.data, publication))) return data({ error: "Event not found" }, { status: 404 });
+    if (intent === "create") await createEvent(db, parsed.data, viewer.id, publication, host ?? viewer.id);
+    else if (!(await updateEvent(db, id, parsed.data, publication, host))) return data({ error: "Event not found" }, { status: 404 });
   } catch (error) {
     log.error("failed to save an event", { error, intent });
     return data({ error: "An error occurred while saving the event" }, { status: 503 });
   }
   if (publication) notifications.wake();
   return redirect(href("/admin/events"));
+}
+
+/** The host chosen on the form: undefined when none was chosen, null when it is not a staff member. */
+async function chosenHost(db: Parameters<typeof listTeam>[0], value: FormDataEntryValue | null): Promise<string | undefined | null> {
+  if (value === null || value === "") return undefined;
+  const team = await listTeam(db);
+  return team.some((member) => member.id === value) ? String(value) : null;
 }
 
 export function meta() {
@@ -132,6 +158,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
         failure={actionData}
         publishing={loaderData.calendarGroupId !== null}
         publication={form === "new" ? null : (loaderData.publications[form.id] ?? null)}
+        hosts={loaderData.hosts}
       />
     );
   }
@@ -139,12 +166,14 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="font-display text-4xl text-mist-100">Event Prophecies</h1>
-        <Button asChild>
-          <Link to={`${href("/admin/events")}?new`}>
-            <Plus aria-hidden="true" className="size-4" />
-            Create New Prophecy
-          </Link>
-        </Button>
+        {loaderData.can.create ? (
+          <Button asChild>
+            <Link to={`${href("/admin/events")}?new`}>
+              <Plus aria-hidden="true" className="size-4" />
+              Create New Prophecy
+            </Link>
+          </Button>
+        ) : null}
       </div>
       {error || actionData?.error ? (
         <ErrorAlert>{error ?? actionData?.error}</ErrorAlert>
@@ -159,6 +188,10 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               event={event}
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
+              may={{
+                edit: loaderData.can.all || event.hostId === loaderData.viewerId,
+                review: loaderData.can.review || event.hostId === loaderData.viewerId,
+              }}
             />
           ))}
         </div>

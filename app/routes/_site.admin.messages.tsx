@@ -6,7 +6,7 @@ import { DecisionMessageEditor } from "~/features/decisions/decision-message-edi
 import { DECISION_MESSAGE_MAX_LENGTH, DECISION_OUTCOMES, PLACEHOLDERS, type MessageKind } from "~/features/decisions/decision-messages";
 import { listDecisionMessages, saveDecisionMessage, type MessageScope } from "~/features/decisions/decisions.server";
 import { getEvent } from "~/features/events/events.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.messages";
 
@@ -18,7 +18,7 @@ async function eventOf(db: Parameters<typeof getEvent>[0], eventId: string | und
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "messages");
   const { db, config } = context.get(appContext);
   const discordInvite = config.DISCORD_INVITE_URL ?? null;
   try {
@@ -41,7 +41,7 @@ const SaveSchema = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "messages");
   const { db } = context.get(appContext);
   const found = await eventOf(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });

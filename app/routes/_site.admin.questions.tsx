@@ -14,7 +14,7 @@ import {
   updateQuestion,
   type QuestionScope,
 } from "~/features/questions/questions.server";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.questions";
 
@@ -29,26 +29,36 @@ async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | und
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.questions");
   const { db } = context.get(appContext);
+  const failed = (error: unknown) => {
+    log.error("failed to load questions", { error });
+    return data({ error: "Failed to load event and questions", event: null, questions: [] }, { status: 503 });
+  };
+  let found;
   try {
-    const found = await scopeOf(db, params.eventId);
-    if (!found) return data({ error: NOT_FOUND, event: null, questions: [] }, { status: 404 });
+    found = await scopeOf(db, params.eventId);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!found) return data({ error: NOT_FOUND, event: null, questions: [] }, { status: 404 });
+  if (found.event) requireOnEvent(viewer, "questions", found.event);
+  try {
     const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired } : null;
     return { error: null, event, questions: await listQuestions(db, found.scope) };
   } catch (error) {
-    log.error("failed to load questions", { error });
-    return data({ error: "Failed to load event and questions", event: null, questions: [] }, { status: 503 });
+    return failed(error);
   }
 }
 
 const IdsSchema = z.array(z.uuid()).max(500);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.questions");
   const { db } = context.get(appContext);
   const found = await scopeOf(db, params.eventId);
   if (!found) return data({ error: NOT_FOUND }, { status: 404 });
+  if (found.event) requireOnEvent(viewer, "questions", found.event);
   const { scope } = found;
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });

@@ -11,7 +11,7 @@ import { endOtherSessions } from "~/features/accounts/accounts.server";
 import { TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { describeEnrolment, typedCode, type Enrolment } from "~/features/accounts/two-factor.server";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
-import { requireAdmin } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.security";
@@ -21,7 +21,7 @@ const WRONG_CODE = "That code is not right. Please try again with the current co
 /** Password and code checks on this page, per admin: enough for typos, too few for guessing. */
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { config } = context.get(appContext);
   return { twoFactorEnabled: viewer.twoFactorEnabled, required: config.REQUIRE_ADMIN_2FA };
 }
@@ -40,7 +40,7 @@ type SecurityResult =
   | { error: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   const { auth, db } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = SecurityActionSchema.safeParse(form ? Object.fromEntries(form) : {});

@@ -52,7 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     await clearSignInFailures(db, attempt);
     // A passphrase set before the policy still opens the Sanctum; the dashboard asks for a new one.
-    await db.update(profiles).set({ passwordChangeDue: passwordProblem(password) !== null }).where(eq(profiles.email, email));
+    // (and the Team page shows when each member last signed in).
+    await db.update(profiles).set({ passwordChangeDue: passwordProblem(password) !== null, lastSignInAt: now }).where(eq(profiles.email, email));
     // With two-factor sign-in on, the passphrase opens only the code step (its cookie is set here).
     const needsCode = (answer as { twoFactorRedirect?: boolean }).twoFactorRedirect === true;
     const response = redirect(needsCode ? `${href("/admin/two-factor")}?${new URLSearchParams({ next })}` : next);

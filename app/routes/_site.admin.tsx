@@ -1,8 +1,9 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { Toaster } from "~/components/ui/toaster";
-import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SECURITY_LINK } from "~/features/sanctum/admin-shell";
-import { AccessDeniedScreen, GuardCard, SignInScreen } from "~/features/sanctum/admin-screens";
-import { requireAdmin, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
+import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
+import { requireStaff, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
+import { allows, ROLE_LABEL, type Permission } from "~/utils/roles";
 import type { Route } from "./+types/_site.admin";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -12,9 +13,20 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
+/** The sidebar, each link shown to the roles that may open it. */
+const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
+  { link: DASHBOARD_LINK, permission: "sanctum" },
+  { link: EVENTS_LINK, permission: "sanctum" },
+  { link: APPLICATIONS_LINK, permission: "group.review" },
+  { link: QUESTIONS_LINK, permission: "group.questions" },
+  { link: MESSAGES_LINK, permission: "messages" },
+  { link: TEAM_LINK, permission: "team" },
+  { link: SECURITY_LINK, permission: "sanctum" },
+];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { username } = await requireAdmin(request, context);
-  return { username };
+  const { username, role } = await requireStaff(request, context);
+  return { username, role: ROLE_LABEL[role], links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to) };
 }
 
 export function meta() {
@@ -23,7 +35,7 @@ export function meta() {
 
 export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell username={loaderData.username} links={[DASHBOARD_LINK, EVENTS_LINK, APPLICATIONS_LINK, QUESTIONS_LINK, MESSAGES_LINK, SECURITY_LINK]}>
+    <AdminShell username={loaderData.username} role={loaderData.role} links={LINKS.map((entry) => entry.link).filter((link) => loaderData.links.includes(link.to))}>
       <Outlet />
       <Toaster />
     </AdminShell>
@@ -36,6 +48,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     const failure = error.data as GuardFailure | undefined;
     if (error.status === 401) return <SignInScreen />;
     if (failure?.guard === "denied") return <AccessDeniedScreen />;
+    if (failure?.guard === "not-for-role") return <NotForRoleScreen role={ROLE_LABEL[failure.role]} />;
     if (failure?.guard === "cross-site") {
       return (
         <GuardCard icon={null} title="Refused">

@@ -1,17 +1,29 @@
 /**
- * The check every Sanctum loader and action makes first: `await requireAdmin(request, context)`.
- * It throws 401 (not signed in), 403 (not an admin, or a request from another site), which the
- * admin layout's error boundary turns into the sign-in or 'Access Denied' screen. The layout's
- * middleware starts the session lookup once per request; the checks share it. (Throwing from the
- * middleware itself would skip the root loader and lose the page frame.)
+ * The check every Sanctum loader and action makes first: `await requireStaff(request, context,
+ * permission)`. It throws 401 (not signed in), 403 (not staff, a role without the permission, or a
+ * request from another site), which the admin layout's error boundary turns into the sign-in,
+ * 'Access Denied' or 'Not for your role' screen. The layout's middleware starts the session lookup
+ * once per request; the checks share it. (Throwing from the middleware itself would skip the root
+ * loader and lose the page frame.)
  */
+import { eq } from "drizzle-orm";
 import { createContext, data, href, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/context";
+import type { StaffRole } from "~/db/enums";
+import { rolePolicies } from "~/db/schema";
 import { getViewer, type Viewer } from "./auth.server";
+import { allows, allowsOnEvent, isStaff, type EventPermission, type Permission } from "./roles";
 
 const viewerLookup = createContext<Promise<Viewer | null> | null>(null);
 
-export type GuardFailure = { guard: "signed-out" } | { guard: "denied"; username: string } | { guard: "cross-site" };
+export type GuardFailure =
+  | { guard: "signed-out" }
+  | { guard: "denied"; username: string }
+  | { guard: "not-for-role"; username: string; role: StaffRole }
+  | { guard: "cross-site" };
+
+/** A signed-in member of the staff. */
+export type StaffViewer = Viewer & { role: StaffRole };
 
 export const CROSS_SITE_MESSAGE = "This form must be sent from the site itself.";
 
@@ -39,17 +51,31 @@ export function startViewerLookup(request: Request, context: Readonly<RouterCont
 
 const isSecurityPage = (path: string) => path === "/admin/security" || path === "/admin/security.data";
 
-export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<Viewer> {
-  const { auth, config } = context.get(appContext);
+/**
+ * The signed-in staff member, when their role has `permission` (by default: entering the Sanctum).
+ * A member whose role requires two-factor sign-in (REQUIRE_ADMIN_2FA, or the Team page's setting
+ * for the role) and has none reaches only the page that turns it on.
+ */
+export async function requireStaff(request: Request, context: Readonly<RouterContextProvider>, permission: Permission = "sanctum"): Promise<StaffViewer> {
+  const { auth, config, db } = context.get(appContext);
   if (!["GET", "HEAD"].includes(request.method) && !isSameOrigin(request)) {
     throw data<GuardFailure>({ guard: "cross-site" }, { status: 403 });
   }
   const viewer = await (context.get(viewerLookup) ?? getViewer(auth, request));
   if (!viewer) throw data<GuardFailure>({ guard: "signed-out" }, { status: 401 });
-  if (viewer.role !== "admin") throw data<GuardFailure>({ guard: "denied", username: viewer.username }, { status: 403 });
-  // With REQUIRE_ADMIN_2FA, an admin without it reaches only the page that turns it on.
-  if (config.REQUIRE_ADMIN_2FA && !viewer.twoFactorEnabled && !isSecurityPage(new URL(request.url).pathname)) {
-    throw redirect(`${href("/admin/security")}?required`);
+  const { role } = viewer;
+  if (!isStaff(role)) throw data<GuardFailure>({ guard: "denied", username: viewer.username }, { status: 403 });
+  if (!viewer.twoFactorEnabled && !isSecurityPage(new URL(request.url).pathname)) {
+    const [policy] = config.REQUIRE_ADMIN_2FA ? [{ requireTwoFactor: true }] : await db.select({ requireTwoFactor: rolePolicies.requireTwoFactor }).from(rolePolicies).where(eq(rolePolicies.role, role));
+    if (policy?.requireTwoFactor) throw redirect(`${href("/admin/security")}?required`);
   }
-  return viewer;
+  if (!allows(role, permission)) throw notForRole({ ...viewer, role });
+  return { ...viewer, role };
+}
+
+const notForRole = (viewer: StaffViewer) => data<GuardFailure>({ guard: "not-for-role", username: viewer.username, role: viewer.role }, { status: 403 });
+
+/** Throws 'Not for your role' unless the viewer may do this with this event (a host, their own events). */
+export function requireOnEvent(viewer: StaffViewer, permission: EventPermission, event: { hostId: string | null }) {
+  if (!allowsOnEvent(viewer, permission, event)) throw notForRole(viewer);
 }

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { and, eq, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { accounts, profiles, sessions, twoFactors, verifications, type UserRole } from "~/db/schema";
+import { accounts, profiles, sessions, twoFactors, USER_ROLES, verifications, type UserRole } from "~/db/schema";
 import type { Mailer } from "./email.server";
 import { totpOnce } from "./totp-once.server";
 
@@ -135,5 +135,6 @@ export async function getViewer(auth: Auth, request: Request): Promise<Viewer | 
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const { id, name, email, role, twoFactorEnabled } = session.user as typeof session.user & { role?: string };
-  return { id, username: name, email, role: role === "admin" ? "admin" : "member", twoFactorEnabled: twoFactorEnabled === true };
+  const known = (USER_ROLES as readonly string[]).includes(role ?? "") ? (role as UserRole) : "member";
+  return { id, username: name, email, role: known, twoFactorEnabled: twoFactorEnabled === true };
 }

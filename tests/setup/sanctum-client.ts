@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-export function createAccountWithCommand(dataDir: string, email: string, password: string, role: "admin" | "member") {
+export function createAccountWithCommand(dataDir: string, email: string, password: string, role: "owner" | "admin" | "reviewer" | "host" | "member") {
   return execFileSync(process.execPath, ["scripts/users.ts", "create", "--email", email, "--role", role], {
     cwd: root,
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", USER_PASSWORD: password },

@@ -16,7 +16,7 @@ export const NewAccountSchema = z.object({
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   username: z.string().trim().min(1).max(64).optional(),
-  role: z.enum(USER_ROLES, { error: "admin or member" }).default("admin"),
+  role: z.enum(USER_ROLES, { error: "owner, admin, reviewer, host or member" }).default("owner"),
 });
 export type NewAccount = z.input<typeof NewAccountSchema>;
 

@@ -73,10 +73,13 @@ export function AdminEventCard({
   event,
   places,
   publication,
+  may = { edit: true, review: true },
 }: {
   event: AdminEventSummary;
   places: string | null;
   publication: ListedPublication | null;
+  /** What the viewer's role lets them do with this event (the server checks again). */
+  may?: { edit: boolean; review: boolean };
 }) {
   const headingId = `event-${event.id}-title`;
   return (
@@ -108,29 +111,31 @@ export function AdminEventCard({
       </div>
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
-        <Button asChild variant="outline" size="sm">
-          <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={`Edit Event ${event.title}`}>
-            <Pencil aria-hidden="true" className="size-4" />
-            Edit Event
-          </Link>
-        </Button>
-        {event.applicationRequired ? (
-          <>
-            <Button asChild variant="outline" size="sm">
-              <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
-                <Inbox aria-hidden="true" className="size-4" />
-                View Applications
-              </Link>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
-                <ListChecks aria-hidden="true" className="size-4" />
-                Edit Questions
-              </Link>
-            </Button>
-          </>
+        {may.edit ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={`Edit Event ${event.title}`}>
+              <Pencil aria-hidden="true" className="size-4" />
+              Edit Event
+            </Link>
+          </Button>
         ) : null}
-        <DeleteEventButton eventId={event.id} title={event.title} />
+        {event.applicationRequired && may.review ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
+              <Inbox aria-hidden="true" className="size-4" />
+              View Applications
+            </Link>
+          </Button>
+        ) : null}
+        {event.applicationRequired && may.edit ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
+              <ListChecks aria-hidden="true" className="size-4" />
+              Edit Questions
+            </Link>
+          </Button>
+        ) : null}
+        {may.edit ? <DeleteEventButton eventId={event.id} title={event.title} /> : null}
       </div>
     </Card>
     </article>

@@ -41,8 +41,11 @@ export function AdminEventForm({
   failure,
   publishing,
   publication,
+  hosts = [],
 }: {
   event: AdminEventSummary | null;
+  /** The team, for 'Host' (shown to those who manage every event; a host's own events stay theirs). */
+  hosts?: { id: string; username: string }[];
   failure?: EventFormFailure;
   /** Publishing to VRChat's calendar is configured. */
   publishing: boolean;
@@ -107,6 +110,16 @@ export function AdminEventForm({
               </Field>
             </div>
         </div>
+        {hosts.length > 0 ? (
+          <Field id={id("host")} label="Host" hint="The staff member who runs it: a host manages the events they host.">
+            <select id={id("host")} name="hostId" defaultValue={event?.hostId ?? ""} className={fieldClass} {...invalid("hostId")}>
+              {event?.hostId ? null : <option value="">{event ? "No host" : "You"}</option>}
+              {hosts.map((host) => (
+                <option key={host.id} value={host.id}>{host.username}</option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
         <label className="flex items-center gap-3 text-sm font-semibold text-mist-100 sm:col-span-2">
           <input type="checkbox" name="featured" defaultChecked={event?.featured} className="size-5 accent-ember-400" />
           Featured

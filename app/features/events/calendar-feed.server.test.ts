@@ -17,6 +17,7 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     applicationInstructions: null,
     featured: false,
     createdBy: null,
+    hostId: null,
     vrchatEventId: null,
     vrchatFingerprint: null,
     vrchatImport: null,

@@ -173,6 +173,7 @@ describe("toEventDetail", () => {
         applicationInstructions: null,
         featured: false,
         createdBy: null,
+        hostId: null,
         vrchatEventId: "cal_00000000-0000-0000-0000-000000000001",
         vrchatFingerprint: "x",
         vrchatImport: "sync",

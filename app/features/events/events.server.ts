@@ -161,10 +161,15 @@ export interface AdminEventSummary extends EventSummary {
   applicationCount: number;
   pendingApplications: number;
   waitlistApplications: number;
+  /** The staff member who hosts it. */
+  hostId: string | null;
 }
 
-/** Every event for the Sanctum, soonest first, with how many applications each has. */
-export async function listEventsForAdmin(db: Database, now: Date): Promise<AdminEventSummary[]> {
+/**
+ * Every event for the Sanctum, soonest first, with how many applications each has; with
+ * `hostedBy`, only that staff member's events (what a host manages).
+ */
+export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: { hostedBy?: string } = {}): Promise<AdminEventSummary[]> {
   // Counted per event in one pass and joined: a correlated subquery written as SQL text would
   // meet drizzle's unqualified column names and count against itself.
   const counts = db
@@ -187,6 +192,7 @@ export async function listEventsForAdmin(db: Database, now: Date): Promise<Admin
     })
     .from(events)
     .leftJoin(counts, eq(counts.eventId, events.id))
+    .where(hostedBy ? eq(events.hostId, hostedBy) : undefined)
     .orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
   return rows.map(({ event, applicationCount, pendingApplications, waitlistApplications }) => ({
     ...toEventSummary(event, now),
@@ -195,6 +201,7 @@ export async function listEventsForAdmin(db: Database, now: Date): Promise<Admin
     applicationCount,
     pendingApplications,
     waitlistApplications,
+    hostId: event.hostId,
   }));
 }
 
@@ -223,19 +230,20 @@ export interface PublicationChange {
   pageUrl: (eventId: string) => string;
 }
 
-export async function createEvent(db: Database, input: EventInput, createdBy: string, publication?: PublicationChange): Promise<string> {
+/** Creates an event hosted by `hostId` (by default its creator). */
+export async function createEvent(db: Database, input: EventInput, createdBy: string, publication?: PublicationChange, hostId: string = createdBy): Promise<string> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy }).returning();
+    const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId }).returning();
     if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
     return row!.id;
   });
 }
 
-/** Whether the event existed. */
-export async function updateEvent(db: Database, id: string, input: EventInput, publication?: PublicationChange): Promise<boolean> {
+/** Whether the event existed. `hostId` (when given) hands it to another staff member. */
+export async function updateEvent(db: Database, id: string, input: EventInput, publication?: PublicationChange, hostId?: string): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
   return db.transaction(async (tx) => {
-    const [row] = await tx.update(events).set(eventValues(input)).where(eq(events.id, id)).returning();
+    const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
     if (!row) return false;
     if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
     return true;

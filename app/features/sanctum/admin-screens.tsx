@@ -82,6 +82,18 @@ export function AccessDeniedScreen() {
   );
 }
 
+/** A staff member whose role does not open this page or do this. */
+export function NotForRoleScreen({ role }: { role: string }) {
+  return (
+    <GuardCard icon={<ShieldAlert className="size-10" />} title="Not for your role">
+      <p role="alert" className="text-mist-300">{`This part of the Sanctum is not open to the ${role} role. Ask an owner if you need it.`}</p>
+      <Button asChild variant="outline" className="mt-6">
+        <Link to={href("/admin")}>Back to the Dashboard</Link>
+      </Button>
+    </GuardCard>
+  );
+}
+
 export function SignOutButton({ className }: { className?: string }) {
   return (
     <Form method="post" action={href("/admin/sign-out")} className={className}>

@@ -1,4 +1,4 @@
-import { CalendarDays, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck } from "lucide-react";
+import { CalendarDays, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -42,6 +42,12 @@ export const MESSAGES_LINK: SanctumLink = {
   icon: <MessageSquareText aria-hidden="true" className="size-4" />,
 };
 
+export const TEAM_LINK: SanctumLink = {
+  to: "/admin/team",
+  label: "Team",
+  icon: <Users aria-hidden="true" className="size-4" />,
+};
+
 export const SECURITY_LINK: SanctumLink = {
   to: "/admin/security",
   label: "Security",
@@ -49,13 +55,14 @@ export const SECURITY_LINK: SanctumLink = {
 };
 
 /** The Sanctum's frame: greeting, 'Leave Sanctum', and the sidebar of its sections. */
-export function AdminShell({ username, links, children }: { username: string; links: SanctumLink[]; children: ReactNode }) {
+export function AdminShell({ username, role, links, children }: { username: string; role: string; links: SanctumLink[]; children: ReactNode }) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4 border-b border-aurora-400/15 pb-6">
         <div>
           <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">The Sanctum</p>
           <p className="mt-1 font-display text-2xl text-mist-100">Welcome, {username}</p>
+          <p className="text-sm text-mist-400" data-testid="viewer-role">{role}</p>
         </div>
         <Button asChild variant="outline" size="sm">
           <Link to={href("/")}>Leave Sanctum</Link>

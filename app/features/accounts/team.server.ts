@@ -1,0 +1,247 @@
+/**
+ * The staff as a team: who is on it and with which role, the owners' invitations (single-use links
+ * valid 7 days, their tokens kept only as hashes), role changes, removals (which end the member's
+ * sessions at once), each role's two-factor requirement, and the team's history of all of these.
+ * The last owner can be neither removed nor demoted: someone must always be able to run the team.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, count, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { isUniqueViolation, type Database } from "~/db/db.server";
+import { STAFF_ROLES, type StaffRole } from "~/db/enums";
+import { profiles, rolePolicies, sessions, teamHistory, teamInvitations } from "~/db/schema";
+import type { Auth } from "~/utils/auth.server";
+import { ROLE_LABEL } from "~/utils/roles";
+import { AccountError, createAccount } from "./accounts.server";
+import { INVITATION_INVALID, LAST_OWNER_MESSAGE } from "./team-texts";
+
+export const INVITATION_DAYS = 7;
+
+type Executor = Pick<Database, "select" | "insert" | "update" | "delete">;
+
+export interface Actor {
+  id: string;
+  username: string;
+}
+
+export interface TeamMember {
+  id: string;
+  username: string;
+  email: string;
+  role: StaffRole;
+  twoFactorEnabled: boolean;
+  lastSignInAt: Date | null;
+  discordUserId: string | null;
+}
+
+const isStaffRole = (role: string): role is StaffRole => (STAFF_ROLES as readonly string[]).includes(role);
+
+/** The team: every account with a staff role, owners first. */
+export async function listTeam(db: Pick<Database, "select">): Promise<TeamMember[]> {
+  const rows = await db
+    .select({
+      id: profiles.id,
+      username: profiles.username,
+      email: profiles.email,
+      role: profiles.role,
+      twoFactorEnabled: profiles.twoFactorEnabled,
+      lastSignInAt: profiles.lastSignInAt,
+      discordUserId: profiles.discordUserId,
+    })
+    .from(profiles)
+    .orderBy(asc(profiles.createdAt));
+  const order = (role: StaffRole) => STAFF_ROLES.indexOf(role);
+  return rows
+    .filter((row): row is typeof row & { role: StaffRole } => isStaffRole(row.role))
+    .sort((a, b) => order(a.role) - order(b.role));
+}
+
+async function record(tx: Executor, actor: Actor | null, change: string) {
+  await tx.insert(teamHistory).values({ actorId: actor?.id ?? null, actorName: actor?.username ?? "the site", change });
+}
+
+export async function listTeamHistory(db: Pick<Database, "select">, limit = 50) {
+  return db
+    .select({ id: teamHistory.id, actorName: teamHistory.actorName, change: teamHistory.change, createdAt: teamHistory.createdAt })
+    .from(teamHistory)
+    .orderBy(desc(teamHistory.createdAt), desc(teamHistory.id))
+    .limit(limit);
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export const InvitationInputSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid e-mail address." })).pipe(z.string().max(254, { error: "Enter a valid e-mail address." })),
+  role: z.enum(STAFF_ROLES, { error: "Choose a role: Owner, Admin, Reviewer or Host." }),
+});
+
+export type InvitationOutcome = { ok: true; token: string; email: string; role: StaffRole; expiresAt: Date } | { ok: false; message: string };
+
+/**
+ * An invitation for `email` to join as `role`. A newer invitation to the same address replaces an
+ * open one (only the newest link works). Refused for an address already on the team.
+ */
+export async function inviteMember(db: Database, input: { email: string; role: string }, actor: Actor, now: Date): Promise<InvitationOutcome> {
+  const parsed = InvitationInputSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]!.message };
+  const { email, role } = parsed.data;
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ role: profiles.role }).from(profiles).where(eq(profiles.email, email));
+    if (existing) return { ok: false, message: `${email} already has an account here.` } as const;
+    await tx
+      .update(teamInvitations)
+      .set({ closedAt: now })
+      .where(and(eq(teamInvitations.email, email), isNull(teamInvitations.closedAt)));
+    await tx.insert(teamInvitations).values({ email, role, tokenHash: hashToken(token), invitedBy: actor.id, expiresAt });
+    await record(tx, actor, `invited ${email} as ${ROLE_LABEL[role]}`);
+    return { ok: true, token, email, role, expiresAt } as const;
+  });
+}
+
+/** What an invitation link opens: null when it was used, withdrawn, has expired, or never was. */
+export async function getInvitation(db: Pick<Database, "select">, token: string, now: Date) {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const [row] = await db
+    .select({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role, expiresAt: teamInvitations.expiresAt })
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.tokenHash, hashToken(token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)));
+  return row ?? null;
+}
+
+/** The invitations not yet used, newest first. */
+export async function listOpenInvitations(db: Pick<Database, "select">, now: Date) {
+  return db
+    .select({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role, expiresAt: teamInvitations.expiresAt })
+    .from(teamInvitations)
+    .where(and(isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)))
+    .orderBy(desc(teamInvitations.createdAt));
+}
+
+export async function withdrawInvitation(db: Database, invitationId: string, actor: Actor, now: Date): Promise<boolean> {
+  if (!z.uuid().safeParse(invitationId).success) return false;
+  return db.transaction(async (tx) => {
+    const [closed] = await tx
+      .update(teamInvitations)
+      .set({ closedAt: now })
+      .where(and(eq(teamInvitations.id, invitationId), isNull(teamInvitations.closedAt)))
+      .returning({ email: teamInvitations.email });
+    if (!closed) return false;
+    await record(tx, actor, `withdrew the invitation of ${closed.email}`);
+    return true;
+  });
+}
+
+export type AcceptOutcome = { ok: true; email: string } | { ok: false; message: string; field?: "username" | "password" };
+
+/**
+ * Uses an invitation: its account is made with the invited address and role, the username and
+ * passphrase given (the passphrase policy applies). The invitation is closed first, in a statement
+ * that only one use can win; should the account not be made, it opens again.
+ */
+export async function acceptInvitation(db: Database, auth: Auth, input: { token: string; username: string; password: string }, now: Date): Promise<AcceptOutcome> {
+  const username = input.username.trim();
+  if (!username || username.length > 64) return { ok: false, message: "Choose a username of 1 to 64 characters.", field: "username" };
+  if (!TOKEN_SHAPE.test(input.token)) return { ok: false, message: INVITATION_INVALID };
+  const [claimed] = await db
+    .update(teamInvitations)
+    .set({ closedAt: now })
+    .where(and(eq(teamInvitations.tokenHash, hashToken(input.token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)))
+    .returning({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role });
+  if (!claimed) return { ok: false, message: INVITATION_INVALID };
+  const reopen = () => db.update(teamInvitations).set({ closedAt: null }).where(eq(teamInvitations.id, claimed.id));
+  let account;
+  try {
+    account = await createAccount(auth, { email: claimed.email, password: input.password, username, role: claimed.role });
+  } catch (error) {
+    if (error instanceof AccountError && /already exists/.test(error.message)) return { ok: false, message: `${claimed.email} already has an account here. Sign in instead.` };
+    await reopen();
+    if (error instanceof AccountError) return { ok: false, message: error.message.replace(/^--password: /, ""), field: "password" };
+    throw error;
+  }
+  await record(db, { id: account.id, username: account.username }, `joined as ${ROLE_LABEL[claimed.role]} (${claimed.email})`);
+  return { ok: true, email: claimed.email };
+}
+
+async function ownersBesides(tx: Executor, memberId: string) {
+  const [row] = await tx.select({ n: count() }).from(profiles).where(and(eq(profiles.role, "owner"), ne(profiles.id, memberId)));
+  return row!.n;
+}
+
+export type TeamChange = { ok: true } | { ok: false; status: 404 | 409 | 400; message: string };
+
+/** Gives a member another role; never the last owner's. The member's next request meets the new role. */
+export async function changeRole(db: Database, memberId: string, role: string, actor: Actor): Promise<TeamChange> {
+  if (!isStaffRole(role)) return { ok: false, status: 400, message: "Choose a role: Owner, Admin, Reviewer or Host." };
+  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
+  return db.transaction(async (tx) => {
+    // Owners are counted under a lock, so two owners demoting each other cannot both succeed.
+    await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
+    const [member] = await tx.select({ username: profiles.username, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
+    if (!member || !isStaffRole(member.role)) return { ok: false, status: 404, message: "No such member of the team." } as const;
+    if (member.role === role) return { ok: true } as const;
+    if (member.role === "owner" && (await ownersBesides(tx, memberId)) === 0) return { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
+    await tx.update(profiles).set({ role }).where(eq(profiles.id, memberId));
+    await record(tx, actor, `made ${member.username} ${ROLE_LABEL[role]} (was ${ROLE_LABEL[member.role]})`);
+    return { ok: true } as const;
+  });
+}
+
+/** Removes a member from the team: their account goes, and with it every session, at once. */
+export async function removeMember(db: Database, memberId: string, actor: Actor): Promise<TeamChange> {
+  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
+    const [member] = await tx.select({ username: profiles.username, email: profiles.email, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
+    if (!member || !isStaffRole(member.role)) return { ok: false, status: 404, message: "No such member of the team." } as const;
+    if (member.role === "owner" && (await ownersBesides(tx, memberId)) === 0) return { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
+    await tx.delete(sessions).where(eq(sessions.userId, memberId));
+    await tx.delete(profiles).where(eq(profiles.id, memberId));
+    await record(tx, actor, `removed ${member.username} (${member.email}, ${ROLE_LABEL[member.role]})`);
+    return { ok: true } as const;
+  });
+}
+
+/** Which roles must sign in with two-factor (the Team page's setting). */
+export async function listRolePolicies(db: Pick<Database, "select">): Promise<Record<StaffRole, boolean>> {
+  const rows = await db.select({ role: rolePolicies.role, requireTwoFactor: rolePolicies.requireTwoFactor }).from(rolePolicies);
+  return Object.fromEntries(STAFF_ROLES.map((role) => [role, rows.find((row) => row.role === role)?.requireTwoFactor ?? false])) as Record<StaffRole, boolean>;
+}
+
+export async function setTwoFactorRequired(db: Database, required: Record<StaffRole, boolean>, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await listRolePolicies(tx);
+    for (const role of STAFF_ROLES) {
+      if (before[role] === required[role]) continue;
+      await tx
+        .insert(rolePolicies)
+        .values({ role, requireTwoFactor: required[role] })
+        .onConflictDoUpdate({ target: rolePolicies.role, set: { requireTwoFactor: required[role] } });
+      await record(tx, actor, `${required[role] ? "required" : "stopped requiring"} two-factor sign-in for ${ROLE_LABEL[role]}s`);
+    }
+  });
+}
+
+/** Sets (or clears) a member's Discord account: who they are when they press a review button. */
+export async function setMemberDiscord(db: Database, memberId: string, discord: { userId: string; name: string } | null, actor: Actor): Promise<TeamChange> {
+  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
+  try {
+    return await db.transaction(async (tx) => {
+      const [member] = await tx.update(profiles).set({ discordUserId: discord?.userId ?? null }).where(eq(profiles.id, memberId)).returning({ username: profiles.username });
+      if (!member) return { ok: false, status: 404, message: "No such member of the team." } as const;
+      await record(tx, actor, discord ? `linked ${member.username} to ${discord.name} in Discord (${discord.userId})` : `unlinked ${member.username}'s Discord account`);
+      return { ok: true } as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, status: 409, message: "That Discord account is already linked to another member of the team." };
+    throw error;
+  }
+}
+
+/** The staff member a Discord account belongs to, if any. */
+export async function findMemberByDiscord(db: Pick<Database, "select">, discordUserId: string): Promise<{ id: string; username: string; role: StaffRole } | null> {
+  const [row] = await db.select({ id: profiles.id, username: profiles.username, role: profiles.role }).from(profiles).where(eq(profiles.discordUserId, discordUserId));
+  return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role } : null;
+}

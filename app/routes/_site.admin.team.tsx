@@ -1,0 +1,170 @@
+import { data, href } from "react-router";
+import { z } from "zod";
+import { ErrorAlert, Notice } from "~/components/ui/alert";
+import { Card } from "~/components/ui/card";
+import { appContext } from "~/context";
+import { STAFF_ROLES } from "~/db/enums";
+import { InviteForm, OpenInvitations, TeamHistory, TeamMemberCard, TwoFactorPolicyForm } from "~/features/accounts/team-page";
+import {
+  changeRole,
+  INVITATION_DAYS,
+  inviteMember,
+  listOpenInvitations,
+  listRolePolicies,
+  listTeam,
+  listTeamHistory,
+  removeMember,
+  setMemberDiscord,
+  setTwoFactorRequired,
+  withdrawInvitation,
+} from "~/features/accounts/team.server";
+import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
+import { requireStaff } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { ROLE_LABEL } from "~/utils/roles";
+import type { Route } from "./+types/_site.admin.team";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireStaff(request, context, "team");
+  const { db, discord } = context.get(appContext);
+  const now = new Date();
+  const [team, invitations, policies, history] = await Promise.all([listTeam(db), listOpenInvitations(db, now), listRolePolicies(db), listTeamHistory(db)]);
+  return {
+    viewerId: viewer.id,
+    discordConfigured: discord !== null,
+    team: team.map((member) => ({ ...member, lastSignInAt: member.lastSignInAt?.toISOString() ?? null })),
+    invitations: invitations.map((invitation) => ({ ...invitation, expiresAt: invitation.expiresAt.toISOString() })),
+    policies,
+    history: history.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
+  };
+}
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("invite"), email: z.string().max(320), role: z.string().max(40) }),
+  z.object({ intent: z.literal("withdraw-invite"), id: z.string().max(100) }),
+  z.object({ intent: z.literal("change-role"), id: z.string().max(100), role: z.string().max(40) }),
+  z.object({ intent: z.literal("remove"), id: z.string().max(100) }),
+  z.object({ intent: z.literal("set-discord"), id: z.string().max(100), discordUserId: z.string().max(100) }),
+  z.object({ intent: z.literal("require-two-factor") }),
+]);
+
+type ActionResult = { ok: true; message: string; link?: string } | { ok?: false; error: string; intent?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "team");
+  const { db, discord, mail, mailTransport } = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  const parsed = ActionSchema.safeParse(form ? Object.fromEntries(form) : {});
+  if (!parsed.success) return data<ActionResult>({ error: "The team could not be changed: the form was incomplete." }, { status: 400 });
+  const change = parsed.data;
+  const actor = { id: viewer.id, username: viewer.username };
+  const now = new Date();
+  try {
+    switch (change.intent) {
+      case "invite": {
+        const invited = await inviteMember(db, { email: change.email, role: change.role }, actor, now);
+        if (!invited.ok) return data<ActionResult>({ error: invited.message, intent: "invite" }, { status: 400 });
+        const link = `${new URL(request.url).origin}${href("/admin/join/:token", { token: invited.token })}`;
+        if (mailTransport === "log") {
+          // No mail leaves this site: the owner hands the link over themselves, and sees it this once.
+          return { ok: true, message: `Invitation made for ${invited.email}. No e-mail is set up here: copy the link below and send it yourself. It works once, for ${INVITATION_DAYS} days.`, link } satisfies ActionResult;
+        }
+        await mail.send({
+          to: invited.email,
+          subject: "You are invited to the Dwellers' Sanctum",
+          text:
+            `${viewer.username} invites you to join the Dwellers' staff on Dwell as ${ROLE_LABEL[invited.role]}.\n\n` +
+            `Open this link within ${INVITATION_DAYS} days to choose your username and passphrase:\n${link}\n\n` +
+            "The link works once. If you did not expect it, ignore this message.",
+        });
+        return { ok: true, message: `Invitation sent to ${invited.email}.` } satisfies ActionResult;
+      }
+      case "withdraw-invite":
+        if (!(await withdrawInvitation(db, change.id, actor, now))) return data<ActionResult>({ error: "That invitation is no longer open." }, { status: 404 });
+        return { ok: true, message: "Invitation withdrawn: its link no longer works." } satisfies ActionResult;
+      case "change-role": {
+        const changed = await changeRole(db, change.id, change.role, actor);
+        if (!changed.ok) return data<ActionResult>({ error: changed.message }, { status: changed.status });
+        return { ok: true, message: "Role changed." } satisfies ActionResult;
+      }
+      case "remove": {
+        const removed = await removeMember(db, change.id, actor);
+        if (!removed.ok) return data<ActionResult>({ error: removed.message }, { status: removed.status });
+        return { ok: true, message: "Removed from the team: their sessions have ended." } satisfies ActionResult;
+      }
+      case "set-discord": {
+        if (!change.discordUserId.trim()) {
+          const cleared = await setMemberDiscord(db, change.id, null, actor);
+          return cleared.ok ? ({ ok: true, message: "Discord account unlinked." } satisfies ActionResult) : data<ActionResult>({ error: cleared.message }, { status: cleared.status });
+        }
+        if (!discord) return data<ActionResult>({ error: "The Discord bot is not configured on this site." }, { status: 409 });
+        const userId = discordUserIdFrom(change.discordUserId);
+        if (!userId) return data<ActionResult>({ error: "A Discord user ID is a number of 17 to 20 digits (Discord: User Settings → Advanced → Developer Mode, then Copy User ID)." }, { status: 400 });
+        const member = await discord.describeMember(userId);
+        if (!member) return data<ActionResult>({ error: "No member of the Discord server has that ID." }, { status: 404 });
+        const linked = await setMemberDiscord(db, change.id, { userId, name: member.displayName }, actor);
+        if (!linked.ok) return data<ActionResult>({ error: linked.message }, { status: linked.status });
+        return { ok: true, message: `Linked to ${member.displayName} in Discord.` } satisfies ActionResult;
+      }
+      case "require-two-factor": {
+        const chosen = new Set(form!.getAll("require").map(String));
+        await setTwoFactorRequired(db, Object.fromEntries(STAFF_ROLES.map((role) => [role, chosen.has(role)])) as Record<(typeof STAFF_ROLES)[number], boolean>, actor);
+        return { ok: true, message: "Two-factor settings saved." } satisfies ActionResult;
+      }
+    }
+  } catch (error) {
+    log.error("failed to change the team", { error, intent: change.intent });
+    return data<ActionResult>({ error: "The team could not be changed just now. Try again in a moment." }, { status: 503 });
+  }
+}
+
+export function meta() {
+  return [{ title: "Team · The Sanctum" }];
+}
+
+export default function Team({ loaderData, actionData }: Route.ComponentProps) {
+  const { team, invitations, policies, history, viewerId, discordConfigured } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  const error = result && !result.ok ? result : null;
+  return (
+    <div className="space-y-8">
+      <h1 className="font-display text-4xl text-mist-100">Team</h1>
+      {result?.ok ? (
+        <Notice>
+          <span role="status">{result.message}</span>
+          {result.link ? (
+            <input readOnly value={result.link} aria-label="Invitation link" className="mt-2 block w-full rounded border border-aurora-400/30 bg-night-950 px-2 py-1 font-mono text-sm text-mist-100" onFocus={(event) => event.currentTarget.select()} />
+          ) : null}
+        </Notice>
+      ) : null}
+      {error && error.intent !== "invite" ? <ErrorAlert>{error.error}</ErrorAlert> : null}
+      <section aria-labelledby="invite-heading" className="space-y-3">
+        <h2 id="invite-heading" className="font-display text-2xl text-mist-100">Invite</h2>
+        <Card className="space-y-4 p-4">
+          <InviteForm error={error?.intent === "invite" ? error.error : null} />
+          <OpenInvitations invitations={invitations} />
+        </Card>
+      </section>
+      <section aria-labelledby="members-heading" className="space-y-3">
+        <h2 id="members-heading" className="font-display text-2xl text-mist-100">Members</h2>
+        <ul className="space-y-3">
+          {team.map((member) => (
+            <li key={member.id}>
+              <TeamMemberCard member={member} self={member.id === viewerId} discordConfigured={discordConfigured} />
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="security-heading" className="space-y-3">
+        <h2 id="security-heading" className="font-display text-2xl text-mist-100">Require two-factor</h2>
+        <Card className="p-4">
+          <TwoFactorPolicyForm required={policies} />
+        </Card>
+      </section>
+      <section aria-labelledby="history-heading" className="space-y-3">
+        <h2 id="history-heading" className="font-display text-2xl text-mist-100">Team history</h2>
+        <TeamHistory entries={history} />
+      </section>
+    </div>
+  );
+}

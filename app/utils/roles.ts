@@ -1,0 +1,51 @@
+/**
+ * What each staff role may do in the Sanctum: the one table every loader and action asks (through
+ * requireStaff), and the sidebar reads to show only what a member may open.
+ *
+ * - owner: everything, plus the team and its security settings;
+ * - admin: events, questions, decision messages, every application, exports;
+ * - reviewer: reads and decides group and event applications, writes notes;
+ * - host: the events they host (create, edit, their questions, decide and export their
+ *   applications); no group applications.
+ */
+import { STAFF_ROLES, type StaffRole, type UserRole } from "~/db/enums";
+
+export const ROLE_LABEL: Record<StaffRole, string> = { owner: "Owner", admin: "Admin", reviewer: "Reviewer", host: "Host" };
+
+/** What a role may do everywhere (an event's own permissions are below). */
+const GRANTS = {
+  /** The dashboard, one's own security page. */
+  sanctum: STAFF_ROLES,
+  team: ["owner"],
+  /** Create an event (a host's becomes theirs). */
+  "events.create": ["owner", "admin", "host"],
+  /** Every event: edit, delete, publish, import from VRChat's calendar, sync. */
+  "events.all": ["owner", "admin"],
+  "group.questions": ["owner", "admin"],
+  messages: ["owner", "admin"],
+  /** Read, decide and annotate group applications (spam marks included). */
+  "group.review": ["owner", "admin", "reviewer"],
+  "group.export": ["owner", "admin"],
+  /** Every event's applications. */
+  "events.review": ["owner", "admin", "reviewer"],
+  "events.export": ["owner", "admin"],
+  /** The notifications' retries and the dashboard's operations. */
+  operations: ["owner", "admin"],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export type Permission = keyof typeof GRANTS;
+
+export const isStaff = (role: UserRole): role is StaffRole => (STAFF_ROLES as readonly string[]).includes(role);
+
+export function allows(role: UserRole, permission: Permission): boolean {
+  return isStaff(role) && (GRANTS[permission] as readonly StaffRole[]).includes(role);
+}
+
+/** What one may do with one event: `hostId` is the event's host. */
+export type EventPermission = "edit" | "questions" | "review" | "export";
+
+export function allowsOnEvent(viewer: { id: string; role: UserRole }, permission: EventPermission, event: { hostId: string | null }): boolean {
+  const everywhere = { edit: "events.all", questions: "events.all", review: "events.review", export: "events.export" } as const;
+  if (allows(viewer.role, everywhere[permission])) return true;
+  return viewer.role === "host" && event.hostId === viewer.id;
+}
