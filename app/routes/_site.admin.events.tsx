@@ -33,13 +33,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const calendarGroupId = vrchat.calendar?.groupId ?? null;
   // Who may do what here: the page shows only what the server would allow.
   const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review") };
+  // The editor itself is refused to a role that may not use it (the list stays open to all staff).
+  if (url.searchParams.has("new")) await requireStaff(request, context, "events.create");
+  const editing = url.searchParams.get("edit");
+  if (editing) {
+    const event = await getEvent(db, editing);
+    if (event) requireOnEvent(viewer, "edit", event);
+  }
   const hosts = can.all ? (await listTeam(db)).map(({ id, username }) => ({ id, username })) : [];
   try {
     // A host manages the events they host, and sees only those.
     const events = await listEventsForAdmin(db, new Date(), viewer.role === "host" ? { hostedBy: viewer.id } : {});
     const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
     const publications = await listPublications(db, events.map((event) => event.id));
-    const editing = url.searchParams.get("edit");
     return {
       events,
       places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,

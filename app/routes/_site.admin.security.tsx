@@ -196,7 +196,7 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
       </div>
       {!enabled && (loaderData.required || searchParams.has("required")) ? (
         <Notice>
-          Admins of this site sign in with a second key. Turn on two-factor sign-in to reach the rest of the Sanctum.
+          Your role signs in with a second key on this site. Turn on two-factor sign-in to reach the rest of the Sanctum.
         </Notice>
       ) : null}
       <Card className="space-y-6 p-6">

@@ -59,7 +59,7 @@ async function signOut(page: Page) {
 test("an admin is led to the Security page and enrols with the key it shows", async ({ page }) => {
   await passphrase(page);
   await expect(page).toHaveURL(/\/admin\/security\?required$/);
-  await expect(page.getByText("Admins of this site sign in with a second key.")).toBeVisible();
+  await expect(page.getByText("Your role signs in with a second key on this site.")).toBeVisible();
   await hydrated(page);
   await expectNoSeriousViolations(page, "the Security page");
   // Nothing else of the Sanctum opens yet.
@@ -121,5 +121,5 @@ test("turning it off takes the passphrase and a code; the site then asks for it 
   await off.getByLabel("Code from your app").fill(await app.fresh());
   await off.getByRole("button", { name: "Turn Off Two-Factor Sign-In" }).click();
   await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
-  await expect(page.getByText("Admins of this site sign in with a second key.")).toBeVisible();
+  await expect(page.getByText("Your role signs in with a second key on this site.")).toBeVisible();
 });

@@ -28,7 +28,12 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   admin: [{ url: () => "/admin", expect: ALL_STAFF }],
   "admin/security": [{ url: () => "/admin/security", expect: ALL_STAFF }],
   "admin/team": [{ url: () => "/admin/team", expect: { owner: 200 } }],
-  "admin/events": [{ url: () => "/admin/events", expect: ALL_STAFF }],
+  "admin/events": [
+    { url: () => "/admin/events", expect: ALL_STAFF },
+    // The editor: a new event, and another's event.
+    { url: () => "/admin/events?new", expect: { ...ADMINS, host: 200 } },
+    { url: () => `/admin/events?edit=${ids.other}`, expect: ADMINS },
+  ],
   "admin/questions": [{ url: () => "/admin/questions", expect: ADMINS }],
   "admin/applications": [{ url: () => "/admin/applications", expect: REVIEWERS }],
   "admin/applications/export": [{ url: () => "/admin/applications/export", expect: ADMINS }],
@@ -126,7 +131,7 @@ describe("the Sanctum's routes", () => {
 
   for (const [route, cases] of Object.entries(PAGES)) {
     for (const [n, page] of cases.entries()) {
-      it(`${route}${cases.length > 1 ? ` (${n === 0 ? "the host's own event" : "another event"})` : ""}: each gets their answer`, async () => {
+      it(`${route} (${n + 1} of ${cases.length}): each gets their answer`, async () => {
         for (const who of WHO) {
           const status = expected(page.expect, who);
           const response = await fetch(`${server.url}${page.url()}`, { headers: { cookie: cookies[who] } });

@@ -62,7 +62,7 @@ describe("two-factor sign-in", () => {
       expect(response.headers.get("location"), path).toBe("/admin/security?required");
     }
     const security = await (await get("/admin/security?required", cookie)).text();
-    expect(security).toContain("Admins of this site sign in with a second key.");
+    expect(security).toContain("Your role signs in with a second key on this site.");
 
     const wrongPassword = await postForm(server.url, "/admin/security", { intent: "enable", password: "not-the-passphrase" }, { Cookie: cookie });
     expect(wrongPassword.status).toBe(400);
