@@ -31,6 +31,10 @@ import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { createReviewChannel, interactionKey as discordInteractionKey } from "~/features/discord/discord-review.server";
+import { decideServices } from "~/flows/decide.server";
+import { answerInteraction } from "~/flows/discord-interaction.server";
+import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -109,6 +113,8 @@ function privateResponse(response: Response): Response {
 export const loggedPath = (path: string) =>
   path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]").replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]");
 
+export const DISCORD_INTERACTIONS_PATH = "/discord/interactions";
+
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
@@ -179,6 +185,25 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   });
 
   app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
+
+  // Discord's Interactions Endpoint URL: the review channel's buttons (see flows/discord-interaction).
+  const interactionKey = config.DISCORD_PUBLIC_KEY ? discordInteractionKey(config.DISCORD_PUBLIC_KEY) : null;
+  app.post(DISCORD_INTERACTIONS_PATH, async (c) => {
+    if (!interactionKey) return c.json({ error: "Review in Discord is not set up on this site." }, 404);
+    const body = await c.req.text();
+    const services = decideServices({ db, config, vrchat, discord, notifications });
+    const origin = siteOrigin(config, new URL(c.req.url));
+    const answer = await answerInteraction(
+      services,
+      interactionKey,
+      origin,
+      { body, signature: c.req.header("x-signature-ed25519") ?? null, timestamp: c.req.header("x-signature-timestamp") ?? null },
+      new Date(),
+    );
+    c.header("Cache-Control", "no-store");
+    return c.json(answer.body, answer.status);
+  });
+  app.all(DISCORD_INTERACTIONS_PATH, (c) => c.json({ error: "Discord sends interactions with POST." }, 405, { Allow: "POST" }));
 
   if (staticRoot) {
     app.use(
@@ -302,6 +327,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []),
     ...(vrchat.calendar ? [vrchat.calendar.publisher.channel] : []),
     ...(discord?.channels ?? []),
+    // Review in Discord: its posts, their edits and the daily reminder keep the bot's one pace too.
+    ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? [createReviewChannel({ db: database.db, bot: discord, channelId: config.DISCORD_REVIEW_CHANNEL_ID })] : []),
   ];
   const actionWorker = createOutboxWorker(database.db, actionChannels, {
     maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
@@ -310,6 +337,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     onSettled: (job, outcome) => {
       if (job.target === "vrchat_calendar") {
         return outcome.kind === "delivered" ? Promise.resolve() : markPublicationFailed(database.db, job.payload, outcome.error);
+      }
+      if (job.target === "discord_review") {
+        if (outcome.kind !== "delivered") log.warn("a Discord review message could not be posted or edited", { error: outcome.error });
+        return Promise.resolve();
       }
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
       return recordActionOutcome(database.db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
@@ -351,8 +382,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       log.warn("pruning rate limits failed", { error }),
     );
     pruneSignInFailures(database.db, new Date()).catch((error: unknown) => log.warn("pruning sign-in failures failed", { error }));
+    remindReviewers();
   }, 60 * 60 * 1000);
   housekeeping.unref();
+  // Once a day, a line in the review channel when applications have waited more than a day.
+  function remindReviewers() {
+    if (!discord || !config.DISCORD_REVIEW_CHANNEL_ID) return;
+    remindWaitingApplications(database.db, `${config.PUBLIC_URL}/admin/applications`, new Date())
+      .then((done) => {
+        if (done === "sent") actionWorker.wake();
+      })
+      .catch((error: unknown) => log.warn("the review reminder failed", { error }));
+  }
+  const firstReminder = setTimeout(remindReviewers, 60_000);
+  firstReminder.unref();
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.

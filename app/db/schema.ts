@@ -82,6 +82,21 @@ export const profiles = pgTable(
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],
 );
 
+/** The message each application has in the Discord review channel, to edit once it is decided. */
+export const discordReviewMessages = pgTable(
+  "discord_review_messages",
+  {
+    applicationKind: text().$type<"group" | "event">().notNull(),
+    applicationId: uuid().notNull(),
+    channelId: text().notNull(),
+    messageId: text().notNull(),
+    /** The application as posted: an edit keeps it and changes only the outcome and the buttons. */
+    embed: jsonb().$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.applicationKind, table.applicationId] })],
+);
+
 /** An owner's invitation to join the team: a single-use link, its token kept only as a hash. */
 export const teamInvitations = pgTable(
   "team_invitations",
@@ -375,6 +390,7 @@ export const OUTBOX_TARGETS = [
   "discord_role",
   "discord_dm",
   "vrchat_calendar",
+  "discord_review",
 ] as const;
 
 /**

@@ -24,6 +24,7 @@ import {
 import type { Places } from "~/features/applications/places";
 import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
 import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { addToCalendarUrl } from "~/features/events/calendar-link";
 import { eventStart, formatLongDate, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
@@ -35,8 +36,28 @@ export interface DecideServices {
   vrchat: { membership: VRChatMembership | null; membershipActions: boolean };
   discord: DiscordBot | null;
   discordInvite: string | null;
+  /** Applications are posted to Discord's review channel: a decision edits their message. */
+  discordReview?: boolean;
   /** Wakes the outbox worker once a decision has queued its actions. */
   wake: () => void;
+}
+
+/** What a decision needs, from what every entry point has (a route's context, the interactions' server). */
+export function decideServices(from: {
+  db: Database;
+  config: { DISCORD_INVITE_URL?: string; DISCORD_REVIEW_CHANNEL_ID?: string };
+  vrchat: DecideServices["vrchat"];
+  discord: DiscordBot | null;
+  notifications: { wake(): void };
+}): DecideServices {
+  return {
+    db: from.db,
+    vrchat: from.vrchat,
+    discord: from.discord,
+    discordInvite: from.config.DISCORD_INVITE_URL ?? null,
+    discordReview: from.discord !== null && Boolean(from.config.DISCORD_REVIEW_CHANNEL_ID),
+    wake: () => from.notifications.wake(),
+  };
 }
 
 /** Who decides: a staff account, in the Sanctum or (its linked member) in Discord. */
@@ -121,7 +142,14 @@ async function findLinks(services: DecideServices, scope: ReviewScope, targets: 
  * role (group) and the message by DM. Counts the decisions that could not act in VRChat for
  * want of an account.
  */
-function effectsOf(services: DecideServices, review: Review, links: FoundLinks, context: ReturnType<typeof contextOf>, decider: Decider, block: boolean) {
+function effectsOf(
+  services: DecideServices,
+  review: Review,
+  links: FoundLinks,
+  context: ReturnType<typeof contextOf>,
+  decider: Decider,
+  { block = false, reason = null }: { block?: boolean; reason?: string | null } = {},
+) {
   const { scope } = review;
   const actor = { id: decider.id, name: deciderName(decider) };
   let templates: ReturnType<typeof listDecisionMessages> | undefined;
@@ -136,9 +164,13 @@ function effectsOf(services: DecideServices, review: Review, links: FoundLinks, 
     if (discord) {
       await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
     }
-    const linked = await applyDecision(tx, decided, { ...context, templates: await templates } satisfies DecisionContext);
-    if (!isDecided(decided.status)) return;
+    const linked = await applyDecision(tx, decided, { ...context, templates: await templates, note: reason } satisfies DecisionContext);
     const now = new Date();
+    // The review message in Discord shows the outcome (or, back to pending, its buttons again).
+    if (services.discordReview) {
+      await queueReviewJob(tx, { job: "edit", applicationKind: decided.kind, applicationId: decided.id, status: decided.status, by: actor.name }, now);
+    }
+    if (!isDecided(decided.status)) return;
     if (services.vrchat.membershipActions && decided.kind === "group") {
       if (linked.vrchatUserId) {
         await queueMembershipAction(
@@ -179,6 +211,8 @@ export interface OneDecision {
   block?: boolean;
   /** The decider confirmed approving past the event's last place. */
   overCapacity?: boolean;
+  /** A reason to add to the applicant's message (a rejection from Discord). */
+  reason?: string | null;
 }
 
 export type OneOutcome =
@@ -192,7 +226,10 @@ export async function decideApplication(services: DecideServices, review: Review
   const now = new Date();
   const targets = decision.status ? await listLinkTargets(services.db, review.scope.kind, [decision.id]) : [];
   const links = decision.status ? await findLinks(services, review.scope, targets, decision.status) : { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
-  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, decision.block ?? false);
+  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, {
+    block: decision.block,
+    reason: decision.reason,
+  });
   const done = await reviewApplication(
     services.db,
     review.scope,
@@ -223,7 +260,7 @@ export async function decideApplications(
   const now = new Date();
   const targets = await listLinkTargets(services.db, review.scope.kind, decision.ids);
   const links = await findLinks(services, review.scope, targets, decision.status);
-  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, false);
+  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider);
   const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,
   });

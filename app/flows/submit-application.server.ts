@@ -20,6 +20,8 @@ import {
   type Vetting,
 } from "~/features/applications/applications.server";
 import { applicantIdentity, profileLinkAnswer, type FormQuestion } from "~/features/applications/answers";
+import { queueReviewJob } from "~/features/discord/discord-review.server";
+import { buildDiscordEmbed } from "~/features/notifications/discord.server";
 import {
   checkFormFilling,
   countDuplicate,
@@ -71,7 +73,7 @@ export type SubmissionOutcome =
       retryAfterSeconds?: number;
     };
 
-type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat"> & { secret: string };
+type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | "discord"> & { secret: string };
 
 /** What a form served now to this client carries against scripts: its fill-time token and a crowd challenge. */
 export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
@@ -167,8 +169,14 @@ export async function submitPublicApplication(
         scope.kind === "group" && questions.some((q) => q.questionType === "vrchat_profile")
           ? (answers) => checkProfileLink(services, client, questions, answers, now)
           : undefined,
-      onStored: (tx, stored) =>
-        enqueueNotification(tx, toApplicationNotification(stored, eventTitle, eventUrl), notifications.targets, stored.id),
+      onStored: async (tx, stored) => {
+        const notification = toApplicationNotification(stored, eventTitle, eventUrl);
+        await enqueueNotification(tx, notification, notifications.targets, stored.id);
+        // The staff's review channel in Discord gets it with 'Approve' and 'Reject'.
+        if (services.discord && config.DISCORD_REVIEW_CHANNEL_ID) {
+          await queueReviewJob(tx, { job: "post", applicationKind: scope.kind, applicationId: stored.id, embed: { ...buildDiscordEmbed(notification) } }, now);
+        }
+      },
     });
     if (!result.ok) {
       if (result.status === 409) {

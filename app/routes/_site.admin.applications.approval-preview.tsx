@@ -3,7 +3,7 @@ import { z } from "zod";
 import { appContext } from "~/context";
 import { REVIEW_PAGE_SIZE } from "~/features/applications/review.server";
 import type { ApprovalPreviewAnswer } from "~/features/applications/bulk-decisions";
-import { findReview, previewApproval } from "~/flows/decide.server";
+import { decideServices, findReview, previewApproval } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.approval-preview";
@@ -16,14 +16,14 @@ const IdsSchema = z.array(z.uuid()).min(1).max(REVIEW_PAGE_SIZE);
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "group.review");
-  const { db, config, vrchat, discord, notifications } = context.get(appContext);
+  const app = context.get(appContext);
+  const { db } = app;
   const reply = (answer: ApprovalPreviewAnswer, status = 200) => data(answer, { status, headers: { "Cache-Control": "no-store" } });
   const ids = IdsSchema.safeParse(new URL(request.url).searchParams.getAll("ids"));
   if (!ids.success) return reply({ preview: null, error: "Select at least one application first." }, 400);
   try {
     const review = (await findReview(db, undefined))!;
-    const services = { db, vrchat, discord, discordInvite: config.DISCORD_INVITE_URL ?? null, wake: () => notifications.wake() };
-    return reply({ preview: await previewApproval(services, review, ids.data), error: null });
+    return reply({ preview: await previewApproval(decideServices(app), review, ids.data), error: null });
   } catch (error) {
     log.error("failed to preview a bulk approval", { error });
     return reply({ preview: null, error: "What VRChat will do could not be worked out just now." }, 503);

@@ -19,7 +19,7 @@ import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
 import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
-import { decideApplication, decideApplications, findReview, linkVRChatAccount, type DecideServices, type Decider } from "~/flows/decide.server";
+import { decideApplication, decideApplications, decideServices, findReview, linkVRChatAccount, type Decider } from "~/flows/decide.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
@@ -97,8 +97,9 @@ const BulkSchema = z.object({
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
-  const { db, config, vrchat, discord, notifications } = context.get(appContext);
-  const services: DecideServices = { db, vrchat, discord, discordInvite: config.DISCORD_INVITE_URL ?? null, wake: () => notifications.wake() };
+  const app = context.get(appContext);
+  const { db, vrchat, discord, notifications } = app;
+  const services = decideServices(app);
   const found = await findReview(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "review", found.event);

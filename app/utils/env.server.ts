@@ -75,6 +75,15 @@ const EnvSchema = z.object({
   DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the server's id (a number)" }).optional(),
   DISCORD_MEMBER_ROLE_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the role's id (a number)" }).optional(),
   DISCORD_API_URL: httpUrl.default("https://discord.com/api/v10"),
+  /** Review in Discord: the application's public key (Developer Portal → General Information), hex. */
+  DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: "expected the application's public key: 64 hexadecimal characters" }).optional(),
+  /** The staff's channel where new applications are posted with 'Approve' and 'Reject'. */
+  DISCORD_REVIEW_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
+  /** Staff link their own Discord account with Discord's sign-in (OAuth2): the application's id and secret. */
+  DISCORD_CLIENT_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the application's id (a number)" }).optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(8, { error: "expected the application's client secret (Developer Portal → OAuth2)" }).optional(),
+  /** Where people authorise Discord sign-in (a fake's, in tests). */
+  DISCORD_OAUTH_URL: httpUrl.default("https://discord.com/oauth2/authorize"),
   /** Signs sessions; at least 32 characters. Optional with the embedded database (one is generated). */
   AUTH_SECRET: z.string().min(32, { error: "at least 32 characters (openssl rand -base64 32)" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected smtp:// or smtps://user:password@host:port" }).optional(),
@@ -125,6 +134,7 @@ const PAIRS = [
   ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID"],
   ["GOOGLE_SHEETS_ID", "GOOGLE_SERVICE_ACCOUNT_FILE"],
   ["DISCORD_BOT_TOKEN", "DISCORD_GUILD_ID"],
+  ["DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET"],
 ] as const;
 
 /** The VRChat settings that must all be present once any of them is. */
@@ -155,6 +165,12 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   }
   if (env.DISCORD_MEMBER_ROLE_ID && !env.DISCORD_BOT_TOKEN) {
     ctx.addIssue({ code: "custom", path: ["DISCORD_BOT_TOKEN"], message: "required when DISCORD_MEMBER_ROLE_ID is set" });
+  }
+  // The review posts buttons: they need the bot to post, and the key to trust the presses.
+  if (env.DISCORD_REVIEW_CHANNEL_ID) {
+    for (const name of ["DISCORD_BOT_TOKEN", "DISCORD_PUBLIC_KEY"] as const) {
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required when DISCORD_REVIEW_CHANNEL_ID is set" });
+    }
   }
   const given = VRCHAT_REQUIRED.find((name) => env[name]);
   if (given) {

@@ -16,7 +16,7 @@ export interface RateLimitResult {
 export const windowOf = (windowMs: number, now: Date) => new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 
 /** Counts one more under `key` in the current window; returns the window's count. */
-export async function countHit(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
+export async function countHit(db: Pick<Database, "insert">, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
   const [row] = await db
     .insert(rateLimits)
     .values({ key, windowStart: windowOf(windowMs, now), count: 1 })

@@ -195,6 +195,17 @@ export interface ApplicationCounts {
   event: { total: number; pending: number };
 }
 
+/** Pending applications (group and event, not spam) sent before `before`: those that have waited. */
+export async function countWaitingSince(db: Database, before: Date): Promise<number> {
+  const waiting = (table: typeof applications | typeof eventApplications) =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(and(isNull(table.spamAt), eq(table.status, "pending"), sql`${table.submittedAt} < ${before.toISOString()}::timestamptz`));
+  const [[group], [event]] = await Promise.all([waiting(applications), waiting(eventApplications)]);
+  return group!.n + event!.n;
+}
+
 /** The dashboard's application figures, counted in SQL. */
 export async function countApplications(db: Database): Promise<ApplicationCounts> {
   const counts = (table: typeof applications | typeof eventApplications) =>

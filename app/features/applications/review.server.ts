@@ -157,6 +157,27 @@ export async function listAudit(db: Database, applicationIds: string[]): Promise
   }));
 }
 
+/**
+ * Where an application stands, for a decision made away from the Sanctum's lists (a Discord
+ * button): its status, its event (for an event application), and who set its status last.
+ * Null when it is gone or marked as spam.
+ */
+export async function describeApplication(db: Database, kind: ApplicationKind, id: string) {
+  if (!z.uuid().safeParse(id).success) return null;
+  const [row] =
+    kind === "event"
+      ? await db.select({ status: eventApplications.status, eventId: eventApplications.eventId }).from(eventApplications).where(and(eq(eventApplications.id, id), isNull(eventApplications.spamAt)))
+      : await db.select({ status: applications.status, eventId: sql<string | null>`null` }).from(applications).where(and(eq(applications.id, id), isNull(applications.spamAt)));
+  if (!row) return null;
+  const [last] = await db
+    .select({ actorName: applicationAuditLog.actorName })
+    .from(applicationAuditLog)
+    .where(and(eq(applicationAuditLog.applicationId, id), eq(applicationAuditLog.field, "status")))
+    .orderBy(desc(applicationAuditLog.createdAt))
+    .limit(1);
+  return { status: row.status, eventId: row.eventId, decidedBy: last?.actorName ?? null };
+}
+
 export interface Reviewer {
   id: string;
   username: string;

@@ -145,6 +145,8 @@ export interface DecisionContext {
   date: string;
   /** The review's messages (listDecisionMessages of its scope), read once for all its decisions. */
   templates: readonly EditableMessage[];
+  /** A reason the decider gave (Discord's 'Reject' asks for one): it follows the message. */
+  note?: string | null;
 }
 
 export interface Decision {
@@ -197,8 +199,9 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
   if (!row) return nothing;
   const template = context.templates.find((message) => message.outcome === decision.status)!.body;
   const values = { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite };
-  const text = renderDecisionMessage(template, values);
-  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username) });
+  const note = context.note?.trim() ? `\n\n${context.note.trim()}` : "";
+  const text = renderDecisionMessage(template, values) + note;
+  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username) }) + (note ? escapeDiscordMarkdown(note) : "");
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
   return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text, directMessage };
 }

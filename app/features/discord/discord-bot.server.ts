@@ -196,7 +196,16 @@ export function createDiscordBot(options: DiscordBotOptions) {
     return "Decision sent by direct message";
   }
 
-  function channel<J>(target: "discord_role" | "discord_dm", schema: z.ZodType<J>, run: (job: J) => Promise<string>) {
+  /** A message in a channel of the server (the review channel): its id, to edit it later. */
+  async function postMessage(channelId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+    return z.object({ id: z.string() }).parse(await call("POST", `/channels/${channelId}/messages`, body));
+  }
+
+  async function editMessage(channelId: string, messageId: string, body: Record<string, unknown>): Promise<void> {
+    await call("PATCH", `/channels/${channelId}/messages/${messageId}`, body);
+  }
+
+  function channel<J>(target: JobTarget, schema: z.ZodType<J>, run: (job: J) => Promise<string>) {
     return {
       target,
       // Opening the DM channel and sending the message.
@@ -217,6 +226,10 @@ export function createDiscordBot(options: DiscordBotOptions) {
     findCandidates,
     matchApplicant,
     describeMember,
+    postMessage,
+    editMessage,
+    /** An outbox channel of the bot's own jobs (the review's, beside the decisions' role and message). */
+    jobChannel: channel,
     roleConfigured: memberRoleId !== null,
     channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)] as const,
   };
@@ -224,13 +237,15 @@ export function createDiscordBot(options: DiscordBotOptions) {
 
 export type DiscordBot = ReturnType<typeof createDiscordBot>;
 
+type JobTarget = "discord_role" | "discord_dm" | "discord_review";
+
 type ActionOutcome =
   | { kind: "delivered"; result: string }
   | { kind: "retry"; error: string; retryAfterMs?: number }
   | { kind: "failed"; error: string };
 
 /** Discord's refusals are shown as they are; waits and outages are retried by the outbox. */
-function outcomeOf(error: unknown, target: "discord_role" | "discord_dm"): ActionOutcome {
+function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
   if (!(error instanceof DiscordError)) {
     return { kind: "failed", error: error instanceof z.ZodError ? "Discord answered in an unexpected shape" : String(error) };
   }
@@ -238,11 +253,19 @@ function outcomeOf(error: unknown, target: "discord_role" | "discord_dm"): Actio
   if (error.status === null || error.status >= 500) return { kind: "retry", error: error.message };
   if (error.code === 50007) return { kind: "failed", error: "Discord refused the direct message: they do not accept messages from this server's members" };
   if (error.code === 50013 || error.status === 403) {
-    const what = target === "discord_role" ? "grant the role (its role must be above the member role, with Manage Roles)" : "send the message";
+    const what =
+      target === "discord_role"
+        ? "grant the role (its role must be above the member role, with Manage Roles)"
+        : target === "discord_review"
+          ? "post in the review channel (View Channel and Send Messages there)"
+          : "send the message";
     return { kind: "failed", error: `The bot has no permission to ${what}` };
   }
   if (error.status === 401) return { kind: "failed", error: "Discord refused the bot's token (DISCORD_BOT_TOKEN)" };
-  if (error.status === 404) return { kind: "failed", error: `Discord does not know ${target === "discord_role" ? "this member or the role" : "this user"} (${error.message})` };
+  if (error.status === 404) {
+    const what = target === "discord_role" ? "this member or the role" : target === "discord_review" ? "the review channel or its message" : "this user";
+    return { kind: "failed", error: `Discord does not know ${what} (${error.message})` };
+  }
   return { kind: "failed", error: `Discord answered ${error.status}: ${error.message}` };
 }
 

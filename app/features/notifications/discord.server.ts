@@ -48,7 +48,8 @@ interface DiscordEmbed {
   fields: { name: string; value: string; inline?: boolean }[];
 }
 
-function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {
+/** The application as one embed, within Discord's limits (also what the review channel gets). */
+export function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {
   const title = truncate(headline(notification), DISCORD_LIMITS.title);
   const identity = [
     { name: "VRChat Username", value: truncate(orDash(escapeDiscordMarkdown(notification.vrchat_username)), IDENTITY_LIMIT), inline: true },

@@ -1,0 +1,121 @@
+/**
+ * A press of 'Approve' or 'Reject' in Discord's review channel (POST /discord/interactions): the
+ * request is trusted only when Discord signed it, recently; the presser only when their Discord
+ * account is linked to a member of the team whose role may decide that application. The decision
+ * is the Sanctum's own (flows/decide.server), under '{username} in Discord'. Nothing else of the
+ * site is reachable this way: the answer is one of Discord's interaction responses, or a refusal.
+ */
+import type { KeyObject } from "node:crypto";
+import type { ApplicationKind } from "~/db/enums";
+import { findMemberByDiscord } from "~/features/accounts/team.server";
+import { describeApplication } from "~/features/applications/review.server";
+import {
+  ephemeral,
+  getReviewMessage,
+  InteractionSchema,
+  InteractionType,
+  isSignedByDiscord,
+  messageBody,
+  modalValue,
+  parseCustomId,
+  REASON_MAX,
+  rejectModal,
+  ResponseType,
+} from "~/features/discord/discord-review.server";
+import { getEvent } from "~/features/events/events.server";
+import { allows, allowsOnEvent } from "~/utils/roles";
+import { log } from "~/utils/log.server";
+import { prefix } from "~/utils/text";
+import { decideApplication, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
+
+/** How long a press waits for its decision before Discord is told it will see the outcome later. */
+const ANSWER_WITHIN_MS = 2_500;
+
+export const NOT_STAFF = "Only members of the team whose Discord account is linked on the Sanctum's Team page can decide here. Nothing was done.";
+export const NOT_FOR_ROLE = "Your role on the team cannot decide this application. Nothing was done.";
+export const UNKNOWN_BUTTON = "This is not one of Dwell's buttons. Nothing was done.";
+export const GONE = "This application no longer exists (deleted, or marked as spam). Nothing was done.";
+
+export interface InteractionRequest {
+  body: string;
+  signature: string | null;
+  timestamp: string | null;
+}
+
+export type InteractionAnswer = { status: 200 | 400 | 401; body: unknown };
+
+export async function answerInteraction(
+  services: DecideServices,
+  key: KeyObject,
+  siteOrigin: string,
+  request: InteractionRequest,
+  now: Date,
+): Promise<InteractionAnswer> {
+  if (!isSignedByDiscord(key, request, request.body, now)) return { status: 401, body: { error: "invalid request signature" } };
+  let json: unknown;
+  try {
+    json = JSON.parse(request.body);
+  } catch {
+    return { status: 400, body: { error: "the body is not JSON" } };
+  }
+  const parsed = InteractionSchema.safeParse(json);
+  if (!parsed.success) return { status: 400, body: { error: "not an interaction" } };
+  const interaction = parsed.data;
+  if (interaction.type === InteractionType.ping) return { status: 200, body: { type: ResponseType.pong } };
+  if (interaction.type !== InteractionType.component && interaction.type !== InteractionType.modalSubmit) {
+    return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
+  }
+  const target = parseCustomId(interaction.data?.custom_id ?? "");
+  if (!target || (interaction.type === InteractionType.modalSubmit) !== (target.action === "reason")) {
+    return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
+  }
+  return { status: 200, body: await press(services, siteOrigin, interaction, target) };
+}
+
+async function press(
+  services: DecideServices,
+  siteOrigin: string,
+  interaction: ReturnType<typeof InteractionSchema.parse>,
+  target: { action: "approve" | "reject" | "reason"; kind: ApplicationKind; id: string },
+) {
+  const { db } = services;
+  const presserId = interaction.member?.user.id ?? interaction.user?.id ?? "";
+  const staff = presserId ? await findMemberByDiscord(db, presserId) : null;
+  if (!staff) return ephemeral(NOT_STAFF);
+  const application = await describeApplication(db, target.kind, target.id);
+  if (!application) return ephemeral(GONE);
+  const event = application.eventId ? await getEvent(db, application.eventId) : null;
+  if (target.kind === "event" && !event) return ephemeral(GONE);
+  const may = event ? allowsOnEvent(staff, "review", event) : allows(staff.role, "group.review");
+  if (!may) return ephemeral(NOT_FOR_ROLE);
+  if (application.status === "approved" || application.status === "rejected") {
+    return ephemeral(`Already ${application.status}${application.decidedBy ? ` by ${application.decidedBy}` : ""}. Nothing was changed.`);
+  }
+  if (target.action === "reject") return rejectModal(target.kind, target.id);
+
+  const status = target.action === "approve" ? "approved" : "rejected";
+  const reason = target.action === "reason" ? prefix(modalValue(interaction.data?.components, "reason") ?? "", REASON_MAX) : null;
+  const review = await findReview(db, event?.id);
+  if (!review) return ephemeral(GONE);
+  const decider: Decider = { id: staff.id, username: staff.username, via: "discord" };
+  const deciding = decideApplication(services, review, { id: target.id, status, reason }, decider, siteOrigin);
+  const late = Symbol("late");
+  const timer = new Promise<typeof late>((resolve) => setTimeout(() => resolve(late), ANSWER_WITHIN_MS).unref());
+  const outcome = await Promise.race([deciding, timer]);
+  if (outcome === late) {
+    // Still deciding (VRChat slow to answer): Discord is told the press was taken; the decision's
+    // own edit of the review message shows its outcome once it is made.
+    deciding.catch((error: unknown) => log.error("a decision from Discord failed", { error }));
+    return { type: ResponseType.deferredUpdate };
+  }
+  if (outcome.kind === "missing") return ephemeral(GONE);
+  if (outcome.kind === "full") return ephemeral("The event's places are all taken: approving past them is done in the Sanctum, where you confirm it. Nothing was changed.");
+  if (outcome.kind === "conflict") {
+    const now = await describeApplication(db, target.kind, target.id);
+    return ephemeral(`Already ${now?.status ?? "decided"}${now?.decidedBy ? ` by ${now.decidedBy}` : ""}. Nothing was changed.`);
+  }
+  const message = await getReviewMessage(db, target.kind, target.id);
+  const by = deciderName(decider);
+  if (!message) return ephemeral(`${status === "approved" ? "Approved" : "Rejected"} by ${by}.`);
+  return { type: ResponseType.updateMessage, data: messageBody({ embed: message.embed, outcome: { status, by }, kind: target.kind, id: target.id }) };
+}
