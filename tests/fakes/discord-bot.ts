@@ -6,12 +6,25 @@
  * carry `retry_after` and Retry-After; a message sent again with the same `nonce` and
  * `enforce_nonce` is not created twice. Everything done is recorded.
  */
+import { generateKeyPairSync, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export const FAKE_DISCORD_TOKEN = "fake-bot-token-0123456789abcdef";
 export const FAKE_GUILD_ID = "111111111111111111";
 export const FAKE_MEMBER_ROLE_ID = "222222222222222222";
+/** The staff's review channel, where the bot may post and edit its messages. */
+export const FAKE_REVIEW_CHANNEL_ID = "333333333333333333";
+
+/** A message the bot posted in a server channel, as it stands after its edits. */
+export interface FakeChannelMessage {
+  id: string;
+  channelId: string;
+  content: string;
+  embeds: unknown[];
+  components: { type: number; components?: { type: number; custom_id?: string; label?: string }[] }[];
+  edits: number;
+}
 
 /** A member of the server. */
 export interface FakeDiscordMember {
@@ -36,12 +49,16 @@ export interface FakeDiscordBot {
   /** Roles granted, as `userId:roleId`, in order. */
   grants: string[];
   messages: FakeDiscordMessage[];
+  /** Messages posted in the review channel, edits applied. */
+  channelPosts: FakeChannelMessage[];
   /** Every request, as method and path (with query). */
   requests: { method: string; path: string; userAgent: string }[];
   /** The next `times` requests answer 429 asking to wait `seconds`. */
   rateLimitNext(times: number, seconds: number): void;
   /** Role grants answer 403 Missing Permissions while on. */
   refuseRoles(on: boolean): void;
+  /** Every request answers 503 while on (Discord down). */
+  setDown(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +74,8 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   const nonces = new Map<string, { id: string }>();
   let limited = { times: 0, seconds: 1 };
   let roleRefusal = false;
+  let down = false;
+  const channelPosts: FakeChannelMessage[] = [];
   let messageId = 900000000000000000n;
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
@@ -83,6 +102,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     const url = new URL(req.url ?? "/", "http://discord.test");
     const path = url.pathname.replace(/^\/api\/v10/, "");
     requests.push({ method: req.method ?? "GET", path: `${path}${url.search}`, userAgent: req.headers["user-agent"] ?? "" });
+    if (down) return send(res, 503, { message: "upstream connect error", code: 0 });
     if (req.headers.authorization !== `Bot ${FAKE_DISCORD_TOKEN}`) return fail(res, 401, 0, "401: Unauthorized");
     if (limited.times > 0) {
       limited.times--;
@@ -121,6 +141,24 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       return send(res, 200, { id, type: 1, recipients: [{ id: recipient }] });
     }
     const channelMessages = /^\/channels\/(\d+)\/messages$/.exec(path);
+    if (req.method === "POST" && channelMessages?.[1] === FAKE_REVIEW_CHANNEL_ID) {
+      const content = typeof json.content === "string" ? json.content : "";
+      const embeds = Array.isArray(json.embeds) ? json.embeds : [];
+      if (content.length > 2000 || (!content && embeds.length === 0)) return fail(res, 400, 50006, "Cannot send an empty message");
+      const message: FakeChannelMessage = { id: String(messageId++), channelId: FAKE_REVIEW_CHANNEL_ID, content, embeds, components: (json.components as FakeChannelMessage["components"]) ?? [], edits: 0 };
+      channelPosts.push(message);
+      return send(res, 200, { id: message.id, channel_id: message.channelId, content });
+    }
+    const edit = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+    if (req.method === "PATCH" && edit) {
+      const message = channelPosts.find((m) => m.channelId === edit[1] && m.id === edit[2]);
+      if (!message) return fail(res, 404, 10008, "Unknown Message");
+      if (typeof json.content === "string") message.content = json.content;
+      if (Array.isArray(json.embeds)) message.embeds = json.embeds;
+      if (Array.isArray(json.components)) message.components = json.components as FakeChannelMessage["components"];
+      message.edits++;
+      return send(res, 200, { id: message.id, channel_id: message.channelId, content: message.content });
+    }
     if (req.method === "POST" && channelMessages) {
       const recipient = channels.get(channelMessages[1]!);
       if (!recipient) return fail(res, 404, 10003, "Unknown Channel");
@@ -149,7 +187,11 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     members,
     grants,
     messages,
+    channelPosts,
     requests,
+    setDown(on) {
+      down = on;
+    },
     rateLimitNext(times, seconds) {
       limited = { times, seconds };
     },
@@ -171,5 +213,67 @@ export function fakeDiscordBotEnv(fake: { url: string }): Record<string, string>
     DISCORD_BOT_TOKEN: FAKE_DISCORD_TOKEN,
     DISCORD_GUILD_ID: FAKE_GUILD_ID,
     DISCORD_MEMBER_ROLE_ID: FAKE_MEMBER_ROLE_ID,
+  };
+}
+
+/**
+ * Discord's side of the Interactions Endpoint: a key pair of its own, whose public half the site is
+ * given (DISCORD_PUBLIC_KEY, hex), and interactions signed with it as Discord signs them: Ed25519
+ * over the timestamp followed by the body, in X-Signature-Ed25519 and X-Signature-Timestamp.
+ */
+export function fakeInteractionSigner() {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const publicKeyHex = Buffer.from(publicKey.export({ format: "jwk" }).x!, "base64url").toString("hex");
+  return {
+    publicKeyHex,
+    /** Sends an interaction to the site; `timestamp` (seconds) and `signature` may be forced. */
+    async send(siteUrl: string, interaction: unknown, options: { timestamp?: number; signature?: string | null; body?: string } = {}) {
+      const body = options.body ?? JSON.stringify(interaction);
+      const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+      const signature = options.signature === undefined ? sign(null, Buffer.from(timestamp + body), privateKey).toString("hex") : options.signature;
+      const response = await fetch(`${siteUrl}/discord/interactions`, {
+        method: "POST",
+        body,
+        headers: {
+          "Content-Type": "application/json",
+          "User-Agent": "Discord-Interactions/1.0 (+https://discord.com)",
+          "X-Signature-Timestamp": timestamp,
+          ...(signature === null ? {} : { "X-Signature-Ed25519": signature }),
+        },
+      });
+      const text = await response.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // Not JSON: the test reads the status.
+      }
+      return { status: response.status, json: json as { type?: number; data?: { content?: string; flags?: number; components?: unknown[]; custom_id?: string } } | null };
+    },
+  };
+}
+
+/** A button press by a Discord user, as Discord sends it for a message in a server channel. */
+export function fakePress(userId: string, customId: string, messageId = "1") {
+  return {
+    id: "4".repeat(18),
+    application_id: "5".repeat(18),
+    type: 3,
+    token: "interaction-token",
+    version: 1,
+    guild_id: FAKE_GUILD_ID,
+    channel_id: FAKE_REVIEW_CHANNEL_ID,
+    member: { user: { id: userId, username: `user${userId.slice(-3)}` }, roles: [] },
+    message: { id: messageId, channel_id: FAKE_REVIEW_CHANNEL_ID },
+    data: { custom_id: customId, component_type: 2 },
+  };
+}
+
+/** A modal submitted: its text input inside a Label, as Discord returns it. */
+export function fakeModalSubmit(userId: string, customId: string, reason: string) {
+  return {
+    ...fakePress(userId, customId),
+    type: 5,
+    data: { custom_id: customId, components: [{ type: 18, id: 1, component: { type: 4, id: 2, custom_id: "reason", value: reason } }] },
   };
 }

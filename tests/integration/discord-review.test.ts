@@ -1,0 +1,230 @@
+/**
+ * Review in Discord, over HTTP against the production server: applications made through the
+ * public form are posted to the fake Discord's review channel; presses come signed by a key pair of
+ * the test's own, as Discord signs them; the decision acts in VRChat (the fake) once, the review
+ * message is edited, and every refusal (unsigned, badly signed, stale, an unknown button, an
+ * unlinked presser, a role that may not decide, a second press) changes nothing.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  FAKE_REVIEW_CHANNEL_ID,
+  fakeDiscordBotEnv,
+  fakeInteractionSigner,
+  fakeModalSubmit,
+  fakePress,
+  fakeSnowflake,
+  startFakeDiscordBot,
+  type FakeDiscordBot,
+} from "../fakes/discord-bot";
+import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const signer = fakeInteractionSigner();
+const REVIEWER_DISCORD = fakeSnowflake(11);
+const HOST_DISCORD = fakeSnowflake(12);
+const STRANGER_DISCORD = fakeSnowflake(13);
+
+let fake: FakeVRChat;
+let discord: FakeDiscordBot;
+let server: ServerProcess;
+let dataDir: string;
+const cookies = { owner: "", reviewer: "" };
+let fields: string[] = [];
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+async function apply(name: string) {
+  const answers = [name, `${name.replaceAll(" ", "").toLowerCase()}-discord`, "A friend", "I tend the lanterns", ""];
+  const response = await postForm(server.url, "/apply", Object.fromEntries(fields.map((field, i) => [field, answers[i]!])));
+  const html = await response.text();
+  expect(response.status).toBe(200);
+  return /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!;
+}
+
+/** The review post of an application, once the bot has made it; its buttons' custom ids. */
+async function reviewPost(name: string) {
+  await until(`the review post of ${name}`, () => discord.channelPosts.some((post) => JSON.stringify(post.embeds).includes(name)));
+  const post = discord.channelPosts.find((p) => JSON.stringify(p.embeds).includes(name))!;
+  const buttons = post.components.flatMap((row) => row.components ?? []);
+  return { post, approve: buttons.find((b) => b.label === "Approve")?.custom_id ?? "", reject: buttons.find((b) => b.label === "Reject")?.custom_id ?? "" };
+}
+
+async function reviewText(name: string) {
+  const html = await fetch(`${server.url}/admin/applications?status=all`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
+  const start = html.lastIndexOf("<li", html.indexOf(`>${name}<`));
+  return html.slice(start, html.indexOf("</details>", start)).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+}
+
+async function applicationIdOf(name: string) {
+  const html = await fetch(`${server.url}/admin/applications?status=all`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
+  return /name="id" value="([0-9a-f-]{36})"/.exec(html.slice(html.indexOf(`>${name}<`)))![1]!;
+}
+
+async function statusText(token: string) {
+  return (await fetch(`${server.url}/applications/status/${token}`).then((r) => r.text())).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+}
+
+async function teamMemberId(email: string) {
+  const html = await fetch(`${server.url}/admin/team`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
+  // The member's card names them, then holds their forms.
+  return /name="id" value="([0-9a-f-]{36})"/.exec(html.slice(html.indexOf(email)))![1]!;
+}
+
+beforeAll(async () => {
+  [fake, discord] = await Promise.all([startFakeVRChat(), startFakeDiscordBot()]);
+  fake.group.people.push(
+    { id: fakeUserId(1), displayName: "Lantern Moth", status: "requested" },
+    { id: fakeUserId(2), displayName: "Pushy Crow", status: "requested" },
+  );
+  discord.members.push(
+    { id: REVIEWER_DISCORD, username: "sky-reviews", globalName: "Sky" },
+    { id: HOST_DISCORD, username: "ember-hosts", globalName: "Ember" },
+    { id: STRANGER_DISCORD, username: "someone", globalName: "Someone" },
+  );
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-discord-review-"));
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    ...fakeVRChatEnv(fake),
+    ...fakeDiscordBotEnv(discord),
+    VRCHAT_MEMBERSHIP_ACTIONS: "true",
+    DISCORD_PUBLIC_KEY: signer.publicKeyHex,
+    DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID,
+    RATE_LIMIT_APPLICATIONS: "1000",
+    RATE_LIMIT_DUPLICATES: "1000",
+  });
+  createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "owner");
+  createAccountWithCommand(dataDir, "sky@dwell.example", "moonlight-over-the-sky", "reviewer");
+  createAccountWithCommand(dataDir, "ember@dwell.example", "moonlight-over-the-ember", "host");
+  cookies.owner = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
+  cookies.reviewer = await signIn(server.url, "sky@dwell.example", "moonlight-over-the-sky");
+  // The owner links each member's Discord account on the Team page (checked with the bot).
+  for (const [email, discordId] of [["sky@dwell.example", REVIEWER_DISCORD], ["ember@dwell.example", HOST_DISCORD]] as const) {
+    const linked = await postForm(server.url, "/admin/team", { intent: "set-discord", id: await teamMemberId(email), discordUserId: discordId }, { cookie: cookies.owner });
+    expect(linked.status).toBe(200);
+    expect(await linked.text()).toContain("Linked to");
+  }
+  const unknown = await postForm(server.url, "/admin/team", { intent: "set-discord", id: await teamMemberId("ember@dwell.example"), discordUserId: fakeSnowflake(99) }, { cookie: cookies.owner });
+  expect(unknown.status).toBe(404);
+  await unknown.body?.cancel();
+  const form = await fetch(`${server.url}/apply`).then((response) => response.text());
+  fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+});
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await fake?.close();
+  await discord?.close();
+});
+
+describe("the interactions endpoint", () => {
+  it("answers Discord's PING, and 401 to what Discord did not sign, recently", async () => {
+    expect(await signer.send(server.url, { type: 1 })).toEqual({ status: 200, json: { type: 1 } });
+    expect((await signer.send(server.url, { type: 1 }, { signature: null })).status).toBe(401);
+    expect((await signer.send(server.url, { type: 1 }, { signature: "ab".repeat(64) })).status).toBe(401);
+    const sixMinutesAgo = Math.floor(Date.now() / 1000) - 6 * 60;
+    expect((await signer.send(server.url, { type: 1 }, { timestamp: sixMinutesAgo })).status).toBe(401);
+    // A body changed after signing is not the one signed.
+    const other = fakeInteractionSigner();
+    expect((await other.send(server.url, { type: 1 })).status).toBe(401);
+    // Only POST, and only interactions: nothing else of the site is reached this way.
+    expect((await fetch(`${server.url}/discord/interactions`)).status).toBe(405);
+    expect((await signer.send(server.url, null, { body: "not json" })).status).toBe(400);
+  });
+});
+
+describe("a decision in Discord", () => {
+  it("posts each application with Approve and Reject; a linked reviewer's press decides once, acts in VRChat once, and edits the message", async () => {
+    const token = await apply("Lantern Moth");
+    const { post, approve, reject } = await reviewPost("Lantern Moth");
+    expect(approve).toMatch(/^dwell:approve:group:[0-9a-f-]{36}$/);
+    expect(reject).toMatch(/^dwell:reject:group:/);
+    expect(JSON.stringify(post.embeds)).toContain("I tend the lanterns");
+
+    // Refused, and nothing changes: a stranger, a host (no group applications), an unknown button.
+    const stranger = await signer.send(server.url, fakePress(STRANGER_DISCORD, approve));
+    expect(stranger).toMatchObject({ status: 200, json: { type: 4, data: { flags: 64, content: expect.stringContaining("Only members of the team") } } });
+    const host = await signer.send(server.url, fakePress(HOST_DISCORD, approve));
+    expect(host.json?.data?.content).toBe("Your role on the team cannot decide this application. Nothing was done.");
+    const unknown = await signer.send(server.url, fakePress(REVIEWER_DISCORD, "dwell:launch:group:nope"));
+    expect(unknown.json?.data?.content).toBe("This is not one of Dwell's buttons. Nothing was done.");
+    expect(await reviewText("Lantern Moth")).toContain("Pending");
+    expect(fake.actions).toEqual([]);
+
+    const pressed = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
+    expect(pressed.status).toBe(200);
+    expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by sky in Discord", components: [] } });
+    await until("the accept in VRChat", () => fake.actions.length === 1);
+    expect(fake.actions[0]).toMatchObject({ kind: "accept", userId: fakeUserId(1) });
+    await until("the review message edited", () => discord.channelPosts.find((p) => p.id === post.id)!.edits > 0);
+    expect(discord.channelPosts.find((p) => p.id === post.id)).toMatchObject({ content: "✅ Approved by sky in Discord", components: [] });
+    const card = await reviewText("Lantern Moth");
+    expect(card).toContain("sky in Discord: status pending → approved");
+    expect(card).toContain("Join request accepted in VRChat");
+    expect(await statusText(token)).toContain("Welcome among the Dwellers, Lantern Moth!");
+
+    // A second press changes nothing and says who decided first.
+    const again = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
+    expect(again.json).toMatchObject({ type: 4, data: { flags: 64, content: "Already approved by sky in Discord. Nothing was changed." } });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(fake.actions).toHaveLength(1);
+  });
+
+  it("asks for a reason on 'Reject', and adds it to the applicant's message", async () => {
+    const token = await apply("Pushy Crow");
+    const { post, reject } = await reviewPost("Pushy Crow");
+    const modal = await signer.send(server.url, fakePress(REVIEWER_DISCORD, reject, post.id));
+    expect(modal.json).toMatchObject({ type: 9, data: { custom_id: reject.replace("reject", "reason"), title: "Reject this application" } });
+    expect(await reviewText("Pushy Crow")).toContain("Pending");
+    const submitted = await signer.send(server.url, fakeModalSubmit(REVIEWER_DISCORD, modal.json!.data!.custom_id!, "We met at the door and it did not go well."));
+    expect(submitted.json).toMatchObject({ type: 7, data: { content: "❌ Rejected by sky in Discord" } });
+    const page = await statusText(token);
+    expect(page).toContain("Not accepted");
+    expect(page).toContain("We cannot accept your application at this time. May your travels in VRChat be bright. We met at the door and it did not go well.");
+    await until("the reject in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(2)));
+    expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", block: false });
+  });
+
+  it("edits the review message when the decision is made in the Sanctum, even after Discord was down", async () => {
+    await apply("Quiet Heron");
+    const { post, approve } = await reviewPost("Quiet Heron");
+    discord.setDown(true);
+    const decided = await postForm(server.url, "/admin/applications", { intent: "status", id: await applicationIdOf("Quiet Heron"), status: "rejected" }, { cookie: cookies.owner });
+    expect(decided.status).toBe(200);
+    await decided.body?.cancel();
+    expect(await reviewText("Quiet Heron")).toContain("Rejected");
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(discord.channelPosts.find((p) => p.id === post.id)!.edits).toBe(0);
+    discord.setDown(false);
+    await until("the edit, once Discord answers", () => discord.channelPosts.find((p) => p.id === post.id)!.edits > 0, 60_000);
+    expect(discord.channelPosts.find((p) => p.id === post.id)).toMatchObject({ content: "❌ Rejected by keeper", components: [] });
+    // A press after a decision made elsewhere says who decided first.
+    const late = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
+    expect(late.json?.data?.content).toBe("Already rejected by keeper. Nothing was changed.");
+  }, 90_000);
+
+  it("refuses a press on an application that is gone, and one by a member removed from the team a second ago", async () => {
+    const gone = await signer.send(server.url, fakePress(REVIEWER_DISCORD, "dwell:approve:group:00000000-0000-4000-8000-000000000000"));
+    expect(gone.json?.data?.content).toBe("This application no longer exists (deleted, or marked as spam). Nothing was done.");
+    await apply("Late Lark");
+    const { approve } = await reviewPost("Late Lark");
+    const removed = await postForm(server.url, "/admin/team", { intent: "remove", id: await teamMemberId("sky@dwell.example") }, { cookie: cookies.owner });
+    expect(removed.status).toBe(200);
+    await removed.body?.cancel();
+    const pressed = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve));
+    expect(pressed.json?.data?.content).toContain("Only members of the team");
+    expect(await reviewText("Late Lark")).toContain("Pending");
+    // Their Sanctum session ended with them.
+    expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.reviewer } })).status).toBe(401);
+  });
+});
