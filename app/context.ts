@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { Database } from "~/db/db.server";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
+import type { DiscordOAuth } from "~/features/discord/discord-oauth.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import type { Auth } from "~/utils/auth.server";
@@ -28,6 +29,8 @@ export interface AppContext {
   vrchat: VRChatServices;
   /** The site's Discord bot, when DISCORD_BOT_TOKEN and DISCORD_GUILD_ID are set. */
   discord: DiscordBot | null;
+  /** Discord's sign-in, for staff to link their own account (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
+  discordOAuth: DiscordOAuth | null;
   /** The page's Content-Security-Policy nonce, for its inline scripts (none in development). */
   cspNonce: string | undefined;
 }

@@ -30,6 +30,8 @@ export default [
       index("routes/_site.admin._index.tsx"),
       route("security", "routes/_site.admin.security.tsx"),
       route("team", "routes/_site.admin.team.tsx"),
+      // Discord's sign-in, for a staff member to link their own Discord account.
+      route("discord-link", "routes/_site.admin.discord-link.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),

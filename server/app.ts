@@ -32,6 +32,7 @@ import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
 import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
 import { createReviewChannel, interactionKey as discordInteractionKey } from "~/features/discord/discord-review.server";
+import { createDiscordOAuth } from "~/features/discord/discord-oauth.server";
 import { decideServices } from "~/flows/decide.server";
 import { answerInteraction } from "~/flows/discord-interaction.server";
 import { remindWaitingApplications } from "~/flows/review-reminder.server";
@@ -70,6 +71,7 @@ export interface AppDeps {
   notifications: AppContext["notifications"];
   vrchat: VRChatServices;
   discord: DiscordBot | null;
+  discordOAuth: AppContext["discordOAuth"];
   /** What `/api/health` answers (see server/health.ts). */
   health: HealthCheck;
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -118,7 +120,7 @@ export const DISCORD_INTERACTIONS_PATH = "/discord/interactions";
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, health, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, discordOAuth, health, build, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
@@ -227,7 +229,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
-    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, cspNonce });
+    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce });
     const request = underPublicOrigin(c.req.raw, origin);
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -418,6 +420,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     vrchat,
     discord,
+    discordOAuth:
+      config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
+        ? createDiscordOAuth({
+            clientId: config.DISCORD_CLIENT_ID,
+            clientSecret: config.DISCORD_CLIENT_SECRET,
+            authorizeUrl: config.DISCORD_OAUTH_URL,
+            apiUrl: config.DISCORD_API_URL.replace(/\/+$/, ""),
+            redirectUri: `${config.PUBLIC_URL}/admin/discord-link`,
+            siteUrl: config.PUBLIC_URL,
+            timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
+          })
+        : null,
     health,
     build,
     staticRoot: options.staticRoot,

@@ -11,6 +11,7 @@ import { endOtherSessions } from "~/features/accounts/accounts.server";
 import { TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { describeEnrolment, typedCode, type Enrolment } from "~/features/accounts/two-factor.server";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
+import { getMemberDiscord } from "~/features/accounts/team.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
@@ -22,8 +23,9 @@ const WRONG_CODE = "That code is not right. Please try again with the current co
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context);
-  const { config } = context.get(appContext);
-  return { twoFactorEnabled: viewer.twoFactorEnabled, required: config.REQUIRE_ADMIN_2FA };
+  const { config, db, discordOAuth } = context.get(appContext);
+  const discordUserId = await getMemberDiscord(db, viewer.id);
+  return { twoFactorEnabled: viewer.twoFactorEnabled, required: config.REQUIRE_ADMIN_2FA, discord: { linked: discordUserId, canLink: discordOAuth !== null } };
 }
 
 const SecurityActionSchema = z.discriminatedUnion("intent", [
@@ -239,9 +241,42 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
           </Form>
         )}
       </Card>
+      <DiscordAccount linked={loaderData.discord.linked} canLink={loaderData.discord.canLink} changed={searchParams.get("discord")} />
       <p className="text-sm text-mist-400">
         Your passphrase is changed on the <Link to={href("/admin")} className="text-aurora-300 underline underline-offset-4">dashboard</Link>.
       </p>
     </div>
+  );
+}
+
+/** Who you are in Discord: the account whose presses on the review channel's buttons are yours. */
+function DiscordAccount({ linked, canLink, changed }: { linked: string | null; canLink: boolean; changed: string | null }) {
+  return (
+    <Card className="space-y-4 p-6">
+      <div>
+        <h2 className="font-display text-2xl text-mist-100">Discord</h2>
+        <p className="mt-1 text-mist-300" data-testid="discord-account">
+          {linked ? `Linked: Discord user ${linked}. Your presses on the review channel's buttons decide as you.` : "Not linked: the review channel's buttons do not know you."}
+        </p>
+        {changed === "linked" ? <p role="status" className="mt-1 text-emerald-300">Your Discord account is linked.</p> : null}
+        {changed === "unlinked" ? <p role="status" className="mt-1 text-emerald-300">Your Discord account is no longer linked.</p> : null}
+      </div>
+      {canLink ? (
+        <div className="flex flex-wrap gap-2">
+          <Form method="post" action={href("/admin/discord-link")}>
+            <input type="hidden" name="intent" value="start" />
+            <Button type="submit" variant="outline">{linked ? "Link another Discord account" : "Link with Discord"}</Button>
+          </Form>
+          {linked ? (
+            <Form method="post" action={href("/admin/discord-link")}>
+              <input type="hidden" name="intent" value="unlink" />
+              <Button type="submit" variant="ghost">Unlink</Button>
+            </Form>
+          ) : null}
+        </div>
+      ) : (
+        <p className="text-sm text-mist-400">An owner sets it on the Team page.</p>
+      )}
+    </Card>
   );
 }

@@ -15,6 +15,9 @@ export const FAKE_GUILD_ID = "111111111111111111";
 export const FAKE_MEMBER_ROLE_ID = "222222222222222222";
 /** The staff's review channel, where the bot may post and edit its messages. */
 export const FAKE_REVIEW_CHANNEL_ID = "333333333333333333";
+/** The Discord application's OAuth2 client, for staff linking their own account. */
+export const FAKE_CLIENT_ID = "444444444444444444";
+export const FAKE_CLIENT_SECRET = "fake-client-secret-abcdef";
 
 /** A message the bot posted in a server channel, as it stands after its edits. */
 export interface FakeChannelMessage {
@@ -59,6 +62,8 @@ export interface FakeDiscordBot {
   refuseRoles(on: boolean): void;
   /** Every request answers 503 while on (Discord down). */
   setDown(on: boolean): void;
+  /** Who signs in on Discord's authorize page (it consents at once and redirects back with a code). */
+  signInAs(userId: string): void;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   let limited = { times: 0, seconds: 1 };
   let roleRefusal = false;
   let down = false;
+  let signedIn = "";
   const channelPosts: FakeChannelMessage[] = [];
   let messageId = 900000000000000000n;
 
@@ -103,12 +109,38 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     const path = url.pathname.replace(/^\/api\/v10/, "");
     requests.push({ method: req.method ?? "GET", path: `${path}${url.search}`, userAgent: req.headers["user-agent"] ?? "" });
     if (down) return send(res, 503, { message: "upstream connect error", code: 0 });
+    // Discord's OAuth2: the authorize page (consent given at once), the token exchange, who signed in.
+    if (req.method === "GET" && url.pathname === "/oauth2/authorize") {
+      const back = new URL(url.searchParams.get("redirect_uri") ?? "http://invalid");
+      if (url.searchParams.get("client_id") !== FAKE_CLIENT_ID || url.searchParams.get("response_type") !== "code") return fail(res, 400, 0, "invalid_request");
+      back.searchParams.set("code", `code-for-${signedIn}`);
+      back.searchParams.set("state", url.searchParams.get("state") ?? "");
+      return send(res, 302, undefined, { Location: back.toString() });
+    }
+    if (req.method === "POST" && path === "/oauth2/token") {
+      const basic = Buffer.from(`${FAKE_CLIENT_ID}:${FAKE_CLIENT_SECRET}`).toString("base64");
+      const form = new URLSearchParams(body);
+      const code = /^code-for-(\d{17,20})$/.exec(form.get("code") ?? "");
+      if (req.headers.authorization !== `Basic ${basic}` || form.get("grant_type") !== "authorization_code" || !code) return send(res, 400, { error: "invalid_grant" });
+      return send(res, 200, { access_token: `token-${code[1]}`, token_type: "Bearer", expires_in: 604800, scope: "identify" });
+    }
+    if (req.method === "GET" && path === "/users/@me") {
+      const bearer = /^Bearer token-(\d{17,20})$/.exec(req.headers.authorization ?? "");
+      const user = bearer ? members.find((m) => m.id === bearer[1]) : null;
+      if (!user) return fail(res, 401, 0, "401: Unauthorized");
+      return send(res, 200, { id: user.id, username: user.username, global_name: user.globalName ?? null, avatar: null, discriminator: "0" });
+    }
     if (req.headers.authorization !== `Bot ${FAKE_DISCORD_TOKEN}`) return fail(res, 401, 0, "401: Unauthorized");
     if (limited.times > 0) {
       limited.times--;
       return send(res, 429, { message: "You are being rate limited.", retry_after: limited.seconds, global: false }, { "Retry-After": String(Math.ceil(limited.seconds)) });
     }
-    const json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+    let json: Record<string, unknown> = {};
+    try {
+      json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+    } catch {
+      return fail(res, 400, 50109, "The request body contains invalid JSON.");
+    }
     const g = `/guilds/${FAKE_GUILD_ID}`;
 
     if (req.method === "GET" && path === `${g}/members/search`) {
@@ -191,6 +223,9 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     requests,
     setDown(on) {
       down = on;
+    },
+    signInAs(userId) {
+      signedIn = userId;
     },
     rateLimitNext(times, seconds) {
       limited = { times, seconds };

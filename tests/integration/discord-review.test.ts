@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  FAKE_CLIENT_ID,
+  FAKE_CLIENT_SECRET,
   FAKE_REVIEW_CHANNEL_ID,
   fakeDiscordBotEnv,
   fakeInteractionSigner,
@@ -28,6 +30,7 @@ const signer = fakeInteractionSigner();
 const REVIEWER_DISCORD = fakeSnowflake(11);
 const HOST_DISCORD = fakeSnowflake(12);
 const STRANGER_DISCORD = fakeSnowflake(13);
+const KEEPER_DISCORD = fakeSnowflake(14);
 
 let fake: FakeVRChat;
 let discord: FakeDiscordBot;
@@ -91,6 +94,7 @@ beforeAll(async () => {
     { id: REVIEWER_DISCORD, username: "sky-reviews", globalName: "Sky" },
     { id: HOST_DISCORD, username: "ember-hosts", globalName: "Ember" },
     { id: STRANGER_DISCORD, username: "someone", globalName: "Someone" },
+    { id: KEEPER_DISCORD, username: "keeper-of-the-hall", globalName: "Keeper K" },
   );
   dataDir = mkdtempSync(join(tmpdir(), "dwell-discord-review-"));
   server = await startServerProcess({
@@ -100,6 +104,9 @@ beforeAll(async () => {
     VRCHAT_MEMBERSHIP_ACTIONS: "true",
     DISCORD_PUBLIC_KEY: signer.publicKeyHex,
     DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID,
+    DISCORD_CLIENT_ID: FAKE_CLIENT_ID,
+    DISCORD_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+    DISCORD_OAUTH_URL: `${new URL(discord.url).origin}/oauth2/authorize`,
     RATE_LIMIT_APPLICATIONS: "1000",
     RATE_LIMIT_DUPLICATES: "1000",
   });
@@ -226,5 +233,48 @@ describe("a decision in Discord", () => {
     expect(await reviewText("Late Lark")).toContain("Pending");
     // Their Sanctum session ended with them.
     expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.reviewer } })).status).toBe(401);
+  });
+});
+
+describe("a staff member linking their own Discord account", () => {
+  const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().map((line) => line.split(";")[0]!).find((pair) => pair.startsWith(`${name}=`)) ?? "";
+
+  it("signs in with Discord, confirms who it was, and only the confirmation writes", async () => {
+    discord.signInAs(KEEPER_DISCORD);
+    const start = await postForm(server.url, "/admin/discord-link", { intent: "start" }, { cookie: cookies.owner });
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.get("location")!);
+    expect(authorize.searchParams.get("client_id")).toBe(FAKE_CLIENT_ID);
+    expect(authorize.searchParams.get("scope")).toBe("identify");
+    const state = cookieOf(start, "dwell-discord-state");
+    expect(state).toContain(authorize.searchParams.get("state")!);
+
+    const consent = await fetch(authorize, { redirect: "manual" });
+    const back = new URL(consent.headers.get("location")!);
+    const callbackPath = `${back.pathname}${back.search}`;
+    // Another state than the one this browser started with is refused.
+    const forged = await fetch(`${server.url}${callbackPath.replace(/state=[^&]+/, "state=forged")}`, { headers: { cookie: `${cookies.owner}; ${state}` } });
+    expect(forged.status).toBe(400);
+    await forged.body?.cancel();
+
+    const callback = await fetch(`${server.url}${callbackPath}`, { headers: { cookie: `${cookies.owner}; ${state}` } });
+    expect(callback.status).toBe(200);
+    expect((await callback.text()).replace(/<[^>]+>/g, " ")).toContain("Discord says you signed in as  Keeper K");
+    // The GET wrote nothing: the account is not linked yet.
+    expect(await fetch(`${server.url}/admin/security`, { headers: { cookie: cookies.owner } }).then((r) => r.text())).toContain("Not linked");
+    const pending = cookieOf(callback, "dwell-discord-link");
+    expect(pending).not.toBe("");
+
+    const confirmed = await postForm(server.url, "/admin/discord-link", { intent: "confirm" }, { cookie: `${cookies.owner}; ${pending}` });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/admin/security?discord=linked");
+    expect(await fetch(`${server.url}/admin/security`, { headers: { cookie: cookies.owner } }).then((r) => r.text())).toContain(`Linked: Discord user ${KEEPER_DISCORD}`);
+    expect(await fetch(`${server.url}/admin/team`, { headers: { cookie: cookies.owner } }).then((r) => r.text())).toContain(`linked keeper to Keeper K in Discord (${KEEPER_DISCORD})`);
+
+    // A sealed answer is the asker's own: another staff member cannot use it.
+    const ember = await signIn(server.url, "ember@dwell.example", "moonlight-over-the-ember");
+    const stolen = await postForm(server.url, "/admin/discord-link", { intent: "confirm" }, { cookie: `${ember}; ${pending}` });
+    expect(stolen.status).toBe(400);
+    await stolen.body?.cancel();
   });
 });

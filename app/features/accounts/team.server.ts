@@ -240,6 +240,12 @@ export async function setMemberDiscord(db: Database, memberId: string, discord: 
   }
 }
 
+/** A member's own Discord account id, if linked. */
+export async function getMemberDiscord(db: Pick<Database, "select">, memberId: string): Promise<string | null> {
+  const [row] = await db.select({ discordUserId: profiles.discordUserId }).from(profiles).where(eq(profiles.id, memberId));
+  return row?.discordUserId ?? null;
+}
+
 /** The staff member a Discord account belongs to, if any. */
 export async function findMemberByDiscord(db: Pick<Database, "select">, discordUserId: string): Promise<{ id: string; username: string; role: StaffRole } | null> {
   const [row] = await db.select({ id: profiles.id, username: profiles.username, role: profiles.role }).from(profiles).where(eq(profiles.discordUserId, discordUserId));
