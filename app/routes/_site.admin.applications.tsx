@@ -314,12 +314,15 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           <ReviewFilters mode={mode} exportHref={may.export ? exportHref : null} canExport={review.counts.total > 0} matching={review.matching} />
           {posted ? <Notice>{posted}</Notice> : null}
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
-          {selectable.length > 0 ? <BulkDecisions
+          {/* Kept mounted once the last selectable one is decided, so its outcome is still told. */}
+          {review.applications.length > 0 ? (
+            <BulkDecisions
               mode={mode}
               selectable={selectable.length}
               selection={selection}
               previewUrl={mode === "group" && vrchat.actions ? href("/admin/applications/approval-preview") : null}
-            /> : null}
+            />
+          ) : null}
           {review.applications.length === 0 ? (
             <ReviewEmpty mode={mode} filtered={review.counts.total + review.counts.spam > 0} />
           ) : (
@@ -331,7 +334,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     questions={questions}
                     audit={audit.filter((entry) => entry.applicationId === application.id)}
                     actions={jobs.filter((job) => job.sourceId === application.id)}
-                    blockOption={vrchat.actions && application.vrchatUserId !== null}
+                    blockOption={vrchat.actions}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     vrchatPanel={
                       mode === "group" ? () => <VRChatLinkPanel applicationId={application.id} configured={vrchat.configured} /> : undefined

@@ -1,7 +1,9 @@
 /**
  * The loop, as the applicant and an admin meet it in Chromium, against the VRChat fake: apply,
- * the admin opens the card (the join request with that name is linked), approves, VRChat sees one
- * accept, and the applicant's status page says 'Approved' with the message. Also the messages page.
+ * the admin opens the card (it says the join request with that name will be linked, and links
+ * nothing), approves, the decision links it and VRChat sees one accept, and the applicant's status
+ * page says 'Approved' with the message. Also the messages page, and a bulk approval from the list
+ * whose confirmation says what VRChat will do.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -30,6 +32,7 @@ test.beforeAll(async () => {
     { id: fakeUserId(22), displayName: "Ember Wisp Two", status: "none" },
     { id: fakeUserId(23), displayName: "Ash Crow", status: "requested" },
     { id: fakeUserId(24), displayName: "Iron Owl", status: "requested" },
+    { id: fakeUserId(25), displayName: "Bulk Wren", status: "requested" },
   );
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-decisions-"));
   server = await startServerProcess({
@@ -83,20 +86,19 @@ test("apply, link the join request, approve: one accept in VRChat, and the appli
   await hydrated(page);
   const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: "Ember Wisp" });
   await card.getByText("Show responses").click();
-  // The one join request with this name is linked as the card opens.
-  const linked = card.getByTestId("link-vrchat-linked");
-  await expect(linked).toContainText("Ember Wisp");
-  await expect(linked).toContainText(fakeUserId(21));
-  await expect(linked).toContainText("Requested to join");
-  await expect(card.getByText(`VRChat: Ember Wisp (${fakeUserId(21)})`)).toBeVisible();
-  // The search's other match is there, with its standing, to pick instead.
+  // Opening the card links nothing: it says the one join request with this name is linked at the decision.
+  await expect(card.getByTestId("link-note")).toHaveText("The one join request under this name: it is linked when the application is decided, unless you choose otherwise.");
+  await expect(card.getByTestId("link-vrchat-linked")).toHaveCount(0);
   const candidates = card.getByRole("list", { name: "Candidates in VRChat" });
+  await expect(candidates.getByRole("listitem").filter({ hasText: fakeUserId(21) })).toContainText("Requested to join");
+  // The search's other match is there, with its standing, to pick instead.
   await expect(candidates.getByRole("listitem").filter({ hasText: "Ember Wisp Two" })).toContainText("Not in the group");
-  await expect(linked.getByRole("link", { name: /Profile of Ember Wisp on VRChat/ })).toHaveAttribute("href", `https://vrchat.com/home/user/${fakeUserId(21)}`);
+  await expect(candidates.getByRole("link", { name: /Profile of Ember Wisp on VRChat/ })).toHaveAttribute("href", `https://vrchat.com/home/user/${fakeUserId(21)}`);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "test-results/decisions-card-wide.png", fullPage: true });
 
   await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card.getByText(`VRChat: Ember Wisp (${fakeUserId(21)})`)).toBeVisible();
   await expect(card.getByText("Join request accepted in VRChat").first()).toBeVisible({ timeout: 20_000 });
   expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(21) })]);
   await expect(card.getByText(/VRChat: Join request accepted in VRChat/)).toBeVisible();
@@ -137,6 +139,8 @@ test("an admin edits a decision message with a preview, and the next applicant r
   const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: "Ember Wisp Two" });
   await card.getByRole("button", { name: "Reject" }).click();
   await expect(card.getByText("Rejected", { exact: true })).toBeVisible();
+  // No join request under the name: the decision stands, and the card says how to finish it in VRChat.
+  await expect(card.getByTestId("not-linked")).toContainText("Not linked in VRChat");
   await applicant.goto(statusUrl);
   await expect(applicant.getByTestId("application-status")).toHaveText("Not accepted");
   await expect(applicant.getByTestId("decision-message")).toHaveText(`Not this moon, Ember Wisp Two. Come to ${INVITE} anyway.`);
@@ -144,14 +148,11 @@ test("an admin edits a decision message with a preview, and the next applicant r
   expect(fake.actions).toHaveLength(1);
 });
 
-/** A group application's card, opened, once the lookup has linked the one join request with its name. */
-async function openLinkedCard(page: Page, name: string) {
+/** A group application's card, from the list (not opened: the decision links by itself). */
+async function cardOf(page: Page, name: string) {
   await page.goto(`${server.url}/admin/applications`);
   await hydrated(page);
-  const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
-  await card.getByText("Show responses").click();
-  await expect(card.getByTestId("link-vrchat-linked")).toContainText(name);
-  return card;
+  return page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
 }
 
 test("a rejection that also blocks, and a refused permission shown with 'Retry'", async ({ page, browser }) => {
@@ -162,14 +163,14 @@ test("a rejection that also blocks, and a refused permission shown with 'Retry'"
   await signIn(page, "/admin/applications");
   await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
 
-  let card = await openLinkedCard(page, "Ash Crow");
+  let card = await cardOf(page, "Ash Crow");
   await card.getByLabel("and block").check();
   await card.getByRole("button", { name: "Reject" }).click();
   await expect(card.getByText("Join request rejected and blocked in VRChat").first()).toBeVisible({ timeout: 20_000 });
   expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", userId: fakeUserId(23), block: true });
 
   fake.setEndpoint("respondRequest", { status: 403, message: "You don't have permission to do that." });
-  card = await openLinkedCard(page, "Iron Owl");
+  card = await cardOf(page, "Iron Owl");
   await card.getByRole("button", { name: "Approve" }).click();
   const actions = card.getByTestId("decision-actions");
   await expect(actions.getByText(/Failed: VRChat refused the bot account \(You don't have permission to do that\.\)/)).toBeVisible({ timeout: 20_000 });
@@ -177,4 +178,27 @@ test("a rejection that also blocks, and a refused permission shown with 'Retry'"
   await actions.getByRole("button", { name: "Retry" }).click();
   await expect(actions.getByText("Join request accepted in VRChat")).toBeVisible({ timeout: 20_000 });
   expect(fake.actions.filter((action) => action.userId === fakeUserId(24))).toEqual([expect.objectContaining({ kind: "accept" })]);
+});
+
+test("a bulk approval from the list: its confirmation says what VRChat will do, and each is linked at the decision", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const applicant = await browser.newPage();
+  await applyToGroup(applicant, "Bulk Wren");
+  await applyToGroup(applicant, "Nobody Wren");
+  await signIn(page, "/admin/applications");
+  await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
+  await hydrated(page);
+  const list = page.getByRole("list", { name: "Applications" });
+  await list.getByRole("checkbox", { name: "Select Bulk Wren" }).check();
+  await list.getByRole("checkbox", { name: "Select Nobody Wren" }).check();
+  await page.getByRole("button", { name: "Approve selected" }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("1 will be accepted in VRChat; 1 needs an account first (choose it on the card).");
+  await page.screenshot({ path: "test-results/decisions-bulk-confirm.png" });
+  await dialog.getByRole("button", { name: "Approve 2 applications" }).click();
+  await expect(page.getByText("2 applications approved. 1 not linked in VRChat: choose its account on its card.")).toBeVisible();
+  const bulk = list.getByRole("listitem").filter({ hasText: "Bulk Wren" });
+  await expect(bulk.getByText("Join request accepted in VRChat").first()).toBeVisible({ timeout: 20_000 });
+  expect(fake.actions.filter((action) => action.userId === fakeUserId(25))).toEqual([expect.objectContaining({ kind: "accept" })]);
+  await expect(list.getByRole("listitem").filter({ hasText: "Nobody Wren" }).getByTestId("not-linked")).toBeVisible();
 });

@@ -120,7 +120,7 @@ export function ApplicationCard({
   selection: CardSelection | null;
   /** The decision's actions in VRChat and their state. */
   actions?: ActionState[];
-  /** A rejection can also block the linked account from asking to join again. */
+  /** A rejection can also block the account (linked, or linked at the decision) from asking to join again. */
   blockOption?: boolean;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;

@@ -153,6 +153,8 @@ export function BulkDecisions({
       method="post"
       aria-label="Bulk decisions"
       aria-busy={busy}
+      // Nothing left to select: out of sight, but kept to tell the outcome of the decision just made.
+      hidden={selectable === 0 && !busy}
       className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/20 bg-night-900/60 px-4 py-3"
     >
       <input type="hidden" name="intent" value="bulk" />
