@@ -135,7 +135,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       limited.times--;
       return send(res, 429, { message: "You are being rate limited.", retry_after: limited.seconds, global: false }, { "Retry-After": String(Math.ceil(limited.seconds)) });
     }
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
     } catch {
