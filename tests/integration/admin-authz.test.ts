@@ -273,6 +273,20 @@ describe("the Sanctum's actions", () => {
     const decided = await postForm(server.url, "/admin/applications", { intent: "status", id: ids.application, status: "approved" }, { cookie: cookies.reviewer });
     expect(decided.status).toBe(200);
     await decided.body?.cancel();
+    // An admin hands a new event to the host: it is then among the host's own, to run.
+    const team = await fetch(`${server.url}/admin/team`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
+    const hostId = /name="id" value="([0-9a-f-]{36})"/.exec(team.slice(team.indexOf("host@dwell.example")))![1]!;
+    const handed = await postForm(
+      server.url,
+      "/admin/events",
+      { intent: "create", title: "Handed to the Host", description: "", eventDate: "2031-08-01", eventTime: "20:00", timezone: "UTC", worldName: "The Hearth", hostId },
+      { cookie: cookies.admin },
+    );
+    expect(handed.status).toBe(302);
+    expect(await fetch(`${server.url}/admin/events`, { headers: { cookie: cookies.host } }).then((r) => r.text())).toContain("Handed to the Host");
+    const notStaff = await postForm(server.url, "/admin/events", { intent: "create", title: "Nobody's", description: "", eventDate: "2031-08-02", eventTime: "20:00", timezone: "UTC", worldName: "X", hostId: "00000000-0000-4000-8000-000000000000" }, { cookie: cookies.admin });
+    expect(notStaff.status).toBe(400);
+    expect(await notStaff.text()).toContain("Choose a host from the team.");
     const id = await firstEventId();
     const deleted = await postForm(server.url, "/admin/events", { intent: "delete", id: id! }, { cookie: cookies.admin });
     expect(deleted.status).toBe(302);

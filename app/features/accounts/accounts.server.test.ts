@@ -25,11 +25,11 @@ describeEachDatabase("accounts", (kind) => {
     return new Request("http://localhost:3000/admin", { headers: { cookie } });
   }
 
-  it("creates an admin who can sign in", async () => {
+  it("creates an owner (the first, or a recovery) who can sign in", async () => {
     const account = await createAccount(auth, { email: " Keeper@Dwell.Example ", password: "moonlight-over-the-hall", username: "Keeper" });
-    expect(account).toMatchObject({ email: "keeper@dwell.example", username: "Keeper", role: "admin" });
+    expect(account).toMatchObject({ email: "keeper@dwell.example", username: "Keeper", role: "owner" });
     const viewer = await getViewer(auth, await signIn("keeper@dwell.example", "moonlight-over-the-hall"));
-    expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "admin", twoFactorEnabled: false });
+    expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "owner", twoFactorEnabled: false });
   });
 
   it("refuses a wrong password without saying whether the account exists", async () => {
