@@ -33,7 +33,12 @@ import type { Route } from "./+types/_site.admin._index";
 const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
 
 /** Decisions' actions: retried one by one from the applications' cards, where each one's reason shows. */
-const ACTION_NAMES = { vrchat_membership: "Actions in VRChat", discord_role: "Discord member role", discord_dm: "Discord messages" } as const;
+const ACTION_NAMES = {
+  vrchat_membership: "Actions in VRChat",
+  discord_role: "Discord member role",
+  discord_dm: "Discord messages",
+  discord_review: "Discord review channel",
+} as const;
 
 function actionCheck(action: ChannelHealth<keyof typeof ACTION_NAMES>): SystemCheck {
   return {
@@ -41,7 +46,7 @@ function actionCheck(action: ChannelHealth<keyof typeof ACTION_NAMES>): SystemCh
     ok: action.failed === 0,
     detail:
       action.failed > 0
-        ? `${action.failed} failed: open the application to see why and retry${action.lastError ? ` (last: ${action.lastError})` : ""}`
+        ? `${action.failed} failed${action.target === "discord_review" ? "" : ": open the application to see why and retry"}${action.lastError ? ` (last: ${action.lastError})` : ""}`
         : action.lastDeliveredAt
           ? `last done ${utc(action.lastDeliveredAt)}${action.pending ? `, ${action.pending} waiting` : ""}`
           : action.pending
@@ -136,6 +141,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const actionTargets = [
     ...(vrchat.membershipActions ? (["vrchat_membership"] as const) : []),
     ...(discord ? (["discord_role", "discord_dm"] as const) : []),
+    ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? (["discord_review"] as const) : []),
   ];
   const range = z.enum(TREND_RANGES).catch("24h").parse(new URL(request.url).searchParams.get("trend"));
   try {

@@ -218,6 +218,9 @@ describe("a decision in Discord", () => {
     // A press after a decision made elsewhere says who decided first.
     const late = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
     expect(late.json?.data?.content).toBe("Already rejected by keeper. Nothing was changed.");
+    // The dashboard tells how the review channel's posts and edits are doing.
+    const dashboard = (await fetch(`${server.url}/admin`, { headers: { cookie: cookies.owner } }).then((r) => r.text())).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(dashboard).toMatch(/Discord review channel [^A-Z]*last done \d{4}-\d{2}-\d{2}/);
   }, 90_000);
 
   it("refuses a press on an application that is gone, and one by a member removed from the team a second ago", async () => {
