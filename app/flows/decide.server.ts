@@ -137,6 +137,18 @@ async function findLinks(services: DecideServices, scope: ReviewScope, targets: 
 }
 
 /**
+ * The links a decision to `status` makes, read only when it can make one (decisions acting in
+ * VRChat, or an approval with the Discord bot): otherwise a decision asks nothing more.
+ */
+async function linksFor(services: DecideServices, scope: ReviewScope, ids: string[], status: ApplicationStatus | undefined): Promise<FoundLinks> {
+  const vrchat = services.vrchat.membershipActions && scope.kind === "group";
+  if (!status || !isDecided(status) || (!vrchat && !(services.discord && status === "approved"))) {
+    return { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+  }
+  return findLinks(services, scope, await listLinkTargets(services.db, scope.kind, ids), status);
+}
+
+/**
  * What a decision does beyond its status, in its transaction: the links found, the applicant's
  * message, in VRChat the join request answered (or an invite), in Discord on approval the member
  * role (group) and the message by DM. Counts the decisions that could not act in VRChat for
@@ -224,8 +236,7 @@ export type OneOutcome =
 /** One application's decision (or, for an event application, its notes). */
 export async function decideApplication(services: DecideServices, review: Review, decision: OneDecision, decider: Decider, siteOrigin: string): Promise<OneOutcome> {
   const now = new Date();
-  const targets = decision.status ? await listLinkTargets(services.db, review.scope.kind, [decision.id]) : [];
-  const links = decision.status ? await findLinks(services, review.scope, targets, decision.status) : { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+  const links = await linksFor(services, review.scope, [decision.id], decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider, {
     block: decision.block,
     reason: decision.reason,
@@ -258,8 +269,7 @@ export async function decideApplications(
   siteOrigin: string,
 ): Promise<ManyOutcome> {
   const now = new Date();
-  const targets = await listLinkTargets(services.db, review.scope.kind, decision.ids);
-  const links = await findLinks(services, review.scope, targets, decision.status);
+  const links = await linksFor(services, review.scope, decision.ids, decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider);
   const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,

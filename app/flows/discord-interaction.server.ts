@@ -36,6 +36,10 @@ export const NOT_FOR_ROLE = "Your role on the team cannot decide this applicatio
 export const UNKNOWN_BUTTON = "This is not one of Dwell's buttons. Nothing was done.";
 export const GONE = "This application no longer exists (deleted, or marked as spam). Nothing was done.";
 
+/** Who decided first, for a press that came after them. */
+const alreadyDecided = (application: { status: string; decidedBy: string | null } | null) =>
+  `Already ${application?.status ?? "decided"}${application?.decidedBy ? ` by ${application.decidedBy}` : ""}. Nothing was changed.`;
+
 export interface InteractionRequest {
   body: string;
   signature: string | null;
@@ -89,7 +93,7 @@ async function press(
   const may = event ? allowsOnEvent(staff, "review", event) : allows(staff.role, "group.review");
   if (!may) return ephemeral(NOT_FOR_ROLE);
   if (application.status === "approved" || application.status === "rejected") {
-    return ephemeral(`Already ${application.status}${application.decidedBy ? ` by ${application.decidedBy}` : ""}. Nothing was changed.`);
+    return ephemeral(alreadyDecided(application));
   }
   if (target.action === "reject") return rejectModal(target.kind, target.id);
 
@@ -111,8 +115,7 @@ async function press(
   if (outcome.kind === "missing") return ephemeral(GONE);
   if (outcome.kind === "full") return ephemeral("The event's places are all taken: approving past them is done in the Sanctum, where you confirm it. Nothing was changed.");
   if (outcome.kind === "conflict") {
-    const now = await describeApplication(db, target.kind, target.id);
-    return ephemeral(`Already ${now?.status ?? "decided"}${now?.decidedBy ? ` by ${now.decidedBy}` : ""}. Nothing was changed.`);
+    return ephemeral(alreadyDecided(await describeApplication(db, target.kind, target.id)));
   }
   const message = await getReviewMessage(db, target.kind, target.id);
   const by = deciderName(decider);

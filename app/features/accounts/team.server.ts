@@ -165,24 +165,36 @@ export async function acceptInvitation(db: Database, auth: Auth, input: { token:
   return { ok: true, email: claimed.email };
 }
 
-async function ownersBesides(tx: Executor, memberId: string) {
-  const [row] = await tx.select({ n: count() }).from(profiles).where(and(eq(profiles.role, "owner"), ne(profiles.id, memberId)));
-  return row!.n;
-}
-
 export type TeamChange = { ok: true } | { ok: false; status: 404 | 409 | 400; message: string };
+
+const NO_SUCH_MEMBER = { ok: false, status: 404, message: "No such member of the team." } as const;
+const LAST_OWNER = { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
+
+/**
+ * A member about to lose their role (changed or removed), read with the owners locked, so two owners
+ * demoting or removing each other at once cannot both succeed. A refusal when there is no such
+ * member, or when they are the last owner and `keepsOwner` is false.
+ */
+async function memberLeavingRole(tx: Executor & Pick<Database, "execute">, memberId: string, keepsOwner: boolean) {
+  await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
+  const [member] = await tx.select({ username: profiles.username, email: profiles.email, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
+  if (!member || !isStaffRole(member.role)) return { ok: false, refused: NO_SUCH_MEMBER } as const;
+  if (member.role === "owner" && !keepsOwner) {
+    const [others] = await tx.select({ n: count() }).from(profiles).where(and(eq(profiles.role, "owner"), ne(profiles.id, memberId)));
+    if (others!.n === 0) return { ok: false, refused: LAST_OWNER } as const;
+  }
+  return { ok: true, member: { ...member, role: member.role as StaffRole } } as const;
+}
 
 /** Gives a member another role; never the last owner's. The member's next request meets the new role. */
 export async function changeRole(db: Database, memberId: string, role: string, actor: Actor): Promise<TeamChange> {
   if (!isStaffRole(role)) return { ok: false, status: 400, message: "Choose a role: Owner, Admin, Reviewer or Host." };
-  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
-  return db.transaction(async (tx) => {
-    // Owners are counted under a lock, so two owners demoting each other cannot both succeed.
-    await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
-    const [member] = await tx.select({ username: profiles.username, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
-    if (!member || !isStaffRole(member.role)) return { ok: false, status: 404, message: "No such member of the team." } as const;
+  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
+  return db.transaction(async (tx): Promise<TeamChange> => {
+    const leaving = await memberLeavingRole(tx, memberId, role === "owner");
+    if (!leaving.ok) return leaving.refused;
+    const { member } = leaving;
     if (member.role === role) return { ok: true } as const;
-    if (member.role === "owner" && (await ownersBesides(tx, memberId)) === 0) return { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
     await tx.update(profiles).set({ role }).where(eq(profiles.id, memberId));
     await record(tx, actor, `made ${member.username} ${ROLE_LABEL[role]} (was ${ROLE_LABEL[member.role]})`);
     return { ok: true } as const;
@@ -191,12 +203,11 @@ export async function changeRole(db: Database, memberId: string, role: string, a
 
 /** Removes a member from the team: their account goes, and with it every session, at once. */
 export async function removeMember(db: Database, memberId: string, actor: Actor): Promise<TeamChange> {
-  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
-    const [member] = await tx.select({ username: profiles.username, email: profiles.email, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
-    if (!member || !isStaffRole(member.role)) return { ok: false, status: 404, message: "No such member of the team." } as const;
-    if (member.role === "owner" && (await ownersBesides(tx, memberId)) === 0) return { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
+  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
+  return db.transaction(async (tx): Promise<TeamChange> => {
+    const leaving = await memberLeavingRole(tx, memberId, false);
+    if (!leaving.ok) return leaving.refused;
+    const { member } = leaving;
     await tx.delete(sessions).where(eq(sessions.userId, memberId));
     await tx.delete(profiles).where(eq(profiles.id, memberId));
     await record(tx, actor, `removed ${member.username} (${member.email}, ${ROLE_LABEL[member.role]})`);
@@ -226,11 +237,11 @@ export async function setTwoFactorRequired(db: Database, required: Record<StaffR
 
 /** Sets (or clears) a member's Discord account: who they are when they press a review button. */
 export async function setMemberDiscord(db: Database, memberId: string, discord: { userId: string; name: string } | null, actor: Actor): Promise<TeamChange> {
-  if (!z.uuid().safeParse(memberId).success) return { ok: false, status: 404, message: "No such member of the team." };
+  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
   try {
     return await db.transaction(async (tx) => {
       const [member] = await tx.update(profiles).set({ discordUserId: discord?.userId ?? null }).where(eq(profiles.id, memberId)).returning({ username: profiles.username });
-      if (!member) return { ok: false, status: 404, message: "No such member of the team." } as const;
+      if (!member) return NO_SUCH_MEMBER;
       await record(tx, actor, discord ? `linked ${member.username} to ${discord.name} in Discord (${discord.userId})` : `unlinked ${member.username}'s Discord account`);
       return { ok: true } as const;
     });
