@@ -198,6 +198,15 @@ export const events = pgTable(
     eventTime: time().notNull(),
     timezone: text().notNull().default("UTC"),
     worldName: text().notNull(),
+    /** Its end, on the same zone's clocks (null on events saved before ends were kept: two hours). */
+    endDate: date({ mode: "string" }),
+    endTime: time(),
+    /** The VRChat world it happens in (`wrld_…`), when the admins gave one. */
+    worldId: text(),
+    /** The world's picture, as VRChat gave it when the world was last checked. */
+    worldImageUrl: text(),
+    /** When VRChat last confirmed the world (null: given, but not checked). */
+    worldCheckedAt: timestamp({ withTimezone: true }),
     applicationRequired: boolean().notNull().default(false),
     applicationDeadline: timestamp({ withTimezone: true }),
     maxAttendees: integer(),
@@ -222,6 +231,8 @@ export const events = pgTable(
     check("events_vrchat_import_check", sql`${table.vrchatImport} in ${inList(VRCHAT_IMPORTS)}`),
     check("events_max_attendees_check", sql`${table.maxAttendees} >= 1`),
     check("events_title_check", sql`btrim(${table.title}) <> ''`),
+    check("events_end_check", sql`(${table.endDate} is null) = (${table.endTime} is null)`),
+    check("events_world_id_check", sql`${table.worldId} ~ '^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     index("events_schedule_idx").on(table.eventDate, table.eventTime),
     index("events_featured_idx")
       .on(table.eventDate, table.eventTime)

@@ -68,7 +68,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {featured ? <FeaturedEvent event={featured} /> : null}
           <HeroButtons featured={featured} />
         </div>
-        <HeroVideo url={heroVideoUrl} />
+        <HeroVideo url={heroVideoUrl} picture={featured ? featuredPicture(featured) : null} />
       </section>
 
       {calendar.length > 0 ? (
@@ -121,11 +121,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** The featured event's picture: its world's, else its own preview picture. */
+function featuredPicture(event: EventSummary) {
+  if (event.worldImageUrl) return { src: event.worldImageUrl, alt: `${event.worldName}, the world of ${event.title}` };
+  return { src: href("/events/:id/card.jpg", { id: event.id }), alt: event.title };
+}
+
 function FeaturedEvent({ event }: { event: EventSummary }) {
   return (
     <Card className="mt-8 p-6">
       <p className="text-xs font-semibold tracking-[0.25em] text-ember-400 uppercase">
-        Next gathering
+        {event.phase === "live" ? "Happening now" : "Next gathering"}
       </p>
       <h2 className="mt-2 font-display text-2xl text-mist-100">{event.title}</h2>
       {event.description ? (

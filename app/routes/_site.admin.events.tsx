@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { data, href, Link, redirect } from "react-router";
-import { ErrorAlert } from "~/components/ui/alert";
+import { ErrorAlert, Notice } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
@@ -18,6 +18,7 @@ import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows } from "~/utils/roles";
 import { listTeam } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
+import { checkEventWorld } from "~/flows/event-world.server";
 import type { Route } from "./+types/_site.admin.events";
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
@@ -54,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ) as Record<string, ListedPublication>,
       calendarGroupId,
       error: null,
+      worldUnchecked: url.searchParams.has(WORLD_UNCHECKED_PARAM),
       form: url.searchParams.has("new") && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
       can,
       viewerId: viewer.id,
@@ -62,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
     const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", form: null, can, viewerId: viewer.id, hosts };
+    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
   }
 }
 
@@ -73,12 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
+  let stored = null;
   if (intent === "create") {
     await requireStaff(request, context, "events.create");
   } else {
-    const event = await getEvent(db, id);
-    if (!event) return data({ error: "Event not found" }, { status: 404 });
-    requireOnEvent(viewer, "edit", event);
+    stored = await getEvent(db, id);
+    if (!stored) return data({ error: "Event not found" }, { status: 404 });
+    requireOnEvent(viewer, "edit", stored);
   }
   // Only those who manage every event hand one to another host; a host's events stay theirs.
   const host = allows(viewer.role, "events.all") ? await chosenHost(db, form.get("hostId")) : undefined;
@@ -109,6 +112,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const parsed = EventInputSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data(firstEventInputError(parsed.error), { status: 400 });
+  const world = await checkEventWorld(vrchat.worlds, parsed.data, stored, new Date());
+  if (!world.ok) return data({ field: world.field, error: world.error }, { status: 400 });
   let publication: PublicationChange | undefined;
   if (vrchat.calendar) {
     const chosen = parsePublicationInput(form);
@@ -133,15 +138,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     publication = { choice: chosen.choice, pageUrl: (eventId) => `${origin}${href("/events/:id", { id: eventId })}` };
   }
   try {
-    if (intent === "create") await createEvent(db, parsed.data, viewer.id, publication, host ?? viewer.id);
-    else if (!(await updateEvent(db, id, parsed.data, publication, host))) return data({ error: "Event not found" }, { status: 404 });
+    if (intent === "create") await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
+    else if (!(await updateEvent(db, id, world.event, publication, host))) return data({ error: "Event not found" }, { status: 404 });
   } catch (error) {
     log.error("failed to save an event", { error, intent });
     return data({ error: "An error occurred while saving the event" }, { status: 503 });
   }
   if (publication) notifications.wake();
-  return redirect(href("/admin/events"));
+  // Saved; the list says so when VRChat could not confirm the world.
+  return redirect(world.unchecked ? `${href("/admin/events")}?${WORLD_UNCHECKED_PARAM}` : href("/admin/events"));
 }
+
+const WORLD_UNCHECKED_PARAM = "world-unchecked";
+const WORLD_UNCHECKED_NOTICE = "Saved. VRChat could not be asked about the world just now, so it was not checked: its name is kept as typed. Save the event again later to check it.";
 
 /** The host chosen on the form: undefined when none was chosen, null when it is not a staff member. */
 async function chosenHost(db: Parameters<typeof listTeam>[0], value: FormDataEntryValue | null): Promise<string | undefined | null> {
@@ -184,6 +193,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
       {error || actionData?.error ? (
         <ErrorAlert>{error ?? actionData?.error}</ErrorAlert>
       ) : null}
+      {loaderData.worldUnchecked ? <Notice>{WORLD_UNCHECKED_NOTICE}</Notice> : null}
       {events.length === 0 && !error ? (
         <EmptyState title="No prophecies found" />
       ) : (

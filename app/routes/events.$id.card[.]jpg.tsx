@@ -9,11 +9,11 @@ import type { Route } from "./+types/events.$id.card[.]jpg";
  * version (`?v=`, as the page links it), it may be kept for a day; otherwise for five minutes.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, config } = context.get(appContext);
   try {
     const event = await getEvent(db, params.id);
     if (!event) return new Response("No such event.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    const { image, version } = eventCardImage(event);
+    const { image, version } = await eventCardImage(event, new URL(config.VRCHAT_API_URL).origin);
     const current = new URL(request.url).searchParams.get("v") === version;
     return new Response(new Uint8Array(image), {
       headers: {

@@ -26,11 +26,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createCanvas } from "@napi-rs/canvas";
 import { Secret, TOTP } from "otpauth";
 import { portSwitch } from "./fake-server.ts";
 import { CreateCalendarEventRequestSchema, UpdateCalendarEventRequestSchema, type RecordedRequest } from "./vrchat-contract.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
+/** A world the fake knows (`GET /worlds/{id}`), with a picture the tests can fetch from the fake itself. */
+export const FAKE_WORLD_ID = "wrld_4432ea9b-729c-46e3-8eaf-846aa0a37fdd";
+export const FAKE_WORLD_NAME = "The Lantern Garden";
 export const FAKE_BOT_USER_ID = "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
 export const FAKE_USERNAME = "dwell-bot@example.org";
 /** The secret the tests' session stores seal the bot's cookies with (the site uses AUTH_SECRET). */
@@ -155,8 +159,18 @@ export interface FakeAction {
   at: number;
 }
 
+/** A world VRChat knows: its name and (a path on the fake for) its picture. */
+export interface FakeWorldEntry {
+  id: string;
+  name: string;
+  /** Served by the fake at this path (a small PNG); absent: the world has no picture. */
+  imagePath?: string;
+}
+
 export interface FakeGroup {
   name: string;
+  /** The worlds `GET /worlds/{id}` knows. */
+  worlds: FakeWorldEntry[];
   people: FakePerson[];
   memberCount: number;
   onlineMemberCount: number;
@@ -173,6 +187,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
   const at = (offset: number) => new Date(now.getTime() + offset).toISOString();
   return {
     name: "The Dwellers",
+    worlds: [{ id: FAKE_WORLD_ID, name: FAKE_WORLD_NAME, imagePath: "/file/file_lantern/1/file" }],
     people: [],
     memberCount: 2451,
     onlineMemberCount: 88,
@@ -287,7 +302,9 @@ export type FakeEndpoint =
   | "invite"
   | "createCalendarEvent"
   | "updateCalendarEvent"
-  | "deleteCalendarEvent";
+  | "deleteCalendarEvent"
+  | "world"
+  | "worldPicture";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
 export type EndpointBehaviour =
@@ -362,6 +379,15 @@ function fullWorld(worldId: string, world: FakeWorld) {
     visits: 100,
   };
 }
+
+/** A world's picture: 64 × 36 of lantern orange, drawn once. */
+const WORLD_PICTURE = (() => {
+  const canvas = createCanvas(64, 36);
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#ff7a00";
+  context.fillRect(0, 0, 64, 36);
+  return canvas.encodeSync("png");
+})();
 
 function split(location: string) {
   const colon = location.indexOf(":");
@@ -695,6 +721,15 @@ export async function startFakeVRChat(
         return who ? { ...searchedUser(who), bio: "", bioLinks: [], date_joined: "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
       }];
     }
+    const world = /^\/worlds\/([^/]+)$/.exec(path);
+    if (world) {
+      return ["world", () => {
+        const known = group.worlds.find((w) => w.id === world[1]);
+        if (!known) return new Refusal(404, `World ${world[1]} not found`);
+        const picture = known.imagePath ? `${url.origin}/api/1${known.imagePath}` : "";
+        return { ...fullWorld(known.id, { name: known.name, authorName: "Ember", capacity: 40, recommendedCapacity: 20 }), imageUrl: picture || "https://assets.vrchat.com/default/unknown.png", thumbnailImageUrl: picture || "https://assets.vrchat.com/default/unknown.png" };
+      }];
+    }
     if (path === g) return ["group", () => ({ id: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })];
     if (path === `${g}/instances`) {
       return ["groupInstances", () =>
@@ -768,8 +803,14 @@ export async function startFakeVRChat(
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       userAgents.add(req.headers["user-agent"] ?? "");
-      const url = new URL(req.url ?? "/", "http://fake");
+      const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "fake"}`);
       const path = decodeURIComponent(url.pathname.replace(/^\/api\/1/, ""));
+      // A world's picture: VRChat's file addresses answer without a session.
+      if (req.method === "GET" && group.worlds.some((w) => w.imagePath === path)) {
+        count("worldPicture");
+        res.writeHead(200, { "Content-Type": "image/png", "Content-Length": WORLD_PICTURE.length }).end(WORLD_PICTURE);
+        return;
+      }
       const text = Buffer.concat(chunks).toString();
       let body: unknown;
       try {

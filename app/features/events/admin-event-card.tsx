@@ -1,3 +1,4 @@
+import { worldPageUrl } from "~/utils/vrchat-world-link";
 import { CalendarCheck, Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -89,7 +90,7 @@ export function AdminEventCard({
         <div>
           <h2 id={headingId} className="font-display text-xl text-mist-100">{event.title}</h2>
           <div className="mt-2 flex flex-wrap gap-2">
-            {event.isPast ? <Badge tone="muted">Past Event</Badge> : <Badge tone="live">Upcoming</Badge>}
+            {event.phase === "past" ? <Badge tone="muted">Past Event</Badge> : event.phase === "live" ? <Badge tone="live">Live Now</Badge> : <Badge tone="live">Upcoming</Badge>}
             {event.featured ? <Badge tone="gold">Featured</Badge> : null}
             {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
           </div>
@@ -107,7 +108,14 @@ export function AdminEventCard({
       </div>
       <div className="mt-3 grid gap-1 text-sm sm:grid-cols-2">
         <EventWhen event={event} compact />
-        <p className="text-mist-300">{event.worldName}</p>
+        <p className="text-mist-300">
+          {event.worldId ? (
+            <a href={worldPageUrl(event.worldId)} target="_blank" rel="noreferrer" className="underline decoration-mist-400/50 hover:text-mist-100">{event.worldName}</a>
+          ) : (
+            event.worldName
+          )}
+          {event.worldId && !event.worldChecked ? <span className="block text-xs text-ember-300">World not checked with VRChat: save the event again to check it.</span> : null}
+        </p>
       </div>
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">

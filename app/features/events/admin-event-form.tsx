@@ -4,7 +4,7 @@ import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
-import { deadlineDateOf, EVENT_TIMEZONES } from "./event-timing";
+import { deadlineDateOf, defaultEndFor, EVENT_TIMEZONES } from "./event-timing";
 import type { AdminEventSummary } from "./events.server";
 import {
   DEFAULT_PUBLICATION_CHOICE,
@@ -58,6 +58,7 @@ export function AdminEventForm({
   const id = (name: string) => `event-${name}`;
   const invalid = (name: string) => (failure?.field === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
   const deadline = event?.applicationDeadline ? deadlineDateOf(new Date(event.applicationDeadline), event.timezone) : "";
+  const end = event ? (event.endDate && event.endTime ? { endDate: event.endDate, endTime: event.endTime } : defaultEndFor(event.eventDate, event.eventTime, event.timezone)) : null;
 
   return (
     <Card className="p-6">
@@ -90,8 +91,14 @@ export function AdminEventForm({
             {EVENT_TIMEZONES.map((zone) => <option key={zone}>{zone}</option>)}
           </select>
         </Field>
-        <Field id={id("world")} label="World Name">
-          <input id={id("world")} name="worldName" required defaultValue={event?.worldName} className={fieldClass} {...invalid("worldName")} />
+        <Field id={id("ends")} label="Ends" hint="On the timezone's clocks. Leave empty for two hours after the start.">
+          <input id={id("ends")} name="ends" type="datetime-local" defaultValue={end ? `${end.endDate}T${end.endTime.slice(0, 5)}` : ""} className={fieldClass} {...invalid("ends")} />
+        </Field>
+        <Field id={id("world-link")} label="VRChat World" hint="The world's link on vrchat.com (https://vrchat.com/home/world/wrld_…) or its id. Dwell reads its name and picture from VRChat.">
+          <input id={id("world-link")} name="worldLink" inputMode="url" defaultValue={event?.worldId ?? ""} placeholder="https://vrchat.com/home/world/wrld_…" className={fieldClass} {...invalid("worldLink")} />
+        </Field>
+        <Field id={id("world")} label="World Name" hint="Filled from VRChat when you give the world's link.">
+          <input id={id("world")} name="worldName" defaultValue={event?.worldName} className={fieldClass} {...invalid("worldName")} />
         </Field>
         <label className="flex items-center gap-3 text-sm font-semibold text-mist-100 sm:col-span-2">
           <input type="checkbox" name="applicationRequired" defaultChecked={event?.applicationRequired} className="size-5 accent-ember-400" />

@@ -2,15 +2,14 @@
  * The events as iCalendar (RFC 5545), for calendar apps: the feed of every upcoming event and those
  * of the last 30 days, and one event on its own. ical-generator writes the format (escaping, line
  * folding at 75 octets, DTSTAMP); times are given in UTC, which every calendar shows in its own
- * zone. Events here have a start only: each is taken to last ASSUMED_EVENT_HOURS.
+ * zone. An event ends at its stored end (two hours after its start for events saved before ends were kept).
  */
 import ical, { ICalCalendarMethod } from "ical-generator";
 import { asc, gte } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { events, type EventRow } from "~/db/schema";
-import { ASSUMED_EVENT_HOURS } from "./calendar-link";
 import { singleLine } from "~/utils/text";
-import { eventStart } from "./event-timing";
+import { eventEnd, eventStart } from "./event-timing";
 
 /** How far back the feed reaches: past events stay in calendars a while, as on the events page. */
 export const FEED_LOOKBACK_DAYS = 30;
@@ -52,7 +51,7 @@ export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date)
       // (a forged Host header cannot change it): the event's id is unique on its own.
       id: `${row.id}@dwell`,
       start,
-      end: new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000),
+      end: eventEnd(row),
       stamp: now,
       lastModified: row.updatedAt,
       summary: singleLine(row.title),

@@ -1,14 +1,11 @@
-import { eventStart, type EventSchedule } from "./event-timing";
-
-/** How long an event is taken to last where a calendar needs an end: events here have a start only. */
-export const ASSUMED_EVENT_HOURS = 2;
+import { eventEnd, eventStart, type EventSchedule } from "./event-timing";
 
 const calendarTime = (instant: Date) => instant.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 
 /** A link that opens Google Calendar with the event filled in (any calendar app can take it from there). */
 export function addToCalendarUrl(event: EventSchedule & { title: string; worldName: string }, pageUrl: string): string {
   const start = eventStart(event);
-  const end = new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000);
+  const end = eventEnd(event);
   const params = new URLSearchParams({
     action: "TEMPLATE",
     text: event.title,
@@ -22,7 +19,7 @@ export function addToCalendarUrl(event: EventSchedule & { title: string; worldNa
 /** A link that opens Outlook on the web with the event filled in. */
 export function outlookCalendarUrl(event: EventSchedule & { title: string; worldName: string }, pageUrl: string): string {
   const start = eventStart(event);
-  const end = new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000);
+  const end = eventEnd(event);
   const params = new URLSearchParams({
     path: "/calendar/action/compose",
     rru: "addevent",

@@ -7,7 +7,7 @@
  * picture for the services that keep one per address.
  */
 import { createRequire } from "node:module";
-import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
+import { createCanvas, GlobalFonts, loadImage, type Image, type SKRSContext2D } from "@napi-rs/canvas";
 import type { EventRow } from "~/db/schema";
 import { eventStart, formatLongDateTime, zoneOf } from "./event-timing";
 
@@ -65,13 +65,25 @@ export function cardTextOf(event: EventRow): CardText {
   };
 }
 
-export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg"): Buffer {
+/** Draws `picture` over the whole card, cut to fill it, darkened so the text stays readable. */
+function drawBackground(context: SKRSContext2D, picture: Image) {
+  const scale = Math.max(CARD_WIDTH / picture.width, CARD_HEIGHT / picture.height);
+  const width = picture.width * scale;
+  const height = picture.height * scale;
+  context.drawImage(picture, (CARD_WIDTH - width) / 2, (CARD_HEIGHT - height) / 2, width, height);
+  context.fillStyle = "rgba(13, 11, 38, 0.72)";
+  context.fillRect(0, 0, CARD_WIDTH, CARD_HEIGHT);
+}
+
+/** `picture`: the event's world, drawn behind the text when VRChat gave one. */
+export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg", picture: Image | null = null): Buffer {
   loadFonts();
   const canvas = createCanvas(CARD_WIDTH, CARD_HEIGHT);
   const context = canvas.getContext("2d");
   // The site's night sky, flat (a few KB as JPEG), with its ember and aurora accents.
   context.fillStyle = "#0d0b26";
   context.fillRect(0, 0, CARD_WIDTH, CARD_HEIGHT);
+  if (picture) drawBackground(context, picture);
   context.fillStyle = "#221d4d";
   context.fillRect(0, CARD_HEIGHT - 96, CARD_WIDTH, 96);
   context.fillStyle = "#f2c65a";
@@ -109,13 +121,51 @@ const cache = new Map<string, Buffer>();
 /** Which version of the event a card shows: its last change. */
 export const cardVersion = (event: Pick<EventRow, "updatedAt">) => String(event.updatedAt.getTime());
 
-/** The card of an event as it is now, drawn at most once per version. */
-export function eventCardImage(event: EventRow): { image: Buffer; version: string } {
+/** The most a world's picture may weigh, and how long its download may take. */
+const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
+const PICTURE_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether a picture's address is VRChat's: its website and file hosts over HTTPS, or the configured
+ * API's own origin (a self-hosted or test endpoint). Nothing else is fetched by the server.
+ */
+export function isVRChatPicture(url: string, apiOrigin: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.origin === apiOrigin) return true;
+  return parsed.protocol === "https:" && /(^|\.)vrchat\.(cloud|com)$/i.test(parsed.hostname);
+}
+
+/** The world's picture, or null when it cannot be had quickly (the card is drawn without it). */
+async function worldPicture(url: string | null, apiOrigin: string): Promise<Image | null> {
+  if (!url || !isVRChatPicture(url, apiOrigin)) return null;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(PICTURE_TIMEOUT_MS), headers: { "User-Agent": "Dwell (event preview picture)" } });
+    const length = Number(response.headers.get("content-length") ?? 0);
+    if (!response.ok || length > PICTURE_MAX_BYTES) return null;
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length > PICTURE_MAX_BYTES) return null;
+    return await loadImage(bytes);
+  } catch {
+    // Unreachable, too slow, or not a picture: the card is drawn on the plain sky.
+    return null;
+  }
+}
+
+/**
+ * The card of an event as it is now, drawn at most once per version, with its world's picture behind
+ * the text when VRChat gave one (fetched from VRChat's hosts, or `apiOrigin`).
+ */
+export async function eventCardImage(event: EventRow, apiOrigin: string): Promise<{ image: Buffer; version: string }> {
   const version = cardVersion(event);
   const key = `${event.id}:${version}`;
   let image = cache.get(key);
   if (!image) {
-    image = drawEventCard(cardTextOf(event));
+    image = drawEventCard(cardTextOf(event), "jpeg", await worldPicture(event.worldImageUrl, apiOrigin));
     cache.set(key, image);
     // The oldest drawn go first: a few hundred events' cards stay well under a few MB.
     if (cache.size > CACHED_CARDS) cache.delete(cache.keys().next().value!);

@@ -1,3 +1,4 @@
+import { Badge } from "~/components/ui/badge";
 import { Globe } from "lucide-react";
 import { href, Link } from "react-router";
 import { clsx } from "clsx";
@@ -30,8 +31,9 @@ export function EventCard({
       >
         {event.title}
       </Heading>
-      {event.applicationRequired || event.maxAttendees ? (
+      {event.applicationRequired || event.maxAttendees || event.phase === "live" ? (
         <div className="flex flex-wrap gap-2">
+          {event.phase === "live" ? <Badge tone="live">LIVE NOW</Badge> : null}
           {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
           {event.maxAttendees ? <MaxAttendeesBadge label={`${event.maxAttendees} Max`} /> : null}
         </div>

@@ -1,3 +1,4 @@
+import { worldPageUrl } from "~/utils/vrchat-world-link";
 import { CalendarDays, CalendarPlus, ChevronDown, Globe, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
@@ -78,6 +79,7 @@ export function EventDetailView({ event, pageUrl, places = null }: { event: Even
           <h1 className="font-display text-4xl text-mist-100 sm:text-5xl">{event.title}</h1>
           <div className="mt-3 flex flex-wrap gap-2">
             {event.isPast ? <Badge tone="muted">Past Event</Badge> : null}
+            {event.phase === "live" ? <Badge tone="live">LIVE NOW</Badge> : null}
             {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
             {event.maxAttendees ? (
               <MaxAttendeesBadge label={`Max ${event.maxAttendees} Dwellers`} />
@@ -108,7 +110,14 @@ export function EventDetailView({ event, pageUrl, places = null }: { event: Even
           {event.isPast ? null : <AddToCalendar event={event} pageUrl={pageUrl} />}
         </InfoCard>
         <InfoCard icon={<Globe className="size-5" />} title="World">
-          <p className="text-mist-100">{event.worldName}</p>
+          {event.worldImageUrl ? (
+            <img src={event.worldImageUrl} alt="" width={320} height={240} loading="lazy" referrerPolicy="no-referrer" className="mb-3 aspect-video w-full rounded-lg object-cover" />
+          ) : null}
+          {event.worldId ? (
+            <a href={worldPageUrl(event.worldId)} target="_blank" rel="noopener noreferrer" className="text-mist-100 underline decoration-aurora-400/50 hover:text-aurora-200">{event.worldName}</a>
+          ) : (
+            <p className="text-mist-100">{event.worldName}</p>
+          )}
         </InfoCard>
       </div>
 
@@ -128,7 +137,7 @@ export function EventDetailView({ event, pageUrl, places = null }: { event: Even
           <Card className="p-6">
             <h2 className="font-display text-2xl text-mist-100">Event Information</h2>
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Fact term="Event Status">{event.isPast ? "Completed" : "Upcoming"}</Fact>
+              <Fact term="Event Status">{event.isPast ? "Completed" : event.phase === "live" ? "Live Now" : "Upcoming"}</Fact>
               {event.timezone ? (
                 <Fact term="Timezone">
                   {event.timezone}

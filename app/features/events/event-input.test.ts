@@ -14,6 +14,9 @@ describe("the event form's rules", () => {
   it("accepts the required fields and defaults the rest", () => {
     expect(EventInputSchema.parse(base)).toEqual({
       ...base,
+      endDate: "2026-12-01",
+      endTime: "22:00",
+      worldId: null,
       applicationRequired: false,
       featured: false,
       applicationDeadline: undefined,
@@ -32,6 +35,37 @@ describe("the event form's rules", () => {
     const result = EventInputSchema.safeParse({ ...base, ...change });
     expect(result.success).toBe(false);
     if (!result.success) expect(firstEventInputError(result.error)).toEqual({ field, error: message });
+  });
+
+  it("ends two hours after the start unless told, on the event zone's clocks", () => {
+    // 23:30 PST: two hours later is the next day's 01:30 there.
+    expect(EventInputSchema.parse({ ...base, eventTime: "23:30" })).toMatchObject({ endDate: "2026-12-02", endTime: "01:30" });
+    // The night the clocks go back (1 Nov 2026, Pacific): 00:30 + 2 h is 01:30 the second time round.
+    expect(EventInputSchema.parse({ ...base, eventDate: "2026-11-01", eventTime: "00:30" })).toMatchObject({ endDate: "2026-11-01", endTime: "01:30" });
+    expect(EventInputSchema.parse({ ...base, ends: "2026-12-02T02:15" })).toMatchObject({ endDate: "2026-12-02", endTime: "02:15" });
+  });
+
+  it.each([
+    ["before the start", "2026-12-01T19:00", "Ends must be after the start"],
+    ["at the start", "2026-12-01T20:00", "Ends must be after the start"],
+    ["a week and more later", "2026-12-09T20:00", "An event can last at most 7 days"],
+    ["not a time", "tomorrow", "Ends must be a date and a time"],
+  ])("refuses an end %s", (_, ends, error) => {
+    const result = EventInputSchema.safeParse({ ...base, ends });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(firstEventInputError(result.error)).toEqual({ field: "ends", error });
+  });
+
+  it("reads a world from its link or its id, and then needs no name", () => {
+    const id = "wrld_4432ea9b-729c-46e3-8eaf-846aa0a37fdd";
+    for (const worldLink of [id, `https://vrchat.com/home/world/${id}`, `https://vrchat.com/home/world/${id}/info`, `https://vrchat.com/home/launch?worldId=${id}&instanceId=1234`, ` ${id.toUpperCase()} `]) {
+      expect(EventInputSchema.parse({ ...base, worldName: "", worldLink }).worldId).toBe(id);
+    }
+    for (const worldLink of ["https://example.com/home/world/" + id, "http://vrchat.com/home/world/" + id, "wrld_nope", "usr_4432ea9b-729c-46e3-8eaf-846aa0a37fdd", "https://vrchat.com/home/user/" + id]) {
+      const result = EventInputSchema.safeParse({ ...base, worldLink });
+      expect(result.success, worldLink).toBe(false);
+      if (!result.success) expect(firstEventInputError(result.error).field).toBe("worldLink");
+    }
   });
 
   it("keeps the application settings only when applications are required", () => {

@@ -5,7 +5,12 @@
  */
 import { z } from "zod";
 import { singleLine } from "~/utils/text";
-import { EVENT_TIMEZONES } from "./event-timing";
+import { vrchatWorldIdFrom } from "~/utils/vrchat-world-link";
+import { defaultEndFor, eventEnd, eventStart, EVENT_TIMEZONES } from "./event-timing";
+
+/** The longest an event may last: a night, or a weekend's festival. */
+export const MAX_EVENT_DAYS = 7;
+export const WORLD_LINK_ERROR = "That is not a VRChat world: paste the world's link (https://vrchat.com/home/world/wrld_…) or its id (wrld_…).";
 
 const text = (max: number) => z.string().trim().max(max, { error: `at most ${max} characters` });
 /** A one-line text (a title, a world's name): line breaks and control characters become a space. */
@@ -21,7 +26,20 @@ export const EventInputSchema = z
     eventDate: z.iso.date({ error: "Event Date is required" }),
     eventTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: "Event Time is required" }),
     timezone: z.enum(EVENT_TIMEZONES, { error: "Choose a timezone" }).default("UTC"),
-    worldName: line(200).pipe(z.string().min(1, { error: "World Name is required" })),
+    /** "2026-12-01T22:00" on the event zone's clocks; empty: two hours after the start. */
+    ends: optional(z.string().regex(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: "Ends must be a date and a time" })),
+    /** Required unless a world link is given: VRChat's name for the world fills it then. */
+    worldName: line(200).default(""),
+    worldLink: optional(
+      z
+        .string()
+        .max(500, { error: WORLD_LINK_ERROR })
+        .transform((value, context) => {
+          const id = vrchatWorldIdFrom(value);
+          if (!id) context.addIssue({ code: "custom", message: WORLD_LINK_ERROR });
+          return id ?? "";
+        }),
+    ),
     applicationRequired: checkbox,
     applicationDeadline: optional(z.iso.date({ error: "Application Deadline must be a date" })),
     maxAttendees: optional(
@@ -34,11 +52,22 @@ export const EventInputSchema = z
     applicationInstructions: optional(text(5_000)),
     featured: checkbox,
   })
-  .transform((input) =>
-    input.applicationRequired
-      ? input
-      : { ...input, applicationDeadline: undefined, maxAttendees: undefined, applicationInstructions: undefined },
-  );
+  .check((context) => {
+    const input = context.value;
+    if (!input.worldName && !input.worldLink) context.issues.push({ code: "custom", input, path: ["worldName"], message: "World Name is required" });
+  })
+  .transform((input, context) => {
+    const { ends, worldLink, ...rest } = input;
+    const end = ends ? { endDate: ends.slice(0, 10), endTime: ends.slice(11, 16) } : defaultEndFor(input.eventDate, input.eventTime, input.timezone);
+    const start = eventStart(input).getTime();
+    const length = eventEnd({ ...input, ...end }).getTime() - start;
+    if (length <= 0) context.addIssue({ code: "custom", path: ["ends"], message: "Ends must be after the start" });
+    else if (length > MAX_EVENT_DAYS * 86_400_000) context.addIssue({ code: "custom", path: ["ends"], message: `An event can last at most ${MAX_EVENT_DAYS} days` });
+    const event = { ...rest, ...end, worldId: worldLink ?? null };
+    return event.applicationRequired
+      ? event
+      : { ...event, applicationDeadline: undefined, maxAttendees: undefined, applicationInstructions: undefined };
+  });
 
 export type EventInput = z.output<typeof EventInputSchema>;
 
@@ -47,3 +76,6 @@ export function firstEventInputError(error: z.ZodError) {
   const issue = error.issues[0]!;
   return { field: String(issue.path[0] ?? ""), error: issue.message };
 }
+
+/** An event as saved: the form's fields, and what VRChat said of its world. */
+export type EventToSave = EventInput & { worldImageUrl: string | null; worldCheckedAt: Date | null };

@@ -1,7 +1,6 @@
 /** How an event's page reads where its link is pasted: a line for previews, and schema.org Event data. */
 import type { EventRow } from "~/db/schema";
-import { ASSUMED_EVENT_HOURS } from "./calendar-link";
-import { eventStart, formatLongDateTime, zoneOf } from "./event-timing";
+import { eventEnd, eventStart, formatLongDateTime, zoneOf } from "./event-timing";
 
 /** "2026-11-28T20:00:00-05:00": the instant in the event's own zone, with its offset then. */
 export function isoWithOffset(instant: Date, zone: string): string {
@@ -34,7 +33,7 @@ export function eventPreviewLine(event: EventRow): string {
 export function eventStructuredData(event: EventRow, site: { origin: string; image: string }): Record<string, unknown> {
   const zone = zoneOf(event.timezone);
   const start = eventStart(event);
-  const end = new Date(start.getTime() + ASSUMED_EVENT_HOURS * 60 * 60 * 1000);
+  const end = eventEnd(event);
   const url = `${site.origin}/events/${event.id}`;
   return {
     "@context": "https://schema.org",

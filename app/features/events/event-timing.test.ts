@@ -8,6 +8,10 @@ import {
   formatEventDate,
   formatLongDateTime,
   isEventPast,
+  eventPhase,
+  eventEnd,
+  eventEndLabel,
+  hasEventStarted,
   localDayKey,
   startOfLocalDay,
   validTimeZone,
@@ -104,9 +108,27 @@ describe("eventStart", () => {
 describe("isEventPast", () => {
   const event = { eventDate: "2026-11-21", eventTime: "20:00", timezone: "EST" }; // 01:00Z on the 22nd
 
-  it("is upcoming until its start and past from its start", () => {
-    expect(isEventPast(event, at("2026-11-22T00:59:59Z"))).toBe(false);
-    expect(isEventPast(event, at("2026-11-22T01:00:00Z"))).toBe(true);
+  it("is upcoming until its start, live until its end (two hours when none is kept), past from its end", () => {
+    expect(eventPhase(event, at("2026-11-22T00:59:59Z"))).toBe("upcoming");
+    expect(eventPhase(event, at("2026-11-22T01:00:00Z"))).toBe("live");
+    expect(isEventPast(event, at("2026-11-22T02:59:59Z"))).toBe(false);
+    expect(isEventPast(event, at("2026-11-22T03:00:00Z"))).toBe(true);
+    expect(hasEventStarted(event, at("2026-11-22T01:00:00Z"))).toBe(true);
+  });
+
+  it("ends at its stored end, on the event zone's clocks", () => {
+    const late = { ...event, endDate: "2026-11-22", endTime: "01:30" }; // 06:30Z
+    expect(eventEnd(late)).toEqual(at("2026-11-22T06:30:00Z"));
+    expect(eventPhase(late, at("2026-11-22T06:29:59Z"))).toBe("live");
+    expect(eventPhase(late, at("2026-11-22T06:30:00Z"))).toBe("past");
+    expect(eventEndLabel(late)).toBe("until 1:30 AM EST, Sun, Nov 22");
+    expect(eventEndLabel({ ...event, endDate: "2026-11-21", endTime: "23:00" })).toBe("until 11:00 PM EST");
+  });
+
+  it("closes applications at the start, not the end", () => {
+    const rules = { ...event, applicationRequired: true, applicationDeadline: null };
+    expect(applicationState(rules, at("2026-11-22T00:59:59Z"))).toBe("open");
+    expect(applicationState(rules, at("2026-11-22T01:00:00Z"))).toBe("event-past");
   });
 
   it("does not go by the UTC calendar date", () => {

@@ -43,6 +43,9 @@ export interface EventSchedule {
   eventDate: string; // yyyy-MM-dd
   eventTime: string; // HH:mm or HH:mm:ss
   timezone?: string | null;
+  /** Its end, on the clocks of the same zone; absent on events saved before ends were kept. */
+  endDate?: string | null;
+  endTime?: string | null;
 }
 
 export interface EventApplicationRules extends EventSchedule {
@@ -124,8 +127,40 @@ export function eventStart(event: EventSchedule): Date {
   return wallTimeToInstant(event.eventDate, event.eventTime, zoneOf(event.timezone));
 }
 
-/** Stored events have no end: one is past ("Completed") once its start has come. */
+/** How long an event without a stored end is taken to last, and the form's default length. */
+export const DEFAULT_EVENT_HOURS = 2;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The end instant: the stored one, else DEFAULT_EVENT_HOURS after the start. */
+export function eventEnd(event: EventSchedule): Date {
+  if (event.endDate && event.endTime) return wallTimeToInstant(event.endDate, event.endTime, zoneOf(event.timezone));
+  return new Date(eventStart(event).getTime() + DEFAULT_EVENT_HOURS * HOUR_MS);
+}
+
+/** The default end for a start: DEFAULT_EVENT_HOURS later, on the same zone's clocks. */
+export function defaultEndFor(date: string, time: string, timezone: string | null | undefined): { endDate: string; endTime: string } {
+  const zone = zoneOf(timezone);
+  const end = new Date(wallTimeToInstant(date, time, zone).getTime() + DEFAULT_EVENT_HOURS * HOUR_MS);
+  const clock = wallClock(end.getTime(), zone);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return { endDate: localDayKey(end, zone), endTime: `${pad(clock.hour)}:${pad(clock.minute)}` };
+}
+
+export type EventPhase = "upcoming" | "live" | "past";
+
+/** Upcoming before its start, live until its end, past ("Completed") from then on. */
+export function eventPhase(event: EventSchedule, now: Date): EventPhase {
+  if (now.getTime() < eventStart(event).getTime()) return "upcoming";
+  return now.getTime() < eventEnd(event).getTime() ? "live" : "past";
+}
+
+/** Whether the event has ended. */
 export function isEventPast(event: EventSchedule, now: Date): boolean {
+  return eventPhase(event, now) === "past";
+}
+
+/** Whether the event has started (applications close then: nobody is admitted to a night under way). */
+export function hasEventStarted(event: EventSchedule, now: Date): boolean {
   return eventStart(event).getTime() <= now.getTime();
 }
 
@@ -147,10 +182,10 @@ export const APPLICATION_STATES = [
 ] as const;
 export type ApplicationState = (typeof APPLICATION_STATES)[number];
 
-/** Open only when required, the event is not past, and the deadline (if any) has not passed. */
+/** Open only when required, the event has not started, and the deadline (if any) has not passed. */
 export function applicationState(event: EventApplicationRules, now: Date): ApplicationState {
   if (!event.applicationRequired) return "not-required";
-  if (isEventPast(event, now)) return "event-past";
+  if (hasEventStarted(event, now)) return "event-past";
   if (event.applicationDeadline && event.applicationDeadline.getTime() < now.getTime()) {
     return "deadline-passed";
   }
@@ -251,4 +286,14 @@ export function eventTimeLabels(event: EventSchedule, viewerTimeZone: string): E
     ? ""
     : `, ${formatter({ weekday: "short", month: "short", day: "numeric", timeZone: viewerTimeZone }).format(start)}`;
   return { eventTime, viewerTime: `${viewerClock}${viewerDay}` };
+}
+
+/** "until 9:00 PM PST", or "until 1:00 AM PST, Sun, Nov 29" when it ends on a later day: where the event happens. */
+export function eventEndLabel(event: EventSchedule): string {
+  const zone = zoneOf(event.timezone);
+  const start = eventStart(event);
+  const end = eventEnd(event);
+  const clock = `${formatTime(end, zone)} ${formatZoneName(end, zone)}`;
+  if (localDayKey(end, zone) === localDayKey(start, zone)) return `until ${clock}`;
+  return `until ${clock}, ${formatter({ weekday: "short", month: "short", day: "numeric", timeZone: zone }).format(end)}`;
 }

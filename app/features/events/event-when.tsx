@@ -1,6 +1,6 @@
 import { CalendarDays, Clock } from "lucide-react";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
-import { eventTimeLabels, formatEventDate, type EventSchedule } from "./event-timing";
+import { eventEndLabel, eventTimeLabels, formatEventDate, type EventSchedule } from "./event-timing";
 
 /** The event's date and time where it happens, and the same moment on the viewer's clock. */
 export function EventWhen({ event, compact = false }: { event: EventSchedule; compact?: boolean }) {
@@ -15,6 +15,7 @@ export function EventWhen({ event, compact = false }: { event: EventSchedule; co
       <p className="flex flex-wrap items-center gap-x-2 text-mist-100">
         <Clock aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
         <span>{eventTime}</span>
+        <span className="text-mist-300">{eventEndLabel(event)}</span>
         {viewerTime ? (
           <span className="text-mist-400">({viewerTime} your time)</span>
         ) : null}

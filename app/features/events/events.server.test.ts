@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventApplications, events, type NewEventRow } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { eventStart, isEventPast, TIMEZONE_ABBREVIATIONS } from "./event-timing";
+import { eventEnd, eventStart, isEventPast, TIMEZONE_ABBREVIATIONS } from "./event-timing";
 import {
   getEvent,
   getFeaturedEvent,
@@ -27,15 +27,19 @@ describeEachDatabase("event queries", (kind) => {
     await database.db.delete(events);
   });
 
-  it("finds the earliest featured event that has not started", async () => {
+  it("finds the earliest featured event that has not ended", async () => {
     const { db } = database;
     await db.insert(events).values([
-      event({ title: "featured, started", eventDate: "2026-11-21", eventTime: "17:00", featured: true }),
+      event({ title: "featured, ended", eventDate: "2026-11-21", eventTime: "17:00", endDate: "2026-11-21", endTime: "17:30", featured: true }),
       event({ title: "not featured", eventDate: "2026-11-22", featured: false }),
       event({ title: "featured, later", eventDate: "2026-11-30", featured: true }),
       event({ title: "featured, sooner", eventDate: "2026-11-25", featured: true }),
     ]);
     expect((await getFeaturedEvent(db, NOW))?.title).toBe("featured, sooner");
+    // One under way (started, not ended) is still the one to show.
+    await db.insert(events).values(event({ title: "featured, live", eventDate: "2026-11-21", eventTime: "17:00", featured: true }));
+    const live = await getFeaturedEvent(db, NOW);
+    expect([live?.title, live?.phase]).toEqual(["featured, live", "live"]);
   });
 
   it("counts an event still to come today in its own zone as upcoming", async () => {
@@ -43,8 +47,8 @@ describeEachDatabase("event queries", (kind) => {
     // 19:00 PST on the 21st is 03:00 UTC on the 22nd: after NOW although its date is "today".
     await db.insert(events).values([
       event({ title: "tonight in LA", eventDate: "2026-11-21", eventTime: "19:00", timezone: "PST", featured: true }),
-      // 12:00 EST on the 21st is 17:00 UTC: already begun.
-      event({ title: "noon in NY", eventDate: "2026-11-21", eventTime: "12:00", timezone: "EST" }),
+      // 12:00 EST on the 21st is 17:00 UTC: begun, and over by 12:30 there.
+      event({ title: "noon in NY", eventDate: "2026-11-21", eventTime: "12:00", timezone: "EST", endDate: "2026-11-21", endTime: "12:30" }),
     ]);
     expect((await listUpcomingEvents(db, NOW)).map((e) => e.title)).toEqual(["tonight in LA"]);
     expect((await getFeaturedEvent(db, NOW))?.title).toBe("tonight in LA");
@@ -73,7 +77,11 @@ describeEachDatabase("event queries", (kind) => {
     for (const timezone of TIMEZONE_ABBREVIATIONS) {
       for (const eventDate of ["2026-11-20", "2026-11-21", "2026-11-22"]) {
         for (let hour = 0; hour < 24; hour += 3) {
-          rows.push(event({ title: `${timezone} ${eventDate} ${hour}`, eventDate, eventTime: `${String(hour).padStart(2, "0")}:30`, timezone }));
+          const eventTime = `${String(hour).padStart(2, "0")}:30`;
+          rows.push(event({ title: `${timezone} ${eventDate} ${hour}`, eventDate, eventTime, timezone }));
+          // The same start with a stored end: an hour later, or into the next day.
+          const endDate = hour >= 21 ? "2026-11-23" : eventDate;
+          rows.push(event({ title: `${timezone} ${eventDate} ${hour} ends`, eventDate, eventTime, timezone, endDate, endTime: hour >= 21 ? "04:00" : `${String(hour + 1).padStart(2, "0")}:30` }));
         }
       }
     }
@@ -83,6 +91,7 @@ describeEachDatabase("event queries", (kind) => {
     expect([...upcoming].sort()).toEqual(expected.sort());
     for (const summary of await listEvents(db, NOW)) {
       expect(summary.startsAt).toBe(eventStart(summary).toISOString());
+      expect(summary.endsAt).toBe(eventEnd(summary).toISOString());
     }
   });
 
@@ -167,6 +176,11 @@ describe("toEventDetail", () => {
         eventTime: "20:00:00",
         timezone: "UTC",
         worldName: "W",
+        endDate: null,
+        endTime: null,
+        worldId: null,
+        worldImageUrl: null,
+        worldCheckedAt: new Date(),
         applicationRequired: false,
         applicationDeadline: null,
         maxAttendees: null,
@@ -185,5 +199,6 @@ describe("toEventDetail", () => {
     expect(Object.keys(detail)).not.toContain("createdBy");
     expect(Object.keys(detail)).not.toContain("vrchatFingerprint");
     expect(Object.keys(detail)).not.toContain("createdAt");
+    expect(Object.keys(detail)).not.toContain("worldCheckedAt");
   });
 });

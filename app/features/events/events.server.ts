@@ -3,13 +3,17 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
-import type { EventInput } from "./event-input";
+import { MAX_EVENT_DAYS, type EventInput, type EventToSave } from "./event-input";
 import type { PublicationChoice } from "./vrchat-publication";
 import { savePublication, withdrawPublication } from "./vrchat-publication.server";
 import {
   applicationDeadlineFor,
   applicationState,
+  DEFAULT_EVENT_HOURS,
+  eventEnd,
+  eventPhase,
   eventStart,
+  type EventPhase,
   ZONE_BY_ABBREVIATION,
   type ApplicationState,
 } from "./event-timing";
@@ -18,12 +22,13 @@ import {
  * The start instant of an event in SQL, from the same abbreviation map as the time module, so
  * lists filtered and ordered here agree with what the pages compute from a row.
  */
-const startsAt: SQL = sql`((${events.eventDate} + ${events.eventTime}) at time zone (case upper(${events.timezone}) ${sql.join(
-  Object.entries(ZONE_BY_ABBREVIATION).map(
-    ([abbreviation, zone]) => sql`when ${abbreviation} then ${zone}`,
-  ),
+const zone: SQL = sql`(case upper(${events.timezone}) ${sql.join(
+  Object.entries(ZONE_BY_ABBREVIATION).map(([abbreviation, name]) => sql`when ${abbreviation} then ${name}`),
   sql` `,
-)} else 'UTC' end))`;
+)} else 'UTC' end)`;
+const startsAt: SQL = sql`((${events.eventDate} + ${events.eventTime}) at time zone ${zone})`;
+/** The end instant: the stored one, else DEFAULT_EVENT_HOURS after the start (as `eventEnd`). */
+const endsAt: SQL = sql`coalesce((${events.endDate} + ${events.endTime}) at time zone ${zone}, ${startsAt} + make_interval(hours => ${DEFAULT_EVENT_HOURS}))`;
 
 /** An event as the public pages need it: plain JSON, no internal columns. */
 export interface EventSummary {
@@ -37,9 +42,17 @@ export interface EventSummary {
   applicationRequired: boolean;
   maxAttendees: number | null;
   featured: boolean;
-  /** ISO instant of the start. */
+  endDate: string | null;
+  endTime: string | null;
+  /** ISO instants of the start and the end. */
   startsAt: string;
+  endsAt: string;
+  /** Upcoming, live (started, not ended) or past (ended). */
+  phase: EventPhase;
   isPast: boolean;
+  /** The VRChat world, when the admins gave one, and its picture as VRChat last showed it. */
+  worldId: string | null;
+  worldImageUrl: string | null;
 }
 
 export interface EventDetail extends EventSummary {
@@ -50,6 +63,7 @@ export interface EventDetail extends EventSummary {
 
 export function toEventSummary(row: EventRow, now: Date): EventSummary {
   const start = eventStart(row);
+  const phase = eventPhase(row, now);
   return {
     id: row.id,
     title: row.title,
@@ -61,8 +75,14 @@ export function toEventSummary(row: EventRow, now: Date): EventSummary {
     applicationRequired: row.applicationRequired,
     maxAttendees: row.maxAttendees,
     featured: row.featured,
+    endDate: row.endDate,
+    endTime: row.endTime,
     startsAt: start.toISOString(),
-    isPast: start.getTime() <= now.getTime(),
+    endsAt: eventEnd(row).toISOString(),
+    phase,
+    isPast: phase === "past",
+    worldId: row.worldId,
+    worldImageUrl: row.worldImageUrl,
   };
 }
 
@@ -76,20 +96,21 @@ export function toEventDetail(row: EventRow, now: Date): EventDetail {
 }
 
 /**
- * Events that have not started yet. The date bound lets the schedule index narrow the scan:
- * no zone is more than a day away from UTC, so nothing upcoming is dated before yesterday (UTC).
+ * Events that have not ended yet (upcoming, or live now). The date bound lets the schedule index
+ * narrow the scan: no zone is more than a day away from UTC and no event lasts more than
+ * MAX_EVENT_DAYS, so nothing on now is dated before that (UTC).
  */
-function notStartedBy(now: Date): SQL {
-  const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-  return and(gte(events.eventDate, yesterday), sql`${startsAt} > ${now.toISOString()}::timestamptz`)!;
+function notEndedBy(now: Date): SQL {
+  const earliest = new Date(now.getTime() - (MAX_EVENT_DAYS + 1) * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return and(gte(events.eventDate, earliest), sql`${endsAt} > ${now.toISOString()}::timestamptz`)!;
 }
 
-/** The featured event: the earliest featured one that has not started yet. */
+/** The featured event: the earliest featured one that has not ended yet. */
 export async function getFeaturedEvent(db: Database, now: Date): Promise<EventSummary | null> {
   const [row] = await db
     .select()
     .from(events)
-    .where(and(eq(events.featured, true), notStartedBy(now)))
+    .where(and(eq(events.featured, true), notEndedBy(now)))
     .orderBy(asc(startsAt), asc(events.id))
     .limit(1);
   return row ? toEventSummary(row, now) : null;
@@ -103,7 +124,7 @@ export async function listUpcomingEvents(
   const query = db
     .select()
     .from(events)
-    .where(notStartedBy(now))
+    .where(notEndedBy(now))
     .orderBy(asc(startsAt), asc(events.id));
   const rows = limit === undefined ? await query : await query.limit(limit);
   return rows.map((row) => toEventSummary(row, now));
@@ -148,7 +169,7 @@ export async function countEvents(db: Database, now: Date): Promise<EventCounts>
   const [row] = await db
     .select({
       total: sql<number>`count(*)::int`,
-      upcoming: sql<number>`count(*) filter (where ${startsAt} > ${now.toISOString()}::timestamptz)::int`,
+      upcoming: sql<number>`count(*) filter (where ${endsAt} > ${now.toISOString()}::timestamptz)::int`,
       requiringApplications: sql<number>`count(*) filter (where ${events.applicationRequired})::int`,
     })
     .from(events);
@@ -163,6 +184,8 @@ export interface AdminEventSummary extends EventSummary {
   waitlistApplications: number;
   /** The staff member who hosts it. */
   hostId: string | null;
+  /** VRChat confirmed its world (false when it has none, or it was not checked). */
+  worldChecked: boolean;
 }
 
 /**
@@ -202,11 +225,17 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     pendingApplications,
     waitlistApplications,
     hostId: event.hostId,
+    worldChecked: event.worldCheckedAt !== null,
   }));
 }
 
-function eventValues(input: EventInput) {
+function eventValues(input: EventInput | EventToSave) {
   return {
+    endDate: input.endDate,
+    endTime: input.endTime,
+    worldId: input.worldId,
+    worldImageUrl: "worldImageUrl" in input ? input.worldImageUrl : null,
+    worldCheckedAt: "worldCheckedAt" in input ? input.worldCheckedAt : null,
     title: input.title,
     description: input.description,
     eventDate: input.eventDate,
@@ -231,7 +260,7 @@ export interface PublicationChange {
 }
 
 /** Creates an event hosted by `hostId` (by default its creator). */
-export async function createEvent(db: Database, input: EventInput, createdBy: string, publication?: PublicationChange, hostId: string = createdBy): Promise<string> {
+export async function createEvent(db: Database, input: EventInput | EventToSave, createdBy: string, publication?: PublicationChange, hostId: string = createdBy): Promise<string> {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId }).returning();
     if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
@@ -240,7 +269,7 @@ export async function createEvent(db: Database, input: EventInput, createdBy: st
 }
 
 /** Whether the event existed. `hostId` (when given) hands it to another staff member. */
-export async function updateEvent(db: Database, id: string, input: EventInput, publication?: PublicationChange, hostId?: string): Promise<boolean> {
+export async function updateEvent(db: Database, id: string, input: EventInput | EventToSave, publication?: PublicationChange, hostId?: string): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
   return db.transaction(async (tx) => {
     const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();

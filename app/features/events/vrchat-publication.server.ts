@@ -8,8 +8,7 @@ import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { queueCalendarJob, queueReplacedRemovals } from "~/db/calendar-jobs.server";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type EventRow, type PublicationDetails, type PublicationRow } from "~/db/schema";
-import { ASSUMED_EVENT_HOURS } from "./calendar-link";
-import { eventStart } from "./event-timing";
+import { eventEnd, eventStart } from "./event-timing";
 import {
   titleTooLongForVRChat,
   VRCHAT_CREATIONS_PER_HOUR,
@@ -36,7 +35,7 @@ export function publicationDetails(event: EventRow, choice: PublicationChoice, p
     title: event.title,
     description,
     startsAt: start.toISOString(),
-    endsAt: new Date(start.getTime() + ASSUMED_EVENT_HOURS * HOUR_MS).toISOString(),
+    endsAt: eventEnd(event).toISOString(),
     category: choice.category,
     accessType: choice.accessType,
     languages: choice.languages,

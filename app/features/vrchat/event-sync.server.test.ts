@@ -130,6 +130,21 @@ describeEachDatabase("event sync", (kind) => {
     ]);
   });
 
+  it("keeps VRChat's end, in UTC; an end it cannot use leaves the two-hour default", async () => {
+    const calendar = [
+      platformEvent("cal_long", "2026-11-30T22:00:00Z", { endsAt: "2026-12-01T02:30:00+01:00" }),
+      platformEvent("cal_backwards", "2026-11-30T22:00:00Z", { endsAt: "2026-11-30T21:00:00Z" }),
+      platformEvent("cal_endless", "2026-11-30T22:00:00Z", { endsAt: "2027-03-01T00:00:00Z" }),
+    ];
+    await importPlatformEvents(database.db, calendar, NOW);
+    const rows = await database.db.select({ id: events.vrchatEventId, endDate: events.endDate, endTime: events.endTime }).from(events).orderBy(events.vrchatEventId);
+    expect(rows).toEqual([
+      { id: "cal_backwards", endDate: null, endTime: null },
+      { id: "cal_endless", endDate: null, endTime: null },
+      { id: "cal_long", endDate: "2026-12-01", endTime: "01:30:00" },
+    ]);
+  });
+
   it("reports the events it cannot read, and imports the rest", async () => {
     const result = await importPlatformEvents(
       database.db,

@@ -60,13 +60,20 @@ function fingerprint(event: PlatformEvent): string {
 /** A calendar entry's title as an event's: one line, within the events' limit. */
 const importedTitle = (title: string) => prefix(singleLine(title), TITLE_MAX) || "Untitled event";
 
+/** The longest an imported entry is taken to last; a longer or unreadable end is not kept (two hours, then). */
+const IMPORTED_MAX_LENGTH_MS = 7 * 24 * 60 * 60 * 1000;
+
 function importedValues(event: PlatformEvent, title: string, start: number) {
   const instant = new Date(start).toISOString();
+  const end = event.endsAt ? Date.parse(event.endsAt) : Number.NaN;
+  const endInstant = end > start && end - start <= IMPORTED_MAX_LENGTH_MS ? new Date(end).toISOString() : null;
   return {
     title,
     description: prefix(event.description, DESCRIPTION_MAX),
     eventDate: instant.slice(0, 10),
     eventTime: instant.slice(11, 19),
+    endDate: endInstant?.slice(0, 10) ?? null,
+    endTime: endInstant?.slice(11, 19) ?? null,
     timezone: "UTC",
     worldName: IMPORTED_WORLD_NAME,
     vrchatEventId: event.id,
@@ -108,6 +115,8 @@ export async function importPlatformEvents(db: Database, calendar: readonly Plat
             description: sql`excluded.description`,
             eventDate: sql`excluded.event_date`,
             eventTime: sql`excluded.event_time`,
+            endDate: sql`excluded.end_date`,
+            endTime: sql`excluded.end_time`,
             timezone: sql`excluded.timezone`,
             vrchatFingerprint: sql`excluded.vrchat_fingerprint`,
           },

@@ -15,6 +15,7 @@ import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
 import { createVRChatClient } from "./vrchat-client.server";
 import { createVRChatMembership, type VRChatMembership } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
+import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
@@ -23,6 +24,8 @@ export interface VRChatServices {
   membership: VRChatMembership | null;
   /** Decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS, with VRChat configured). */
   membershipActions: boolean;
+  /** Checks the worlds events happen in: null when VRChat is not configured. */
+  worlds: WorldLookup | null;
   /**
    * Events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS, with VRChat
    * configured): the worker's channel, and the group, for links to its entries.
@@ -49,6 +52,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let groupData: GroupDataService;
   let membership: VRChatMembership | null = null;
   let calendar: VRChatServices["calendar"] = null;
+  let worlds: WorldLookup | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -81,6 +85,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       pacer,
       spendShared: sharedAllowance(db),
     });
+    worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
     if (config.VRCHAT_PUBLISH_EVENTS) {
       const publisher = createCalendarPublisher({
         db,
@@ -101,5 +106,6 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     membership,
     membershipActions: membership !== null && config.VRCHAT_MEMBERSHIP_ACTIONS,
     calendar,
+    worlds,
   };
 }

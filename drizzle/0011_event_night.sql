@@ -1,0 +1,7 @@
+ALTER TABLE "events" ADD COLUMN "end_date" date;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "end_time" time;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "world_id" text;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "world_image_url" text;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "world_checked_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_end_check" CHECK (("events"."end_date" is null) = ("events"."end_time" is null));--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_world_id_check" CHECK ("events"."world_id" ~ '^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$');
