@@ -10,12 +10,18 @@ export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const GROUP_APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
 /**
  * An event application's: "waitlist" is one that came, or was moved, while the event's places were
- * all taken (see features/events/capacity).
+ * all taken (see features/applications/capacity); "withdrawn" is one its applicant took back.
  */
-export const APPLICATION_STATUSES = [...GROUP_APPLICATION_STATUSES, "waitlist"] as const;
+export const APPLICATION_STATUSES = [...GROUP_APPLICATION_STATUSES, "waitlist", "withdrawn"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** Decided: the applicant has an answer (pending and waitlist still wait for one). */
 export const isDecided = (status: ApplicationStatus) => status === "approved" || status === "rejected";
+/** Still in line for a place, or holding one: what an applicant may withdraw. */
+export const WITHDRAWABLE_STATUSES = ["pending", "waitlist", "approved"] as const satisfies readonly ApplicationStatus[];
+
+/** What happens when an event's place frees: the first on its waitlist is approved, or moved to Pending for staff. */
+export const WAITLIST_PROMOTIONS = ["pending", "automatic"] as const;
+export type WaitlistPromotion = (typeof WAITLIST_PROMOTIONS)[number];
 
 /** The staff's roles, most trusted first (see utils/roles.ts for what each may do). */
 export const STAFF_ROLES = ["owner", "admin", "reviewer", "host"] as const;

@@ -27,10 +27,12 @@ import {
   STAFF_ROLES,
   USER_ROLES,
   VRCHAT_IMPORTS,
+  WAITLIST_PROMOTIONS,
   type ApplicationStatus,
   type StaffRole,
   type UserRole,
   type VRChatImport,
+  type WaitlistPromotion,
 } from "./enums";
 
 export {
@@ -210,6 +212,8 @@ export const events = pgTable(
     applicationRequired: boolean().notNull().default(false),
     applicationDeadline: timestamp({ withTimezone: true }),
     maxAttendees: integer(),
+    /** When a place frees: approve the first on the waitlist, or move them to Pending. */
+    waitlistPromotion: text().$type<WaitlistPromotion>().notNull().default("pending"),
     applicationInstructions: text(),
     featured: boolean().notNull().default(false),
     createdBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
@@ -231,6 +235,7 @@ export const events = pgTable(
     check("events_vrchat_import_check", sql`${table.vrchatImport} in ${inList(VRCHAT_IMPORTS)}`),
     check("events_max_attendees_check", sql`${table.maxAttendees} >= 1`),
     check("events_title_check", sql`btrim(${table.title}) <> ''`),
+    check("events_waitlist_promotion_check", sql`${table.waitlistPromotion} in ${inList(WAITLIST_PROMOTIONS)}`),
     check("events_end_check", sql`(${table.endDate} is null) = (${table.endTime} is null)`),
     check("events_world_id_check", sql`${table.worldId} ~ '^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     index("events_schedule_idx").on(table.eventDate, table.eventTime),
@@ -359,6 +364,8 @@ export const eventApplications = pgTable(
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
+    /** When its applicant withdrew it (status "withdrawn"). */
+    withdrawnAt: timestamp({ withTimezone: true }),
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("event_applications"),

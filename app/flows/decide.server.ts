@@ -18,6 +18,7 @@ import {
   reviewApplications,
   type BulkOutcome,
   type BulkStatus,
+  WAITLIST_MOVER,
   type OnDecided,
   type ReviewScope,
 } from "~/features/applications/review.server";
@@ -26,10 +27,14 @@ import { applyDecision, listDecisionMessages, type DecisionContext } from "~/fea
 import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { addToCalendarUrl } from "~/features/events/calendar-link";
-import { eventStart, formatLongDate, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
+import { eventStart, formatLongDate, formatLongDateTime, isEventPast, zoneOf } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { log } from "~/utils/log.server";
+import { enqueueNotification } from "~/features/notifications/outbox.server";
+import type { NotificationTarget } from "~/features/notifications/notification";
+import { eventApplications } from "~/db/schema";
+import { eq } from "drizzle-orm";
 
 export interface DecideServices {
   db: Database;
@@ -40,6 +45,8 @@ export interface DecideServices {
   discordReview?: boolean;
   /** Wakes the outbox worker once a decision has queued its actions. */
   wake: () => void;
+  /** The staff's channels: told when a freed place moves someone from the waitlist to Pending. */
+  notificationTargets?: readonly NotificationTarget[];
 }
 
 /** What a decision needs, from what every entry point has (a route's context, the interactions' server). */
@@ -48,7 +55,7 @@ export function decideServices(from: {
   config: { DISCORD_INVITE_URL?: string; DISCORD_REVIEW_CHANNEL_ID?: string };
   vrchat: DecideServices["vrchat"];
   discord: DiscordBot | null;
-  notifications: { wake(): void };
+  notifications: { wake(): void; targets?: readonly NotificationTarget[] };
 }): DecideServices {
   return {
     db: from.db,
@@ -57,6 +64,7 @@ export function decideServices(from: {
     discordInvite: from.config.DISCORD_INVITE_URL ?? null,
     discordReview: from.discord !== null && Boolean(from.config.DISCORD_REVIEW_CHANNEL_ID),
     wake: () => from.notifications.wake(),
+    notificationTargets: from.notifications.targets ?? [],
   };
 }
 
@@ -214,6 +222,49 @@ function effectsOf(
   return { onDecided, tally };
 }
 
+const NO_LINKS: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+
+/** The site's own hand: a place freed, and the first on the waitlist moved up. */
+const WAITLIST_DECIDER: Decider = { id: "dwell", username: WAITLIST_MOVER, via: "sanctum" };
+
+/**
+ * What fills an event's freed places after a change on it (a decision, a withdrawal, more places):
+ * each one moved up is acted on as a decision by the site itself (approved: the applicant's message,
+ * the Discord DM when their account is linked, the review message), and one moved to Pending is
+ * told to staff in their channels (not the spreadsheet: it holds the application already). None for
+ * the group's applications, or once the event has ended.
+ */
+export function refillFor(services: DecideServices, review: Review, siteOrigin: string, now: Date): OnDecided | undefined {
+  if (review.scope.kind !== "event" || !review.event || isEventPast(review.event, now)) return undefined;
+  const { event } = review;
+  const { onDecided } = effectsOf(services, review, NO_LINKS, contextOf(review, siteOrigin, services.discordInvite, now), WAITLIST_DECIDER);
+  const staffChannels = (services.notificationTargets ?? []).filter((target) => target !== "google_sheets");
+  return async (tx, moved, index) => {
+    await onDecided(tx, moved, index);
+    if (moved.status !== "pending" || staffChannels.length === 0) return;
+    const [row] = await tx
+      .select({ vrchatUsername: eventApplications.vrchatUsername, discordId: eventApplications.discordId, submittedAt: eventApplications.submittedAt })
+      .from(eventApplications)
+      .where(eq(eventApplications.id, moved.id));
+    if (!row) return;
+    await enqueueNotification(
+      tx,
+      {
+        type: "event_application",
+        event_title: event.title,
+        event_url: `${siteOrigin}${href("/events/:id", { id: event.id })}`,
+        vrchat_username: row.vrchatUsername,
+        discord_id: row.discordId ?? "",
+        submitted_at: row.submittedAt.toISOString(),
+        answers: [],
+        moved_up: true,
+      },
+      staffChannels,
+      moved.id,
+    );
+  };
+}
+
 export interface OneDecision {
   id: string;
   status?: ApplicationStatus;
@@ -249,7 +300,7 @@ export async function decideApplication(services: DecideServices, review: Review
     { id: decider.id, username: deciderName(decider) },
     now,
     onDecided,
-    { overCapacity: decision.overCapacity ?? false },
+    { overCapacity: decision.overCapacity ?? false, refill: refillFor(services, review, siteOrigin, now) },
   );
   if (done === "conflict") return { kind: "conflict" };
   if (typeof done === "object") return { kind: "full", places: done.full };
@@ -273,6 +324,7 @@ export async function decideApplications(
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider);
   const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,
+    refill: refillFor(services, review, siteOrigin, now),
   });
   if ("full" in done) return { kind: "full", places: done.full, approving: done.approving };
   if (done.changed > 0) services.wake();

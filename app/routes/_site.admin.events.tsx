@@ -19,6 +19,8 @@ import { allows } from "~/utils/roles";
 import { listTeam } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
 import { checkEventWorld } from "~/flows/event-world.server";
+import { decideServices } from "~/flows/decide.server";
+import { refillAfterSave } from "~/flows/withdraw.server";
 import type { Route } from "./+types/_site.admin.events";
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
@@ -70,7 +72,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context);
-  const { db, vrchat, notifications } = context.get(appContext);
+  const ctx = context.get(appContext);
+  const { db, vrchat, notifications } = ctx;
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
@@ -139,12 +142,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     if (intent === "create") await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
-    else if (!(await updateEvent(db, id, world.event, publication, host))) return data({ error: "Event not found" }, { status: 404 });
+    else if (!(await updateEvent(db, id, world.event, publication, host, refillAfterSave(decideServices(ctx), new URL(request.url).origin, new Date())))) {
+      return data({ error: "Event not found" }, { status: 404 });
+    }
   } catch (error) {
     log.error("failed to save an event", { error, intent });
     return data({ error: "An error occurred while saving the event" }, { status: 503 });
   }
-  if (publication) notifications.wake();
+  notifications.wake();
   // Saved; the list says so when VRChat could not confirm the world.
   return redirect(world.unchecked ? `${href("/admin/events")}?${WORLD_UNCHECKED_PARAM}` : href("/admin/events"));
 }

@@ -1,5 +1,10 @@
-import { CircleCheck, CircleX, Hourglass, ListOrdered } from "lucide-react";
-import { data, href, Link } from "react-router";
+import { CircleCheck, CircleX, Hourglass, ListOrdered, Undo2 } from "lucide-react";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { WITHDRAWABLE_STATUSES } from "~/db/enums";
+import { decideServices } from "~/flows/decide.server";
+import { withdrawApplication } from "~/flows/withdraw.server";
+import { hasEventStarted, formatLongDate } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -7,7 +12,6 @@ import { appContext } from "~/context";
 import { waitlistPosition } from "~/features/applications/capacity.server";
 import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
-import { formatLongDate } from "~/features/events/event-timing";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.applications.status.$token";
@@ -17,17 +21,43 @@ export const INVALID_STATUS_LINK = "This status link is not valid, or it has exp
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   try {
-    const status = await getApplicationStatus(db, params.token, new Date());
+    const now = new Date();
+    const status = await getApplicationStatus(db, params.token, now);
     if (!status) return data({ status: null, error: INVALID_STATUS_LINK }, { status: 404 });
-    const { id, ...shown } = status;
+    const { id, eventId, ...shown } = status;
     const position = status.kind === "event" && status.status === "waitlist" ? await waitlistPosition(db, id) : null;
+    // An event application may be withdrawn until its event starts.
+    const event = eventId ? await getEvent(db, eventId) : null;
+    const canWithdraw = event !== null && (WITHDRAWABLE_STATUSES as readonly string[]).includes(status.status) && !hasEventStarted(event, now);
     return {
-      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position },
+      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw },
       error: null,
     };
   } catch (error) {
     log.error("failed to read an application's status", { error });
     return data({ status: null, error: "The status could not be read just now. Please try again in a moment." }, { status: 503 });
+  }
+}
+
+/**
+ * 'Withdraw my application': asked first (the page shows what it means), then done; a second send
+ * (another tab, a double click) only says it is done already.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  const intent = form?.get("intent");
+  if (intent === "withdraw-ask") return { confirming: true, notice: null };
+  if (intent !== "withdraw") return data({ confirming: false, notice: "Unknown action." }, { status: 400 });
+  try {
+    const outcome = await withdrawApplication(decideServices(ctx), params.token, new URL(request.url).origin, new Date());
+    if (outcome.kind === "missing") return data({ confirming: false, notice: INVALID_STATUS_LINK }, { status: 404 });
+    if (outcome.kind === "not-withdrawable") return data({ confirming: false, notice: outcome.reason }, { status: 409 });
+    if (outcome.kind === "already") return { confirming: false, notice: "This application is already withdrawn." };
+    return redirect(href("/applications/status/:token", { token: params.token }));
+  } catch (error) {
+    log.error("failed to withdraw an application", { error });
+    return data({ confirming: false, notice: "Your application could not be withdrawn just now. Please try again in a moment." }, { status: 503 });
   }
 }
 
@@ -46,9 +76,10 @@ const LOOK = {
   approved: { label: OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
   rejected: { label: OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
   waitlist: { label: "Waitlist", tone: "gold", icon: ListOrdered },
+  withdrawn: { label: "Withdrawn", tone: "muted", icon: Undo2 },
 } as const;
 
-export default function ApplicationStatusPage({ loaderData }: Route.ComponentProps) {
+export default function ApplicationStatusPage({ loaderData, actionData }: Route.ComponentProps) {
   const timeZone = useViewerTimeZone();
   const { status, error } = loaderData;
   if (!status) {
@@ -82,7 +113,7 @@ export default function ApplicationStatusPage({ loaderData }: Route.ComponentPro
           <dd>{formatLongDate(new Date(status.submittedAt), timeZone)}</dd>
           {status.decidedAt ? (
             <>
-              <dt className="font-semibold text-mist-400">Decided</dt>
+              <dt className="font-semibold text-mist-400">{status.status === "withdrawn" ? "Withdrawn" : "Decided"}</dt>
               <dd>{formatLongDate(new Date(status.decidedAt), timeZone)}</dd>
             </>
           ) : null}
@@ -94,11 +125,17 @@ export default function ApplicationStatusPage({ loaderData }: Route.ComponentPro
             {status.waitlistPosition ? `You are number ${status.waitlistPosition.toLocaleString("en-US")} on the waitlist. ` : null}
             Every place at this event is taken; if one frees, the hosts may approve your application, and this page will say so.
           </p>
+        ) : status.status === "withdrawn" ? (
+          <p className="mt-6 text-mist-300" data-testid="withdrawn-note">
+            You withdrew this application. Thank you for letting the hosts know: your place goes to the next in line.
+          </p>
         ) : status.message ? (
           <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
             <WithLinks text={status.message} />
           </blockquote>
         ) : null}
+        {actionData?.notice ? <p role="status" className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200">{actionData.notice}</p> : null}
+        {status.canWithdraw ? <Withdraw confirming={actionData?.confirming === true} /> : null}
       </Card>
       <div className="mt-6 text-center">
         <Button asChild variant="ghost">
@@ -106,6 +143,37 @@ export default function ApplicationStatusPage({ loaderData }: Route.ComponentPro
         </Button>
       </div>
     </Shell>
+  );
+}
+
+/** 'Withdraw my application', then what it means and 'Yes, withdraw' (a form each: no script needed). */
+function Withdraw({ confirming }: { confirming: boolean }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  if (!confirming) {
+    return (
+      <Form method="post" className="mt-8 border-t border-mist-400/15 pt-6">
+        <input type="hidden" name="intent" value="withdraw-ask" />
+        <Button type="submit" variant="outline">Withdraw my application</Button>
+      </Form>
+    );
+  }
+  return (
+    <section aria-labelledby="withdraw-heading" className="mt-8 rounded-xl border border-red-400/40 bg-red-500/10 p-5">
+      <h2 id="withdraw-heading" className="font-display text-xl text-mist-100">Withdraw your application?</h2>
+      <p className="mt-2 text-sm text-mist-200">
+        Your place, or your turn on the waitlist, goes to the next person in line. You cannot apply to this event again under the same name.
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="withdraw" />
+          <Button type="submit" variant="danger" disabled={busy} aria-busy={busy}>Yes, withdraw</Button>
+        </Form>
+        <Button asChild variant="ghost">
+          <Link to=".">Keep my application</Link>
+        </Button>
+      </div>
+    </section>
   );
 }
 

@@ -21,7 +21,7 @@ const PROFILE_CHECK_TEXT = {
   unchecked: "Not checked with VRChat: VRChat could not be asked when it was sent. Link it by hand only once you are sure.",
 } as const;
 
-const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora" } as const;
+const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora", withdrawn: "muted" } as const;
 
 function answerText(answer: string | undefined, question: FormQuestion | undefined) {
   if (!answer) return "No response";

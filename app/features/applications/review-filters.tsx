@@ -16,6 +16,7 @@ const FILTER_LABEL: Record<StatusFilter, string> = {
   approved: "Approved",
   rejected: "Rejected",
   waitlist: "Waitlist",
+  withdrawn: "Withdrawn",
   spam: "Marked as Spam",
 };
 
@@ -120,7 +121,7 @@ export function ReviewFilters({
           }}
           className={fieldClass}
         >
-          {(Object.keys(FILTER_LABEL) as StatusFilter[]).filter((value) => mode === "event" || value !== "waitlist").map((value) => (
+          {(Object.keys(FILTER_LABEL) as StatusFilter[]).filter((value) => mode === "event" || (value !== "waitlist" && value !== "withdrawn")).map((value) => (
             <option key={value} value={value}>{FILTER_LABEL[value]}</option>
           ))}
         </select>

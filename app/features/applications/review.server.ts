@@ -5,8 +5,8 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
-import { applicationAuditLog, applications, eventApplications, outbox } from "~/db/schema";
+import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { applicationAuditLog, applications, eventApplications, events, outbox } from "~/db/schema";
 import { lockPlaces } from "./capacity.server";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
 import type { Places } from "./places";
@@ -124,6 +124,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         approved: sql<number>`count(*) filter (where ${table.status} = 'approved' and ${table.spamAt} is null)::int`,
         rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected' and ${table.spamAt} is null)::int`,
         waitlist: sql<number>`count(*) filter (where ${table.status} = 'waitlist' and ${table.spamAt} is null)::int`,
+        withdrawn: sql<number>`count(*) filter (where ${table.status} = 'withdrawn' and ${table.spamAt} is null)::int`,
         spam: sql<number>`count(*) filter (where ${table.spamAt} is not null)::int`,
       })
       .from(table)
@@ -191,6 +192,60 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
  */
 export type OnDecided = (tx: Transaction, decided: { kind: ApplicationKind; id: string; status: ApplicationStatus }, index: number) => Promise<void>;
 
+export interface ReviewOptions {
+  /** The decider confirmed approving past the event's last place. */
+  overCapacity?: boolean;
+  /**
+   * For an event that has not ended: its free places are filled from the waitlist after the change
+   * (see `promoteFromWaitlist`), each moved application acted on by this.
+   */
+  refill?: OnDecided;
+}
+
+/** Who moves an application up from the waitlist, in its history. */
+export const WAITLIST_MOVER = "Dwell (a place freed)";
+
+/**
+ * Fills an event's free places from its waitlist, first in line first (earliest sent), as the event
+ * chose: each approved ('automatic', up to the free places) or moved to Pending for staff (as many as
+ * the free places exceed the applications already pending). The caller holds the event's row lock
+ * (`lockPlaces`), so however many places free at once, never more are filled than there are. (The
+ * flows call it only before the event ends.) `onMoved` runs for each (in the transaction) to act on it.
+ */
+export async function promoteFromWaitlist(tx: Transaction, eventId: string, now: Date, onMoved?: OnDecided): Promise<{ id: string; status: "approved" | "pending" }[]> {
+  const [event] = await tx
+    .select({ max: events.maxAttendees, promotion: events.waitlistPromotion })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) return [];
+  const [counts] = await tx
+    .select({
+      approved: sql<number>`count(*) filter (where ${eventApplications.status} = 'approved')::int`,
+      pending: sql<number>`count(*) filter (where ${eventApplications.status} = 'pending')::int`,
+    })
+    .from(eventApplications)
+    .where(and(eq(eventApplications.eventId, eventId), isNull(eventApplications.spamAt)));
+  const free = event.max === null ? Number.MAX_SAFE_INTEGER : Math.max(0, event.max - counts!.approved);
+  const status = event.promotion === "automatic" ? ("approved" as const) : ("pending" as const);
+  const moving = status === "approved" ? free : Math.max(0, free - counts!.pending);
+  if (moving === 0) return [];
+  const first = await tx
+    .select({ id: eventApplications.id })
+    .from(eventApplications)
+    .where(and(eq(eventApplications.eventId, eventId), eq(eventApplications.status, "waitlist"), isNull(eventApplications.spamAt)))
+    .orderBy(asc(eventApplications.submittedAt), asc(eventApplications.id))
+    .limit(Math.min(moving, 1_000))
+    .for("update");
+  if (first.length === 0) return [];
+  const ids = first.map((row) => row.id);
+  await tx.update(eventApplications).set({ status, reviewedAt: now }).where(inArray(eventApplications.id, ids));
+  await tx.insert(applicationAuditLog).values(
+    ids.map((id) => ({ applicationKind: "event" as const, applicationId: id, actorId: null, actorName: WAITLIST_MOVER, field: "status", fromValue: "waitlist", toValue: status })),
+  );
+  for (const [index, id] of ids.entries()) await onMoved?.(tx, { kind: "event", id, status }, index);
+  return ids.map((id) => ({ id, status }));
+}
+
 /**
  * Sets an application's status and, for event applications, its notes; either way reviewed_at
  * becomes now, and each change is logged with who made it. Event applications go from any status
@@ -206,15 +261,16 @@ export async function reviewApplication(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-  { overCapacity = false }: { overCapacity?: boolean } = {},
+  { overCapacity = false, refill }: ReviewOptions = {},
 ): Promise<boolean | "conflict" | { full: Places }> {
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
   return db.transaction(async (tx) => {
     const { table } = columnsOf(scope);
-    // The event's row first, as every taker of a place does (see capacity.server).
-    const places = scope.kind === "event" && change.status === "approved" ? await lockPlaces(tx, scope.eventId) : null;
-    if (places === "missing") return false;
+    // The event's row first, as every taker (and giver back) of a place does (see capacity.server).
+    const locked = scope.kind === "event" && change.status !== undefined ? await lockPlaces(tx, scope.eventId) : null;
+    if (locked === "missing") return false;
+    const places = change.status === "approved" ? locked : null;
     const [current] = await tx
       .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
       .from(table)
@@ -240,7 +296,10 @@ export async function reviewApplication(
         entries.map((entry) => ({ ...entry, applicationKind: kind, applicationId: id, actorId: reviewer.id, actorName: reviewer.username })),
       );
     }
-    if (status !== current.status) await onDecided?.(tx, { kind, id, status }, 0);
+    if (status !== current.status) {
+      await onDecided?.(tx, { kind, id, status }, 0);
+      if (scope.kind === "event" && refill) await promoteFromWaitlist(tx, scope.eventId, now, refill);
+    }
     return true;
   });
 }
@@ -273,15 +332,16 @@ export async function reviewApplications(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-  { overCapacity = false }: { overCapacity?: boolean } = {},
+  { overCapacity = false, refill }: ReviewOptions = {},
 ): Promise<BulkOutcome | { full: Places; approving: number }> {
   const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
   const invalid = new Set(ids).size - wanted.length;
   if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid };
   return db.transaction(async (tx) => {
     const { table } = columnsOf(scope);
-    const places = scope.kind === "event" && status === "approved" ? await lockPlaces(tx, scope.eventId) : null;
-    if (places === "missing") return { changed: 0, unchanged: 0, missing: wanted.length + invalid };
+    const locked = scope.kind === "event" ? await lockPlaces(tx, scope.eventId) : null;
+    if (locked === "missing") return { changed: 0, unchanged: 0, missing: wanted.length + invalid };
+    const places = status === "approved" ? locked : null;
     const current = await tx
       .select({ id: table.id, status: table.status })
       .from(table)
@@ -308,6 +368,7 @@ export async function reviewApplications(
       );
     }
     for (const [index, row] of changing.entries()) await onDecided?.(tx, { kind: scope.kind, id: row.id, status }, index);
+    if (scope.kind === "event" && refill && changing.length > 0) await promoteFromWaitlist(tx, scope.eventId, now, refill);
     return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid };
   });
 }
@@ -447,4 +508,29 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
       }
     },
   });
+}
+
+/** Who withdrew an application, in its history. */
+export const APPLICANT_ACTOR = "the applicant";
+
+export type WithdrawResult = "withdrawn" | "already" | "missing" | { not: ApplicationStatus };
+
+/**
+ * The applicant takes their event application back: pending, on the waitlist, or approved, it
+ * becomes "withdrawn" (its message cleared, the change in its history), under the event's row lock
+ * like every change to its places. Anything else is left as it is and said.
+ */
+export async function withdrawEventApplication(tx: Transaction, eventId: string, id: string, now: Date): Promise<WithdrawResult> {
+  if ((await lockPlaces(tx, eventId)) === "missing") return "missing";
+  const [current] = await tx
+    .select({ status: eventApplications.status })
+    .from(eventApplications)
+    .where(and(eq(eventApplications.id, id), eq(eventApplications.eventId, eventId), isNull(eventApplications.spamAt)))
+    .for("update");
+  if (!current) return "missing";
+  if (current.status === "withdrawn") return "already";
+  if (!(WITHDRAWABLE_STATUSES as readonly ApplicationStatus[]).includes(current.status)) return { not: current.status };
+  await tx.update(eventApplications).set({ status: "withdrawn", withdrawnAt: now, decisionMessage: null }).where(eq(eventApplications.id, id));
+  await tx.insert(applicationAuditLog).values({ applicationKind: "event", applicationId: id, actorId: null, actorName: APPLICANT_ACTOR, field: "status", fromValue: current.status, toValue: "withdrawn" });
+  return "withdrawn";
 }

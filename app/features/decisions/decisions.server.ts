@@ -42,8 +42,9 @@ export interface ApplicationStatusView {
   submittedAt: Date;
   decidedAt: Date | null;
   message: string | null;
-  /** The application's id (for the server: never shown). */
+  /** The application's id, and its event's (for the server: never shown). */
   id: string;
+  eventId: string | null;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
   if (!TOKEN_SHAPE.test(token)) return null;
   const hash = hashStatusToken(token);
   const [group] = await db
-    .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage })
+    .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage, eventId: sql<string | null>`null` })
     .from(applications)
     .where(and(eq(applications.statusTokenHash, hash), isNull(applications.spamAt)));
   const [event] = group
@@ -64,16 +65,18 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
           id: eventApplications.id,
           status: eventApplications.status,
           submittedAt: eventApplications.submittedAt,
-          reviewedAt: eventApplications.reviewedAt,
+          // A withdrawal is the applicant's own last word: its link lasts from then.
+          reviewedAt: sql<Date | null>`coalesce(${eventApplications.withdrawnAt}, ${eventApplications.reviewedAt})`.mapWith(eventApplications.reviewedAt),
           message: eventApplications.decisionMessage,
           eventTitle: events.title,
+          eventId: eventApplications.eventId,
         })
         .from(eventApplications)
         .leftJoin(events, eq(events.id, eventApplications.eventId))
         .where(and(eq(eventApplications.statusTokenHash, hash), isNull(eventApplications.spamAt)));
   const found = group ? { ...group, kind: "group" as const, eventTitle: null } : event ? { ...event, kind: "event" as const } : null;
   if (!found) return null;
-  const decided = isDecided(found.status);
+  const decided = isDecided(found.status) || found.status === "withdrawn";
   if (decided && found.reviewedAt && now.getTime() - found.reviewedAt.getTime() > STATUS_LINK_DAYS * 24 * 60 * 60 * 1000) return null;
   return {
     kind: found.kind,
@@ -83,6 +86,7 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
     decidedAt: decided ? found.reviewedAt : null,
     message: decided ? found.message : null,
     id: found.id,
+    eventId: found.eventId,
   };
 }
 

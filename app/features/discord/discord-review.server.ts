@@ -16,7 +16,7 @@ import { createPublicKey, verify, type KeyObject } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
+import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applications, discordReviewMessages, eventApplications, outbox } from "~/db/schema";
 import { escapeDiscordMarkdown, truncate } from "~/utils/text";
 import type { DiscordBot } from "./discord-bot.server";
@@ -109,7 +109,9 @@ export interface ReviewMessage {
   id: string;
 }
 
-const OUTCOME_WORDS: Partial<Record<ApplicationStatus, string>> = { approved: "✅ Approved", rejected: "❌ Rejected" };
+const OUTCOME_WORDS: Partial<Record<ApplicationStatus, string>> = { approved: "✅ Approved", rejected: "❌ Rejected", withdrawn: "↩️ Withdrawn" };
+/** Statuses that end the review: the message shows them and loses its buttons. */
+const closes = (status: ApplicationStatus) => status === "approved" || status === "rejected" || status === "withdrawn";
 
 export function outcomeLine(outcome: { status: ApplicationStatus; by: string }) {
   return `${OUTCOME_WORDS[outcome.status] ?? outcome.status} by ${escapeDiscordMarkdown(outcome.by)}`;
@@ -138,7 +140,7 @@ const EmbedSchema = z.record(z.string(), z.unknown());
 const Subject = { applicationKind: z.enum(["group", "event"]), applicationId: z.uuid() };
 export const ReviewJobSchema = z.union([
   z.object({ job: z.literal("post"), ...Subject, embed: EmbedSchema }),
-  z.object({ job: z.literal("edit"), ...Subject, status: z.enum(["pending", "approved", "rejected", "waitlist"]), by: z.string().max(200) }),
+  z.object({ job: z.literal("edit"), ...Subject, status: z.enum(APPLICATION_STATUSES), by: z.string().max(200) }),
   z.object({ job: z.literal("reminder"), waiting: z.number().int().positive(), url: z.string().url(), day: z.string() }),
 ]);
 export type ReviewJob = z.infer<typeof ReviewJobSchema>;
@@ -174,7 +176,7 @@ export function createReviewChannel({ db, bot, channelId }: { db: Database; bot:
     const status = await currentStatus(db, kind, job.applicationId);
     if (status === null) return "The application is gone: nothing posted";
     // Decided before its post went out (Discord was down): it is posted with its outcome.
-    const outcome = status === "approved" || status === "rejected" ? { status, by: "the Sanctum" } : null;
+    const outcome = closes(status) ? { status, by: status === "withdrawn" ? "the applicant" : "the Sanctum" } : null;
     const sent = await bot.postMessage(channelId, messageBody({ embed: job.embed, outcome, kind, id: job.applicationId }));
     await db
       .insert(discordReviewMessages)
@@ -186,7 +188,7 @@ export function createReviewChannel({ db, bot, channelId }: { db: Database; bot:
   async function edit(job: Extract<ReviewJob, { job: "edit" }>): Promise<string> {
     const message = await getReviewMessage(db, job.applicationKind, job.applicationId);
     if (!message) return "No review message to edit";
-    const outcome = job.status === "approved" || job.status === "rejected" ? { status: job.status, by: job.by } : null;
+    const outcome = closes(job.status) ? { status: job.status, by: job.by } : null;
     await bot.editMessage(message.channelId, message.messageId, messageBody({ embed: message.embed, outcome, kind: job.applicationKind, id: job.applicationId }));
     return "Review message updated in Discord";
   }

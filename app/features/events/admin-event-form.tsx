@@ -112,6 +112,14 @@ export function AdminEventForm({
               <input id={id("max")} name="maxAttendees" type="number" min={1} step={1} defaultValue={event?.maxAttendees ?? ""} className={fieldClass} {...invalid("maxAttendees")} />
             </Field>
             <div className="sm:col-span-2">
+              <Field id={id("promotion")} label="When a place frees" hint="A place frees when an attendee withdraws or is rejected, or when you raise Max Attendees.">
+                <select id={id("promotion")} name="waitlistPromotion" defaultValue={event?.waitlistPromotion ?? "pending"} className={fieldClass} {...invalid("waitlistPromotion")}>
+                  <option value="pending">Move the first on the waitlist to Pending (staff are told)</option>
+                  <option value="automatic">Approve the first on the waitlist automatically</option>
+                </select>
+              </Field>
+            </div>
+            <div className="sm:col-span-2">
               <Field id={id("instructions")} label="Application Instructions">
                 <textarea id={id("instructions")} name="applicationInstructions" rows={3} defaultValue={event?.applicationInstructions ?? ""} className={fieldClass} {...invalid("applicationInstructions")} />
               </Field>

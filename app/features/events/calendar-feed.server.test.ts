@@ -16,6 +16,7 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     worldId: null,
     worldImageUrl: null,
     worldCheckedAt: null,
+    waitlistPromotion: "pending",
     applicationRequired: false,
     applicationDeadline: null,
     maxAttendees: null,

@@ -22,6 +22,7 @@ describe("the event form's rules", () => {
       applicationDeadline: undefined,
       maxAttendees: undefined,
       applicationInstructions: undefined,
+      waitlistPromotion: "pending",
     });
   });
 

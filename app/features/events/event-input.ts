@@ -4,6 +4,7 @@
  * required. Shared by the form and the action; the action's parse is the one that counts.
  */
 import { z } from "zod";
+import { WAITLIST_PROMOTIONS } from "~/db/enums";
 import { singleLine } from "~/utils/text";
 import { vrchatWorldIdFrom } from "~/utils/vrchat-world-link";
 import { defaultEndFor, eventEnd, eventStart, EVENT_TIMEZONES } from "./event-timing";
@@ -50,6 +51,7 @@ export const EventInputSchema = z
         .max(100_000),
     ),
     applicationInstructions: optional(text(5_000)),
+    waitlistPromotion: z.enum(WAITLIST_PROMOTIONS, { error: "Choose what happens when a place frees" }).default("pending"),
     featured: checkbox,
   })
   .check((context) => {

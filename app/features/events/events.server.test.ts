@@ -181,6 +181,7 @@ describe("toEventDetail", () => {
         worldId: null,
         worldImageUrl: null,
         worldCheckedAt: new Date(),
+        waitlistPromotion: "pending",
         applicationRequired: false,
         applicationDeadline: null,
         maxAttendees: null,

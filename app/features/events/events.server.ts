@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
+import type { WaitlistPromotion } from "~/db/enums";
 import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { MAX_EVENT_DAYS, type EventInput, type EventToSave } from "./event-input";
@@ -186,6 +187,7 @@ export interface AdminEventSummary extends EventSummary {
   hostId: string | null;
   /** VRChat confirmed its world (false when it has none, or it was not checked). */
   worldChecked: boolean;
+  waitlistPromotion: WaitlistPromotion;
 }
 
 /**
@@ -226,6 +228,7 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     waitlistApplications,
     hostId: event.hostId,
     worldChecked: event.worldCheckedAt !== null,
+    waitlistPromotion: event.waitlistPromotion,
   }));
 }
 
@@ -246,6 +249,7 @@ function eventValues(input: EventInput | EventToSave) {
     applicationDeadline: input.applicationDeadline ? applicationDeadlineFor(input.applicationDeadline, input.timezone) : null,
     maxAttendees: input.maxAttendees ?? null,
     applicationInstructions: input.applicationInstructions ?? null,
+    waitlistPromotion: input.waitlistPromotion,
     featured: input.featured,
   };
 }
@@ -268,13 +272,27 @@ export async function createEvent(db: Database, input: EventInput | EventToSave,
   });
 }
 
-/** Whether the event existed. `hostId` (when given) hands it to another staff member. */
-export async function updateEvent(db: Database, id: string, input: EventInput | EventToSave, publication?: PublicationChange, hostId?: string): Promise<boolean> {
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * Whether the event existed. `hostId` (when given) hands it to another staff member; `afterSave`
+ * runs in the same transaction, with the event's row locked (its freed places filled from the
+ * waitlist, when it has more now).
+ */
+export async function updateEvent(
+  db: Database,
+  id: string,
+  input: EventInput | EventToSave,
+  publication?: PublicationChange,
+  hostId?: string,
+  afterSave?: (tx: Transaction, row: EventRow) => Promise<void>,
+): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
   return db.transaction(async (tx) => {
     const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
     if (!row) return false;
     if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
+    await afterSave?.(tx, row);
     return true;
   });
 }

@@ -15,6 +15,9 @@ export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
 
 export function headline(notification: ApplicationNotification): string {
   if (notification.type === "group_application") return "New group application";
+  if (notification.moved_up) {
+    return notification.event_title ? `A place freed: moved up from the waitlist to Pending: ${notification.event_title}` : "A place freed: moved up from the waitlist to Pending";
+  }
   const title = notification.event_title ? `New event application: ${notification.event_title}` : "New event application";
   return notification.waitlist ? `${title} (waitlist: the event is full)` : title;
 }

@@ -22,6 +22,8 @@ export interface ApplicationNotification {
   answers: { question: string; answer: string }[];
   /** Every place of the event was taken: the application went on its waitlist. */
   waitlist?: boolean;
+  /** A place freed: the application moved from the waitlist to Pending, for staff to decide. */
+  moved_up?: boolean;
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * An applicant withdraws their event application from its status page: it becomes "withdrawn"
+ * (the tiles, the filter, the CSV, the status page), the review message in Discord says so, and the
+ * place it held (or its turn in line) goes to the first on the waitlist, as the event chose. One
+ * transaction under the event's row lock: twenty withdrawals at once move up exactly twenty.
+ * Also what an event's save does to its waitlist when it has more places.
+ */
+import type { EventRow } from "~/db/schema";
+import { getApplicationStatus } from "~/features/decisions/decisions.server";
+import { queueReviewJob } from "~/features/discord/discord-review.server";
+import { hasEventStarted } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "~/features/applications/review.server";
+import { refillFor, type DecideServices } from "./decide.server";
+
+export type WithdrawOutcome =
+  | { kind: "withdrawn" }
+  /** Sent twice (a second tab, a double click): nothing more to do. */
+  | { kind: "already" }
+  | { kind: "not-withdrawable"; reason: string }
+  | { kind: "missing" };
+
+export const WITHDRAW_TEXTS = {
+  group: "A request to join the group cannot be withdrawn here.",
+  started: "The event has started: there is nothing left to withdraw from.",
+  rejected: "This application was not accepted, so there is nothing to withdraw.",
+} as const;
+
+export async function withdrawApplication(services: DecideServices, token: string, siteOrigin: string, now: Date): Promise<WithdrawOutcome> {
+  const status = await getApplicationStatus(services.db, token, now);
+  if (!status) return { kind: "missing" };
+  if (status.kind !== "event" || !status.eventId) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.group };
+  const event = await getEvent(services.db, status.eventId);
+  if (!event) return { kind: "missing" };
+  if (status.status === "withdrawn") return { kind: "already" };
+  if (hasEventStarted(event, now)) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started };
+  const review = { scope: { kind: "event" as const, eventId: event.id }, event };
+  const refill = refillFor(services, review, siteOrigin, now);
+  const result = await services.db.transaction(async (tx) => {
+    const done = await withdrawEventApplication(tx, event.id, status.id, now);
+    if (done !== "withdrawn") return done;
+    if (services.discordReview) {
+      await queueReviewJob(tx, { job: "edit", applicationKind: "event", applicationId: status.id, status: "withdrawn", by: APPLICANT_ACTOR }, now);
+    }
+    if (refill) await promoteFromWaitlist(tx, event.id, now, refill);
+    return done;
+  });
+  if (result === "withdrawn") {
+    services.wake();
+    return { kind: "withdrawn" };
+  }
+  if (result === "already") return { kind: "already" };
+  if (result === "missing") return { kind: "missing" };
+  return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected };
+}
+
+/**
+ * What an event's save does to its waitlist, in the save's transaction (the update holds the event's
+ * row): more places (or none now), or the choice changed, fill what is free from the waitlist.
+ */
+export function refillAfterSave(services: DecideServices, siteOrigin: string, now: Date) {
+  return async (tx: Parameters<typeof promoteFromWaitlist>[0], event: EventRow) => {
+    if (!event.applicationRequired) return;
+    const refill = refillFor(services, { scope: { kind: "event", eventId: event.id }, event }, siteOrigin, now);
+    if (refill) await promoteFromWaitlist(tx, event.id, now, refill);
+  };
+}

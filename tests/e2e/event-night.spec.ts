@@ -1,0 +1,129 @@
+/**
+ * An event's night as people meet it in Chromium, against the VRChat fake: an admin gives the event
+ * its world (by link) and its end; visitors see the world's name and picture and when it ends; an
+ * approved attendee withdraws from their status page, and the first on the waitlist is approved in
+ * their place; the Sanctum's tiles and filter say who withdrew.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Browser } from "@playwright/test";
+import { FAKE_WORLD_ID, FAKE_WORLD_NAME, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { createAccountWithCommand } from "../setup/sanctum-client";
+import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
+import { expectNoSeriousViolations } from "./axe";
+import { hydrated } from "./hydrated";
+
+const ADMIN = { email: "nightwarden@dwell.example", password: "moonlight-nightwarden" };
+const DATE = new Date(Date.now() + 9 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+const TITLE = "Lantern Night";
+
+let fake: FakeVRChat;
+let server: ServerProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(HOOK_TIMEOUT_MS);
+  fake = await startFakeVRChat();
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-night-"));
+  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_CONTENT: "false", RATE_LIMIT_SIGN_IN: "1000", ...fakeVRChatEnv(fake) });
+  createAccountWithCommand(dataDir, ADMIN.email, ADMIN.password, "admin");
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A visitor applies through the event's page; their status link. */
+async function apply(browser: Browser, name: string) {
+  const visitor = await browser.newPage();
+  await visitor.goto(`${server.url}/events`);
+  await visitor.getByRole("link", { name: new RegExp(TITLE) }).first().click();
+  await visitor.getByRole("link", { name: "Apply Now" }).first().click();
+  await visitor.getByLabel("What is your VRChat username?").fill(name);
+  await visitor.getByRole("button", { name: "Submit Application" }).click();
+  await expect(visitor.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+  const statusUrl = await visitor.getByRole("link", { name: "Check your application status" }).getAttribute("href");
+  await visitor.close();
+  return `${server.url}${statusUrl}`;
+}
+
+test("an event with its world and end; an attendee withdraws and the waitlist refills the place", async ({ page, browser }) => {
+  test.setTimeout(150_000);
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await page.getByRole("link", { name: "Create New Prophecy" }).click();
+  await hydrated(page);
+  await page.getByLabel("Title").fill(TITLE);
+  await page.getByLabel("Event Date").fill(DATE);
+  await page.getByLabel("Event Time").fill("20:00");
+  await page.getByLabel("Ends").fill(`${DATE}T23:30`);
+  await page.getByLabel("VRChat World").fill(`https://vrchat.com/home/world/${FAKE_WORLD_ID}`);
+  await page.getByLabel("Featured").check();
+  await page.getByLabel("Requires Application").check();
+  await page.getByLabel("Max Attendees").fill("1");
+  await page.getByLabel("When a place frees").selectOption({ label: "Approve the first on the waitlist automatically" });
+  await expectNoSeriousViolations(page, "the event form with its world, end and waitlist choice");
+  await page.getByRole("button", { name: "Create Prophecy" }).click();
+  const card = page.getByRole("article", { name: TITLE });
+  await expect(card.getByRole("link", { name: FAKE_WORLD_NAME })).toHaveAttribute("href", `https://vrchat.com/home/world/${FAKE_WORLD_ID}`);
+  await card.getByRole("link", { name: `Edit Questions of ${TITLE}` }).click();
+  const add = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
+  await add.getByLabel("Question", { exact: true }).fill("What is your VRChat username?");
+  await add.getByRole("button", { name: "Add Question" }).click();
+  await expect(page.getByRole("heading", { name: "Current Questions (1)" })).toBeVisible();
+
+  // Visitors: the world's name and picture, and when it ends; the hero shows the world.
+  const visitor = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await visitor.goto(`${server.url}/`);
+  await expect(visitor.getByTestId("hero-picture")).toHaveAttribute("src", `${fake.url}/file/file_lantern/1/file`);
+  await visitor.goto(`${server.url}/events`);
+  await visitor.getByRole("link", { name: new RegExp(TITLE) }).first().click();
+  await expect(visitor.getByRole("link", { name: FAKE_WORLD_NAME })).toBeVisible();
+  await expect(visitor.getByText("until 11:30 PM UTC")).toBeVisible();
+  await visitor.screenshot({ path: "test-results/event-night-event-narrow.png", fullPage: true });
+  await visitor.close();
+
+  // Ash applies and is approved; Birch finds the event full and waits.
+  const ash = await apply(browser, "Ash Walker");
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("link", { name: `View Applications of ${TITLE}` }).click();
+  await hydrated(page);
+  const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
+  await entry("Ash Walker").getByText("Show responses").click();
+  await entry("Ash Walker").getByRole("button", { name: "Approved" }).click();
+  await expect(page.getByTestId("places-taken")).toHaveText("· 1 of 1 place taken");
+  const birch = await apply(browser, "Birch Walker");
+
+  // Ash withdraws: asked first, then done; the page says so, and a second tab's send changes nothing.
+  const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const status = await wide.newPage();
+  await status.goto(ash);
+  await expect(status.getByTestId("application-status")).toHaveText("Approved");
+  await status.getByRole("button", { name: "Withdraw my application" }).click();
+  await expect(status.getByRole("heading", { name: "Withdraw your application?" })).toBeVisible();
+  await expectNoSeriousViolations(status, "the status page asking to confirm a withdrawal");
+  await status.screenshot({ path: "test-results/event-night-withdraw-wide.png", fullPage: true });
+  await status.getByRole("button", { name: "Yes, withdraw" }).click();
+  await expect(status.getByTestId("application-status")).toHaveText("Withdrawn");
+  await expect(status.getByTestId("withdrawn-note")).toContainText("You withdrew this application.");
+  await expect(status.getByRole("button", { name: "Withdraw my application" })).toHaveCount(0);
+
+  // Birch, first in line, has the place.
+  await status.goto(birch);
+  await expect(status.getByTestId("application-status")).toHaveText("Approved");
+  await wide.close();
+
+  // The Sanctum: a 'Withdrawn' tile and filter, and the place still taken once.
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("places-taken")).toHaveText("· 1 of 1 place taken");
+  await expect(page.getByText("Withdrawn", { exact: true }).first()).toBeVisible();
+  await page.getByLabel("Status").selectOption("Withdrawn");
+  await expect(entry("Ash Walker")).toBeVisible();
+  await expect(entry("Birch Walker")).toHaveCount(0);
+});
