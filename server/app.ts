@@ -52,6 +52,8 @@ import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
 import { createPageCache } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { securityHeaders } from "./security-headers";
+import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { createDiscordAnnouncementChannel } from "~/features/notifications/discord.server";
 
 /** What a visitor reads when a sync met problems; the admins see each one. */
 export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; the site's admins can see why.";
@@ -331,6 +333,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(discord?.channels ?? []),
     // Review in Discord: its posts, their edits and the daily reminder keep the bot's one pace too.
     ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? [createReviewChannel({ db: database.db, bot: discord, channelId: config.DISCORD_REVIEW_CHANNEL_ID })] : []),
+    // The group's announcements (an event's instance open).
+    ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
+      ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
+      : []),
   ];
   const actionWorker = createOutboxWorker(database.db, actionChannels, {
     maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
@@ -342,6 +348,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       }
       if (job.target === "discord_review") {
         if (outcome.kind !== "delivered") log.warn("a Discord review message could not be posted or edited", { error: outcome.error });
+        return Promise.resolve();
+      }
+      if (job.target === "discord_announcement") {
+        if (outcome.kind !== "delivered") log.warn("an announcement could not be posted in Discord", { error: outcome.error });
         return Promise.resolve();
       }
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
@@ -398,6 +408,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   const firstReminder = setTimeout(remindReviewers, 60_000);
   firstReminder.unref();
+
+  // Events' instances open by themselves at their time: a look every 30 seconds (within a minute of it).
+  const instanceServices = eventInstanceServices({ db: database.db, config, vrchat, notifications: { wake: () => actionWorker.wake() } });
+  const lookForInstances = () => {
+    openDueInstances(instanceServices, new Date()).catch((error: unknown) => log.error("opening events' instances failed", { error }));
+  };
+  const instanceLook = instanceServices.instances ? setInterval(lookForInstances, INSTANCE_LOOK_MS) : null;
+  instanceLook?.unref();
+  // A first look soon after a start: an event due while the server was down opens at once.
+  const firstInstanceLook = instanceServices.instances ? setTimeout(lookForInstances, 5_000) : null;
+  firstInstanceLook?.unref();
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
@@ -461,6 +482,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       clearTimeout(warmUp);
       clearInterval(syncSchedule);
       if (trendReadings) clearInterval(trendReadings);
+      if (instanceLook) clearInterval(instanceLook);
+      if (firstInstanceLook) clearTimeout(firstInstanceLook);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => {

@@ -36,3 +36,19 @@ export type ApplicationKind = (typeof APPLICATION_KINDS)[number];
 /** How an event came from VRChat's calendar: the sync (public events), or an admin's import. */
 export const VRCHAT_IMPORTS = ["sync", "admin"] as const;
 export type VRChatImport = (typeof VRCHAT_IMPORTS)[number];
+
+/** The regions VRChat opens an instance in (its `InstanceRegion`, without 'unknown'). */
+export const INSTANCE_REGIONS = ["us", "use", "eu", "jp"] as const;
+export type InstanceRegion = (typeof INSTANCE_REGIONS)[number];
+/**
+ * Who may enter an open event's group instance (VRChat's `groupAccessType`): the group's members
+ * ('Group'), or anyone ('Group Public'). An event with applications opens to its role only.
+ */
+export const INSTANCE_ACCESS = ["members", "public"] as const;
+export type InstanceAccess = (typeof INSTANCE_ACCESS)[number];
+/**
+ * Where an event's instance stands: being opened (a worker holds it), open, not reached (tried again
+ * until the event ends), refused by VRChat (waits for 'Retry'), missed (the event ended first), closed.
+ */
+export const INSTANCE_STATES = ["opening", "open", "failed", "refused", "missed", "closed"] as const;
+export type InstanceState = (typeof INSTANCE_STATES)[number];

@@ -28,6 +28,12 @@ import {
   USER_ROLES,
   VRCHAT_IMPORTS,
   WAITLIST_PROMOTIONS,
+  INSTANCE_ACCESS,
+  INSTANCE_REGIONS,
+  INSTANCE_STATES,
+  type InstanceAccess,
+  type InstanceRegion,
+  type InstanceState,
   type ApplicationStatus,
   type StaffRole,
   type UserRole,
@@ -209,6 +215,11 @@ export const events = pgTable(
     worldImageUrl: text(),
     /** When VRChat last confirmed the world (null: given, but not checked). */
     worldCheckedAt: timestamp({ withTimezone: true }),
+    /** How many minutes before the start Dwell opens the group instance (null: never by itself). */
+    instanceLeadMinutes: integer().default(15),
+    instanceRegion: text().$type<InstanceRegion>().notNull().default("us"),
+    /** Who may enter the instance of an event without applications. */
+    instanceAccess: text().$type<InstanceAccess>().notNull().default("members"),
     applicationRequired: boolean().notNull().default(false),
     applicationDeadline: timestamp({ withTimezone: true }),
     maxAttendees: integer(),
@@ -236,6 +247,9 @@ export const events = pgTable(
     check("events_max_attendees_check", sql`${table.maxAttendees} >= 1`),
     check("events_title_check", sql`btrim(${table.title}) <> ''`),
     check("events_waitlist_promotion_check", sql`${table.waitlistPromotion} in ${inList(WAITLIST_PROMOTIONS)}`),
+    check("events_instance_region_check", sql`${table.instanceRegion} in ${inList(INSTANCE_REGIONS)}`),
+    check("events_instance_access_check", sql`${table.instanceAccess} in ${inList(INSTANCE_ACCESS)}`),
+    check("events_instance_lead_check", sql`${table.instanceLeadMinutes} between 0 and 1440`),
     check("events_end_check", sql`(${table.endDate} is null) = (${table.endTime} is null)`),
     check("events_world_id_check", sql`${table.worldId} ~ '^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     index("events_schedule_idx").on(table.eventDate, table.eventTime),
@@ -409,6 +423,7 @@ export const OUTBOX_TARGETS = [
   "discord_dm",
   "vrchat_calendar",
   "discord_review",
+  "discord_announcement",
 ] as const;
 
 /**
@@ -683,3 +698,35 @@ export const vrchatPublications = pgTable(
 );
 
 export type PublicationRow = typeof vrchatPublications.$inferSelect;
+
+/**
+ * The group instance Dwell opened for an event (at most one at a time: the event is unique here). A
+ * worker claims the row before it calls VRChat (`busy_until`), so a second process, a restart or a
+ * retry finds it and never opens another.
+ */
+export const eventInstances = pgTable(
+  "event_instances",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" })
+      .unique("event_instances_event_id_key"),
+    state: text().$type<InstanceState>().notNull(),
+    /** VRChat's location of the instance ("wrld_…:12345~group(grp_…)…"): never shown to visitors. */
+    location: text(),
+    worldId: text(),
+    instanceId: text(),
+    /** Tries to open it since it was last asked for. */
+    attempts: integer().notNull().default(0),
+    busyUntil: timestamp({ withTimezone: true }),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    openedAt: timestamp({ withTimezone: true }),
+    closedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [check("event_instances_state_check", sql`${table.state} in ${inList(INSTANCE_STATES)}`)],
+);
+
+export type EventInstanceRow = typeof eventInstances.$inferSelect;

@@ -21,6 +21,12 @@ import { log } from "~/utils/log.server";
 import { checkEventWorld } from "~/flows/event-world.server";
 import { decideServices } from "~/flows/decide.server";
 import { refillAfterSave } from "~/flows/withdraw.server";
+import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
+import { listEventInstances } from "~/features/events/event-instances.server";
+import type { ListedInstance } from "~/features/events/admin-event-card";
+import { instanceKey } from "~/features/vrchat/vrchat-api.server";
+import type { GroupDataService } from "~/features/vrchat/group-data.server";
+import { joinLink } from "~/features/vrchat/vrchat-instances.server";
 import type { Route } from "./+types/_site.admin.events";
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
@@ -49,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const events = await listEventsForAdmin(db, new Date(), viewer.role === "host" ? { hostedBy: viewer.id } : {});
     const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
     const publications = await listPublications(db, events.map((event) => event.id));
+    const instances = vrchat.instances ? await listedInstances(db, vrchat.groupData, events.map((event) => event.id)) : {};
     return {
       events,
       places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
@@ -56,6 +63,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         [...publications].map(([id, publication]) => [id, withEntryUrl(publication, calendarGroupId)]),
       ) as Record<string, ListedPublication>,
       calendarGroupId,
+      instances,
+      instancesOn: vrchat.instances !== null,
       error: null,
       worldUnchecked: url.searchParams.has(WORLD_UNCHECKED_PARAM),
       form: url.searchParams.has("new") && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
@@ -66,7 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
     const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { events: [], ...empty, calendarGroupId, error: "Failed to fetch events", worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
+    return { events: [], ...empty, calendarGroupId, instances: {} as Record<string, ListedInstance>, instancesOn: vrchat.instances !== null, error: "Failed to fetch events", worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
   }
 }
 
@@ -109,6 +118,25 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ error: "An error occurred while saving the event" }, { status: 503 });
     }
     notifications.wake();
+    return redirect(href("/admin/events"));
+  }
+  if (intent === "open-instance" || intent === "close-instance") {
+    const services = eventInstanceServices(ctx);
+    try {
+      if (intent === "open-instance") {
+        const opened = await openEventInstance(services, id, new Date(), { manual: true });
+        if (opened.kind === "not-possible") return data({ error: opened.reason }, { status: 409 });
+        if (opened.kind === "busy") return data({ error: "The instance is open, or being opened, already." }, { status: 409 });
+        if (opened.kind === "failed") return data({ error: `The instance could not be opened: ${opened.error}` }, { status: 502 });
+      } else {
+        const closed = await closeEventInstance(services, id, new Date());
+        if (closed.kind === "none") return data({ error: "The event has no open instance." }, { status: 409 });
+        if (closed.kind === "failed") return data({ error: `The instance could not be closed: ${closed.error}` }, { status: 502 });
+      }
+    } catch (error) {
+      log.error("failed to open or close an event's instance", { error, eventId: id });
+      return data({ error: "An error occurred while saving the event" }, { status: 503 });
+    }
     return redirect(href("/admin/events"));
   }
   if (intent !== "create" && intent !== "update") return data({ error: "Unknown action." }, { status: 400 });
@@ -157,6 +185,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 const WORLD_UNCHECKED_PARAM = "world-unchecked";
 const WORLD_UNCHECKED_NOTICE = "Saved. VRChat could not be asked about the world just now, so it was not checked: its name is kept as typed. Save the event again later to check it.";
 
+/**
+ * Each event's instance as its card shows it: where it stands, its join link while open, and how many
+ * are in it (from the group's live data as last read: no call to VRChat for a page).
+ */
+async function listedInstances(db: Parameters<typeof listEventInstances>[0], groupData: GroupDataService, eventIds: string[]) {
+  const rows = await listEventInstances(db, eventIds);
+  const live = await groupData.peek().catch(() => null);
+  const counts = new Map(live?.status === "ready" ? live.data.instances.map((instance) => [instance.id, instance.userCount]) : []);
+  const listed: Record<string, ListedInstance> = {};
+  for (const [eventId, row] of rows) {
+    const open = row.state === "open" && row.location && row.worldId && row.instanceId;
+    listed[eventId] = {
+      state: row.state,
+      lastError: row.lastError,
+      nextAttemptAt: row.nextAttemptAt,
+      joinUrl: open ? joinLink({ worldId: row.worldId!, instanceId: row.instanceId! }) : null,
+      players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
+    };
+  }
+  return listed;
+}
+
 /** The host chosen on the form: undefined when none was chosen, null when it is not a staff member. */
 async function chosenHost(db: Parameters<typeof listTeam>[0], value: FormDataEntryValue | null): Promise<string | undefined | null> {
   if (value === null || value === "") return undefined;
@@ -179,6 +229,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
         publishing={loaderData.calendarGroupId !== null}
         publication={form === "new" ? null : (loaderData.publications[form.id] ?? null)}
         hosts={loaderData.hosts}
+        instances={loaderData.instancesOn}
       />
     );
   }
@@ -209,6 +260,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               event={event}
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
+              instance={loaderData.instancesOn && event.worldId ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null }) : undefined}
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,
                 review: loaderData.can.review || event.hostId === loaderData.viewerId,

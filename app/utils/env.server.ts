@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
   GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
   DISCORD_WEBHOOK_URL: optionalUrl,
+  /** The group's announcement channel: open events' join links (not applications: those go to DISCORD_WEBHOOK_URL). */
+  DISCORD_ANNOUNCE_WEBHOOK_URL: optionalUrl,
   /** The site's Discord bot: finds applicants in the server, grants the member role, sends decisions by DM. */
   DISCORD_BOT_TOKEN: z.string().min(20, { error: "expected the bot's token (Discord developer portal → Bot)" }).optional(),
   DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the server's id (a number)" }).optional(),
@@ -125,6 +127,8 @@ const EnvSchema = z.object({
   VRCHAT_MEMBERSHIP_ACTIONS: booleanFromEnv.default(false),
   /** `true`: events saved in the Sanctum can be published to the group's VRChat calendar. */
   VRCHAT_PUBLISH_EVENTS: booleanFromEnv.default(false),
+  /** `true`: Dwell opens the group instance of an event with a world, at its time ('Open the instance'). */
+  VRCHAT_OPEN_INSTANCES: booleanFromEnv.default(false),
   /** Members read per refresh (100 per page). */
   VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });

@@ -28,6 +28,8 @@ export interface DiscordDelivery {
   /** As the channel sends it: a title and fields in every embed. */
   body: {
     username?: string;
+    /** A plain message (the announcement channel's); at most 2,000 characters. */
+    content?: string;
     embeds: (Embed & { title: string; fields: DiscordEmbedField[] })[];
     allowed_mentions?: { parse: string[] };
   };
@@ -105,6 +107,10 @@ export function startFakeDiscord() {
       const url = new URL(request.path, "http://discord.test");
       if (request.method !== "POST" || !/^\/api\/webhooks\/\d+\/[^/]+$/.test(url.pathname)) return { reply: unknownWebhook };
       const body = parseJsonBody(request) as DiscordDelivery["body"];
+      body.embeds ??= [];
+      // Like Discord: a message needs content or an embed, and content has a limit.
+      if (!body.content && body.embeds.length === 0) return { reply: { status: 400, body: { message: "Cannot send an empty message", code: 50006 } } };
+      if (body.content && body.content.length > 2000) return { reply: { status: 400, body: { message: "Invalid Form Body", code: 50035 } } };
       const errors = embedLimitErrors(body.embeds);
       if (errors.length > 0) return { reply: { status: 400, body: { message: "Invalid Form Body", code: 50035, errors } } };
       messageId++;

@@ -167,6 +167,14 @@ export interface FakeWorldEntry {
   imagePath?: string;
 }
 
+export interface FakeInstanceWrite {
+  kind: "create" | "close";
+  location: string;
+  /** The create request's body, as sent. */
+  body?: Record<string, unknown>;
+  at: number;
+}
+
 export interface FakeGroup {
   name: string;
   /** The worlds `GET /worlds/{id}` knows. */
@@ -304,7 +312,9 @@ export type FakeEndpoint =
   | "updateCalendarEvent"
   | "deleteCalendarEvent"
   | "world"
-  | "worldPicture";
+  | "worldPicture"
+  | "createInstance"
+  | "closeInstance";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
 export type EndpointBehaviour =
@@ -334,6 +344,8 @@ export interface FakeVRChat {
   actions: FakeAction[];
   /** Every calendar entry created, updated or deleted, in order. */
   calendarWrites: FakeCalendarWrite[];
+  /** Every instance created (with the request's body) or closed, in order. */
+  instanceWrites: FakeInstanceWrite[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -514,6 +526,8 @@ export async function startFakeVRChat(
   const loginCookieHeaders: (string | undefined)[] = [];
   const actions: FakeAction[] = [];
   const calendarWrites: FakeCalendarWrite[] = [];
+  const instanceWrites: FakeInstanceWrite[] = [];
+  let instanceNumber = 10_000;
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
   let retryAfterSeconds = 1;
@@ -627,6 +641,38 @@ export async function startFakeVRChat(
         return {};
       }];
     }
+    if (method === "POST" && path === "/instances") {
+      return ["createInstance", () => {
+        const request = (body ?? {}) as Record<string, unknown>;
+        const { worldId, type, region, ownerId, groupAccessType, roleIds } = request as { worldId?: string; type?: string; region?: string; ownerId?: string; groupAccessType?: string; roleIds?: unknown };
+        // CreateInstanceRequest: region, type and worldId are required, each from its enum.
+        if (typeof worldId !== "string" || typeof type !== "string" || typeof region !== "string") return new Refusal(400, "Missing worldId, type or region");
+        if (!["eu", "jp", "unknown", "us", "use"].includes(region)) return new Refusal(400, "Invalid region");
+        if (!["friends", "group", "hidden", "private", "public"].includes(type)) return new Refusal(400, "Invalid type");
+        if (groupAccessType !== undefined && !["members", "plus", "public"].includes(groupAccessType)) return new Refusal(400, "Invalid groupAccessType");
+        if (roleIds !== undefined && !(Array.isArray(roleIds) && roleIds.every((id) => typeof id === "string"))) return new Refusal(400, "Invalid roleIds");
+        const world = group.worlds.find((w) => w.id === worldId);
+        if (!world) return new Refusal(404, `World ${worldId} not found`);
+        if (type === "group" && ownerId !== FAKE_GROUP_ID) return new Refusal(403, "You do not have permission to create instances for this group");
+        instanceNumber += 1;
+        const access = groupAccessType ?? "members";
+        const location = `${worldId}:${instanceNumber}~group(${FAKE_GROUP_ID})~groupAccessType(${access})~region(${region})`;
+        const created: FakeInstance = { location, memberCount: 0, userCount: 0, capacity: 40, region, type, name: String(instanceNumber), world: { name: world.name, authorName: "Ember", capacity: 40, recommendedCapacity: 20 } };
+        group.instances.push(created);
+        instanceWrites.push({ kind: "create", location, body: request, at: Date.now() });
+        return fullInstance(created);
+      }];
+    }
+    const closing = /^\/instances\/(.+)$/.exec(path);
+    if (method === "DELETE" && closing) {
+      return ["closeInstance", () => {
+        const found = group.instances.find((i) => i.location === closing[1] && !i.closed);
+        if (!found) return new Refusal(404, "Instance not found");
+        found.closed = true;
+        instanceWrites.push({ kind: "close", location: found.location, at: Date.now() });
+        return fullInstance(found);
+      }];
+    }
     return calendarWriteRoute(method, path, body);
   }
 
@@ -733,7 +779,7 @@ export async function startFakeVRChat(
     if (path === g) return ["group", () => ({ id: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })];
     if (path === `${g}/instances`) {
       return ["groupInstances", () =>
-        group.instances.map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),
+        group.instances.filter((i) => !i.closed).map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),
       ];
     }
     if (path === `${g}/posts`) return ["posts", () => ({ posts: page(group.posts, url).map(fullPost) })];
@@ -849,6 +895,7 @@ export async function startFakeVRChat(
     loginCookieHeaders,
     actions,
     calendarWrites,
+    instanceWrites,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

@@ -1,4 +1,6 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
+import type { InstanceState } from "~/db/enums";
+import { formatLongDateTime, zoneOf } from "./event-timing";
 import { CalendarCheck, Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -66,6 +68,78 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
   );
 }
 
+/** An event's instance as its card shows it (null state: none opened yet). */
+export interface ListedInstance {
+  state: InstanceState | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  /** While open: the link that opens it in VRChat, and how many are in it (as last read). */
+  joinUrl: string | null;
+  players: number | null;
+}
+
+function InstanceButton({ eventId, intent, children }: { eventId: string; intent: "open-instance" | "close-instance"; children: React.ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={eventId} />
+      <Button type="submit" variant="outline" size="sm">{children}</Button>
+    </Form>
+  );
+}
+
+/** Where the event's group instance stands, with 'Open now', 'Retry' or 'Close'. */
+function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; instance: ListedInstance; may: boolean }) {
+  const ended = event.phase === "past";
+  const opensAt = event.instanceLeadMinutes === null ? null : new Date(new Date(event.startsAt).getTime() - event.instanceLeadMinutes * 60_000);
+  let text: React.ReactNode;
+  let button: React.ReactNode = null;
+  switch (instance.state) {
+    case "open":
+      text = (
+        <>
+          Instance open in VRChat · {instance.players === 1 ? "1 person" : `${instance.players ?? 0} people`} in it ·{" "}
+          <a href={instance.joinUrl ?? undefined} target="_blank" rel="noreferrer" className="text-aurora-300 underline hover:text-ember-300">Join</a>
+        </>
+      );
+      button = <InstanceButton eventId={event.id} intent="close-instance">Close</InstanceButton>;
+      break;
+    case "opening":
+      text = "Opening the instance in VRChat…";
+      break;
+    case "failed":
+      text = `VRChat could not be reached: trying again every minute until the event ends. Last try: ${instance.lastError ?? "no answer"}`;
+      button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
+      break;
+    case "refused":
+      text = `VRChat refused to open the instance: ${instance.lastError ?? "no reason given"}`;
+      button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
+      break;
+    case "missed":
+      text = "Missed: VRChat could not be reached before the event ended.";
+      break;
+    case "closed":
+      text = "The instance was closed.";
+      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
+      break;
+    default:
+      text = event.applicationRequired
+        ? "Not opened by Dwell: an event with applications opens to its attendees' role, not made yet. Open it in VRChat by hand."
+        : ended
+          ? "No instance was opened."
+          : opensAt
+            ? <>The instance opens itself at <time dateTime={opensAt.toISOString()}>{formatLongDateTime(opensAt, zoneOf(event.timezone))}</time>.</>
+            : "Opened by hand ('Open the instance': never).";
+      if (!ended && !event.applicationRequired) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
+  }
+  return (
+    <div className="mt-3 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-mist-400/15 px-3 py-2 text-sm text-mist-300" data-testid="event-instance">
+      <p>{text}</p>
+      {may ? button : null}
+    </div>
+  );
+}
+
 /**
  * `places`: how many of the event's places are taken, in words (events with a limit);
  * `publication`: its entry on VRChat's calendar, when it was published there.
@@ -74,11 +148,14 @@ export function AdminEventCard({
   event,
   places,
   publication,
+  instance,
   may = { edit: true, review: true },
 }: {
   event: AdminEventSummary;
   places: string | null;
   publication: ListedPublication | null;
+  /** Its group instance, when Dwell opens instances and the event has a world. */
+  instance?: ListedInstance;
   /** What the viewer's role lets them do with this event (the server checks again). */
   may?: { edit: boolean; review: boolean };
 }) {
@@ -118,6 +195,7 @@ export function AdminEventCard({
         </p>
       </div>
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
+      {instance ? <InstanceStatus event={event} instance={instance} may={may.edit} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         {may.edit ? (
           <Button asChild variant="outline" size="sm">

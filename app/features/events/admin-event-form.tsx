@@ -5,6 +5,8 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
 import { deadlineDateOf, defaultEndFor, EVENT_TIMEZONES } from "./event-timing";
+import { INSTANCE_LEADS } from "./event-input";
+import type { InstanceRegion } from "~/db/enums";
 import type { AdminEventSummary } from "./events.server";
 import {
   DEFAULT_PUBLICATION_CHOICE,
@@ -42,7 +44,10 @@ export function AdminEventForm({
   publishing,
   publication,
   hosts = [],
+  instances = false,
 }: {
+  /** Dwell opens events' instances (VRCHAT_OPEN_INSTANCES): the form asks when and how. */
+  instances?: boolean;
   event: AdminEventSummary | null;
   /** The team, for 'Host' (shown to those who manage every event; a host's own events stay theirs). */
   hosts?: { id: string; username: string }[];
@@ -139,6 +144,16 @@ export function AdminEventForm({
           <input type="checkbox" name="featured" defaultChecked={event?.featured} className="size-5 accent-ember-400" />
           Featured
         </label>
+        {instances ? (
+          <InstanceFields event={event} invalid={invalid} />
+        ) : (
+          // Kept as they are while the site does not open instances.
+          <>
+            <input type="hidden" name="instanceLead" value={event ? (event.instanceLeadMinutes === null ? "never" : String(event.instanceLeadMinutes)) : "15"} />
+            <input type="hidden" name="instanceRegion" value={event?.instanceRegion ?? "us"} />
+            <input type="hidden" name="instanceAccess" value={event?.instanceAccess ?? "members"} />
+          </>
+        )}
         {publishing ? <PublishFields publication={publication} invalid={invalid} /> : null}
         <div className="flex flex-wrap gap-3 sm:col-span-2">
           <Button type="submit" disabled={busy} aria-busy={busy}>{event ? "Save Changes" : "Create Prophecy"}</Button>
@@ -152,6 +167,46 @@ export function AdminEventForm({
 }
 
 type Invalid = (name: string) => { "aria-invalid"?: boolean; "aria-describedby"?: string };
+
+const REGION_LABELS: Record<InstanceRegion, string> = { us: "US West", use: "US East", eu: "Europe", jp: "Japan" };
+
+/** 'Open the instance': when Dwell opens the event's group instance in its world, where, and for whom. */
+function InstanceFields({ event, invalid }: { event: AdminEventSummary | null; invalid: Invalid }) {
+  const headingId = useId();
+  const lead = event ? (event.instanceLeadMinutes === null ? "never" : String(event.instanceLeadMinutes)) : "15";
+  return (
+    <fieldset aria-labelledby={headingId} className="grid gap-4 rounded-xl border border-mist-400/20 p-4 sm:col-span-2 sm:grid-cols-2">
+      <legend id={headingId} className="px-1 text-sm font-semibold text-mist-100">VRChat instance</legend>
+      <Field id="instance-lead" label="Open the instance" hint="Dwell opens the group instance in the event's world at this time, and closes it to newcomers at the end.">
+        <select id="instance-lead" name="instanceLead" defaultValue={lead} className={fieldClass} {...invalid("instanceLead")}>
+          <option value="never">Never (open it by hand)</option>
+          {INSTANCE_LEADS.map((minutes) => (
+            <option key={minutes} value={String(minutes)}>{minutes === 0 ? "At the start" : `${minutes} minutes before the start`}</option>
+          ))}
+        </select>
+      </Field>
+      <Field id="instance-region" label="Region">
+        <select id="instance-region" name="instanceRegion" defaultValue={event?.instanceRegion ?? "us"} className={fieldClass} {...invalid("instanceRegion")}>
+          {Object.entries(REGION_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>{label}</option>
+          ))}
+        </select>
+      </Field>
+      <fieldset className="space-y-2 sm:col-span-2">
+        <legend className="text-sm font-semibold text-mist-100">Who may enter</legend>
+        <label className="flex items-center gap-2 text-sm text-mist-200">
+          <input type="radio" name="instanceAccess" value="members" defaultChecked={(event?.instanceAccess ?? "members") === "members"} className="size-4 accent-ember-400" />
+          Group: the group&apos;s members
+        </label>
+        <label className="flex items-center gap-2 text-sm text-mist-200">
+          <input type="radio" name="instanceAccess" value="public" defaultChecked={event?.instanceAccess === "public"} className="size-4 accent-ember-400" />
+          Group Public: anyone
+        </label>
+        <p className="text-xs text-mist-400">An event with applications is not opened by Dwell yet: open its instance in VRChat by hand.</p>
+      </fieldset>
+    </fieldset>
+  );
+}
 
 /**
  * 'Publish to VRChat': the entry on the group's VRChat calendar, kept up to date by the site. The

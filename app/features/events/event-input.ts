@@ -4,7 +4,10 @@
  * required. Shared by the form and the action; the action's parse is the one that counts.
  */
 import { z } from "zod";
-import { WAITLIST_PROMOTIONS } from "~/db/enums";
+import { INSTANCE_ACCESS, INSTANCE_REGIONS, WAITLIST_PROMOTIONS } from "~/db/enums";
+
+/** 'Open the instance': how many minutes before the start (or never). */
+export const INSTANCE_LEADS = [0, 5, 10, 15, 30, 45, 60, 90, 120] as const;
 import { singleLine } from "~/utils/text";
 import { vrchatWorldIdFrom } from "~/utils/vrchat-world-link";
 import { defaultEndFor, eventEnd, eventStart, EVENT_TIMEZONES } from "./event-timing";
@@ -52,6 +55,13 @@ export const EventInputSchema = z
     ),
     applicationInstructions: optional(text(5_000)),
     waitlistPromotion: z.enum(WAITLIST_PROMOTIONS, { error: "Choose what happens when a place frees" }).default("pending"),
+    instanceLead: z
+      .string()
+      .default("15")
+      .refine((value) => value === "never" || (INSTANCE_LEADS as readonly number[]).includes(Number(value)), { error: "Choose when the instance opens" })
+      .transform((value) => (value === "never" ? null : Number(value))),
+    instanceRegion: z.enum(INSTANCE_REGIONS, { error: "Choose a region VRChat lists" }).default("us"),
+    instanceAccess: z.enum(INSTANCE_ACCESS, { error: "Choose who may enter the instance" }).default("members"),
     featured: checkbox,
   })
   .check((context) => {
@@ -59,13 +69,13 @@ export const EventInputSchema = z
     if (!input.worldName && !input.worldLink) context.issues.push({ code: "custom", input, path: ["worldName"], message: "World Name is required" });
   })
   .transform((input, context) => {
-    const { ends, worldLink, ...rest } = input;
+    const { ends, worldLink, instanceLead, ...rest } = input;
     const end = ends ? { endDate: ends.slice(0, 10), endTime: ends.slice(11, 16) } : defaultEndFor(input.eventDate, input.eventTime, input.timezone);
     const start = eventStart(input).getTime();
     const length = eventEnd({ ...input, ...end }).getTime() - start;
     if (length <= 0) context.addIssue({ code: "custom", path: ["ends"], message: "Ends must be after the start" });
     else if (length > MAX_EVENT_DAYS * 86_400_000) context.addIssue({ code: "custom", path: ["ends"], message: `An event can last at most ${MAX_EVENT_DAYS} days` });
-    const event = { ...rest, ...end, worldId: worldLink ?? null };
+    const event = { ...rest, ...end, worldId: worldLink ?? null, instanceLeadMinutes: instanceLead };
     return event.applicationRequired
       ? event
       : { ...event, applicationDeadline: undefined, maxAttendees: undefined, applicationInstructions: undefined };

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { WaitlistPromotion } from "~/db/enums";
+import type { InstanceAccess, InstanceRegion, WaitlistPromotion } from "~/db/enums";
 import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { MAX_EVENT_DAYS, type EventInput, type EventToSave } from "./event-input";
@@ -27,9 +27,9 @@ const zone: SQL = sql`(case upper(${events.timezone}) ${sql.join(
   Object.entries(ZONE_BY_ABBREVIATION).map(([abbreviation, name]) => sql`when ${abbreviation} then ${name}`),
   sql` `,
 )} else 'UTC' end)`;
-const startsAt: SQL = sql`((${events.eventDate} + ${events.eventTime}) at time zone ${zone})`;
+export const startsAt: SQL = sql`((${events.eventDate} + ${events.eventTime}) at time zone ${zone})`;
 /** The end instant: the stored one, else DEFAULT_EVENT_HOURS after the start (as `eventEnd`). */
-const endsAt: SQL = sql`coalesce((${events.endDate} + ${events.endTime}) at time zone ${zone}, ${startsAt} + make_interval(hours => ${DEFAULT_EVENT_HOURS}))`;
+export const endsAt: SQL = sql`coalesce((${events.endDate} + ${events.endTime}) at time zone ${zone}, ${startsAt} + make_interval(hours => ${DEFAULT_EVENT_HOURS}))`;
 
 /** An event as the public pages need it: plain JSON, no internal columns. */
 export interface EventSummary {
@@ -188,6 +188,9 @@ export interface AdminEventSummary extends EventSummary {
   /** VRChat confirmed its world (false when it has none, or it was not checked). */
   worldChecked: boolean;
   waitlistPromotion: WaitlistPromotion;
+  instanceLeadMinutes: number | null;
+  instanceRegion: InstanceRegion;
+  instanceAccess: InstanceAccess;
 }
 
 /**
@@ -229,6 +232,9 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     hostId: event.hostId,
     worldChecked: event.worldCheckedAt !== null,
     waitlistPromotion: event.waitlistPromotion,
+    instanceLeadMinutes: event.instanceLeadMinutes,
+    instanceRegion: event.instanceRegion,
+    instanceAccess: event.instanceAccess,
   }));
 }
 
@@ -250,6 +256,9 @@ function eventValues(input: EventInput | EventToSave) {
     maxAttendees: input.maxAttendees ?? null,
     applicationInstructions: input.applicationInstructions ?? null,
     waitlistPromotion: input.waitlistPromotion,
+    instanceLeadMinutes: input.instanceLeadMinutes,
+    instanceRegion: input.instanceRegion,
+    instanceAccess: input.instanceAccess,
     featured: input.featured,
   };
 }

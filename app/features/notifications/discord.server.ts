@@ -15,6 +15,8 @@ import {
   unconfirmed,
 } from "./format";
 import { escapeDiscordMarkdown, truncate } from "~/utils/text";
+import type { Database } from "~/db/db.server";
+import { outbox } from "~/db/schema";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome, NotificationChannel } from "./notification";
 
 /** https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
@@ -120,4 +122,41 @@ export function createDiscordChannel({ webhookUrl, timeoutMs = 10_000 }: { webho
       return httpFailure("Discord", response.status, message, retryAfterMs);
     },
   };
+}
+
+/** What the announcement channel posts: a line for the group's members (an instance open, a reminder). */
+export const AnnouncementSchema = z.object({ content: z.string().min(1).max(2_000) });
+export type Announcement = z.infer<typeof AnnouncementSchema>;
+
+/**
+ * The group's announcement channel (DISCORD_ANNOUNCE_WEBHOOK_URL): plain messages for members, apart
+ * from the staff's application channel. Nothing in them pings anyone.
+ */
+export function createDiscordAnnouncementChannel({ webhookUrl, timeoutMs = 10_000 }: { webhookUrl: string; timeoutMs?: number }) {
+  const url = new URL(webhookUrl);
+  url.searchParams.set("wait", "true");
+  return {
+    target: "discord_announcement" as const,
+    maxDeliveryMs: timeoutMs,
+    async deliver(payload: unknown): Promise<DeliveryOutcome> {
+      const parsed = AnnouncementSchema.safeParse(payload);
+      if (!parsed.success) return { kind: "failed", error: "The announcement could not be read" };
+      const answer = await callService("Discord", url, {
+        body: JSON.stringify({ username: "Dwell", content: parsed.data.content, allowed_mentions: { parse: [] } }),
+        timeoutMs,
+      });
+      if (!answer.sent) return answer.outcome;
+      const { response, body } = answer;
+      if (response.ok) return MessageSchema.safeParse(body).success ? { kind: "delivered", result: "Announced in Discord" } : unconfirmed("Discord", response.status);
+      const parsedError = ErrorSchema.safeParse(body);
+      const { message, retry_after } = parsedError.success ? parsedError.data : {};
+      const retryAfterMs = retry_after === undefined ? retryAfterHeader(response.headers.get("Retry-After")) : Math.ceil(retry_after * 1000);
+      return httpFailure("Discord", response.status, message, retryAfterMs);
+    },
+  };
+}
+
+/** Queues an announcement (in the caller's transaction); `sourceId` names what caused it. */
+export async function queueAnnouncement(tx: Pick<Database, "insert">, announcement: Announcement, sourceId: string, at: Date) {
+  await tx.insert(outbox).values({ target: "discord_announcement", payload: announcement, sourceId, nextAttemptAt: at });
 }

@@ -229,7 +229,7 @@ const location = (value: string | null | undefined) => (value && value.includes(
  * What visitors get to tell instances apart. A location names its creator's user id and the
  * instance's nonce: a short digest of it serves as a key and says nothing of either.
  */
-const instanceKey = (location: string) => createHash("sha256").update(location).digest("base64url").slice(0, 12);
+export const instanceKey = (location: string) => createHash("sha256").update(location).digest("base64url").slice(0, 12);
 
 /** VRChat's "unknown" region is no region at all to a visitor. */
 const region = (value: string | null | undefined) => (clean(value) && value !== "unknown" ? clean(value) : null);

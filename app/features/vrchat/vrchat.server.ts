@@ -16,6 +16,7 @@ import { createVRChatClient } from "./vrchat-client.server";
 import { createVRChatMembership, type VRChatMembership } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
+import { createInstanceOpener, type InstanceOpener } from "./vrchat-instances.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
@@ -26,6 +27,8 @@ export interface VRChatServices {
   membershipActions: boolean;
   /** Checks the worlds events happen in: null when VRChat is not configured. */
   worlds: WorldLookup | null;
+  /** Opens and closes events' group instances (VRCHAT_OPEN_INSTANCES, with VRChat configured). */
+  instances: InstanceOpener | null;
   /**
    * Events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS, with VRChat
    * configured): the worker's channel, and the group, for links to its entries.
@@ -53,6 +56,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let membership: VRChatMembership | null = null;
   let calendar: VRChatServices["calendar"] = null;
   let worlds: WorldLookup | null = null;
+  let instances: InstanceOpener | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -86,6 +90,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       spendShared: sharedAllowance(db),
     });
     worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
+    if (config.VRCHAT_OPEN_INSTANCES) instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
     if (config.VRCHAT_PUBLISH_EVENTS) {
       const publisher = createCalendarPublisher({
         db,
@@ -107,5 +112,6 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     membershipActions: membership !== null && config.VRCHAT_MEMBERSHIP_ACTIONS,
     calendar,
     worlds,
+    instances,
   };
 }

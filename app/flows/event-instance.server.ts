@@ -1,0 +1,148 @@
+/**
+ * An event's group instance, opened by Dwell at its time ('Open the instance': minutes before the
+ * start) or when staff press 'Open now' / 'Retry', and closed by 'Close'. Every entry point (the
+ * server's minute timer, the Sanctum's buttons) calls these functions.
+ *
+ * - Never two instances for one event: a worker claims the event's row before it asks VRChat, and
+ *   before it creates one it looks at the group's open instances for one of the event's world (made
+ *   by a try whose answer was lost, by a restart, by a second process, or by staff by hand), not
+ *   another event's: that one is the event's.
+ * - VRChat unreachable (or asking to slow down) is tried again every minute until the event ends,
+ *   then shown as missed; a refusal (no permission, a world it does not know) waits for 'Retry'.
+ * - Once open, an open event's join link goes to the announcement channel in Discord.
+ */
+import { href } from "react-router";
+import type { Database } from "~/db/db.server";
+import {
+  claimInstance,
+  getOpenInstance,
+  INSTANCE_RETRY_MS,
+  listDueInstanceEvents,
+  markMissedInstances,
+  otherEventsLocations,
+  recordInstanceClosed,
+  recordInstanceFailure,
+  recordInstanceOpened,
+} from "~/features/events/event-instances.server";
+import { eventEnd, isEventPast } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import { listPublications } from "~/features/events/vrchat-publication.server";
+import { queueAnnouncement } from "~/features/notifications/discord.server";
+import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
+import { joinLink, type InstanceOpener } from "~/features/vrchat/vrchat-instances.server";
+import { log } from "~/utils/log.server";
+import { escapeDiscordMarkdown } from "~/utils/text";
+
+export interface InstanceServices {
+  db: Database;
+  /** Null unless VRCHAT_OPEN_INSTANCES is on (with VRChat configured). */
+  instances: InstanceOpener | null;
+  /** The announcement channel is configured (DISCORD_ANNOUNCE_WEBHOOK_URL). */
+  announce: boolean;
+  /** The site's address, for the event's page in the announcement. */
+  siteOrigin: string;
+  /** Wakes the outbox worker once an announcement is queued. */
+  wake: () => void;
+}
+
+/** How often the server looks for instances due to open. */
+export const INSTANCE_LOOK_MS = 30_000;
+
+/** What opening instances needs, from what every entry point has (a route's context, the server's timer). */
+export function eventInstanceServices(from: {
+  db: Database;
+  config: { PUBLIC_URL: string; DISCORD_ANNOUNCE_WEBHOOK_URL?: string };
+  vrchat: { instances: InstanceOpener | null };
+  notifications: { wake(): void };
+}): InstanceServices {
+  return {
+    db: from.db,
+    instances: from.vrchat.instances,
+    announce: Boolean(from.config.DISCORD_ANNOUNCE_WEBHOOK_URL),
+    siteOrigin: from.config.PUBLIC_URL.replace(/\/+$/, ""),
+    wake: () => from.notifications.wake(),
+  };
+}
+
+export type OpenOutcome =
+  | { kind: "opened"; location: string; adopted: boolean }
+  /** Another worker holds it, or it is open already. */
+  | { kind: "busy" }
+  | { kind: "failed"; error: string; retrying: boolean }
+  | { kind: "not-possible"; reason: string };
+
+export const INSTANCE_TEXTS = {
+  off: "Opening instances is not turned on (VRCHAT_OPEN_INSTANCES).",
+  missing: "Event not found",
+  noWorld: "The event has no VRChat world: give its link on the event's form.",
+  ended: "The event has ended.",
+  roles: "An event with applications opens to its attendees' own VRChat role, which Dwell does not make yet: open its instance in VRChat by hand.",
+} as const;
+
+/** What goes to the announcement channel when an open event's instance opens. */
+export function openAnnouncement(event: { id: string; title: string }, access: string, link: string, siteOrigin: string): string {
+  const who = access === "public" ? "everyone may join" : "for the group's members";
+  return `**${escapeDiscordMarkdown(event.title)}** is open in VRChat (${who}): ${link}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
+}
+
+/** Opens the event's instance now, unless one is open or being opened. `manual`: a staff member asked ('Open now', 'Retry'). */
+export async function openEventInstance(services: InstanceServices, eventId: string, now: Date, { manual = false }: { manual?: boolean } = {}): Promise<OpenOutcome> {
+  const { db, instances } = services;
+  if (!instances) return { kind: "not-possible", reason: INSTANCE_TEXTS.off };
+  const event = await getEvent(db, eventId);
+  if (!event) return { kind: "not-possible", reason: INSTANCE_TEXTS.missing };
+  if (!event.worldId) return { kind: "not-possible", reason: INSTANCE_TEXTS.noWorld };
+  if (isEventPast(event, now)) return { kind: "not-possible", reason: INSTANCE_TEXTS.ended };
+  if (event.applicationRequired) return { kind: "not-possible", reason: INSTANCE_TEXTS.roles };
+  const claim = await claimInstance(db, event.id, now, { manual });
+  if (!claim) return { kind: "busy" };
+  try {
+    // Another event's instance in the same world is that event's, not this one's.
+    const found = await instances.findOpen(event.worldId, await otherEventsLocations(db, event.id));
+    const calendarEntryId = (await listPublications(db, [event.id])).get(event.id)?.vrchatEventId ?? null;
+    const instance = found ?? (await instances.open({ worldId: event.worldId, region: event.instanceRegion, access: event.instanceAccess, closedAt: eventEnd(event), calendarEntryId }));
+    await db.transaction(async (tx) => {
+      await recordInstanceOpened(tx, event.id, instance, now);
+      if (services.announce) await queueAnnouncement(tx, { content: openAnnouncement(event, event.instanceAccess, joinLink(instance), services.siteOrigin) }, event.id, now);
+    });
+    if (services.announce) services.wake();
+    log.info("an event's instance is open", { eventId: event.id, adopted: found !== null });
+    return { kind: "opened", location: instance.location, adopted: found !== null };
+  } catch (error) {
+    const outcome = actionOutcomeOf(error, (reason) => `VRChat refused the bot account (${reason}): its role needs the permission to open group instances`);
+    const retrying = outcome.kind === "retry";
+    const message = outcome.kind === "delivered" ? "" : outcome.error;
+    await recordInstanceFailure(db, event.id, message, retrying ? new Date(now.getTime() + Math.max(INSTANCE_RETRY_MS, outcome.kind === "retry" ? (outcome.retryAfterMs ?? 0) : 0)) : null);
+    log.warn("an event's instance could not be opened", { eventId: event.id, error: message, retrying });
+    return { kind: "failed", error: message, retrying };
+  }
+}
+
+/** The minute's look: instances due now are opened; those still tried when their event ended are missed. */
+export async function openDueInstances(services: InstanceServices, now: Date): Promise<number> {
+  if (!services.instances) return 0;
+  await markMissedInstances(services.db, now);
+  let opened = 0;
+  for (const eventId of await listDueInstanceEvents(services.db, now)) {
+    const outcome = await openEventInstance(services, eventId, now);
+    if (outcome.kind === "opened") opened += 1;
+  }
+  return opened;
+}
+
+export type CloseOutcome = { kind: "closed" } | { kind: "none" } | { kind: "failed"; error: string };
+
+/** 'Close': nobody new may join from now on. */
+export async function closeEventInstance(services: InstanceServices, eventId: string, now: Date): Promise<CloseOutcome> {
+  if (!services.instances) return { kind: "failed", error: INSTANCE_TEXTS.off };
+  const open = await getOpenInstance(services.db, eventId);
+  if (!open?.location) return { kind: "none" };
+  try {
+    await services.instances.close(open.location);
+  } catch (error) {
+    const outcome = actionOutcomeOf(error);
+    return { kind: "failed", error: outcome.kind === "delivered" ? "" : outcome.error };
+  }
+  await recordInstanceClosed(services.db, eventId, now);
+  return { kind: "closed" };
+}
