@@ -17,6 +17,15 @@ CREATE TABLE "event_instances" (
 	CONSTRAINT "event_instances_state_check" CHECK ("event_instances"."state" in ('opening', 'open', 'failed', 'refused', 'missed', 'closed'))
 );
 --> statement-breakpoint
+CREATE TABLE "event_reminders" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"event_id" uuid NOT NULL,
+	"lead_minutes" integer NOT NULL,
+	"recipient" text NOT NULL,
+	"sent" boolean NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "event_applications" DROP CONSTRAINT "event_applications_status_check";--> statement-breakpoint
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
 ALTER TABLE "event_applications" ADD COLUMN "withdrawn_at" timestamp with time zone;--> statement-breakpoint
@@ -30,6 +39,8 @@ ALTER TABLE "events" ADD COLUMN "instance_region" text DEFAULT 'us' NOT NULL;-->
 ALTER TABLE "events" ADD COLUMN "instance_access" text DEFAULT 'members' NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "waitlist_promotion" text DEFAULT 'pending' NOT NULL;--> statement-breakpoint
 ALTER TABLE "event_instances" ADD CONSTRAINT "event_instances_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "event_reminders" ADD CONSTRAINT "event_reminders_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "event_reminders_once_key" ON "event_reminders" USING btree ("event_id","lead_minutes","recipient");--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_status_check" CHECK ("event_applications"."status" in ('pending', 'approved', 'rejected', 'waitlist', 'withdrawn'));--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_waitlist_promotion_check" CHECK ("events"."waitlist_promotion" in ('pending', 'automatic'));--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_instance_region_check" CHECK ("events"."instance_region" in ('us', 'use', 'eu', 'jp'));--> statement-breakpoint

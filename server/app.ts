@@ -54,6 +54,7 @@ import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./p
 import { securityHeaders } from "./security-headers";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
 import { createDiscordAnnouncementChannel } from "~/features/notifications/discord.server";
+import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
 
 /** What a visitor reads when a sync met problems; the admins see each one. */
 export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; the site's admins can see why.";
@@ -411,13 +412,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // Events' instances open by themselves at their time: a look every 30 seconds (within a minute of it).
   const instanceServices = eventInstanceServices({ db: database.db, config, vrchat, notifications: { wake: () => actionWorker.wake() } });
-  const lookForInstances = () => {
-    openDueInstances(instanceServices, new Date()).catch((error: unknown) => log.error("opening events' instances failed", { error }));
+  // Reminders before events go out on the same look (each once, whatever the number of processes).
+  const reminderServices: ReminderServices = {
+    db: database.db,
+    leads: config.EVENT_REMINDERS,
+    directMessages: discord !== null,
+    announce: Boolean(config.DISCORD_ANNOUNCE_WEBHOOK_URL),
+    siteOrigin: config.PUBLIC_URL.replace(/\/+$/, ""),
+    wake: () => actionWorker.wake(),
   };
-  const instanceLook = instanceServices.instances ? setInterval(lookForInstances, INSTANCE_LOOK_MS) : null;
+  const reminding = reminderServices.leads.length > 0 && (reminderServices.directMessages || reminderServices.announce);
+  const lookForInstances = () => {
+    if (instanceServices.instances) {
+      openDueInstances(instanceServices, new Date()).catch((error: unknown) => log.error("opening events' instances failed", { error }));
+    }
+    if (reminding) sendDueReminders(reminderServices, new Date()).catch((error: unknown) => log.error("sending event reminders failed", { error }));
+  };
+  const looking = instanceServices.instances !== null || reminding;
+  const instanceLook = looking ? setInterval(lookForInstances, INSTANCE_LOOK_MS) : null;
   instanceLook?.unref();
-  // A first look soon after a start: an event due while the server was down opens at once.
-  const firstInstanceLook = instanceServices.instances ? setTimeout(lookForInstances, 5_000) : null;
+  // A first look soon after a start: what came due while the server was down goes at once.
+  const firstInstanceLook = looking ? setTimeout(lookForInstances, 5_000) : null;
   firstInstanceLook?.unref();
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's

@@ -730,3 +730,25 @@ export const eventInstances = pgTable(
 );
 
 export type EventInstanceRow = typeof eventInstances.$inferSelect;
+
+/**
+ * Each reminder Dwell sent (or skipped) before an event: per reminder time (minutes before the
+ * start) and recipient (an application, or "channel" for the announcement channel). The unique key
+ * makes each one once, whatever restarts, processes or later edits of the event.
+ */
+export const eventReminders = pgTable(
+  "event_reminders",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    leadMinutes: integer().notNull(),
+    /** An application's id, or "channel". */
+    recipient: text().notNull(),
+    /** false: its time had passed when it could be sent (a nearer one went instead). */
+    sent: boolean().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("event_reminders_once_key").on(table.eventId, table.leadMinutes, table.recipient)],
+);

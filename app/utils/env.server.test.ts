@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, ENV_NAMES, loadConfig, publicConfig, vrchatConfig } from "./env.server";
+import { ConfigError, ENV_NAMES, loadConfig, parseReminders, publicConfig, vrchatConfig } from "./env.server";
 
 describe("the configuration's documentation", () => {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
@@ -96,5 +96,18 @@ describe("publicConfig", () => {
     });
     expect(vrchatConfig(config)).toMatchObject({ totpSecret: "JBSWY3DPEHPK3PXP", apiUrl: "https://api.vrchat.cloud/api/1" });
     expect(JSON.stringify(publicConfig(config))).not.toContain("secret");
+  });
+});
+
+describe("EVENT_REMINDERS", () => {
+  it("reads durations in minutes, hours and days, largest first, and nothing for none", () => {
+    expect(parseReminders("24h,1h")).toEqual([1440, 60]);
+    expect(parseReminders(" 30m , 2d,1H ")).toEqual([2880, 60, 30]);
+    expect(parseReminders("")).toEqual([]);
+    expect(parseReminders("1h,60m")).toEqual([60]);
+  });
+
+  it.each(["tomorrow", "1w", "0h", "31d", "1.5h", "-1h"])("refuses %s", (text) => {
+    expect(parseReminders(text)).toBeNull();
   });
 });

@@ -9,6 +9,20 @@ const booleanFromEnv = z
 const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 const optionalUrl = httpUrl.optional();
 
+/** "24h,1h,30m,2d" → minutes before the start, largest first; null when a part is not a duration. */
+export function parseReminders(text: string): number[] | null {
+  const parts = text.split(",").map((part) => part.trim()).filter(Boolean);
+  const minutes: number[] = [];
+  for (const part of parts) {
+    const match = /^(\d{1,5})\s*([mhd])$/i.exec(part);
+    if (!match) return null;
+    const value = Number(match[1]) * ({ m: 1, h: 60, d: 1440 } as const)[match[2]!.toLowerCase() as "m" | "h" | "d"];
+    if (value < 1 || value > 30 * 1440) return null;
+    minutes.push(value);
+  }
+  return [...new Set(minutes)].sort((a, b) => b - a);
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -70,6 +84,15 @@ const EnvSchema = z.object({
   GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
   GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
   DISCORD_WEBHOOK_URL: optionalUrl,
+  /** When approved attendees are reminded before an event: "24h,1h" (m, h, d); empty for none. */
+  EVENT_REMINDERS: z
+    .string()
+    .default("24h,1h")
+    .transform((value, context) => {
+      const leads = parseReminders(value);
+      if (leads === null) context.addIssue({ code: "custom", message: "expected durations such as 24h,1h (m, h or d; at most 30 days), or nothing" });
+      return leads ?? [];
+    }),
   /** The group's announcement channel: open events' join links (not applications: those go to DISCORD_WEBHOOK_URL). */
   DISCORD_ANNOUNCE_WEBHOOK_URL: optionalUrl,
   /** The site's Discord bot: finds applicants in the server, grants the member role, sends decisions by DM. */

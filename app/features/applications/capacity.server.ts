@@ -66,3 +66,11 @@ export async function waitlistPosition(db: Reader, applicationId: string): Promi
     );
   return ahead!.n + 1;
 }
+
+/** An event's approved attendees with a linked Discord account, and when each was approved. */
+export async function listApprovedWithDiscord(db: Reader, eventId: string) {
+  return db
+    .select({ id: eventApplications.id, discordUserId: eventApplications.discordUserId, reviewedAt: eventApplications.reviewedAt })
+    .from(eventApplications)
+    .where(and(eq(eventApplications.eventId, eventId), eq(eventApplications.status, "approved"), isNull(eventApplications.spamAt), sql`${eventApplications.discordUserId} is not null`));
+}

@@ -279,13 +279,13 @@ export type MessageJob = z.infer<typeof MessageJobSchema>;
 export async function queueDiscordActions(
   tx: Pick<Database, "insert">,
   job: RoleJob,
-  actions: { grantRole: boolean; message: string | null },
+  actions: { grantRole: boolean; message: string | null; /** Another message to the same person (a reminder) needs its own. */ nonce?: string },
   at: Date,
 ) {
   const rows = [
     ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
     ...(actions.message
-      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: job.applicationId.replaceAll("-", "").slice(0, 25) } }]
+      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? job.applicationId.replaceAll("-", "")).slice(0, 25) } }]
       : []),
   ];
   if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));
