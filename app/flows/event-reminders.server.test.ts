@@ -49,11 +49,11 @@ describeEachDatabase("reminders before an event", (kind) => {
     decide = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {} };
   });
 
-  async function makeEvent(startsInMs: number, applicationRequired: boolean) {
+  async function makeEvent(startsInMs: number, applicationRequired: boolean, createdAt = new Date(Date.now() - 3 * 24 * 60 * MINUTE)) {
     const start = new Date(Date.now() + startsInMs).toISOString();
     const [row] = await database.db
       .insert(events)
-      .values({ title: "Lantern Night", eventDate: start.slice(0, 10), eventTime: start.slice(11, 19), worldName: "Garden", applicationRequired })
+      .values({ title: "Lantern Night", eventDate: start.slice(0, 10), eventTime: start.slice(11, 19), worldName: "Garden", applicationRequired, createdAt })
       .returning();
     await database.db.insert(eventApplicationQuestions).values({ eventId: row!.id, question: "What is your VRChat username?" });
     return row!;
@@ -112,6 +112,11 @@ describeEachDatabase("reminders before an event", (kind) => {
     expect(posts.map((post) => (post.payload as { content: string }).content)).toEqual([`Reminder: **Lantern Night** starts in 24 hours: https://dwell.example/events/${event.id}`]);
     await sendDueReminders(reminders, new Date(Date.now() + 23 * 60 * MINUTE + 30_000));
     expect(await database.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.target, "discord_announcement"))).toHaveLength(2);
+  });
+
+  it("does not remind the channel of an event made after the reminder's time", async () => {
+    await makeEvent(10 * MINUTE, false, new Date());
+    expect(await sendDueReminders(reminders, new Date())).toEqual({ messages: 0, posts: 0 });
   });
 
   it("sends nothing when reminders are off", async () => {

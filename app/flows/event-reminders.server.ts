@@ -4,7 +4,8 @@
  * reminder time for an open event. Each is sent once (a restart, two processes or a later edit of the
  * event never send it twice); when several are due at once (the server was down), only the nearest
  * goes and the others are skipped; a reminder whose time passed before the attendee was approved is
- * skipped; withdrawn or rejected attendees get none. Called by the server's 30-second look.
+ * skipped (and a channel reminder whose time passed before the event was made); withdrawn or rejected
+ * attendees get none. Called by the server's 30-second look.
  */
 import { createHash } from "node:crypto";
 import { href } from "react-router";
@@ -56,8 +57,10 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
     const when = startsIn(late <= 5 * 60_000 ? nearest * 60_000 : start.getTime() - now.getTime());
     if (!event.applicationRequired && services.announce) {
       for (const lead of due) {
+        // An event made after this reminder's time was announced as it is: no reminder of it.
+        const ours = lead === nearest && event.createdAt.getTime() <= start.getTime() - lead * 60_000;
         const posted = await services.db.transaction(async (tx) => {
-          if (!(await claimReminder(tx, event.id, lead, "channel", lead === nearest)) || lead !== nearest) return false;
+          if (!(await claimReminder(tx, event.id, lead, "channel", ours)) || !ours) return false;
           await queueAnnouncement(tx, { content: `Reminder: **${escapeDiscordMarkdown(event.title)}** starts ${when}: ${page}` }, event.id, now);
           return true;
         });

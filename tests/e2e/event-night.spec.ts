@@ -2,7 +2,8 @@
  * An event's night as people meet it in Chromium, against the VRChat fake: an admin gives the event
  * its world (by link) and its end; visitors see the world's name and picture and when it ends; an
  * approved attendee withdraws from their status page, and the first on the waitlist is approved in
- * their place; the Sanctum's tiles and filter say who withdrew.
+ * their place; the Sanctum's tiles and filter say who withdrew. And an open event's instance, opened
+ * and closed from its card.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -27,7 +28,7 @@ test.beforeAll(async () => {
   test.setTimeout(HOOK_TIMEOUT_MS);
   fake = await startFakeVRChat();
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-night-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_CONTENT: "false", RATE_LIMIT_SIGN_IN: "1000", ...fakeVRChatEnv(fake) });
+  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_CONTENT: "false", RATE_LIMIT_SIGN_IN: "1000", VRCHAT_OPEN_INSTANCES: "true", ...fakeVRChatEnv(fake) });
   createAccountWithCommand(dataDir, ADMIN.email, ADMIN.password, "admin");
 });
 test.afterAll(async () => {
@@ -126,4 +127,41 @@ test("an event with its world and end; an attendee withdraws and the waitlist re
   await page.getByLabel("Status").selectOption("Withdrawn");
   await expect(entry("Ash Walker")).toBeVisible();
   await expect(entry("Birch Walker")).toHaveCount(0);
+});
+
+test("an open event's instance, opened and closed from its card", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const start = new Date(Date.now() + 3 * 60 * 60 * 1000).toISOString();
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/events`);
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Enter Sanctum" }).click();
+    const title = `Open Gathering ${viewport.width}`;
+    await page.getByRole("link", { name: "Create New Prophecy" }).click();
+    await hydrated(page);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Event Date").fill(start.slice(0, 10));
+    await page.getByLabel("Event Time").fill(start.slice(11, 16));
+    await page.getByLabel("VRChat World").fill(FAKE_WORLD_ID);
+    // Opened by hand here, so the server's own look does not race the button.
+    await page.getByLabel("Open the instance").selectOption({ label: "Never (open it by hand)" });
+    await page.getByLabel("Region").selectOption({ label: "Europe" });
+    await page.getByLabel("Group Public: anyone").check();
+    await page.getByRole("button", { name: "Create Prophecy" }).click();
+    const card = page.getByRole("article", { name: title });
+    await expect(card.getByTestId("event-instance")).toContainText("Opened by hand");
+    await card.getByRole("button", { name: "Open now" }).click();
+    await expect(card.getByTestId("event-instance")).toContainText("Instance open in VRChat · 0 people in it");
+    await expect(card.getByRole("link", { name: "Join" })).toHaveAttribute("href", new RegExp(`^https://vrchat\\.com/home/launch\\?worldId=${FAKE_WORLD_ID}&instanceId=`));
+    await card.screenshot({ path: `test-results/event-night-instance-${viewport.width}.png` });
+    const created = fake.instanceWrites.filter((write) => write.kind === "create").at(-1)!;
+    expect(created.body).toMatchObject({ groupAccessType: "public", region: "eu", type: "group" });
+    await card.getByRole("button", { name: "Close" }).click();
+    await expect(card.getByTestId("event-instance")).toContainText("The instance was closed.");
+    expect(fake.instanceWrites.at(-1)).toMatchObject({ kind: "close", location: created.location });
+    await context.close();
+  }
 });

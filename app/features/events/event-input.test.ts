@@ -23,6 +23,9 @@ describe("the event form's rules", () => {
       maxAttendees: undefined,
       applicationInstructions: undefined,
       waitlistPromotion: "pending",
+      instanceLeadMinutes: 15,
+      instanceRegion: "us",
+      instanceAccess: "members",
     });
   });
 
@@ -55,6 +58,16 @@ describe("the event form's rules", () => {
     const result = EventInputSchema.safeParse({ ...base, ends });
     expect(result.success).toBe(false);
     if (!result.success) expect(firstEventInputError(result.error)).toEqual({ field: "ends", error });
+  });
+
+  it("reads when the instance opens, where, and for whom", () => {
+    expect(EventInputSchema.parse({ ...base, instanceLead: "never", instanceRegion: "jp", instanceAccess: "public" })).toMatchObject({ instanceLeadMinutes: null, instanceRegion: "jp", instanceAccess: "public" });
+    expect(EventInputSchema.parse({ ...base, instanceLead: "0" }).instanceLeadMinutes).toBe(0);
+    for (const [field, value] of [["instanceLead", "7"], ["instanceLead", "soon"], ["instanceRegion", "usx"], ["instanceAccess", "plus"]] as const) {
+      const result = EventInputSchema.safeParse({ ...base, [field]: value });
+      expect(result.success, `${field}=${value}`).toBe(false);
+      if (!result.success) expect(firstEventInputError(result.error).field).toBe(field);
+    }
   });
 
   it("reads a world from its link or its id, and then needs no name", () => {
