@@ -26,9 +26,11 @@ CREATE TABLE "event_reminders" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "application_audit_log" DROP CONSTRAINT "application_audit_log_field_check";--> statement-breakpoint
 ALTER TABLE "event_applications" DROP CONSTRAINT "event_applications_status_check";--> statement-breakpoint
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
 ALTER TABLE "event_applications" ADD COLUMN "withdrawn_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "event_applications" ADD COLUMN "attendance" text;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "end_date" date;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "end_time" time;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "world_id" text;--> statement-breakpoint
@@ -41,6 +43,8 @@ ALTER TABLE "events" ADD COLUMN "waitlist_promotion" text DEFAULT 'pending' NOT 
 ALTER TABLE "event_instances" ADD CONSTRAINT "event_instances_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_reminders" ADD CONSTRAINT "event_reminders_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "event_reminders_once_key" ON "event_reminders" USING btree ("event_id","lead_minutes","recipient");--> statement-breakpoint
+ALTER TABLE "application_audit_log" ADD CONSTRAINT "application_audit_log_field_check" CHECK ("application_audit_log"."field" in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance'));--> statement-breakpoint
+ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_attendance_check" CHECK ("event_applications"."attendance" in ('attended', 'no_show'));--> statement-breakpoint
 ALTER TABLE "event_applications" ADD CONSTRAINT "event_applications_status_check" CHECK ("event_applications"."status" in ('pending', 'approved', 'rejected', 'waitlist', 'withdrawn'));--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_waitlist_promotion_check" CHECK ("events"."waitlist_promotion" in ('pending', 'automatic'));--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_instance_region_check" CHECK ("events"."instance_region" in ('us', 'use', 'eu', 'jp'));--> statement-breakpoint

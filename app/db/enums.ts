@@ -52,3 +52,7 @@ export type InstanceAccess = (typeof INSTANCE_ACCESS)[number];
  */
 export const INSTANCE_STATES = ["opening", "open", "failed", "refused", "missed", "closed"] as const;
 export type InstanceState = (typeof INSTANCE_STATES)[number];
+
+/** Whether an approved attendee came, marked after the event. */
+export const ATTENDANCE = ["attended", "no_show"] as const;
+export type Attendance = (typeof ATTENDANCE)[number];

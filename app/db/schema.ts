@@ -28,6 +28,8 @@ import {
   USER_ROLES,
   VRCHAT_IMPORTS,
   WAITLIST_PROMOTIONS,
+  ATTENDANCE,
+  type Attendance,
   INSTANCE_ACCESS,
   INSTANCE_REGIONS,
   INSTANCE_STATES,
@@ -380,12 +382,15 @@ export const eventApplications = pgTable(
     reviewedAt: timestamp({ withTimezone: true }),
     /** When its applicant withdrew it (status "withdrawn"). */
     withdrawnAt: timestamp({ withTimezone: true }),
+    /** After the event: whether the approved attendee came. */
+    attendance: text().$type<Attendance>(),
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("event_applications"),
     ...timestamps,
   },
   (table) => [
+    check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
     check(
       "event_applications_status_check",
       sql`${table.status} in ${inList(APPLICATION_STATUSES)}`,
@@ -556,7 +561,7 @@ export const applicationAuditLog = pgTable(
   },
   (table) => [
     check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
-    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance')`),
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );

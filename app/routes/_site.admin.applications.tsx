@@ -11,8 +11,8 @@ import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/a
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
 import { ReviewFilters } from "~/features/applications/review-filters";
-import { BULK_STATUSES, listAudit, listForReview, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema } from "~/features/applications/review.server";
-import { formatShortDate } from "~/features/events/event-timing";
+import { attendanceRecords, BULK_STATUSES, listAudit, listForReview, markAttendance, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema, type AttendanceRecord } from "~/features/applications/review.server";
+import { formatShortDate, isEventPast } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
 import { linkAccount } from "~/features/applications/linked-accounts.server";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
-  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false } };
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord> };
   let found;
   try {
     found = await findReview(db, params.eventId);
@@ -57,9 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ACTION_TARGETS)]);
     const places = found.event ? ((await listPlaces(db, [found.event.id])).get(found.event.id) ?? null) : null;
     const event = found.event
-      ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places }
+      ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places, ended: isEventPast(found.event, new Date()) }
       : null;
-    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may };
+    // How the same people did at the group's other events, for the cards.
+    const records: Record<string, AttendanceRecord> = found.event ? await attendanceRecords(db, found.event.id, review.applications) : {};
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records };
   } catch (error) {
     log.error("failed to load applications for review", { error });
     return data({ error: loadError, ...nothing }, { status: 503 });
@@ -78,6 +80,12 @@ const ChangeSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("notes"), id: z.string(), notes: z.string().max(5000) }),
 ]);
+
+const AttendanceSchema = z.object({
+  value: z.enum(["attended", "no_show", "clear"], { error: "Choose Attended or No-show." }),
+  ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
+});
+export const ATTENDANCE_TOO_EARLY = "Attendance is marked once the event has ended.";
 
 const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string().max(100) });
 
@@ -180,6 +188,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
 
+  if (intent === "attendance") {
+    const marked = AttendanceSchema.safeParse({ value: form?.get("attendance"), ids: form?.getAll("ids") });
+    if (!found.event) return data({ error: "Attendance is marked for events." }, { status: 400 });
+    if (!marked.success) return data({ error: marked.error.issues[0]?.message ?? "Failed to update application" }, { status: 400 });
+    if (!isEventPast(found.event, new Date())) return data({ error: ATTENDANCE_TOO_EARLY }, { status: 409 });
+    try {
+      const value = marked.data.value === "clear" ? null : marked.data.value;
+      const outcome = await markAttendance(db, found.event.id, marked.data.ids, value, reviewer);
+      const word = value === "attended" ? "attended" : value === "no_show" ? "a no-show" : "not marked";
+      const left = outcome.unchanged + outcome.missing;
+      return { ok: true as const, message: `${outcome.changed === 1 ? "1 attendee" : `${outcome.changed} attendees`} marked ${word}.${left > 0 ? ` ${left} left as they were (only approved attendees are marked).` : ""}` };
+    } catch (error) {
+      log.error("failed to mark attendance", { error });
+      return data({ error: "Failed to update application" }, { status: 503 });
+    }
+  }
   if (intent === "bulk") {
     const bulk = BulkSchema.safeParse({ status: form?.get("status"), ids: form?.getAll("ids"), overCapacity: form?.get("overCapacity") ?? undefined });
     const verb = bulk.success && bulk.data.status === "rejected" ? "reject" : "approve";
@@ -321,6 +345,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
               selectable={selectable.length}
               selection={selection}
               previewUrl={mode === "group" && vrchat.actions ? href("/admin/applications/approval-preview") : null}
+              attendance={event?.ended ?? false}
             />
           ) : null}
           {review.applications.length === 0 ? (
@@ -355,6 +380,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     }
                     mode={mode}
                     formatDate={formatDate}
+                    attendance={{ open: event?.ended ?? false, record: loaderData.records[application.id] ?? null }}
                     selection={
                       selectable.includes(application.id)
                         ? {

@@ -127,6 +127,47 @@ test("an event with its world and end; an attendee withdraws and the waitlist re
   await page.getByLabel("Status").selectOption("Withdrawn");
   await expect(entry("Ash Walker")).toBeVisible();
   await expect(entry("Birch Walker")).toHaveCount(0);
+
+  // The night is over (the host moves it to yesterday): who came is marked.
+  const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("link", { name: `Edit Event ${TITLE}` }).click();
+  await hydrated(page);
+  await page.getByLabel("Event Date").fill(yesterday);
+  await page.getByLabel("Ends", { exact: true }).fill(`${yesterday}T23:30`);
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByRole("link", { name: `View Applications of ${TITLE}` }).click();
+  await hydrated(page);
+  await entry("Birch Walker").getByRole("button", { name: "Attended" }).click();
+  await expect(entry("Birch Walker").getByRole("button", { name: "Attended" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByText("Attended", { exact: true }).first()).toBeVisible();
+
+  // Birch applies to the next night: their card says how they did.
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("link", { name: "Create New Prophecy" }).click();
+  await hydrated(page);
+  await page.getByLabel("Title").fill("Ember Night");
+  await page.getByLabel("Event Date").fill(DATE);
+  await page.getByLabel("Event Time").fill("21:00");
+  await page.getByLabel("World Name").fill("The Ember Hall");
+  await page.getByLabel("Requires Application").check();
+  await page.getByRole("button", { name: "Create Prophecy" }).click();
+  await page.getByRole("link", { name: "Edit Questions of Ember Night" }).click();
+  const addQuestion = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
+  await addQuestion.getByLabel("Question", { exact: true }).fill("What is your VRChat username?");
+  await addQuestion.getByRole("button", { name: "Add Question" }).click();
+  await expect(page.getByRole("heading", { name: "Current Questions (1)" })).toBeVisible();
+  const visitor2 = await browser.newPage();
+  await visitor2.goto(`${server.url}/events`);
+  await visitor2.getByRole("link", { name: /Ember Night/ }).first().click();
+  await visitor2.getByRole("link", { name: "Apply Now" }).first().click();
+  await visitor2.getByLabel("What is your VRChat username?").fill("Birch Walker");
+  await visitor2.getByRole("button", { name: "Submit Application" }).click();
+  await expect(visitor2.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+  await visitor2.close();
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("link", { name: "View Applications of Ember Night" }).click();
+  await expect(entry("Birch Walker").getByTestId("attendance-record")).toHaveText("Attended 1 of 1 event");
 });
 
 test("an open event's instance, opened and closed from its card", async ({ browser }) => {

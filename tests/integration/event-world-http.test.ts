@@ -86,6 +86,13 @@ describe.runIf(ON_PGLITE)("an event's world and end, from the Sanctum's form to 
     expect(edited.status).toBe(302);
     expect(fake.calls.world ?? 0).toBe(calls);
     expect(textOf(await page(`/events/${id}`))).toContain("Lantern Garden (east)");
+
+    // Attendance waits for the end of the night.
+    const early = await postForm(server.url, `/admin/events/${id}/applications`, [["intent", "attendance"], ["attendance", "attended"], ["ids", "00000000-0000-4000-8000-000000000000"]], { cookie });
+    expect(early.status).toBe(409);
+    expect(textOf(await early.text())).toContain("Attendance is marked once the event has ended.");
+    const nonsense = await postForm(server.url, `/admin/events/${id}/applications`, [["intent", "attendance"], ["attendance", "maybe"], ["ids", "x"]], { cookie });
+    expect(nonsense.status).toBe(400);
   });
 
   it("refuses a world VRChat does not know, and a link that is not a world, saving nothing", async () => {

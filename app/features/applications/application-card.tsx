@@ -10,7 +10,7 @@ import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import { STATUS_LABEL } from "./application-review";
-import type { AuditEntry, ReviewedApplication } from "./review.server";
+import type { AttendanceRecord, AuditEntry, ReviewedApplication } from "./review.server";
 
 /** Long answers are cut in the review at this many characters (spec section 9). */
 export const REVIEW_ANSWER_LIMIT = 200;
@@ -37,6 +37,8 @@ function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
         ? `Discord: ${entry.toValue ?? "—"}`
         : entry.field === "status"
       ? `status ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`
+      : entry.field === "attendance"
+        ? `attendance: ${entry.toValue === "attended" ? "Attended" : entry.toValue === "no_show" ? "No-show" : "not marked"}`
       : entry.field === "spam"
         ? entry.toValue === "yes"
           ? "marked as spam"
@@ -98,6 +100,15 @@ export const NOT_LINKED_LABEL = "Not linked in VRChat";
 export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
 export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
 
+export const ATTENDANCE_LABEL = { attended: "Attended", no_show: "No-show" } as const;
+
+/** "Attended 3 of 4 events · 1 no-show": how the person did at the group's other events. */
+export function attendanceRecordText(record: AttendanceRecord): string {
+  const total = record.attended + record.noShows;
+  const noShows = record.noShows > 0 ? ` · ${record.noShows} ${record.noShows === 1 ? "no-show" : "no-shows"}` : "";
+  return `Attended ${record.attended} of ${total} ${total === 1 ? "event" : "events"}${noShows}`;
+}
+
 export function ApplicationCard({
   application,
   questions,
@@ -110,7 +121,10 @@ export function ApplicationCard({
   notLinked = false,
   vrchatPanel,
   discordPanel,
+  attendance,
 }: {
+  /** Event applications: attendance is marked once the event has ended (`open`); `record`, the person's at other events. */
+  attendance?: { open: boolean; record: AttendanceRecord | null };
   application: ReviewedApplication;
   questions: FormQuestion[];
   audit: AuditEntry[];
@@ -256,10 +270,35 @@ export function ApplicationCard({
             Submitted: {application.submittedAt ? formatDate(application.submittedAt) : "Unknown"}
             {application.reviewedAt ? ` · Reviewed: ${formatDate(application.reviewedAt)}` : ""}
           </p>
+          {attendance?.record ? (
+            <p className="mt-1 text-xs text-mist-300" data-testid="attendance-record">
+              {attendanceRecordText(attendance.record)}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {application.spam ? <Badge tone="danger">Spam</Badge> : null}
           <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]}</Badge>
+          {attendance?.open && application.status === "approved" && !application.spam ? (
+            <div role="group" aria-label={`Attendance of ${application.vrchatUsername}`} className="flex gap-1">
+              {(["attended", "no_show"] as const).map((value) => {
+                const current = application.attendance === value;
+                return (
+                  <fetcher.Form key={value} method="post" onSubmit={refuseWhileBusy}>
+                    <input type="hidden" name="intent" value="attendance" />
+                    <input type="hidden" name="ids" value={application.id} />
+                    {/* Pressed again, the mark is taken back. */}
+                    <input type="hidden" name="attendance" value={current ? "clear" : value} />
+                    <Button type="submit" size="sm" variant={current ? "primary" : "outline"} aria-pressed={current}>
+                      {ATTENDANCE_LABEL[value]}
+                    </Button>
+                  </fetcher.Form>
+                );
+              })}
+            </div>
+          ) : application.attendance ? (
+            <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{ATTENDANCE_LABEL[application.attendance]}</Badge>
+          ) : null}
           {decisions.map(statusButton)}
           <fetcher.Form method="post" onSubmit={refuseWhileBusy}>
             <input type="hidden" name="intent" value={application.spam ? "not-spam" : "spam"} />

@@ -9,7 +9,7 @@ export function SummaryTiles({
   counts,
   mode,
 }: {
-  counts: { total: number; pending: number; approved: number; rejected: number; waitlist: number; withdrawn: number };
+  counts: { total: number; pending: number; approved: number; rejected: number; waitlist: number; withdrawn: number; attended: number };
   mode: "event" | "group";
 }) {
   // The waitlist tile only where there can be one (an event), and then always, at 0 too.
@@ -18,10 +18,10 @@ export function SummaryTiles({
     ["Pending", counts.pending],
     ["Approved", counts.approved],
     ["Rejected", counts.rejected],
-    ...(mode === "event" ? ([["Waitlist", counts.waitlist], ["Withdrawn", counts.withdrawn]] as const) : []),
+    ...(mode === "event" ? ([["Waitlist", counts.waitlist], ["Withdrawn", counts.withdrawn], ["Attended", counts.attended]] as const) : []),
   ] as const;
   return (
-    <div className={mode === "event" ? "grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" : "grid grid-cols-2 gap-3 lg:grid-cols-4"}>
+    <div className={mode === "event" ? "grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" : "grid grid-cols-2 gap-3 lg:grid-cols-4"}>
       {tiles.map(([label, value]) => (
         <Card key={label} className="p-4">
           <p className="text-sm font-semibold text-mist-400">{label}</p>

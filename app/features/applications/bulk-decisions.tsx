@@ -91,14 +91,18 @@ export function BulkDecisions({
   selectable,
   selection,
   previewUrl = null,
+  attendance = false,
 }: {
   mode: "event" | "group";
   selectable: number;
   selection: Selection;
+  /** The event has ended: the selected attendees can be marked as come or not. */
+  attendance?: boolean;
   /** Where the confirmation of an approval learns what it will do in VRChat (decisions acting there). */
   previewUrl?: string | null;
 }) {
   const fetcher = useFetcher<BulkResult>();
+  const marking = useFetcher<{ ok: true; message: string } | { error: string }>();
   const preview = useFetcher<ApprovalPreviewAnswer>();
   const hydrated = useHydrated();
   const [asking, setAsking] = useState<BulkAction | null>(null);
@@ -121,6 +125,28 @@ export function BulkDecisions({
       toast.error(result.error);
     }
   }, [fetcher.data, fetcher.state, mode, selection]);
+
+  const markedReported = useRef<typeof marking.data>(undefined);
+  useEffect(() => {
+    const result = marking.data;
+    if (!result || markedReported.current === result || marking.state !== "idle") return;
+    markedReported.current = result;
+    if ("ok" in result) {
+      selection.clear();
+      toast.success(result.message);
+    } else {
+      toast.error(result.error);
+    }
+  }, [marking.data, marking.state, selection]);
+
+  /** After the event: the selected approved attendees came, or did not. */
+  function mark(value: "attended" | "no_show") {
+    const form = new FormData();
+    form.set("intent", "attendance");
+    form.set("attendance", value);
+    for (const id of selection.selected) form.append("ids", id);
+    void marking.submit(form, { method: "post" });
+  }
 
   function decide(status: BulkAction, { overCapacity = false } = {}) {
     setAsking(null);
@@ -177,6 +203,16 @@ export function BulkDecisions({
         {hydrated ? `${count.toLocaleString("en-US")} selected` : "Tick applications, then:"}
       </span>
       <div className="ml-auto flex flex-wrap gap-2">
+        {attendance && hydrated ? (
+          <>
+            <Button type="button" size="sm" variant="outline" disabled={count === 0 || marking.state !== "idle"} onClick={() => mark("attended")}>
+              Mark attended
+            </Button>
+            <Button type="button" size="sm" variant="outline" disabled={count === 0 || marking.state !== "idle"} onClick={() => mark("no_show")}>
+              Mark no-show
+            </Button>
+          </>
+        ) : null}
         {(["approved", "rejected", "spam"] as const).map((status) => {
           const icon =
             status === "approved" ? <Check aria-hidden="true" className="size-4" /> : status === "rejected" ? <X aria-hidden="true" className="size-4" /> : <Ban aria-hidden="true" className="size-4" />;

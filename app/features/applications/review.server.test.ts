@@ -57,7 +57,7 @@ describeEachDatabase("reviewing applications", (kind) => {
     const outcome = await markSpam(database.db, scope, [...spam, "not-an-id"], true, reviewer, new Date());
     expect(outcome).toEqual({ changed: 2, unchanged: 0, missing: 1, jobsRemoved: 2 });
     const after = await listForReview(database.db, scope, query());
-    expect(after.counts).toEqual({ total: 4, pending: 1, approved: 1, rejected: 2, waitlist: 0, withdrawn: 0, spam: 2 });
+    expect(after.counts).toEqual({ total: 4, pending: 1, approved: 1, rejected: 2, waitlist: 0, withdrawn: 0, attended: 0, spam: 2 });
     expect(after.applications.map((a) => a.vrchatUsername)).not.toContain("Dweller0");
     const marked = await listForReview(database.db, scope, query({ status: "spam" }));
     expect(marked.applications.map((a) => a.vrchatUsername).sort()).toEqual(["Dweller0", "Dweller1"]);
@@ -78,7 +78,7 @@ describeEachDatabase("reviewing applications", (kind) => {
   it("counts by status, lists newest first, and pages", async () => {
     await seed(60);
     const first = await listForReview(database.db, scope, query());
-    expect(first.counts).toEqual({ total: 60, pending: 20, approved: 20, rejected: 20, waitlist: 0, withdrawn: 0, spam: 0 });
+    expect(first.counts).toEqual({ total: 60, pending: 20, approved: 20, rejected: 20, waitlist: 0, withdrawn: 0, attended: 0, spam: 0 });
     expect(first.applications).toHaveLength(REVIEW_PAGE_SIZE);
     expect(first.applications[0]!.vrchatUsername).toBe("Dweller59");
     expect(first.pageCount).toBe(Math.ceil(60 / REVIEW_PAGE_SIZE));
@@ -138,7 +138,7 @@ describeEachDatabase("reviewing applications", (kind) => {
 
     const after = await listForReview(database.db, scope, query());
     // The ten oldest (Dweller0 to 9) are on the next page, untouched.
-    expect(after.counts).toEqual({ total: 60, pending: 4, approved: 53, rejected: 3, waitlist: 0, withdrawn: 0, spam: 0 });
+    expect(after.counts).toEqual({ total: 60, pending: 4, approved: 53, rejected: 3, waitlist: 0, withdrawn: 0, attended: 0, spam: 0 });
     const changed = page.filter((a) => a.status !== "approved");
     expect(after.applications.filter((a) => a.reviewedAt === now.toISOString()).map((a) => a.id).sort()).toEqual(changed.map((a) => a.id).sort());
     const log = await listAudit(database.db, page.map((a) => a.id));
@@ -155,7 +155,7 @@ describeEachDatabase("reviewing applications", (kind) => {
     const ids = [...rows.map((row) => row.id), "not-an-id", "00000000-0000-4000-8000-000000000000", rows[0]!.id];
     const outcome = await reviewApplications(database.db, group, ids, "rejected", reviewer, new Date());
     expect(outcome).toEqual({ changed: 3, unchanged: 2, missing: 2 });
-    expect((await listForReview(database.db, group, query())).counts).toEqual({ total: 5, pending: 0, approved: 1, rejected: 4, waitlist: 0, withdrawn: 0, spam: 0 });
+    expect((await listForReview(database.db, group, query())).counts).toEqual({ total: 5, pending: 0, approved: 1, rejected: 4, waitlist: 0, withdrawn: 0, attended: 0, spam: 0 });
     expect(await listAudit(database.db, rows.map((row) => row.id))).toHaveLength(3);
     // An event's applications are not reached through the group's scope, nor the other way round.
     await seed(3);

@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications, events, outbox } from "~/db/schema";
 import { lockPlaces } from "./capacity.server";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
@@ -37,12 +37,14 @@ export interface ReviewedApplication {
   /** The applicant's account in the group's Discord server, as linked by an admin. */
   discordUserId: string | null;
   discordDisplayName: string | null;
+  /** After the event, whether the approved attendee came (event applications). */
+  attendance: Attendance | null;
 }
 
 export interface AuditEntry {
   applicationId: string;
   actorName: string;
-  field: "status" | "notes" | "spam" | "vrchat" | "discord";
+  field: "status" | "notes" | "spam" | "vrchat" | "discord" | "attendance";
   fromValue: string | null;
   toValue: string | null;
   at: string;
@@ -64,6 +66,8 @@ function columnsOf(scope: ReviewScope) {
         vrchatUserId: sql<string | null>`null`,
         vrchatDisplayName: sql<string | null>`null`,
         vrchatProfileCheck: sql<"claimed" | "unchecked" | null>`null`,
+        attendance: eventApplications.attendance,
+        attended: sql<number>`count(*) filter (where ${eventApplications.attendance} = 'attended' and ${eventApplications.spamAt} is null)::int`,
       }
     : {
         table: applications,
@@ -72,6 +76,8 @@ function columnsOf(scope: ReviewScope) {
         vrchatUserId: applications.vrchatUserId,
         vrchatDisplayName: applications.vrchatDisplayName,
         vrchatProfileCheck: applications.vrchatProfileCheck,
+        attendance: sql<Attendance | null>`null`,
+        attended: sql<number>`0`,
       };
 }
 
@@ -87,7 +93,7 @@ function containing(text: string) {
 }
 
 export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
-  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName, vrchatProfileCheck } = columnsOf(scope);
+  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName, vrchatProfileCheck, attendance, attended } = columnsOf(scope);
   const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
   if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
@@ -110,6 +116,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         vrchatProfileCheck,
         discordUserId: table.discordUserId,
         discordDisplayName: table.discordDisplayName,
+        attendance,
       })
       .from(table)
       .where(where)
@@ -125,6 +132,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         rejected: sql<number>`count(*) filter (where ${table.status} = 'rejected' and ${table.spamAt} is null)::int`,
         waitlist: sql<number>`count(*) filter (where ${table.status} = 'waitlist' and ${table.spamAt} is null)::int`,
         withdrawn: sql<number>`count(*) filter (where ${table.status} = 'withdrawn' and ${table.spamAt} is null)::int`,
+        attended,
         spam: sql<number>`count(*) filter (where ${table.spamAt} is not null)::int`,
       })
       .from(table)
@@ -533,4 +541,62 @@ export async function withdrawEventApplication(tx: Transaction, eventId: string,
   await tx.update(eventApplications).set({ status: "withdrawn", withdrawnAt: now, decisionMessage: null }).where(eq(eventApplications.id, id));
   await tx.insert(applicationAuditLog).values({ applicationKind: "event", applicationId: id, actorId: null, actorName: APPLICANT_ACTOR, field: "status", fromValue: current.status, toValue: "withdrawn" });
   return "withdrawn";
+}
+
+/**
+ * Marks whether approved attendees of an event came (null: takes the mark back), each change in the
+ * history. Only approved applications of this event are marked; the caller checks the event has ended.
+ */
+export async function markAttendance(db: Database, eventId: string, ids: string[], value: Attendance | null, reviewer: Reviewer): Promise<BulkOutcome> {
+  const wanted = [...new Set(ids)].filter((id) => z.uuid().safeParse(id).success);
+  const invalid = new Set(ids).size - wanted.length;
+  if (wanted.length === 0) return { changed: 0, unchanged: 0, missing: invalid };
+  return db.transaction(async (tx) => {
+    const current = await tx
+      .select({ id: eventApplications.id, status: eventApplications.status, attendance: eventApplications.attendance })
+      .from(eventApplications)
+      .where(and(inArray(eventApplications.id, wanted), eq(eventApplications.eventId, eventId), isNull(eventApplications.spamAt)))
+      .orderBy(asc(eventApplications.id))
+      .for("update");
+    const changing = current.filter((row) => row.status === "approved" && row.attendance !== value);
+    if (changing.length > 0) {
+      await tx.update(eventApplications).set({ attendance: value }).where(inArray(eventApplications.id, changing.map((row) => row.id)));
+      await tx.insert(applicationAuditLog).values(
+        changing.map((row) => ({ applicationKind: "event" as const, applicationId: row.id, actorId: reviewer.id, actorName: reviewer.username, field: "attendance", fromValue: row.attendance, toValue: value })),
+      );
+    }
+    return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid };
+  });
+}
+
+/** How a person did at the group's other events: marked attended, and no-shows. */
+export interface AttendanceRecord {
+  attended: number;
+  noShows: number;
+}
+
+/**
+ * The attendance of the same people at other events, for these applications: the same person is
+ * their linked Discord account when there is one, else their VRChat username (case and spaces at the
+ * ends ignored). Only events where attendance was marked count.
+ */
+export async function attendanceRecords(db: Database, eventId: string, people: readonly { id: string; discordUserId: string | null; vrchatUsername: string }[]): Promise<Record<string, AttendanceRecord>> {
+  if (people.length === 0) return {};
+  const key = sql<string>`coalesce('discord:' || ${eventApplications.discordUserId}, 'name:' || lower(btrim(${eventApplications.vrchatUsername})))`;
+  const keyOf = (person: (typeof people)[number]) => (person.discordUserId ? `discord:${person.discordUserId}` : `name:${person.vrchatUsername.trim().toLowerCase()}`);
+  const keys = [...new Set(people.map(keyOf))];
+  const rows = await db
+    .select({
+      key,
+      attended: sql<number>`count(*) filter (where ${eventApplications.attendance} = 'attended')::int`,
+      noShows: sql<number>`count(*) filter (where ${eventApplications.attendance} = 'no_show')::int`,
+    })
+    .from(eventApplications)
+    .where(and(ne(eventApplications.eventId, eventId), isNull(eventApplications.spamAt), isNotNull(eventApplications.attendance), inArray(key, keys)))
+    .groupBy(key);
+  const byKey = new Map(rows.map((row) => [row.key, { attended: row.attended, noShows: row.noShows }]));
+  return Object.fromEntries(people.flatMap((person) => {
+    const record = byKey.get(keyOf(person));
+    return record ? [[person.id, record]] : [];
+  }));
 }
