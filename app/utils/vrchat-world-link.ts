@@ -1,3 +1,5 @@
+import { vrchatWebsiteUrl } from "./vrchat-profile-link";
+
 /** A VRChat world id: `wrld_` and a UUID. */
 export const VRCHAT_WORLD_ID = /^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -8,13 +10,8 @@ export const VRCHAT_WORLD_ID = /^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 export function vrchatWorldIdFrom(text: string): string | null {
   const trimmed = text.trim();
   if (VRCHAT_WORLD_ID.test(trimmed.toLowerCase())) return trimmed.toLowerCase();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" || !/^(www\.)?vrchat\.com$/i.test(url.hostname)) return null;
+  const url = vrchatWebsiteUrl(trimmed);
+  if (!url) return null;
   const fromPath = /^\/home\/world\/([^/]+)(?:\/.*)?$/.exec(url.pathname)?.[1];
   const candidate = (fromPath ?? (url.pathname.startsWith("/home/launch") ? url.searchParams.get("worldId") : null))?.toLowerCase();
   return candidate && VRCHAT_WORLD_ID.test(candidate) ? candidate : null;

@@ -40,7 +40,8 @@ export const userIdFrom = vrchatUserIdFrom;
 
 /** Names match whatever their case and spaces. */
 
-const imageUrl = z
+/** A picture's address, kept only when it is one (https, or http on a test's loopback). */
+export const imageUrl = z
   .string()
   .nullish()
   .transform((value) => (value && /^https?:\/\//.test(value) ? value : null));

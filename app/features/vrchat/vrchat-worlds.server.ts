@@ -9,19 +9,14 @@ import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.serve
 import { failureText } from "~/utils/failure-text.server";
 import { VRCHAT_WORLD_ID } from "~/utils/vrchat-world-link";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
-
-/** A picture's address, kept only when it is one (https, or http on a test's loopback). */
-const pictureUrl = z
-  .string()
-  .nullish()
-  .transform((value) => (value && /^https?:\/\//.test(value) ? value : null));
+import { imageUrl } from "./vrchat-membership.server";
 
 /** The World fields Dwell uses. The description requires each; Dwell needs only the id. */
 const WorldSchema = z.object({
   id: z.string(),
   name: z.string().nullish(),
-  imageUrl: pictureUrl,
-  thumbnailImageUrl: pictureUrl,
+  imageUrl,
+  thumbnailImageUrl: imageUrl,
 });
 
 export type WorldCheck =
