@@ -38,8 +38,6 @@ const USER_ID = VRCHAT_USER_ID;
 /** A user id from an id or a profile link. */
 export const userIdFrom = vrchatUserIdFrom;
 
-/** Names match whatever their case and spaces. */
-
 /** A picture's address, kept only when it is one (https, or http on a test's loopback). */
 export const imageUrl = z
   .string()
