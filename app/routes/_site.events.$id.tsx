@@ -6,6 +6,8 @@ import { cardVersion } from "~/features/events/event-card-image.server";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
 import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
+import { getOpenInstance } from "~/features/events/event-instances.server";
+import { joinLink } from "~/features/vrchat/vrchat-instances.server";
 import { originOf, previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
@@ -29,7 +31,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       structuredData: eventStructuredData(row, { origin, image }),
     });
     const places = row.maxAttendees !== null ? (await listPlaces(db, [row.id])).get(row.id) : undefined;
-    return { event: toEventDetail(row, new Date()), pageUrl, meta, places: places ? placesLeftText(places) : null };
+    const event = toEventDetail(row, new Date());
+    // A 'Group Public' instance is open to anyone: its link is for everyone. Any other is never shown here.
+    const open = row.instanceAccess === "public" && !row.applicationRequired && !event.isPast ? await getOpenInstance(db, row.id) : null;
+    const joinUrl = open?.worldId && open.instanceId ? joinLink({ worldId: open.worldId, instanceId: open.instanceId }) : null;
+    return { event, pageUrl, meta, places: places ? placesLeftText(places) : null, joinUrl };
   } catch (error) {
     log.error("failed to read an event", { error, eventId: params.id });
     return data({ event: null, pageUrl, meta: null }, { status: 503 });
@@ -41,5 +47,5 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {
-  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} places={loaderData.places} /> : <EventNotFound />;
+  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} places={loaderData.places} joinUrl={loaderData.joinUrl} /> : <EventNotFound />;
 }

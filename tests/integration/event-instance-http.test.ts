@@ -74,11 +74,16 @@ describe.runIf(ON_PGLITE)("an event's instance opens itself, on the server as de
     expect(discord.requests[0]!.body.content).toContain("**Lantern Night** is open in VRChat (for the group's members): https://vrchat.com/home/launch?worldId=");
     expect(discord.requests[0]!.body.allowed_mentions).toEqual({ parse: [] });
 
+    // A 'Group' instance is for members: visitors' pages never carry its link.
+    const eventId = /name="id" value="([0-9a-f-]{36})"/.exec(html)![1]!;
+    for (const path of ["/", "/events", `/events/${eventId}`, "/api/group-data", "/events.ics"]) {
+      expect(await (await fetch(`${server.url}${path}`)).text(), path).not.toContain("vrchat.com/home/launch");
+    }
+
     // The next looks find it open: still one instance.
     await new Promise((resolve) => setTimeout(resolve, 31_000));
     expect(fake.instanceWrites).toHaveLength(1);
 
-    const eventId = /name="id" value="([0-9a-f-]{36})"/.exec(html)![1]!;
     const closed = await postForm(server.url, "/admin/events", { intent: "close-instance", id: eventId }, { cookie });
     expect(closed.status).toBe(302);
     expect(fake.instanceWrites.map((write) => write.kind)).toEqual(["create", "close"]);

@@ -62,7 +62,8 @@ function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string
 }
 
 /** `places`: what is left of the event's places, in words ('7 of 20 places left', 'Full'), when it has a limit. */
-export function EventDetailView({ event, pageUrl, places = null }: { event: EventDetail; pageUrl: string; places?: string | null }) {
+/** `joinUrl`: the open 'Group Public' instance's link, while there is one. */
+export function EventDetailView({ event, pageUrl, places = null, joinUrl = null }: { event: EventDetail; pageUrl: string; places?: string | null; joinUrl?: string | null }) {
   const viewerTimeZone = useViewerTimeZone();
   const open = event.applicationState === "open";
   const notice = applicationClosedNotice(event.applicationState);
@@ -94,6 +95,11 @@ export function EventDetailView({ event, pageUrl, places = null }: { event: Even
         {open ? (
           <Button asChild size="lg" className="shrink-0">
             <Link to={applyPath}>Apply Now</Link>
+          </Button>
+        ) : null}
+        {joinUrl ? (
+          <Button asChild size="lg" variant="gold" className="shrink-0">
+            <a href={joinUrl} target="_blank" rel="noopener noreferrer">Join in VRChat</a>
           </Button>
         ) : null}
       </header>
