@@ -13,7 +13,9 @@ const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden" };
 const SEARCH = "Search by VRChat username or Discord ID...";
 
 // Each test walks through several screens, and several visitors apply: more than the default 30 s on a busy machine.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+// The first one (two events made, five applications sent, each from a fresh page) takes about 27 s alone and
+// went past 90 s once in the full suite on two cores, where other specs run their own servers beside it.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 let site: OwnSite;
 test.beforeAll(async () => {
