@@ -24,7 +24,9 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  timeout: 30_000,
+  // A test's whole budget: the longest of the plain ones take 25–32 s under the full suite on two cores
+  // (two workers, each beside servers of its own), so 30 s was a coin toss for them.
+  timeout: 60_000,
   // Signing in hashes a passphrase and pages hydrate on a 2-core machine that is running servers,
   // proxies and browsers at once: 5 s is not always enough for a page to answer.
   expect: { timeout: 10_000 },
