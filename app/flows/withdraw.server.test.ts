@@ -14,7 +14,7 @@ import { getApplicationStatus, newStatusToken } from "~/features/decisions/decis
 import { EventInputSchema } from "~/features/events/event-input";
 import { updateEvent } from "~/features/events/events.server";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
+import { decideApplication, decideApplications, findReview, type DecideServices, type Decider } from "./decide.server";
 import { refillAfterSave, withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
 
 const SITE = "https://dwell.example";
@@ -110,6 +110,20 @@ describeEachDatabase("places that refill themselves", (kind) => {
     // One free place, one pending: nobody else moves until it is decided.
     await decideApplication(services, review, { id: birch.id, status: "rejected" }, keeper, SITE);
     expect(await statuses(event.id)).toEqual({ Ash: "rejected", Birch: "rejected", Cedar: "pending" });
+  });
+
+  it("refills places freed by the bulk bar as by a single decision", async () => {
+    const event = await makeEvent(2, "automatic");
+    const ash = await apply(event.id, "Ash");
+    const birch = await apply(event.id, "Birch");
+    await approve(event.id, ash.id);
+    await approve(event.id, birch.id);
+    await apply(event.id, "Cedar");
+    await apply(event.id, "Dune");
+    await apply(event.id, "Elm");
+    const review = (await findReview(database.db, event.id))!;
+    expect(await decideApplications(services, review, { ids: [ash.id, birch.id], status: "rejected" }, keeper, SITE)).toMatchObject({ kind: "decided", changed: 2 });
+    expect(await statuses(event.id)).toEqual({ Ash: "rejected", Birch: "rejected", Cedar: "approved", Dune: "approved", Elm: "waitlist" });
   });
 
   it("fills new places from the waitlist when the event is given more", async () => {
