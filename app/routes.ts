@@ -40,7 +40,10 @@ export default [
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),
       route("applications/approval-preview", "routes/_site.admin.applications.approval-preview.tsx"),
-      route("applications/:applicationId/vrchat", "routes/_site.admin.applications.$applicationId.vrchat.tsx"),
+      route("applications/:applicationId/vrchat", "routes/_site.admin.applications.$applicationId.vrchat.tsx", { id: "group-application-vrchat" }),
+      route("events/:eventId/applications/:applicationId/vrchat", "routes/_site.admin.applications.$applicationId.vrchat.tsx", {
+        id: "event-application-vrchat",
+      }),
       route("applications/:applicationId/discord", "routes/_site.admin.applications.$applicationId.discord.tsx", { id: "group-application-discord" }),
       route("events/:eventId/applications/:applicationId/discord", "routes/_site.admin.applications.$applicationId.discord.tsx", {
         id: "event-application-discord",

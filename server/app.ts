@@ -53,6 +53,7 @@ import { createPageCache } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { securityHeaders } from "./security-headers";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { eventRoleChannel, eventRoleServices, keepEventRoles, recordRoleOutcome } from "~/flows/event-role.server";
 import { createDiscordAnnouncementChannel } from "~/features/notifications/discord.server";
 import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
 
@@ -334,6 +335,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(discord?.channels ?? []),
     // Review in Discord: its posts, their edits and the daily reminder keep the bot's one pace too.
     ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? [createReviewChannel({ db: database.db, bot: discord, channelId: config.DISCORD_REVIEW_CHANNEL_ID })] : []),
+    // Events' own roles in VRChat (given, taken), on the same pace as every other call to VRChat.
+    ...(vrchat.roles ? [eventRoleChannel(eventRoleServices({ db: database.db, vrchat, notifications: { wake: () => actionWorker.wake() } }), config.VRCHAT_TIMEOUT_SECONDS * 1000)] : []),
     // The group's announcements (an event's instance open).
     ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
       ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
@@ -355,6 +358,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         if (outcome.kind !== "delivered") log.warn("an announcement could not be posted in Discord", { error: outcome.error });
         return Promise.resolve();
       }
+      if (job.target === "vrchat_event_role") return recordRoleOutcome(database.db, job.payload, outcome);
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
       return recordActionOutcome(database.db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
     },
@@ -411,7 +415,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   firstReminder.unref();
 
   // Events' instances open by themselves at their time: a look every 30 seconds (within a minute of it).
-  const instanceServices = eventInstanceServices({ db: database.db, config, vrchat, notifications: { wake: () => actionWorker.wake() } });
+  const instanceServices = eventInstanceServices({ db: database.db, config, vrchat, discord, notifications: { wake: () => actionWorker.wake() } });
   // Reminders before events go out on the same look (each once, whatever the number of processes).
   const reminderServices: ReminderServices = {
     db: database.db,
@@ -425,6 +429,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const lookForInstances = () => {
     if (instanceServices.instances) {
       openDueInstances(instanceServices, new Date()).catch((error: unknown) => log.error("opening events' instances failed", { error }));
+      keepEventRoles(instanceServices.roles, new Date()).catch((error: unknown) => log.error("keeping events' roles failed", { error }));
     }
     if (reminding) sendDueReminders(reminderServices, new Date()).catch((error: unknown) => log.error("sending event reminders failed", { error }));
   };

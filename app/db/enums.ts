@@ -53,6 +53,20 @@ export type InstanceAccess = (typeof INSTANCE_ACCESS)[number];
 export const INSTANCE_STATES = ["opening", "open", "failed", "refused", "missed", "closed"] as const;
 export type InstanceState = (typeof INSTANCE_STATES)[number];
 
+/**
+ * An event's own VRChat group role (the one its role-only instance admits): being made, made,
+ * refused (waits for 'Retry' on the card), removed from its holders after the event, deleted.
+ */
+export const EVENT_ROLE_STATES = ["creating", "ready", "refused", "retiring", "deleted"] as const;
+export type EventRoleState = (typeof EVENT_ROLE_STATES)[number];
+
+/**
+ * Where an approved attendee stands with the event's role: holds it, cannot be given it yet (not a
+ * member of the group), or had it taken away (withdrawn, rejected, the event over).
+ */
+export const ATTENDEE_ROLES = ["given", "not_member", "removed"] as const;
+export type AttendeeRole = (typeof ATTENDEE_ROLES)[number];
+
 /** Whether an approved attendee came, marked after the event. */
 export const ATTENDANCE = ["attended", "no_show"] as const;
 export type Attendance = (typeof ATTENDANCE)[number];

@@ -33,6 +33,10 @@ import {
   INSTANCE_ACCESS,
   INSTANCE_REGIONS,
   INSTANCE_STATES,
+  ATTENDEE_ROLES,
+  EVENT_ROLE_STATES,
+  type AttendeeRole,
+  type EventRoleState,
   type InstanceAccess,
   type InstanceRegion,
   type InstanceState,
@@ -387,10 +391,20 @@ export const eventApplications = pgTable(
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("event_applications"),
+    /** As for a group application: what became of a profile link that was not linked at once. */
+    vrchatProfileCheck: text().$type<"claimed" | "unchecked">(),
+    /** The attendee's VRChat account (`usr_…`), as the decision's rule or a staff member linked it. */
+    vrchatUserId: text(),
+    vrchatDisplayName: text(),
+    /** Where the attendee stands with the event's VRChat role (see EVENT_ROLE_STATES). */
+    eventRole: text().$type<AttendeeRole>(),
+    /** When VRChat was last asked whether they may hold it (a non-member is asked again later). */
+    eventRoleCheckedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (table) => [
     check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
+    check("event_applications_event_role_check", sql`${table.eventRole} in ${inList(ATTENDEE_ROLES)}`),
     check(
       "event_applications_status_check",
       sql`${table.status} in ${inList(APPLICATION_STATUSES)}`,
@@ -429,6 +443,7 @@ export const OUTBOX_TARGETS = [
   "vrchat_calendar",
   "discord_review",
   "discord_announcement",
+  "vrchat_event_role",
 ] as const;
 
 /**
@@ -756,4 +771,27 @@ export const eventReminders = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("event_reminders_once_key").on(table.eventId, table.leadMinutes, table.recipient)],
+);
+
+/**
+ * Each event's own VRChat group role, made by Dwell for the attendees of an event with applications:
+ * the claim a worker takes before it asks VRChat (so no second role is ever made), the role's id,
+ * and what became of it.
+ */
+export const eventRoles = pgTable(
+  "event_roles",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" })
+      .unique("event_roles_event_id_key"),
+    state: text().$type<EventRoleState>().notNull(),
+    /** VRChat's id of the role (`grol_…`). */
+    roleId: text(),
+    busyUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    ...timestamps,
+  },
+  (table) => [check("event_roles_state_check", sql`${table.state} in ${inList(EVENT_ROLE_STATES)}`)],
 );

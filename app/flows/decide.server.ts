@@ -31,14 +31,20 @@ import { eventStart, formatLongDate, formatLongDateTime, isEventPast, zoneOf } f
 import { getEvent } from "~/features/events/events.server";
 import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { log } from "~/utils/log.server";
+import { escapeDiscordMarkdown } from "~/utils/text";
 import { enqueueNotification } from "~/features/notifications/outbox.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import { eventApplications } from "~/db/schema";
 import { eq } from "drizzle-orm";
+import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import { joinLink } from "~/features/vrchat/vrchat-instances.server";
+import { getOpenInstance } from "~/features/events/event-instances.server";
+import { queueRoleChange } from "./event-role.server";
 
 export interface DecideServices {
   db: Database;
-  vrchat: { membership: VRChatMembership | null; membershipActions: boolean };
+  /** `roles`: events' own roles are kept (VRCHAT_OPEN_INSTANCES): an attendee's decision gives or takes theirs. */
+  vrchat: { membership: VRChatMembership | null; membershipActions: boolean; roles?: RoleKeeper | null };
   discord: DiscordBot | null;
   discordInvite: string | null;
   /** Applications are posted to Discord's review channel: a decision edits their message. */
@@ -103,9 +109,14 @@ interface FoundLinks {
   vrchatUnreachable: boolean;
 }
 
+/** Decisions in this review act in VRChat: the group's join requests, or an event's own role. */
+const actsInReview = (services: DecideServices, scope: ReviewScope) =>
+  scope.kind === "group" ? services.vrchat.membershipActions : Boolean(services.vrchat.roles);
+
 /** Whether a decision to `status` acts on the application in VRChat (and so needs its account). */
 function actsInVRChat(services: DecideServices, scope: ReviewScope, target: Pick<LinkTarget, "status">, status: ApplicationStatus) {
-  return services.vrchat.membershipActions && scope.kind === "group" && target.status === "pending" && isDecided(status);
+  if (!actsInReview(services, scope)) return false;
+  return scope.kind === "group" ? target.status === "pending" && isDecided(status) : status === "approved";
 }
 
 /**
@@ -113,12 +124,13 @@ function actsInVRChat(services: DecideServices, scope: ReviewScope, target: Pick
  * comment). Asked in order; once a service cannot be asked (down, or its lookups spent), the
  * rest are left unlinked for this decision, and the decision goes ahead.
  */
-async function findLinks(services: DecideServices, scope: ReviewScope, targets: LinkTarget[], status: ApplicationStatus): Promise<FoundLinks> {
+async function findLinks(services: DecideServices, scope: ReviewScope, targets: LinkTarget[], status: ApplicationStatus, { decided = false } = {}): Promise<FoundLinks> {
   const found: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
   let vrchatReachable = services.vrchat.membership !== null;
   let discordReachable = services.discord !== null;
   for (const target of targets) {
-    if (target.status === status) continue;
+    // `decided`: the decision is made already (a place refilled): its links are looked for after it.
+    if (target.status === status && !decided) continue;
     if (vrchatReachable && !target.vrchatUserId && actsInVRChat(services, scope, target, status)) {
       try {
         const match = await services.vrchat.membership!.matchApplicant({ username: target.vrchatUsername, claimedUserId: target.claimedVRChatUserId });
@@ -149,7 +161,7 @@ async function findLinks(services: DecideServices, scope: ReviewScope, targets: 
  * VRChat, or an approval with the Discord bot): otherwise a decision asks nothing more.
  */
 async function linksFor(services: DecideServices, scope: ReviewScope, ids: string[], status: ApplicationStatus | undefined): Promise<FoundLinks> {
-  const vrchat = services.vrchat.membershipActions && scope.kind === "group";
+  const vrchat = actsInReview(services, scope);
   if (!status || !isDecided(status) || (!vrchat && !(services.discord && status === "approved"))) {
     return { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
   }
@@ -186,6 +198,11 @@ function effectsOf(
     }
     const linked = await applyDecision(tx, decided, { ...context, templates: await templates, note: reason } satisfies DecisionContext);
     const now = new Date();
+    // An attendee's own role in VRChat: given on approval, taken when no longer approved.
+    if (decided.kind === "event" && scope.kind === "event" && services.vrchat.roles) {
+      const queued = await queueRoleChange(tx, decided.id, scope.eventId, actor, now);
+      if (!queued && decided.status === "approved") tally.notLinked += 1;
+    }
     // The review message in Discord shows the outcome (or, back to pending, its buttons again).
     if (services.discordReview) {
       await queueReviewJob(tx, { job: "edit", applicationKind: decided.kind, applicationId: decided.id, status: decided.status, by: actor.name }, now);
@@ -210,16 +227,35 @@ function effectsOf(
       }
     }
     if (services.discord && linked.discordUserId && decided.status === "approved") {
-      const message = [linked.directMessage, context.eventDetails].filter(Boolean).join("\n\n");
-      await queueDiscordActions(
-        tx,
-        { applicationKind: decided.kind, applicationId: decided.id, userId: linked.discordUserId, actor },
-        { grantRole: decided.kind === "group" && services.discord.roleConfigured, message },
-        now,
-      );
+      await queueApprovalMessage(tx, services, scope, context, { kind: decided.kind, id: decided.id, discordUserId: linked.discordUserId, directMessage: linked.directMessage }, actor, now);
     }
   };
   return { onDecided, tally };
+}
+
+/**
+ * An approval's Discord DM (and, for the group, the member role): the applicant's message and the
+ * event's details; approved once the event's role-only instance is open, its link too.
+ */
+async function queueApprovalMessage(
+  tx: Parameters<OnDecided>[0],
+  services: DecideServices,
+  scope: ReviewScope,
+  context: ReturnType<typeof contextOf>,
+  approved: { kind: "group" | "event"; id: string; discordUserId: string; directMessage: string | null },
+  actor: { id: string; name: string },
+  now: Date,
+) {
+  if (!services.discord) return;
+  const open = scope.kind === "event" && services.vrchat.roles ? await getOpenInstance(tx, scope.eventId) : null;
+  const join = open?.worldId && open.instanceId ? `The event is open in VRChat (you can enter once the event's role reaches you): ${joinLink({ worldId: open.worldId, instanceId: open.instanceId })}` : null;
+  const message = [approved.directMessage, context.eventDetails, join].filter(Boolean).join("\n\n");
+  await queueDiscordActions(
+    tx,
+    { applicationKind: approved.kind, applicationId: approved.id, userId: approved.discordUserId, actor },
+    { grantRole: approved.kind === "group" && services.discord.roleConfigured, message },
+    now,
+  );
 }
 
 const NO_LINKS: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
@@ -234,13 +270,21 @@ const WAITLIST_DECIDER: Decider = { id: "dwell", username: WAITLIST_MOVER, via: 
  * told to staff in their channels (not the spreadsheet: it holds the application already). None for
  * the group's applications, or once the event has ended.
  */
-export function refillFor(services: DecideServices, review: Review, siteOrigin: string, now: Date): OnDecided | undefined {
+export interface Refill {
+  onMoved: OnDecided;
+  /** The applications it approved: their accounts are looked for once it is committed (`linkMovedUp`). */
+  approved: string[];
+}
+
+export function refillFor(services: DecideServices, review: Review, siteOrigin: string, now: Date): Refill | undefined {
   if (review.scope.kind !== "event" || !review.event || isEventPast(review.event, now)) return undefined;
   const { event } = review;
   const { onDecided } = effectsOf(services, review, NO_LINKS, contextOf(review, siteOrigin, services.discordInvite, now), WAITLIST_DECIDER);
   const staffChannels = (services.notificationTargets ?? []).filter((target) => target !== "google_sheets");
-  return async (tx, moved, index) => {
+  const approved: string[] = [];
+  const onMoved: OnDecided = async (tx, moved, index) => {
     await onDecided(tx, moved, index);
+    if (moved.status === "approved") approved.push(moved.id);
     if (moved.status !== "pending" || staffChannels.length === 0) return;
     const [row] = await tx
       .select({ vrchatUsername: eventApplications.vrchatUsername, discordId: eventApplications.discordId, submittedAt: eventApplications.submittedAt })
@@ -263,6 +307,39 @@ export function refillFor(services: DecideServices, review: Review, siteOrigin: 
       moved.id,
     );
   };
+  return { onMoved, approved };
+}
+
+/**
+ * After a refill is committed: the accounts of those it approved, found by the decision's rule
+ * (VRChat and Discord are asked outside the transaction that moved them), linked unless linked
+ * already, and acted on as an approval would (the event's role, the DM with the message).
+ */
+export async function linkMovedUp(services: DecideServices, review: Review, siteOrigin: string, refill: Refill | undefined) {
+  if (!refill || refill.approved.length === 0 || review.scope.kind !== "event") return;
+  const { scope } = review;
+  const now = new Date();
+  const targets = (await listLinkTargets(services.db, "event", refill.approved)).filter((target) => target.status === "approved");
+  const links = await findLinks(services, scope, targets, "approved", { decided: true });
+  if (links.vrchat.size === 0 && links.discord.size === 0) return;
+  const context = contextOf(review, siteOrigin, services.discordInvite, now);
+  const actor = { id: WAITLIST_DECIDER.id, name: WAITLIST_DECIDER.username };
+  await services.db.transaction(async (tx) => {
+    for (const target of targets) {
+      const vrchat = links.vrchat.get(target.id);
+      if (vrchat && (await linkAccountIn(tx, "event", target.id, "vrchat", vrchat.account, { id: null, name: `${actor.name} (moved up: ${vrchat.how})` }, { onlyIfUnlinked: true }))) {
+        if (services.vrchat.roles) await queueRoleChange(tx, target.id, scope.eventId, actor, now);
+      }
+      const discord = links.discord.get(target.id);
+      if (discord && (await linkAccountIn(tx, "event", target.id, "discord", discord, { id: null, name: `${actor.name} (moved up: the one member with this handle and name)` }, { onlyIfUnlinked: true }))) {
+        const [row] = await tx.select({ message: eventApplications.decisionMessage, status: eventApplications.status }).from(eventApplications).where(eq(eventApplications.id, target.id));
+        if (row?.status === "approved") {
+          await queueApprovalMessage(tx, services, scope, context, { kind: "event", id: target.id, discordUserId: discord.userId, directMessage: row.message ? escapeDiscordMarkdown(row.message) : null }, actor, now);
+        }
+      }
+    }
+  });
+  services.wake();
 }
 
 export interface OneDecision {
@@ -292,6 +369,7 @@ export async function decideApplication(services: DecideServices, review: Review
     block: decision.block,
     reason: decision.reason,
   });
+  const refill = refillFor(services, review, siteOrigin, now);
   const done = await reviewApplication(
     services.db,
     review.scope,
@@ -300,12 +378,13 @@ export async function decideApplication(services: DecideServices, review: Review
     { id: decider.id, username: deciderName(decider) },
     now,
     onDecided,
-    { overCapacity: decision.overCapacity ?? false, refill: refillFor(services, review, siteOrigin, now) },
+    { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved },
   );
   if (done === "conflict") return { kind: "conflict" };
   if (typeof done === "object") return { kind: "full", places: done.full };
   if (!done) return { kind: "missing" };
   services.wake();
+  await linkMovedUp(services, review, siteOrigin, refill);
   return { kind: "decided", notLinked: tally.notLinked > 0 };
 }
 
@@ -322,12 +401,14 @@ export async function decideApplications(
   const now = new Date();
   const links = await linksFor(services, review.scope, decision.ids, decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, siteOrigin, services.discordInvite, now), decider);
+  const refill = refillFor(services, review, siteOrigin, now);
   const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,
-    refill: refillFor(services, review, siteOrigin, now),
+    refill: refill?.onMoved,
   });
   if ("full" in done) return { kind: "full", places: done.full, approving: done.approving };
   if (done.changed > 0) services.wake();
+  await linkMovedUp(services, review, siteOrigin, refill);
   return { kind: "decided", ...done, notLinked: tally.notLinked };
 }
 
@@ -361,25 +442,41 @@ export type HandLinkOutcome = { kind: "linked"; displayName: string; acting: boo
  * already decided without an account ('Not linked in VRChat') is then acted on as its decision
  * said, in the same transaction: the choice completes the decision.
  */
-export async function linkVRChatAccount(services: DecideServices, applicationId: string, userId: string | null, decider: Decider): Promise<HandLinkOutcome> {
+export async function linkVRChatAccount(
+  services: DecideServices,
+  applicationId: string,
+  userId: string | null,
+  decider: Decider,
+  scope: ReviewScope = { kind: "group" },
+): Promise<HandLinkOutcome> {
   const account = userId && services.vrchat.membership ? await services.vrchat.membership.describeUser(userId) : null;
   if (userId && !account) return { kind: "unknown-account" };
   const actor = { id: decider.id, name: deciderName(decider) };
   const outcome = await services.db.transaction(async (tx) => {
-    const changed = await linkAccountIn(tx, "group", applicationId, "vrchat", account ? { userId: account.id, displayName: account.displayName } : null, actor);
-    const [target] = await listLinkTargets(tx, "group", [applicationId]);
-    if (!target) return { kind: "missing" } as const;
-    if (!account) return { kind: "unlinked" } as const;
-    const acting = changed && services.vrchat.membershipActions && isDecided(target.status);
-    if (acting) {
+    const [before] = await listLinkTargets(tx, scope.kind, [applicationId]);
+    if (!before || (scope.kind === "event" && !(await belongsTo(tx, applicationId, scope.eventId)))) return { kind: "missing" } as const;
+    const changed = await linkAccountIn(tx, scope.kind, applicationId, "vrchat", account ? { userId: account.id, displayName: account.displayName } : null, actor);
+    const now = new Date();
+    let acting = false;
+    if (changed && scope.kind === "event" && services.vrchat.roles) {
+      // The attendee's role follows the account: taken from the one unlinked, given to the one linked.
+      acting = await queueRoleChange(tx, applicationId, scope.eventId, actor, now, { previousUserId: before.vrchatUserId });
+    } else if (changed && account && scope.kind === "group" && services.vrchat.membershipActions && isDecided(before.status)) {
+      acting = true;
       await queueMembershipAction(
         tx,
-        { applicationKind: "group", applicationId, userId: account.id, action: target.status === "approved" ? "accept" : "reject", block: false, actor },
-        new Date(),
+        { applicationKind: "group", applicationId, userId: account.id, action: before.status === "approved" ? "accept" : "reject", block: false, actor },
+        now,
       );
     }
+    if (!account) return { kind: "unlinked" } as const;
     return { kind: "linked", displayName: account.displayName, acting } as const;
   });
-  if (outcome.kind === "linked" && outcome.acting) services.wake();
+  if ((outcome.kind === "linked" && outcome.acting) || outcome.kind === "unlinked") services.wake();
   return outcome;
+}
+
+async function belongsTo(tx: Pick<Database, "select">, applicationId: string, eventId: string) {
+  const [row] = await tx.select({ eventId: eventApplications.eventId }).from(eventApplications).where(eq(eventApplications.id, applicationId));
+  return row?.eventId === eventId;
 }

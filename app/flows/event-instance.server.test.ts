@@ -32,7 +32,16 @@ describeEachDatabase("an event's instance opens itself", (kind) => {
     fake = await startFakeVRChat();
     fake.group.instances = [];
     const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5, maxAttempts: 1 });
-    services = { db: database.db, instances: createInstanceOpener({ client, groupId: FAKE_GROUP_ID }), announce: true, siteOrigin: "https://dwell.example", wake: () => {} };
+    services = {
+      db: database.db,
+      instances: createInstanceOpener({ client, groupId: FAKE_GROUP_ID }),
+      announce: true,
+      siteOrigin: "https://dwell.example",
+      wake: () => {},
+      // No roles: an event with applications cannot open (flows/event-role.server.test.ts has them).
+      roles: { db: database.db, roles: null, membership: null, invites: false, wake: () => {} },
+      directMessages: false,
+    };
   });
   afterEach(() => fake.close());
 
@@ -126,12 +135,12 @@ describeEachDatabase("an event's instance opens itself", (kind) => {
     expect(creates()).toHaveLength(2);
   });
 
-  it("opens nothing for an event without a world, one with applications, or one that has ended", async () => {
+  it("opens nothing for an event without a world, one with applications but no roles, or one that has ended", async () => {
     const noWorld = await makeEvent(5 * MINUTE, { worldId: null });
     const applications = await makeEvent(5 * MINUTE, { applicationRequired: true });
     const ended = await makeEvent(-3 * 60 * MINUTE);
     expect(await openEventInstance(services, noWorld.id, new Date(), { manual: true })).toEqual({ kind: "not-possible", reason: INSTANCE_TEXTS.noWorld });
-    expect(await openEventInstance(services, applications.id, new Date(), { manual: true })).toEqual({ kind: "not-possible", reason: INSTANCE_TEXTS.roles });
+    expect(await openEventInstance(services, applications.id, new Date(), { manual: true })).toMatchObject({ kind: "failed", retrying: false });
     expect(await openEventInstance(services, ended.id, new Date(), { manual: true })).toEqual({ kind: "not-possible", reason: INSTANCE_TEXTS.ended });
     expect(await openDueInstances(services, new Date())).toBe(0);
     expect(creates()).toHaveLength(0);

@@ -9,6 +9,9 @@
  *   another event's: that one is the event's.
  * - VRChat unreachable (or asking to slow down) is tried again every minute until the event ends,
  *   then shown as missed; a refusal (no permission, a world it does not know) waits for 'Retry'.
+ * - An event with applications opens to the members holding its own role (flows/event-role.server),
+ *   made first if no attendee has been approved yet; its join link goes to each approved attendee by
+ *   Discord DM (and shows on their status page), never to the announcement channel.
  * - Once open, an open event's join link goes to the announcement channel in Discord.
  */
 import { href } from "react-router";
@@ -32,6 +35,11 @@ import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
 import { joinLink, type InstanceOpener } from "~/features/vrchat/vrchat-instances.server";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
+import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
+import { queueDiscordActions } from "~/features/discord/discord-bot.server";
+import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { ensureEventRole, eventRoleServices, type RoleServices } from "./event-role.server";
 
 export interface InstanceServices {
   db: Database;
@@ -43,6 +51,10 @@ export interface InstanceServices {
   siteOrigin: string;
   /** Wakes the outbox worker once an announcement is queued. */
   wake: () => void;
+  /** The events' own roles, for the instances of events with applications. */
+  roles: RoleServices;
+  /** The Discord bot is configured: approved attendees get the join link by DM. */
+  directMessages: boolean;
 }
 
 /** How often the server looks for instances due to open. */
@@ -52,7 +64,8 @@ export const INSTANCE_LOOK_MS = 30_000;
 export function eventInstanceServices(from: {
   db: Database;
   config: { PUBLIC_URL: string; DISCORD_ANNOUNCE_WEBHOOK_URL?: string };
-  vrchat: { instances: InstanceOpener | null };
+  vrchat: { instances: InstanceOpener | null; roles: RoleKeeper | null; membership: VRChatMembership | null; membershipActions: boolean };
+  discord: unknown;
   notifications: { wake(): void };
 }): InstanceServices {
   return {
@@ -61,6 +74,8 @@ export function eventInstanceServices(from: {
     announce: Boolean(from.config.DISCORD_ANNOUNCE_WEBHOOK_URL),
     siteOrigin: from.config.PUBLIC_URL.replace(/\/+$/, ""),
     wake: () => from.notifications.wake(),
+    roles: eventRoleServices(from),
+    directMessages: from.discord !== null,
   };
 }
 
@@ -76,8 +91,12 @@ export const INSTANCE_TEXTS = {
   missing: "Event not found",
   noWorld: "The event has no VRChat world: give its link on the event's form.",
   ended: "The event has ended.",
-  roles: "An event with applications opens to its attendees' own VRChat role, which Dwell does not make yet: open its instance in VRChat by hand.",
 } as const;
+
+/** What each approved attendee of an event with applications gets by DM when its instance opens. */
+export function joinMessage(event: { id: string; title: string }, link: string, siteOrigin: string): string {
+  return `**${escapeDiscordMarkdown(event.title)}** is open in VRChat: join here (only approved attendees holding the event's role can enter): ${link}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
+}
 
 /** What goes to the announcement channel when an open event's instance opens. */
 export function openAnnouncement(event: { id: string; title: string }, access: string, link: string, siteOrigin: string): string {
@@ -93,19 +112,36 @@ export async function openEventInstance(services: InstanceServices, eventId: str
   if (!event) return { kind: "not-possible", reason: INSTANCE_TEXTS.missing };
   if (!event.worldId) return { kind: "not-possible", reason: INSTANCE_TEXTS.noWorld };
   if (isEventPast(event, now)) return { kind: "not-possible", reason: INSTANCE_TEXTS.ended };
-  if (event.applicationRequired) return { kind: "not-possible", reason: INSTANCE_TEXTS.roles };
+  // An event with applications admits its own role only: made before the instance, if need be.
+  let roleId: string | null = null;
+  if (event.applicationRequired) {
+    const role = await ensureEventRole(services.roles, event.id, now, { manual });
+    if (role.kind === "busy") return { kind: "busy" };
+    if (role.kind !== "ready") {
+      if (!(await claimInstance(db, event.id, now, { manual }))) return { kind: "busy" };
+      const retrying = role.kind === "unreachable";
+      await recordInstanceFailure(db, event.id, role.error, retrying ? new Date(now.getTime() + Math.max(INSTANCE_RETRY_MS, role.retryAfterMs ?? 0)) : null);
+      return { kind: "failed", error: role.error, retrying };
+    }
+    roleId = role.roleId;
+  }
   const claim = await claimInstance(db, event.id, now, { manual });
   if (!claim) return { kind: "busy" };
   try {
     // Another event's instance in the same world is that event's, not this one's.
     const found = await instances.findOpen(event.worldId, await otherEventsLocations(db, event.id));
     const calendarEntryId = (await listPublications(db, [event.id])).get(event.id)?.vrchatEventId ?? null;
-    const instance = found ?? (await instances.open({ worldId: event.worldId, region: event.instanceRegion, access: event.instanceAccess, closedAt: eventEnd(event), calendarEntryId }));
-    await db.transaction(async (tx) => {
+    const access = roleId ? ({ access: "role", roleIds: [roleId] } as const) : ({ access: event.instanceAccess } as const);
+    const instance = found ?? (await instances.open({ worldId: event.worldId, region: event.instanceRegion, ...access, closedAt: eventEnd(event), calendarEntryId }));
+    const link = joinLink(instance);
+    const told = await db.transaction(async (tx) => {
       await recordInstanceOpened(tx, event.id, instance, now);
-      if (services.announce) await queueAnnouncement(tx, { content: openAnnouncement(event, event.instanceAccess, joinLink(instance), services.siteOrigin) }, event.id, now);
+      if (roleId) return tellAttendees(tx, services, event, link, now);
+      if (!services.announce) return false;
+      await queueAnnouncement(tx, { content: openAnnouncement(event, event.instanceAccess, link, services.siteOrigin) }, event.id, now);
+      return true;
     });
-    if (services.announce) services.wake();
+    if (told) services.wake();
     log.info("an event's instance is open", { eventId: event.id, adopted: found !== null });
     return { kind: "opened", location: instance.location, adopted: found !== null };
   } catch (error) {
@@ -116,6 +152,22 @@ export async function openEventInstance(services: InstanceServices, eventId: str
     log.warn("an event's instance could not be opened", { eventId: event.id, error: message, retrying });
     return { kind: "failed", error: message, retrying };
   }
+}
+
+/** The join link to each approved attendee with a linked Discord account, by DM (once per opening). */
+async function tellAttendees(tx: Parameters<Parameters<Database["transaction"]>[0]>[0], services: InstanceServices, event: { id: string; title: string }, link: string, now: Date) {
+  if (!services.directMessages) return false;
+  const attendees = await listApprovedWithDiscord(tx, event.id);
+  const message = joinMessage(event, link, services.siteOrigin);
+  for (const attendee of attendees) {
+    await queueDiscordActions(
+      tx,
+      { applicationKind: "event", applicationId: attendee.id, userId: attendee.discordUserId!, actor: { id: "dwell", name: "Dwell (instance open)" } },
+      { grantRole: false, message, nonce: `join${attendee.id.replaceAll("-", "")}` },
+      now,
+    );
+  }
+  return attendees.length > 0;
 }
 
 /** The minute's look: instances due now are opened; those still tried when their event ended are missed. */

@@ -166,7 +166,7 @@ export async function submitPublicApplication(
       now,
       statusTokenHash: status.hash,
       vet:
-        scope.kind === "group" && questions.some((q) => q.questionType === "vrchat_profile")
+        questions.some((q) => q.questionType === "vrchat_profile")
           ? (answers) => checkProfileLink(services, client, questions, answers, now)
           : undefined,
       onStored: async (tx, stored) => {

@@ -12,10 +12,9 @@ import { listFormQuestions, submitApplication } from "~/features/applications/ap
 import { answerFieldName } from "~/features/applications/answers";
 import { getApplicationStatus, newStatusToken } from "~/features/decisions/decisions.server";
 import { EventInputSchema } from "~/features/events/event-input";
-import { updateEvent } from "~/features/events/events.server";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, decideApplications, findReview, type DecideServices, type Decider } from "./decide.server";
-import { refillAfterSave, withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
+import { saveEventRefilling, withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
 
 const SITE = "https://dwell.example";
 const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
@@ -134,7 +133,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await apply(event.id, "Cedar");
     await apply(event.id, "Dune");
     const input = EventInputSchema.parse({ title: event.title, eventDate: event.eventDate, eventTime: event.eventTime.slice(0, 5), worldName: "Garden", applicationRequired: "on", maxAttendees: "3", waitlistPromotion: "automatic" });
-    expect(await updateEvent(database.db, event.id, input, undefined, undefined, refillAfterSave(services, SITE, new Date()))).toBe(true);
+    expect(await saveEventRefilling(services, SITE, event.id, input, undefined, undefined)).toBe(true);
     expect(await statuses(event.id)).toEqual({ Ash: "approved", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
   });
 

@@ -9,9 +9,11 @@ import type { EventRow } from "~/db/schema";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { hasEventStarted } from "~/features/events/event-timing";
-import { getEvent } from "~/features/events/events.server";
+import { getEvent, updateEvent, type PublicationChange } from "~/features/events/events.server";
+import type { EventInput, EventToSave } from "~/features/events/event-input";
 import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "~/features/applications/review.server";
-import { refillFor, type DecideServices } from "./decide.server";
+import { linkMovedUp, refillFor, type DecideServices, type Refill } from "./decide.server";
+import { queueRoleChange } from "./event-role.server";
 
 export type WithdrawOutcome =
   | { kind: "withdrawn" }
@@ -42,11 +44,14 @@ export async function withdrawApplication(services: DecideServices, token: strin
     if (services.discordReview) {
       await queueReviewJob(tx, { job: "edit", applicationKind: "event", applicationId: status.id, status: "withdrawn", by: APPLICANT_ACTOR }, now);
     }
-    if (refill) await promoteFromWaitlist(tx, event.id, now, refill);
+    // The role it held (or was waiting for) is taken away before the place goes to another.
+    if (services.vrchat.roles) await queueRoleChange(tx, status.id, event.id, { id: "applicant", name: APPLICANT_ACTOR }, now);
+    if (refill) await promoteFromWaitlist(tx, event.id, now, refill.onMoved);
     return done;
   });
   if (result === "withdrawn") {
     services.wake();
+    await linkMovedUp(services, review, siteOrigin, refill);
     return { kind: "withdrawn" };
   }
   if (result === "already") return { kind: "already" };
@@ -57,11 +62,36 @@ export async function withdrawApplication(services: DecideServices, token: strin
 /**
  * What an event's save does to its waitlist, in the save's transaction (the update holds the event's
  * row): more places (or none now), or the choice changed, fill what is free from the waitlist.
+ * `afterCommit`, once the save is committed: the accounts of those moved up (see linkMovedUp).
  */
 export function refillAfterSave(services: DecideServices, siteOrigin: string, now: Date) {
-  return async (tx: Parameters<typeof promoteFromWaitlist>[0], event: EventRow) => {
-    if (!event.applicationRequired) return;
-    const refill = refillFor(services, { scope: { kind: "event", eventId: event.id }, event }, siteOrigin, now);
-    if (refill) await promoteFromWaitlist(tx, event.id, now, refill);
+  let done: { review: Parameters<typeof linkMovedUp>[1]; refill: Refill } | null = null;
+  return {
+    inSave: async (tx: Parameters<typeof promoteFromWaitlist>[0], event: EventRow) => {
+      if (!event.applicationRequired) return;
+      const review = { scope: { kind: "event" as const, eventId: event.id }, event };
+      const refill = refillFor(services, review, siteOrigin, now);
+      if (!refill) return;
+      await promoteFromWaitlist(tx, event.id, now, refill.onMoved);
+      done = { review, refill };
+    },
+    afterCommit: async () => {
+      if (done) await linkMovedUp(services, done.review, siteOrigin, done.refill);
+    },
   };
+}
+
+/** An event's save from the Sanctum: the event, then its waitlist filled from what is free (see refillAfterSave). */
+export async function saveEventRefilling(
+  services: DecideServices,
+  siteOrigin: string,
+  id: string,
+  input: EventInput | EventToSave,
+  publication?: PublicationChange,
+  hostId?: string,
+): Promise<boolean> {
+  const refill = refillAfterSave(services, siteOrigin, new Date());
+  if (!(await updateEvent(services.db, id, input, publication, hostId, refill.inSave))) return false;
+  await refill.afterCommit();
+  return true;
 }

@@ -4,23 +4,30 @@ import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-p
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { getEvent } from "~/features/events/events.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
 
 /** What the panel says of the one join request under the applicant's name: it is theirs by the decision's rule. */
 export const AT_DECISION_NOTE = "The one join request under this name: it is linked when the application is decided, unless you choose otherwise.";
 
 /**
- * The 'VRChat' panel of a group application: its linked account, and candidates for the applicant
- * (the group's join requests with their name, then a user search). It only reads: the decision
- * links the applicant by its rule (flows/decide.server), and staff choose here by hand.
+ * The 'VRChat' panel of an application (the group's, or an event's under /admin/events/…): its
+ * linked account, and candidates for the applicant (the group's join requests with their name, then
+ * a user search). It only reads: the decision links the applicant by its rule (flows/decide.server),
+ * and staff choose here by hand.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireStaff(request, context, "group.review");
+  const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, vrchat } = context.get(appContext);
   const reply = (lookup: Partial<VRChatLookup>, status = 200) =>
     data<VRChatLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
-  const target = await getLinkTarget(db, "group", params.applicationId);
+  if (params.eventId) {
+    const event = await getEvent(db, params.eventId);
+    if (!event) return reply({ error: "Event not found" }, 404);
+    requireOnEvent(viewer, "review", event);
+  }
+  const target = await getLinkTarget(db, params.eventId ? "event" : "group", params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
   try {

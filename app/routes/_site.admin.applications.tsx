@@ -4,7 +4,7 @@ import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
-import { ApplicationCard, NOT_LINKED_DECIDED } from "~/features/applications/application-card";
+import { ApplicationCard, attendeeEntry, NOT_LINKED_DECIDED } from "~/features/applications/application-card";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/application-review";
@@ -30,7 +30,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, vrchat: services, discord: bot } = context.get(appContext);
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const vrchat = { configured: services.membership !== null, actions: services.membershipActions };
+  const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
   const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord> };
@@ -95,7 +95,7 @@ export const LINK_HINT = "Paste a VRChat profile link (https://vrchat.com/home/u
 export const DISCORD_LINK_HINT = "Paste the applicant's Discord user id (Discord: User Settings → Advanced → Developer Mode, then Copy User ID).";
 
 /** The outbox targets of decisions' actions, shown on the cards. */
-const ACTION_TARGETS = ["vrchat_membership", "discord_role", "discord_dm"] as const;
+const ACTION_TARGETS = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"] as const;
 
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
@@ -118,18 +118,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const siteOrigin = new URL(request.url).origin;
 
   const intent = form?.get("intent");
-  if ((intent === "link-vrchat" || intent === "unlink-vrchat") && found.scope.kind === "group") {
+  if (intent === "link-vrchat" || intent === "unlink-vrchat") {
     const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
     if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
     try {
       if (intent === "unlink-vrchat") {
-        await linkVRChatAccount(services, link.data.id, null, decider);
+        await linkVRChatAccount(services, link.data.id, null, decider, found.scope);
         return { ok: true as const, message: "The VRChat account is no longer linked." };
       }
       if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
       const userId = userIdFrom(link.data.account);
       if (!userId) return data({ error: LINK_HINT }, { status: 400 });
-      const linked = await linkVRChatAccount(services, link.data.id, userId, decider);
+      const linked = await linkVRChatAccount(services, link.data.id, userId, decider, found.scope);
       if (linked.kind === "unknown-account") return data({ error: "VRChat has no user with that id." }, { status: 404 });
       if (linked.kind !== "linked") return data({ error: "Failed to update application" }, { status: 404 });
       const acting = linked.acting ? " Its decision now acts there." : "";
@@ -361,9 +361,8 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     actions={jobs.filter((job) => job.sourceId === application.id)}
                     blockOption={vrchat.actions}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
-                    vrchatPanel={
-                      mode === "group" ? () => <VRChatLinkPanel applicationId={application.id} configured={vrchat.configured} /> : undefined
-                    }
+                    entry={mode === "event" && vrchat.roles ? attendeeEntry(application) : null}
+                    vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}
                     discordPanel={
                       discord.configured
                         ? () => (

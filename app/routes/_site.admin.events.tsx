@@ -10,7 +10,7 @@ import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
 import { eventStart } from "~/features/events/event-timing";
-import { createEvent, deleteEvent, getEvent, listEventsForAdmin, updateEvent, type PublicationChange } from "~/features/events/events.server";
+import { createEvent, deleteEvent, getEvent, listEventsForAdmin, type PublicationChange } from "~/features/events/events.server";
 import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
 import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
@@ -20,7 +20,7 @@ import { listTeam } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
 import { checkEventWorld } from "~/flows/event-world.server";
 import { decideServices } from "~/flows/decide.server";
-import { refillAfterSave } from "~/flows/withdraw.server";
+import { saveEventRefilling } from "~/flows/withdraw.server";
 import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
 import type { ListedInstance } from "~/features/events/admin-event-card";
@@ -170,7 +170,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     if (intent === "create") await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
-    else if (!(await updateEvent(db, id, world.event, publication, host, refillAfterSave(decideServices(ctx), new URL(request.url).origin, new Date())))) {
+    else if (!(await saveEventRefilling(decideServices(ctx), new URL(request.url).origin, id, world.event, publication, host))) {
       return data({ error: "Event not found" }, { status: 404 });
     }
   } catch (error) {

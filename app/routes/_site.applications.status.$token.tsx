@@ -3,6 +3,7 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { WITHDRAWABLE_STATUSES } from "~/db/enums";
 import { decideServices } from "~/flows/decide.server";
 import { withdrawApplication } from "~/flows/withdraw.server";
+import { attendeeWayIn } from "~/flows/event-role.server";
 import { hasEventStarted, formatLongDate } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { Badge } from "~/components/ui/badge";
@@ -19,7 +20,7 @@ import type { Route } from "./+types/_site.applications.status.$token";
 export const INVALID_STATUS_LINK = "This status link is not valid, or it has expired.";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, vrchat, config } = context.get(appContext);
   try {
     const now = new Date();
     const status = await getApplicationStatus(db, params.token, now);
@@ -29,8 +30,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // An event application may be withdrawn until its event starts.
     const event = eventId ? await getEvent(db, eventId) : null;
     const canWithdraw = event !== null && (WITHDRAWABLE_STATUSES as readonly string[]).includes(status.status) && !hasEventStarted(event, now);
+    // An approved attendee's way in: the instance's link once it is open and they hold the event's role.
+    const wayIn = event && status.status === "approved" ? await attendeeWayIn({ db, roles: vrchat.roles }, id, now) : null;
+    const groupUrl = wayIn?.joinGroupFirst && config.VRCHAT_GROUP_ID ? `https://vrchat.com/home/group/${config.VRCHAT_GROUP_ID}` : null;
     return {
-      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw },
+      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw, wayIn, groupUrl },
       error: null,
     };
   } catch (error) {
@@ -133,6 +137,31 @@ export default function ApplicationStatusPage({ loaderData, actionData }: Route.
           <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
             <WithLinks text={status.message} />
           </blockquote>
+        ) : null}
+        {status.wayIn?.joinUrl ? (
+          <div className="mt-6 rounded-lg border border-emerald-400/30 bg-emerald-400/10 p-4" data-testid="join-in-vrchat">
+            <p className="text-mist-100">The event's instance is open in VRChat, for approved attendees only.</p>
+            <Button asChild className="mt-3">
+              <a href={status.wayIn.joinUrl} target="_blank" rel="noopener noreferrer">
+                Join in VRChat
+              </a>
+            </Button>
+          </div>
+        ) : null}
+        {status.wayIn?.joinGroupFirst ? (
+          <p className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200" data-testid="join-group-first">
+            To get into the event in VRChat, join the Dwellers group first
+            {status.groupUrl ? (
+              <>
+                {" "}
+                (<a href={status.groupUrl} target="_blank" rel="noopener noreferrer" className="underline">
+                  the group on VRChat
+                </a>
+                )
+              </>
+            ) : null}
+            : once you are a member, you are let in.
+          </p>
         ) : null}
         {actionData?.notice ? <p role="status" className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200">{actionData.notice}</p> : null}
         {status.canWithdraw ? <Withdraw confirming={actionData?.confirming === true} /> : null}

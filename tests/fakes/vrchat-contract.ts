@@ -275,7 +275,34 @@ export const OPERATIONS = [
     query: {},
     body: z.strictObject({ userId, confirmOverrideBlock: z.boolean().optional() }),
   },
+  { name: "getGroupRoles", method: "GET", path: /^\/groups\/grp_[^/]+\/roles$/, query: {} },
+  {
+    name: "createGroupRole",
+    method: "POST",
+    path: /^\/groups\/grp_[^/]+\/roles$/,
+    query: {},
+    body: z.strictObject({ id: z.string().optional(), name: z.string(), description: z.string().optional(), isSelfAssignable: z.boolean().optional(), permissions: z.array(z.string()).optional() }),
+  },
+  { name: "deleteGroupRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/roles\/grol_[^/]+$/, query: {} },
+  { name: "addGroupMemberRole", method: "PUT", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/grol_[^/]+$/, query: {} },
+  { name: "removeGroupMemberRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/grol_[^/]+$/, query: {} },
 ] as const;
+
+/** GroupRole: no field is required by the description; these are the ones it names. */
+export const GroupRoleSchema = z.object({
+  createdAt: dateTime.optional(),
+  description: z.string().optional(),
+  groupId: z.string().regex(/^grp_/).optional(),
+  id: z.string().regex(/^grol_/).optional(),
+  isManagementRole: z.boolean().optional(),
+  isSelfAssignable: z.boolean().optional(),
+  name: z.string().optional(),
+  order: z.number().int().optional(),
+  permissions: z.array(z.string()).optional(),
+  requiresPurchase: z.boolean().optional(),
+  requiresTwoFactor: z.boolean().optional(),
+  updatedAt: dateTime.optional(),
+});
 
 export interface RecordedRequest {
   method: string;

@@ -175,8 +175,28 @@ export interface FakeInstanceWrite {
   at: number;
 }
 
+/** A role of the group, and who holds it. */
+export interface FakeRole {
+  id: string;
+  name: string;
+  description: string;
+  /** The user ids of the members holding it. */
+  holders: string[];
+}
+
+export interface FakeRoleWrite {
+  kind: "create" | "delete" | "give" | "take";
+  roleId: string;
+  userId?: string;
+  /** The create request's body, as sent. */
+  body?: Record<string, unknown>;
+  at: number;
+}
+
 export interface FakeGroup {
   name: string;
+  /** The group's roles (`GET /groups/{groupId}/roles`), and the ones made and deleted. */
+  roles: FakeRole[];
   /** The worlds `GET /worlds/{id}` knows. */
   worlds: FakeWorldEntry[];
   people: FakePerson[];
@@ -195,6 +215,7 @@ export function fakeGroup(now = new Date()): FakeGroup {
   const at = (offset: number) => new Date(now.getTime() + offset).toISOString();
   return {
     name: "The Dwellers",
+    roles: [{ id: "grol_hosts", name: "Hosts", description: "Who hosts the group's events", holders: [] }],
     worlds: [{ id: FAKE_WORLD_ID, name: FAKE_WORLD_NAME, imagePath: "/file/file_lantern/1/file" }],
     people: [],
     memberCount: 2451,
@@ -314,7 +335,12 @@ export type FakeEndpoint =
   | "world"
   | "worldPicture"
   | "createInstance"
-  | "closeInstance";
+  | "closeInstance"
+  | "roles"
+  | "createRole"
+  | "deleteRole"
+  | "giveRole"
+  | "takeRole";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
 export type EndpointBehaviour =
@@ -346,6 +372,8 @@ export interface FakeVRChat {
   calendarWrites: FakeCalendarWrite[];
   /** Every instance created (with the request's body) or closed, in order. */
   instanceWrites: FakeInstanceWrite[];
+  /** Every role made or deleted, given to a member or taken away, in order. */
+  roleWrites: FakeRoleWrite[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -461,6 +489,27 @@ function fullMember(member: FakeMember, index: number) {
   };
 }
 
+/** The longest role name the fake takes (VRChat's own limit is not in the API description). */
+export const FAKE_ROLE_NAME_MAX = 64;
+
+/** A GroupRole, as `GET /groups/{groupId}/roles` lists it. */
+function fullRole(role: FakeRole) {
+  return {
+    createdAt: ISO_EPOCH,
+    description: role.description,
+    groupId: FAKE_GROUP_ID,
+    id: role.id,
+    isManagementRole: false,
+    isSelfAssignable: false,
+    name: role.name,
+    order: 5,
+    permissions: [],
+    requiresPurchase: false,
+    requiresTwoFactor: false,
+    updatedAt: ISO_EPOCH,
+  };
+}
+
 /** A user id of VRChat's shape, from a number (tests name people by it). */
 export const fakeUserId = (n: number) => `usr_${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 
@@ -527,6 +576,7 @@ export async function startFakeVRChat(
   const actions: FakeAction[] = [];
   const calendarWrites: FakeCalendarWrite[] = [];
   const instanceWrites: FakeInstanceWrite[] = [];
+  const roleWrites: FakeRoleWrite[] = [];
   let instanceNumber = 10_000;
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
@@ -673,7 +723,48 @@ export async function startFakeVRChat(
         return fullInstance(found);
       }];
     }
-    return calendarWriteRoute(method, path, body);
+    return roleWriteRoute(method, path, body) ?? calendarWriteRoute(method, path, body);
+  }
+
+  /** The group's roles, made, deleted, given and taken as VRChat's are. */
+  function roleWriteRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
+    const g = `/groups/${FAKE_GROUP_ID}`;
+    const roleNotFound = new Refusal(404, "Role not found");
+    if (method === "POST" && path === `${g}/roles`) {
+      return ["createRole", () => {
+        const request = (body ?? {}) as Record<string, unknown>;
+        if (typeof request.name !== "string" || !request.name.trim()) return new Refusal(400, "A role needs a name");
+        if (Array.from(request.name).length > FAKE_ROLE_NAME_MAX) return new Refusal(400, "Role name is too long");
+        const role: FakeRole = { id: `grol_${randomUUID()}`, name: request.name, description: typeof request.description === "string" ? request.description : "", holders: [] };
+        group.roles.push(role);
+        roleWrites.push({ kind: "create", roleId: role.id, body: request, at: Date.now() });
+        return fullRole(role);
+      }];
+    }
+    const role = new RegExp(`^${g}/roles/([^/]+)$`).exec(path);
+    if (method === "DELETE" && role) {
+      return ["deleteRole", () => {
+        const index = group.roles.findIndex((r) => r.id === role[1]);
+        if (index < 0) return roleNotFound;
+        group.roles.splice(index, 1);
+        roleWrites.push({ kind: "delete", roleId: role[1]!, at: Date.now() });
+        return group.roles.map(fullRole);
+      }];
+    }
+    const memberRole = new RegExp(`^${g}/members/([^/]+)/roles/([^/]+)$`).exec(path);
+    if ((method === "PUT" || method === "DELETE") && memberRole) {
+      const [, userId, roleId] = memberRole as unknown as [string, string, string];
+      return [method === "PUT" ? "giveRole" : "takeRole", () => {
+        const found = group.roles.find((r) => r.id === roleId);
+        if (!found) return roleNotFound;
+        if (person(userId)?.status !== "member") return new Refusal(400, "User is not a member of this group");
+        if (method === "PUT" && !found.holders.includes(userId)) found.holders.push(userId);
+        if (method === "DELETE") found.holders = found.holders.filter((id) => id !== userId);
+        roleWrites.push({ kind: method === "PUT" ? "give" : "take", roleId, userId, at: Date.now() });
+        return group.roles.filter((r) => r.holders.includes(userId)).map((r) => r.id);
+      }];
+    }
+    return null;
   }
 
   /** The group's calendar, written to as VRChat's is. */
@@ -782,6 +873,7 @@ export async function startFakeVRChat(
         group.instances.filter((i) => !i.closed).map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),
       ];
     }
+    if (path === `${g}/roles`) return ["roles", () => group.roles.map(fullRole)];
     if (path === `${g}/posts`) return ["posts", () => ({ posts: page(group.posts, url).map(fullPost) })];
     if (path === `/calendar/${FAKE_GROUP_ID}`) return ["calendar", () => calendarOf(url)];
     if (path === `${g}/members`) return ["members", () => page(group.members, url).map(fullMember)];
@@ -896,6 +988,7 @@ export async function startFakeVRChat(
     actions,
     calendarWrites,
     instanceWrites,
+    roleWrites,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

@@ -59,7 +59,7 @@ export interface ActionState {
   attempts: number;
 }
 
-const SERVICE_OF: Record<string, string> = { vrchat_membership: "VRChat", discord_role: "Discord", discord_dm: "Discord" };
+const SERVICE_OF: Record<string, string> = { vrchat_membership: "VRChat", vrchat_event_role: "VRChat", discord_role: "Discord", discord_dm: "Discord" };
 
 function ActionLine({ action, busy, retry }: { action: ActionState; busy: boolean; retry: ReactNode }) {
   const service = SERVICE_OF[action.target] ?? "the service";
@@ -100,6 +100,21 @@ export const NOT_LINKED_LABEL = "Not linked in VRChat";
 export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
 export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
 
+/** Whether an approved attendee can get into the event's role-only instance, and why not. */
+export type AttendeeEntry = "given" | "not_member" | "no_account";
+export const ENTRY_TEXT = {
+  given: { badge: "Can enter", tone: "live", text: "Holds the event's role in VRChat." },
+  not_member: { badge: "Cannot enter yet", tone: "gold", text: "Not a member of the group in VRChat: they must join it first (the role follows when they do)." },
+  no_account: { badge: "Cannot enter yet", tone: "gold", text: "No VRChat account linked: choose it under 'VRChat' in 'Show responses' to give them the event's role." },
+} as const;
+
+/** Null while the role is being given (its job shows under the card's actions), or not approved. */
+export function attendeeEntry(application: Pick<ReviewedApplication, "status" | "spam" | "vrchatUserId" | "eventRole">): AttendeeEntry | null {
+  if (application.status !== "approved" || application.spam) return null;
+  if (!application.vrchatUserId) return "no_account";
+  return application.eventRole === "given" || application.eventRole === "not_member" ? application.eventRole : null;
+}
+
 export const ATTENDANCE_LABEL = { attended: "Attended", no_show: "No-show" } as const;
 
 /** "Attended 3 of 4 events · 1 no-show": how the person did at the group's other events. */
@@ -119,6 +134,7 @@ export function ApplicationCard({
   actions = [],
   blockOption = false,
   notLinked = false,
+  entry = null,
   vrchatPanel,
   discordPanel,
   attendance,
@@ -138,6 +154,8 @@ export function ApplicationCard({
   blockOption?: boolean;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
+  /** An approved attendee of an event whose instance admits its role: can they get in? */
+  entry?: AttendeeEntry | null;
   /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up). */
   vrchatPanel?: () => ReactNode;
   /** The 'Discord' panel, likewise. */
@@ -258,6 +276,11 @@ export function ApplicationCard({
           {notLinked ? (
             <p className="mt-1 text-sm text-ember-300" data-testid="not-linked">
               <Badge tone="gold">{NOT_LINKED_LABEL}</Badge> <span>{NOT_LINKED_HOW}</span>
+            </p>
+          ) : null}
+          {entry ? (
+            <p className="mt-1 text-sm text-mist-300" data-testid="attendee-entry">
+              <Badge tone={ENTRY_TEXT[entry].tone}>{ENTRY_TEXT[entry].badge}</Badge> <span>{ENTRY_TEXT[entry].text}</span>
             </p>
           ) : null}
           {application.discordUserId ? (

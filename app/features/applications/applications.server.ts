@@ -147,7 +147,7 @@ export async function submitApplication(
   if (vet && (await alreadyApplied(db, scope, identity))) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
   const vetting = await vet?.(checked.answers);
   if (vetting && "refused" in vetting) return { ok: false, status: 400, ...vetting.refused };
-  const finding = scope.kind === "group" && vetting ? vetting.found : undefined;
+  const finding = vetting ? vetting.found : undefined;
 
   const responses = responsesByQuestion(questions, checked.answers);
   const values = { ...identity, responses, submittedAt: now, statusTokenHash };
@@ -159,12 +159,12 @@ export async function submitApplication(
         scope.kind === "event"
           ? await tx
               .insert(eventApplications)
-              .values({ ...values, status, eventId: scope.eventId })
+              .values({ ...values, ...profileColumns(finding), status, eventId: scope.eventId })
               .returning({ id: eventApplications.id })
           : await tx.insert(applications).values({ ...values, ...profileColumns(finding) }).returning({ id: applications.id });
       if (finding) {
         await tx.insert(applicationAuditLog).values({
-          applicationKind: "group",
+          applicationKind: scope.kind,
           applicationId: row!.id,
           actorName: FORM_ACTOR,
           field: "vrchat",

@@ -43,10 +43,11 @@ describeEachDatabase("linked accounts", (kind) => {
     ]);
   });
 
-  it("links an event application's Discord account, never a VRChat one", async () => {
+  it("links an event application's Discord and VRChat accounts, each once", async () => {
+    expect(await linkAccount(database.db, "event", eventApplicationId, "vrchat", moth, admin)).toBe(true);
     expect(await linkAccount(database.db, "event", eventApplicationId, "vrchat", moth, admin)).toBe(false);
     expect(await linkAccount(database.db, "event", eventApplicationId, "discord", { userId: "300000000000000001", displayName: "Lark" }, admin)).toBe(true);
-    expect(await getLinkTarget(database.db, "event", eventApplicationId)).toMatchObject({ discordUserId: "300000000000000001", vrchatUserId: null });
+    expect(await getLinkTarget(database.db, "event", eventApplicationId)).toMatchObject({ discordUserId: "300000000000000001", vrchatUserId: moth.userId });
     expect(await getLinkTarget(database.db, "group", eventApplicationId)).toBeNull();
     expect(await linkAccount(database.db, "group", "not-an-id", "discord", null, admin)).toBe(false);
   });

@@ -1,13 +1,13 @@
 /**
  * The applicant's accounts elsewhere, as admins (or the applicant's own form) linked them to the
- * application: in VRChat (group applications) and in the group's Discord server. Each link and
+ * application: in VRChat and in the group's Discord server. Each link and
  * unlink goes into the application's history, as do the outcomes of the actions taken on them.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
-import { applicationAuditLog, applicationQuestions, applications, eventApplications } from "~/db/schema";
+import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { truncate } from "~/utils/text";
 
@@ -26,8 +26,9 @@ export interface HistoryActor {
 
 function columnsOf(kind: ApplicationKind, service: LinkedService) {
   if (kind === "event") {
-    if (service === "vrchat") return null;
-    return { table: eventApplications, userId: eventApplications.discordUserId, displayName: eventApplications.discordDisplayName };
+    return service === "vrchat"
+      ? { table: eventApplications, userId: eventApplications.vrchatUserId, displayName: eventApplications.vrchatDisplayName }
+      : { table: eventApplications, userId: eventApplications.discordUserId, displayName: eventApplications.discordDisplayName };
   }
   return service === "vrchat"
     ? { table: applications, userId: applications.vrchatUserId, displayName: applications.vrchatDisplayName }
@@ -42,7 +43,7 @@ export async function getLinkTarget(db: Database, kind: ApplicationKind, applica
     .select({
       vrchatUsername: table.vrchatUsername,
       discordHandle: table.discordId,
-      vrchatUserId: kind === "event" ? sql<string | null>`null` : applications.vrchatUserId,
+      vrchatUserId: table.vrchatUserId,
       discordUserId: table.discordUserId,
     })
     .from(table)
@@ -69,10 +70,30 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
   if (wanted.length === 0) return [];
   if (kind === "event") {
     const rows = await db
-      .select({ id: eventApplications.id, status: eventApplications.status, vrchatUsername: eventApplications.vrchatUsername, discordHandle: eventApplications.discordId, discordUserId: eventApplications.discordUserId })
+      .select({
+        id: eventApplications.id,
+        eventId: eventApplications.eventId,
+        status: eventApplications.status,
+        vrchatUsername: eventApplications.vrchatUsername,
+        discordHandle: eventApplications.discordId,
+        vrchatUserId: eventApplications.vrchatUserId,
+        discordUserId: eventApplications.discordUserId,
+        responses: eventApplications.responses,
+      })
       .from(eventApplications)
       .where(and(inArray(eventApplications.id, wanted), isNull(eventApplications.spamAt)));
-    return rows.map((row) => ({ ...row, discordHandle: row.discordHandle ?? "", vrchatUserId: null, claimedVRChatUserId: null }));
+    const eventIds = [...new Set(rows.map((row) => row.eventId))];
+    const profileQuestions = eventIds.length
+      ? await db
+          .select({ eventId: eventApplicationQuestions.eventId, question: eventApplicationQuestions.question })
+          .from(eventApplicationQuestions)
+          .where(and(inArray(eventApplicationQuestions.eventId, eventIds), eq(eventApplicationQuestions.questionType, "vrchat_profile")))
+      : [];
+    return rows.map(({ responses, eventId, ...row }) => ({
+      ...row,
+      discordHandle: row.discordHandle ?? "",
+      claimedVRChatUserId: claimIn(responses, profileQuestions.filter((q) => q.eventId === eventId)),
+    }));
   }
   const [rows, profileQuestions] = await Promise.all([
     db
@@ -89,11 +110,12 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
       .where(and(inArray(applications.id, wanted), isNull(applications.spamAt))),
     db.select({ question: applicationQuestions.question }).from(applicationQuestions).where(eq(applicationQuestions.questionType, "vrchat_profile")),
   ]);
-  return rows.map(({ responses, ...row }) => ({
-    ...row,
-    claimedVRChatUserId: profileQuestions.map((q) => vrchatUserIdFrom(responses[q.question] ?? "")).find((id) => id !== null) ?? null,
-  }));
+  return rows.map(({ responses, ...row }) => ({ ...row, claimedVRChatUserId: claimIn(responses, profileQuestions) }));
 }
+
+/** The account the applicant's profile-link answer names, if any. */
+const claimIn = (responses: Record<string, string>, questions: { question: string }[]) =>
+  questions.map((q) => vrchatUserIdFrom(responses[q.question] ?? "")).find((id) => id !== null) ?? null;
 
 /**
  * Links an application to an account (null: unlinks it), in the history under `actor`.

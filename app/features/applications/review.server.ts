@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance } from "~/db/enums";
+import { APPLICATION_STATUSES, GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance, type AttendeeRole } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications, events, outbox } from "~/db/schema";
 import { lockPlaces } from "./capacity.server";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
@@ -39,6 +39,8 @@ export interface ReviewedApplication {
   discordDisplayName: string | null;
   /** After the event, whether the approved attendee came (event applications). */
   attendance: Attendance | null;
+  /** Where the attendee stands with the event's VRChat role (event applications). */
+  eventRole: AttendeeRole | null;
 }
 
 export interface AuditEntry {
@@ -63,9 +65,10 @@ function columnsOf(scope: ReviewScope) {
         table: eventApplications,
         scopeWhere: eq(eventApplications.eventId, scope.eventId),
         notes: eventApplications.notes,
-        vrchatUserId: sql<string | null>`null`,
-        vrchatDisplayName: sql<string | null>`null`,
-        vrchatProfileCheck: sql<"claimed" | "unchecked" | null>`null`,
+        vrchatUserId: eventApplications.vrchatUserId,
+        vrchatDisplayName: eventApplications.vrchatDisplayName,
+        vrchatProfileCheck: eventApplications.vrchatProfileCheck,
+        eventRole: eventApplications.eventRole,
         attendance: eventApplications.attendance,
         attended: sql<number>`count(*) filter (where ${eventApplications.attendance} = 'attended' and ${eventApplications.spamAt} is null)::int`,
       }
@@ -76,6 +79,7 @@ function columnsOf(scope: ReviewScope) {
         vrchatUserId: applications.vrchatUserId,
         vrchatDisplayName: applications.vrchatDisplayName,
         vrchatProfileCheck: applications.vrchatProfileCheck,
+        eventRole: sql<AttendeeRole | null>`null`,
         attendance: sql<Attendance | null>`null`,
         attended: sql<number>`0`,
       };
@@ -93,7 +97,7 @@ function containing(text: string) {
 }
 
 export async function listForReview(db: Database, scope: ReviewScope, query: ReviewQuery) {
-  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName, vrchatProfileCheck, attendance, attended } = columnsOf(scope);
+  const { table, scopeWhere, notes, vrchatUserId, vrchatDisplayName, vrchatProfileCheck, eventRole, attendance, attended } = columnsOf(scope);
   const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
   if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
@@ -117,6 +121,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         discordUserId: table.discordUserId,
         discordDisplayName: table.discordDisplayName,
         attendance,
+        eventRole,
       })
       .from(table)
       .where(where)

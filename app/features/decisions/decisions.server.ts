@@ -187,7 +187,7 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
       ? await tx
           .select({
             username: eventApplications.vrchatUsername,
-            vrchatUserId: sql<string | null>`null`,
+            vrchatUserId: eventApplications.vrchatUserId,
             discordUserId: eventApplications.discordUserId,
           })
           .from(eventApplications)

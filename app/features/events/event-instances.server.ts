@@ -115,7 +115,7 @@ export async function otherEventsLocations(db: Database, eventId: string): Promi
 }
 
 /** The open instance of an event, if it has one. */
-export async function getOpenInstance(db: Database, eventId: string) {
+export async function getOpenInstance(db: Pick<Database, "select">, eventId: string) {
   const [row] = await db.select().from(eventInstances).where(and(eq(eventInstances.eventId, eventId), eq(eventInstances.state, "open")));
   return row ?? null;
 }

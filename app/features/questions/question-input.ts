@@ -9,10 +9,10 @@ export const QUESTION_TYPE_LABELS = {
   vrchat_profile: "VRChat Profile Link",
 } as const;
 
-/** The types a scope's questions may have: a profile link is looked up for group applications only. */
+/** The types a scope's questions may have: both may ask for a profile link (it links the applicant's VRChat account). */
 export const QUESTION_TYPES_OF = {
   group: ["text", "textarea", "select", "vrchat_profile"],
-  event: ["text", "textarea", "select"],
+  event: ["text", "textarea", "select", "vrchat_profile"],
 } as const satisfies Record<"group" | "event", readonly (keyof typeof QUESTION_TYPE_LABELS)[]>;
 
 export const QuestionInputSchema = z

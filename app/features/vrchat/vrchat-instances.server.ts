@@ -22,7 +22,7 @@ export interface InstanceRequest {
   region: InstanceRegion;
   /** The group's members, anyone ('Group Public'), or only members holding `roleIds`. */
   access: InstanceAccess | "role";
-  roleIds?: string[];
+  roleIds?: readonly string[];
   /** After this, nobody new may join (the event's end). */
   closedAt: Date;
   /** The event's entry on the group's VRChat calendar, when it has one. */

@@ -50,13 +50,15 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
 }
 
 /** Who the applicant is in VRChat: see AccountLinkPanel. */
-export function VRChatLinkPanel({ applicationId, configured }: { applicationId: string; configured: boolean }) {
+export function VRChatLinkPanel({ applicationId, eventId, configured }: { applicationId: string; eventId?: string; configured: boolean }) {
   if (!configured) {
     return <p className="text-sm text-mist-400">VRChat is not configured on this site: applicants cannot be looked up.</p>;
   }
   return (
     <AccountLinkPanel<VRChatCandidate>
-      lookupUrl={href("/admin/applications/:applicationId/vrchat", { applicationId })}
+      lookupUrl={
+        eventId ? href("/admin/events/:eventId/applications/:applicationId/vrchat", { eventId, applicationId }) : href("/admin/applications/:applicationId/vrchat", { applicationId })
+      }
       applicationId={applicationId}
       intents={{ link: "link-vrchat", unlink: "unlink-vrchat" }}
       renderPerson={(candidate) => <Person candidate={candidate} />}

@@ -301,11 +301,20 @@ export function createVRChatMembership(options: MembershipOptions) {
     return action.block ? "Join request rejected and blocked in VRChat" : "Join request rejected in VRChat";
   }
 
+  /** Where the user stands with the group now (read afresh, paced as an action: it decides one). */
+  async function membershipNow(userId: string): Promise<MembershipStatus> {
+    const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema)))?.membershipStatus);
+    lookups.forget(`member:${userId}`);
+    return current;
+  }
+
   return {
     findCandidates,
     matchApplicant,
     describeUser,
     describeApplicantProfile,
+    membershipNow,
+    invite,
     /** The outbox channel of the actions. */
     channel: {
       target: "vrchat_membership" as const,

@@ -17,6 +17,7 @@ import { createVRChatMembership, type VRChatMembership } from "./vrchat-membersh
 import { databaseSessionStore } from "./vrchat-session.server";
 import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
 import { createInstanceOpener, type InstanceOpener } from "./vrchat-instances.server";
+import { createRoleKeeper, type RoleKeeper } from "./vrchat-roles.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
@@ -29,6 +30,11 @@ export interface VRChatServices {
   worlds: WorldLookup | null;
   /** Opens and closes events' group instances (VRCHAT_OPEN_INSTANCES, with VRChat configured). */
   instances: InstanceOpener | null;
+  /**
+   * Makes, gives, takes and deletes events' own roles, for their role-only instances (with
+   * VRCHAT_OPEN_INSTANCES: the same choice of letting Dwell run event nights in VRChat).
+   */
+  roles: RoleKeeper | null;
   /**
    * Events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS, with VRChat
    * configured): the worker's channel, and the group, for links to its entries.
@@ -57,6 +63,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let calendar: VRChatServices["calendar"] = null;
   let worlds: WorldLookup | null = null;
   let instances: InstanceOpener | null = null;
+  let roles: RoleKeeper | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -90,7 +97,10 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       spendShared: sharedAllowance(db),
     });
     worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
-    if (config.VRCHAT_OPEN_INSTANCES) instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
+    if (config.VRCHAT_OPEN_INSTANCES) {
+      instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
+      roles = createRoleKeeper({ client, groupId: vrchat.groupId, pacer });
+    }
     if (config.VRCHAT_PUBLISH_EVENTS) {
       const publisher = createCalendarPublisher({
         db,
@@ -113,5 +123,6 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     calendar,
     worlds,
     instances,
+    roles,
   };
 }

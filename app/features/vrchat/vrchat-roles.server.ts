@@ -1,0 +1,104 @@
+/**
+ * The group roles Dwell makes for events with applications: the event's own role, found by a mark
+ * in its description (so a role whose creation's answer was lost is found, not made twice), given
+ * to an approved attendee, taken away, and deleted after the event. Writes are sent once and paced
+ * with Dwell's other actions in VRChat.
+ * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification):
+ * `GET`/`POST /groups/{groupId}/roles`, `DELETE /groups/{groupId}/roles/{groupRoleId}`, and
+ * `PUT`/`DELETE /groups/{groupId}/members/{userId}/roles/{groupRoleId}`.
+ */
+import { z } from "zod";
+import { outbox } from "~/db/schema";
+import type { Database } from "~/db/db.server";
+import { singleLine, truncate } from "~/utils/text";
+import { createPacer, type Pacer } from "./vrchat-actions.server";
+import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+
+/**
+ * The longest role name Dwell makes. The API description sets none; names past this are cut (by
+ * whole characters) so that a long event title never gets the role refused.
+ */
+export const ROLE_NAME_MAX = 64;
+
+const ROLE_ID = /^grol_[0-9A-Za-z-]+$/;
+const RoleSchema = z.object({ id: z.string().nullish(), name: z.string().nullish(), description: z.string().nullish() });
+const RolesSchema = z.array(RoleSchema.nullable());
+
+/** What marks a role as an event's in its description: the event's id, which no person writes. */
+export const roleMark = (eventId: string) => `[dwell:${eventId}]`;
+
+/** The role's name, from the event's title. */
+export const roleNameFor = (title: string) => truncate(singleLine(title) || "Event attendees", ROLE_NAME_MAX);
+
+export function createRoleKeeper({ client, groupId, pacer = createPacer(1_000, Date.now) }: { client: VRChatClient; groupId: string; pacer?: Pacer }) {
+  const roles = `/groups/${groupId}/roles`;
+  const memberRole = (userId: string, roleId: string) => `/groups/${groupId}/members/${encodeURIComponent(userId)}/roles/${encodeURIComponent(roleId)}`;
+
+  /** The event's role, if the group has one marked as its (one call). */
+  async function find(eventId: string): Promise<string | null> {
+    const list = await pacer(() => client.get(roles, RolesSchema));
+    const mark = roleMark(eventId);
+    const found = list.find((role) => role?.id && ROLE_ID.test(role.id) && role.description?.includes(mark));
+    return found?.id ?? null;
+  }
+
+  /** Makes the event's role (one call, sent once): nobody may assign it to themselves, and it carries no permission. */
+  async function create(eventId: string, title: string, description: string): Promise<string> {
+    const body = { name: roleNameFor(title), description: `${description} ${roleMark(eventId)}`.trim(), isSelfAssignable: false, permissions: [] };
+    const answer = await pacer(() => client.sendFor("POST", roles, body, RoleSchema));
+    if (!answer.id || !ROLE_ID.test(answer.id)) throw new VRChatError("VRChat answered without the role's id", null, null, "refused-shape");
+    return answer.id;
+  }
+
+  async function give(userId: string, roleId: string): Promise<void> {
+    await pacer(() => client.send("PUT", memberRole(userId, roleId), undefined));
+  }
+
+  /** Takes it away; one they no longer hold, or a role gone, is taken. */
+  async function take(userId: string, roleId: string): Promise<void> {
+    try {
+      await pacer(() => client.send("DELETE", memberRole(userId, roleId), undefined));
+    } catch (error) {
+      if (error instanceof VRChatError && (error.status === 404 || error.status === 400)) return;
+      throw error;
+    }
+  }
+
+  /** Deletes the role; one VRChat no longer has is deleted. */
+  async function remove(roleId: string): Promise<void> {
+    try {
+      await pacer(() => client.send("DELETE", `${roles}/${encodeURIComponent(roleId)}`, undefined));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return;
+      throw error;
+    }
+  }
+
+  return { find, create, give, take, remove };
+}
+
+export type RoleKeeper = ReturnType<typeof createRoleKeeper>;
+
+/** A change of an attendee's event role, as an outbox job. */
+export interface RoleAction {
+  applicationKind: "event";
+  applicationId: string;
+  eventId: string;
+  userId: string;
+  action: "give" | "take";
+  actor: { id: string; name: string };
+}
+
+export const RoleActionSchema = z.object({
+  applicationKind: z.literal("event"),
+  applicationId: z.uuid(),
+  eventId: z.uuid(),
+  userId: z.string().min(1).max(100),
+  action: z.enum(["give", "take"]),
+  actor: z.object({ id: z.string(), name: z.string() }),
+});
+
+/** Queues a change of an attendee's event role, in the transaction that caused it. */
+export async function queueRoleAction(tx: Pick<Database, "insert">, action: RoleAction, at: Date) {
+  await tx.insert(outbox).values({ target: "vrchat_event_role", payload: action, sourceId: action.applicationId, nextAttemptAt: at });
+}
