@@ -176,7 +176,8 @@ async function give(services: RoleServices, job: RoleAction, subject: NonNullabl
       return { kind: "delivered", result: `${ROLE_TEXTS.notMember}. ${failureText(error)}` };
     }
   }
-  const role = await ensureEventRole(services, job.eventId, now);
+  // An approval asks again even after a refusal: the staff may have given the bot the permission since.
+  const role = await ensureEventRole(services, job.eventId, now, { manual: true });
   if (role.kind === "busy") return { kind: "retry", error: ROLE_TEXTS.making, retryAfterMs: 5_000 };
   if (role.kind === "refused") return { kind: "failed", error: role.error };
   if (role.kind === "unreachable") return { kind: "retry", error: role.error, retryAfterMs: role.retryAfterMs };

@@ -23,6 +23,7 @@ import { decideServices } from "~/flows/decide.server";
 import { saveEventRefilling } from "~/flows/withdraw.server";
 import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
+import { listEventRoles } from "~/features/events/event-roles.server";
 import type { ListedInstance } from "~/features/events/admin-event-card";
 import { instanceKey } from "~/features/vrchat/vrchat-api.server";
 import type { GroupDataService } from "~/features/vrchat/group-data.server";
@@ -190,18 +191,22 @@ const WORLD_UNCHECKED_NOTICE = "Saved. VRChat could not be asked about the world
  * are in it (from the group's live data as last read: no call to VRChat for a page).
  */
 async function listedInstances(db: Parameters<typeof listEventInstances>[0], groupData: GroupDataService, eventIds: string[]) {
-  const rows = await listEventInstances(db, eventIds);
+  const [rows, roles] = await Promise.all([listEventInstances(db, eventIds), listEventRoles(db, eventIds)]);
   const live = await groupData.peek().catch(() => null);
   const counts = new Map(live?.status === "ready" ? live.data.instances.map((instance) => [instance.id, instance.userCount]) : []);
   const listed: Record<string, ListedInstance> = {};
-  for (const [eventId, row] of rows) {
-    const open = row.state === "open" && row.location && row.worldId && row.instanceId;
+  for (const eventId of eventIds) {
+    const row = rows.get(eventId);
+    const role = roles.get(eventId);
+    if (!row && !role) continue;
+    const open = row?.state === "open" && row.location && row.worldId && row.instanceId;
     listed[eventId] = {
-      state: row.state,
-      lastError: row.lastError,
-      nextAttemptAt: row.nextAttemptAt,
+      state: row?.state ?? null,
+      lastError: row?.lastError ?? null,
+      nextAttemptAt: row?.nextAttemptAt ?? null,
       joinUrl: open ? joinLink({ worldId: row.worldId!, instanceId: row.instanceId! }) : null,
       players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
+      role: role ? { state: role.state, lastError: role.lastError } : null,
     };
   }
   return listed;
@@ -260,7 +265,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               event={event}
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
-              instance={loaderData.instancesOn && event.worldId ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null }) : undefined}
+              instance={loaderData.instancesOn && event.worldId ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, role: null }) : undefined}
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,
                 review: loaderData.can.review || event.hostId === loaderData.viewerId,

@@ -2,15 +2,17 @@
  * An event's night as people meet it in Chromium, against the VRChat fake: an admin gives the event
  * its world (by link) and its end; visitors see the world's name and picture and when it ends; an
  * approved attendee withdraws from their status page, and the first on the waitlist is approved in
- * their place; the Sanctum's tiles and filter say who withdrew. And an open event's instance, opened
- * and closed from its card.
+ * their place; the Sanctum's tiles and filter say who withdrew. An open event's instance, opened
+ * and closed from its card. And who gets in: an attendee linked by their own profile link, another
+ * chosen on their card, the event's role given to both, its role-only instance opened, and the join
+ * link on an attendee's status page.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Browser } from "@playwright/test";
-import { FAKE_WORLD_ID, FAKE_WORLD_NAME, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { FAKE_WORLD_ID, FAKE_WORLD_NAME, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
@@ -211,4 +213,101 @@ test("an open event's instance, opened and closed from its card", async ({ brows
     expect(fake.instanceWrites.at(-1)).toMatchObject({ kind: "close", location: created.location });
     await context.close();
   }
+});
+
+test("who gets in: the event's role for approved attendees, its role-only instance, and the join link", async ({ browser }) => {
+  test.setTimeout(150_000);
+  fake.group.people.push({ id: fakeUserId(71), displayName: "Rowan Vale", status: "member" }, { id: fakeUserId(72), displayName: "Sorrel Finch", status: "member" });
+  const start = new Date(Date.now() + 5 * 60 * 60 * 1000).toISOString();
+  const title = "Role Night";
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await page.getByRole("link", { name: "Create New Prophecy" }).click();
+  await hydrated(page);
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Event Date").fill(start.slice(0, 10));
+  await page.getByLabel("Event Time").fill(start.slice(11, 16));
+  await page.getByLabel("VRChat World").fill(FAKE_WORLD_ID);
+  await page.getByLabel("Requires Application").check();
+  await page.getByLabel("Open the instance").selectOption({ label: "Never (open it by hand)" });
+  await page.getByRole("button", { name: "Create Prophecy" }).click();
+  const eventCard = page.getByRole("article", { name: title });
+  await expect(eventCard.getByTestId("event-role")).toContainText("made when the first attendee is approved");
+  await eventCard.getByRole("link", { name: `Edit Questions of ${title}` }).click();
+  await hydrated(page);
+  const add = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
+  await add.getByLabel("Question", { exact: true }).fill("What is your VRChat username?");
+  await add.getByRole("button", { name: "Add Question" }).click();
+  await expect(page.getByRole("heading", { name: "Current Questions (1)" })).toBeVisible();
+  await add.getByLabel("Question", { exact: true }).fill("Your VRChat profile link");
+  await add.getByLabel("Question Type").selectOption("VRChat Profile Link");
+  await add.getByRole("switch", { name: "Required" }).click();
+  await add.getByRole("button", { name: "Add Question" }).click();
+  await expect(page.getByRole("heading", { name: "Current Questions (2)" })).toBeVisible();
+
+  // Rowan gives their own profile link (VRChat names it as they named themselves); Sorrel gives none.
+  const applyAs = async (name: string, link: string) => {
+    const visitor = await browser.newPage();
+    await visitor.goto(`${server.url}/events`);
+    await visitor.getByRole("link", { name: new RegExp(title) }).first().click();
+    await visitor.getByRole("link", { name: "Apply Now" }).first().click();
+    await visitor.getByLabel("What is your VRChat username?").fill(name);
+    if (link) await visitor.getByLabel("Your VRChat profile link").fill(link);
+    await visitor.getByRole("button", { name: "Submit Application" }).click();
+    await expect(visitor.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+    const statusUrl = await visitor.getByRole("link", { name: "Check your application status" }).getAttribute("href");
+    await visitor.close();
+    return `${server.url}${statusUrl}`;
+  };
+  const rowan = await applyAs("Rowan Vale", `https://vrchat.com/home/user/${fakeUserId(71)}`);
+  await applyAs("Sorrel Finch", "");
+
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("link", { name: `View Applications of ${title}` }).click();
+  await hydrated(page);
+  const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
+  for (const name of ["Rowan Vale", "Sorrel Finch"]) {
+    await entry(name).getByText("Show responses").click();
+    await entry(name).getByRole("button", { name: "Approved" }).click();
+    await expect(entry(name).getByRole("button", { name: "Approved" })).toHaveAttribute("aria-pressed", "true");
+  }
+  // Rowan gets the role by their own link; Sorrel cannot enter until staff choose their account.
+  await expect(async () => {
+    await page.reload();
+    await expect(entry("Rowan Vale").getByTestId("attendee-entry")).toContainText("Can enter", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(entry("Sorrel Finch").getByTestId("attendee-entry")).toContainText("Cannot enter yet");
+  await hydrated(page);
+  await entry("Sorrel Finch").getByText("Show responses", { exact: true }).click();
+  await entry("Sorrel Finch").getByRole("button", { name: /^This is them\s*: Sorrel Finch$/ }).click();
+  await expect(async () => {
+    await page.reload();
+    await expect(entry("Sorrel Finch").getByTestId("attendee-entry")).toContainText("Can enter", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/event-night-roles-narrow.png", fullPage: true });
+  const role = fake.group.roles.find((r) => r.name === title)!;
+  expect(role.holders.sort()).toEqual([fakeUserId(71), fakeUserId(72)]);
+
+  // 'Open now': the instance admits the event's role only; Rowan's status page carries its link.
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByRole("article", { name: title }).getByRole("button", { name: "Open now" }).click();
+  await expect(page.getByRole("article", { name: title }).getByTestId("event-instance")).toContainText("Instance open in VRChat");
+  await expect(page.getByRole("article", { name: title }).getByTestId("event-role")).toContainText("only they can enter");
+  expect(fake.instanceWrites.filter((write) => write.kind === "create").at(-1)!.body).toMatchObject({ groupAccessType: "members", roleIds: [role.id] });
+  const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const status = await wide.newPage();
+  await status.goto(rowan);
+  await expect(status.getByRole("link", { name: "Join in VRChat" })).toHaveAttribute("href", new RegExp(`^https://vrchat\\.com/home/launch\\?worldId=${FAKE_WORLD_ID}&instanceId=`));
+  await expectNoSeriousViolations(status, "an approved attendee's status page with the join link");
+  await status.screenshot({ path: "test-results/event-night-join-wide.png", fullPage: true });
+  // Visitors never see it.
+  await status.goto(`${server.url}/events`);
+  await status.getByRole("link", { name: new RegExp(title) }).first().click();
+  await expect(status.getByRole("link", { name: "Join in VRChat" })).toHaveCount(0);
+  await wide.close();
+  await context.close();
 });

@@ -30,13 +30,14 @@ describeEachDatabase("attendance", (kind) => {
     return row!.id;
   }
 
-  async function apply(eventId: string, name: string, { approve = true, discord = null as string | null } = {}) {
+  async function apply(eventId: string, name: string, { approve = true, discord = null as string | null, vrchat = null as string | null } = {}) {
     const questions = await listFormQuestions(database.db, { kind: "event", eventId });
     const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => (field === answerFieldName(questions[0]!.id) ? name : undefined), now: new Date() });
     if (!result.ok) throw new Error(result.message);
     const id = result.application.id;
     if (approve) await reviewApplication(database.db, { kind: "event", eventId }, id, { status: "approved" }, keeper, new Date());
     if (discord) await database.db.update(eventApplications).set({ discordUserId: discord }).where(eq(eventApplications.id, id));
+    if (vrchat) await database.db.update(eventApplications).set({ vrchatUserId: vrchat }).where(eq(eventApplications.id, id));
     return id;
   }
 
@@ -59,7 +60,7 @@ describeEachDatabase("attendance", (kind) => {
     expect(after.counts.attended).toBe(0);
   });
 
-  it("tells a later application how the same person did before: by Discord account, else by username", async () => {
+  it("tells a later application how the same person did before: by VRChat account, else Discord account, else username", async () => {
     const first = await makeEvent("First");
     const second = await makeEvent("Second");
     const third = await makeEvent("Third");
@@ -72,15 +73,20 @@ describeEachDatabase("attendance", (kind) => {
     await markAttendance(database.db, first, [await apply(first, "Heron")], "attended", keeper);
     // Unmarked attendance does not count.
     await apply(second, "Heron");
+    // Wren's VRChat account is linked each time; their Discord account differs (a new one), the name too.
+    await markAttendance(database.db, first, [await apply(first, "Wren", { vrchat: "usr_wren", discord: "1111" })], "attended", keeper);
+    await markAttendance(database.db, second, [await apply(second, "Wren Old", { vrchat: "usr_wren", discord: "2222" })], "no_show", keeper);
 
     const moth = await apply(next, "Moth Light", { discord: "4242" });
     const heron = await apply(next, " HERON ");
     const stranger = await apply(next, "Stranger");
+    const wren = await apply(next, "Wren New", { vrchat: "usr_wren", discord: "3333" });
     const records = await attendanceRecords(database.db, next, [
-      { id: moth, discordUserId: "4242", vrchatUsername: "Moth Light" },
-      { id: heron, discordUserId: null, vrchatUsername: " HERON " },
-      { id: stranger, discordUserId: null, vrchatUsername: "Stranger" },
+      { id: moth, vrchatUserId: null, discordUserId: "4242", vrchatUsername: "Moth Light" },
+      { id: heron, vrchatUserId: null, discordUserId: null, vrchatUsername: " HERON " },
+      { id: stranger, vrchatUserId: null, discordUserId: null, vrchatUsername: "Stranger" },
+      { id: wren, vrchatUserId: "usr_wren", discordUserId: "3333", vrchatUsername: "Wren New" },
     ]);
-    expect(records).toEqual({ [moth]: { attended: 2, noShows: 1 }, [heron]: { attended: 1, noShows: 0 } });
+    expect(records).toEqual({ [moth]: { attended: 2, noShows: 1 }, [heron]: { attended: 1, noShows: 0 }, [wren]: { attended: 1, noShows: 1 } });
   });
 });

@@ -585,10 +585,16 @@ export interface AttendanceRecord {
  * their linked Discord account when there is one, else their VRChat username (case and spaces at the
  * ends ignored). Only events where attendance was marked count.
  */
-export async function attendanceRecords(db: Database, eventId: string, people: readonly { id: string; discordUserId: string | null; vrchatUsername: string }[]): Promise<Record<string, AttendanceRecord>> {
+export async function attendanceRecords(
+  db: Database,
+  eventId: string,
+  people: readonly { id: string; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[],
+): Promise<Record<string, AttendanceRecord>> {
   if (people.length === 0) return {};
-  const key = sql<string>`coalesce('discord:' || ${eventApplications.discordUserId}, 'name:' || lower(btrim(${eventApplications.vrchatUsername})))`;
-  const keyOf = (person: (typeof people)[number]) => (person.discordUserId ? `discord:${person.discordUserId}` : `name:${person.vrchatUsername.trim().toLowerCase()}`);
+  // The same person: their linked VRChat account, else their linked Discord account, else the username given.
+  const key = sql<string>`coalesce('vrchat:' || ${eventApplications.vrchatUserId}, 'discord:' || ${eventApplications.discordUserId}, 'name:' || lower(btrim(${eventApplications.vrchatUsername})))`;
+  const keyOf = (person: (typeof people)[number]) =>
+    person.vrchatUserId ? `vrchat:${person.vrchatUserId}` : person.discordUserId ? `discord:${person.discordUserId}` : `name:${person.vrchatUsername.trim().toLowerCase()}`;
   const keys = [...new Set(people.map(keyOf))];
   const rows = await db
     .select({

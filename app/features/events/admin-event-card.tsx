@@ -1,5 +1,5 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
-import type { InstanceState } from "~/db/enums";
+import type { EventRoleState, InstanceState } from "~/db/enums";
 import { formatLongDateTime, zoneOf } from "./event-timing";
 import { CalendarCheck, Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
 import { Form, href, Link } from "react-router";
@@ -76,6 +76,24 @@ export interface ListedInstance {
   /** While open: the link that opens it in VRChat, and how many are in it (as last read). */
   joinUrl: string | null;
   players: number | null;
+  /** An event with applications: its attendees' own VRChat role, which its instance admits. */
+  role: { state: EventRoleState; lastError: string | null } | null;
+}
+
+const ROLE_TEXT: Record<EventRoleState, string> = {
+  creating: "Making the attendees' VRChat role…",
+  ready: "The attendees' VRChat role is made: each approved attendee gets it, and only they can enter the instance.",
+  refused: "VRChat refused to make the attendees' role",
+  retiring: "After the event: taking the attendees' role away, then deleting it.",
+  deleted: "The attendees' role was deleted after the event.",
+};
+
+/** Where the attendees' role stands, in words. */
+function roleText(role: ListedInstance["role"]): string {
+  if (!role) return "The attendees' VRChat role is made when the first attendee is approved (or the instance opens); only its holders can enter.";
+  if (role.state === "refused") return `${ROLE_TEXT.refused}: ${role.lastError ?? "no reason given"}. 'Retry' asks again.`;
+  if (role.state === "creating" && role.lastError) return `VRChat could not be reached to make the attendees' role: it is tried again. Last try: ${role.lastError}`;
+  return ROLE_TEXT[role.state];
 }
 
 function InstanceButton({ eventId, intent, children }: { eventId: string; intent: "open-instance" | "close-instance"; children: React.ReactNode }) {
@@ -123,19 +141,24 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
       if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
       break;
     default:
-      text = event.applicationRequired
-        ? "Not opened by Dwell: an event with applications opens to its attendees' role, not made yet. Open it in VRChat by hand."
-        : ended
+      text = ended
           ? "No instance was opened."
           : opensAt
             ? <>The instance opens itself at <time dateTime={opensAt.toISOString()}>{formatLongDateTime(opensAt, zoneOf(event.timezone))}</time>.</>
             : "Opened by hand ('Open the instance': never).";
-      if (!ended && !event.applicationRequired) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
+      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
   }
   return (
-    <div className="mt-3 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-mist-400/15 px-3 py-2 text-sm text-mist-300" data-testid="event-instance">
-      <p>{text}</p>
-      {may ? button : null}
+    <div className="mt-3 rounded-lg border border-mist-400/15 px-3 py-2 text-sm text-mist-300" data-testid="event-instance">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p>{text}</p>
+        {may ? button : null}
+      </div>
+      {event.applicationRequired ? (
+        <p className="mt-1 text-xs text-mist-400" data-testid="event-role">
+          {roleText(instance.role)}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -202,7 +202,7 @@ function InstanceFields({ event, invalid }: { event: AdminEventSummary | null; i
           <input type="radio" name="instanceAccess" value="public" defaultChecked={event?.instanceAccess === "public"} className="size-4 accent-ember-400" />
           Group Public: anyone
         </label>
-        <p className="text-xs text-mist-400">An event with applications is not opened by Dwell yet: open its instance in VRChat by hand.</p>
+        <p className="text-xs text-mist-400">An event with applications opens to its approved attendees only (their own VRChat role), whatever is chosen here.</p>
       </fieldset>
     </fieldset>
   );
