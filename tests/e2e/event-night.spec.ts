@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { FAKE_WORLD_ID, FAKE_WORLD_NAME, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
@@ -39,6 +39,16 @@ test.afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** Signs the admin in and opens the form of a new event. */
+async function newEventForm(page: Page) {
+  await page.goto(`${server.url}/admin/events`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  await page.getByRole("link", { name: "Create New Prophecy" }).click();
+  await hydrated(page);
+}
+
 /** A visitor applies through the event's page; their status link. */
 async function apply(browser: Browser, name: string) {
   const visitor = await browser.newPage();
@@ -55,12 +65,7 @@ async function apply(browser: Browser, name: string) {
 
 test("an event with its world and end; an attendee withdraws and the waitlist refills the place", async ({ page, browser }) => {
   test.setTimeout(150_000);
-  await page.goto(`${server.url}/admin/events`);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
-  await page.getByRole("link", { name: "Create New Prophecy" }).click();
-  await hydrated(page);
+  await newEventForm(page);
   await page.getByLabel("Title").fill(TITLE);
   await page.getByLabel("Event Date").fill(DATE);
   await page.getByLabel("Event Time").fill("20:00");
@@ -178,13 +183,8 @@ test("an open event's instance, opened and closed from its card", async ({ brows
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    await page.goto(`${server.url}/admin/events`);
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Enter Sanctum" }).click();
     const title = `Open Gathering ${viewport.width}`;
-    await page.getByRole("link", { name: "Create New Prophecy" }).click();
-    await hydrated(page);
+    await newEventForm(page);
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Event Date").fill(start.slice(0, 10));
     await page.getByLabel("Event Time").fill(start.slice(11, 16));
@@ -222,12 +222,7 @@ test("who gets in: the event's role for approved attendees, its role-only instan
   const title = "Role Night";
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}/admin/events`);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Enter Sanctum" }).click();
-  await page.getByRole("link", { name: "Create New Prophecy" }).click();
-  await hydrated(page);
+  await newEventForm(page);
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Event Date").fill(start.slice(0, 10));
   await page.getByLabel("Event Time").fill(start.slice(11, 16));

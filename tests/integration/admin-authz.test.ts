@@ -59,6 +59,10 @@ const RESOURCES: Record<string, { url: () => string; expect: Expect; whenAllowed
   "admin/applications/:applicationId/vrchat": [{ url: () => `/admin/applications/${ids.application}/vrchat`, expect: REVIEWERS }],
   "admin/applications/:applicationId/discord": [{ url: () => `/admin/applications/${ids.application}/discord`, expect: REVIEWERS }],
   // A group application's id under an event: not one of that event's, so not found, for those who may look.
+  "admin/events/:eventId/applications/:applicationId/vrchat": [
+    { url: () => `/admin/events/${ids.hosted}/applications/${ids.application}/vrchat`, expect: { owner: 200, admin: 200, reviewer: 200, host: 200 } },
+    { url: () => `/admin/events/${ids.other}/applications/${ids.application}/vrchat`, expect: REVIEWERS },
+  ],
   "admin/events/:eventId/applications/:applicationId/discord": [
     { url: () => `/admin/events/${ids.hosted}/applications/${ids.application}/discord`, expect: { owner: 200, admin: 200, reviewer: 200, host: 200 } },
     { url: () => `/admin/events/${ids.other}/applications/${ids.application}/discord`, expect: REVIEWERS },
