@@ -24,7 +24,7 @@ import { requestProblem } from "../../tests/fakes/vrchat-contract";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, decideApplications, findReview, linkVRChatAccount, type DecideServices, type Decider } from "./decide.server";
 import { openEventInstance, type InstanceServices } from "./event-instance.server";
-import { eventRoleChannel, keepEventRoles, recordRoleOutcome, ROLE_TEXTS, type RoleServices } from "./event-role.server";
+import { deleteEventWithRole, eventRoleChannel, keepEventRoles, recordRoleOutcome, ROLE_TEXTS, type RoleServices } from "./event-role.server";
 import { withdrawApplication } from "./withdraw.server";
 
 const SITE = "https://dwell.example";
@@ -248,5 +248,18 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect((await eventRole(refused.id))?.state).toBe("refused");
     fake.setEndpoint("createRole", "normal");
     expect(await openEventInstance(instances, refused.id, new Date(), { manual: true })).toMatchObject({ kind: "opened" });
+  });
+
+  it("deletes the role in VRChat with an event deleted from the Sanctum", async () => {
+    const event = await makeEvent(5);
+    const ash = await apply(event.id, "Ash", fakeUserId(1));
+    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper, SITE);
+    await deliver();
+    const roleId = (await eventRole(event.id))!.roleId!;
+    expect(holders(roleId)).toEqual([fakeUserId(1)]);
+    expect(await deleteEventWithRole(database.db, event.id, new Date())).toBe(true);
+    await deliver();
+    expect(fake.group.roles.some((role) => role.id === roleId)).toBe(false);
+    expect(fake.roleWrites.map((write) => write.kind)).toEqual(["create", "give", "delete"]);
   });
 });

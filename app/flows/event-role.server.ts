@@ -31,7 +31,7 @@ import {
   setAttendeeRole,
 } from "~/features/events/event-roles.server";
 import { formatLongDate, eventStart, zoneOf } from "~/features/events/event-timing";
-import { getEvent } from "~/features/events/events.server";
+import { deleteEvent, getEvent } from "~/features/events/events.server";
 import { getOpenInstance } from "~/features/events/event-instances.server";
 import { joinLink } from "~/features/vrchat/vrchat-instances.server";
 import type { DeliveryOutcome } from "~/features/notifications/notification";
@@ -39,7 +39,7 @@ import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { actionOutcomeOf, type ActionOutcome } from "~/features/vrchat/vrchat-actions.server";
 import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { queueRoleAction, RoleActionSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import { queueRoleAction, queueRoleRemoval, RoleActionSchema, RoleRemovalSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
 import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 
@@ -229,6 +229,16 @@ export function eventRoleChannel(services: RoleServices, timeoutMs: number): Out
     // A membership read, perhaps the role's making (a list and a create), an invite or the change: each perhaps after a login.
     maxDeliveryMs: 8 * timeoutMs + 5_000,
     async deliver(payload: unknown): Promise<DeliveryOutcome> {
+      const removal = RoleRemovalSchema.safeParse(payload);
+      if (removal.success) {
+        if (!services.roles) return { kind: "failed", error: "VRChat is not configured on this site" };
+        try {
+          await services.roles.remove(removal.data.roleId);
+          return { kind: "delivered", result: "The deleted event's role was deleted in VRChat" };
+        } catch (error) {
+          return actionOutcomeOf(error, ROLE_TEXTS.refusedRoles);
+        }
+      }
       const parsed = RoleActionSchema.safeParse(payload);
       if (!parsed.success) return { kind: "failed", error: "The job could not be read" };
       const job = parsed.data;
@@ -242,6 +252,17 @@ export function eventRoleChannel(services: RoleServices, timeoutMs: number): Out
       }
     },
   };
+}
+
+/**
+ * An event deleted from the Sanctum: with it, its role in VRChat (queued in the deletion's
+ * transaction, so the role's id outlives the event's rows).
+ */
+export async function deleteEventWithRole(db: Database, eventId: string, now: Date): Promise<boolean> {
+  return deleteEvent(db, eventId, async (tx, id) => {
+    const role = await getEventRole(tx, id);
+    if (role?.roleId && (role.state === "ready" || role.state === "retiring")) await queueRoleRemoval(tx, { eventId: id, roleId: role.roleId }, now);
+  });
 }
 
 /**

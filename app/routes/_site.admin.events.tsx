@@ -10,7 +10,7 @@ import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
 import { eventStart } from "~/features/events/event-timing";
-import { createEvent, deleteEvent, getEvent, listEventsForAdmin, type PublicationChange } from "~/features/events/events.server";
+import { createEvent, getEvent, listEventsForAdmin, type PublicationChange } from "~/features/events/events.server";
 import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
 import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
@@ -24,6 +24,7 @@ import { saveEventRefilling } from "~/flows/withdraw.server";
 import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
 import { listEventRoles } from "~/features/events/event-roles.server";
+import { deleteEventWithRole } from "~/flows/event-role.server";
 import type { ListedInstance } from "~/features/events/admin-event-card";
 import { instanceKey } from "~/features/vrchat/vrchat-api.server";
 import type { GroupDataService } from "~/features/vrchat/group-data.server";
@@ -102,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "delete") {
     try {
-      if (!(await deleteEvent(db, id))) return data({ error: "Event not found" }, { status: 404 });
+      if (!(await deleteEventWithRole(db, id, new Date()))) return data({ error: "Event not found" }, { status: 404 });
     } catch (error) {
       log.error("failed to delete an event", { error, eventId: id });
       return data({ error: "Failed to delete event" }, { status: 503 });

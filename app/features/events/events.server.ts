@@ -310,10 +310,11 @@ export async function updateEvent(
  * Deletes an event with its questions and applications; whether it existed. Its entry on VRChat's
  * calendar, if it has one, is queued for removal in the same transaction.
  */
-export async function deleteEvent(db: Database, id: string): Promise<boolean> {
+export async function deleteEvent(db: Database, id: string, beforeDelete?: (tx: Transaction, id: string) => Promise<void>): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
   return db.transaction(async (tx) => {
     await withdrawPublication(tx, id, new Date());
+    await beforeDelete?.(tx, id);
     const rows = await tx.delete(events).where(eq(events.id, id)).returning({ id: events.id });
     return rows.length > 0;
   });

@@ -102,3 +102,11 @@ export const RoleActionSchema = z.object({
 export async function queueRoleAction(tx: Pick<Database, "insert">, action: RoleAction, at: Date) {
   await tx.insert(outbox).values({ target: "vrchat_event_role", payload: action, sourceId: action.applicationId, nextAttemptAt: at });
 }
+
+/** The role of an event being deleted: removed from VRChat after the event is gone (its holders lose it with it). */
+export const RoleRemovalSchema = z.object({ action: z.literal("delete-role"), eventId: z.uuid(), roleId: z.string().regex(ROLE_ID) });
+export type RoleRemoval = z.infer<typeof RoleRemovalSchema>;
+
+export async function queueRoleRemoval(tx: Pick<Database, "insert">, removal: Omit<RoleRemoval, "action">, at: Date) {
+  await tx.insert(outbox).values({ target: "vrchat_event_role", payload: { action: "delete-role", ...removal } satisfies RoleRemoval, nextAttemptAt: at });
+}
