@@ -208,6 +208,8 @@ export interface AttendeeWayIn {
   joinUrl: string | null;
   /** They are not a member of the group in VRChat yet: the role (and the way in) follows when they join. */
   joinGroupFirst: boolean;
+  /** No VRChat account is linked to the application yet: the hosts link it (the role follows). */
+  noAccount: boolean;
 }
 
 /** Null unless the application is approved, roles are kept, and its event has not ended. */
@@ -219,6 +221,7 @@ export async function attendeeWayIn(services: Pick<RoleServices, "db" | "roles">
   return {
     joinUrl: open?.worldId && open.instanceId ? joinLink({ worldId: open.worldId, instanceId: open.instanceId }) : null,
     joinGroupFirst: subject.eventRole === "not_member",
+    noAccount: subject.vrchatUserId === null,
   };
 }
 

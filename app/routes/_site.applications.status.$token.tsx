@@ -163,6 +163,11 @@ export default function ApplicationStatusPage({ loaderData, actionData }: Route.
             : once you are a member, you are let in.
           </p>
         ) : null}
+        {status.wayIn?.noAccount ? (
+          <p className="mt-6 text-sm text-mist-300" data-testid="account-not-linked">
+            The hosts have not linked your VRChat account to this application yet. Once they do, you are given the event&apos;s role in VRChat, and with it the way in.
+          </p>
+        ) : null}
         {actionData?.notice ? <p role="status" className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200">{actionData.notice}</p> : null}
         {status.canWithdraw ? <Withdraw confirming={actionData?.confirming === true} /> : null}
       </Card>

@@ -259,7 +259,7 @@ test("who gets in: the event's role for approved attendees, its role-only instan
     return `${server.url}${statusUrl}`;
   };
   const rowan = await applyAs("Rowan Vale", `https://vrchat.com/home/user/${fakeUserId(71)}`);
-  await applyAs("Sorrel Finch", "");
+  const sorrel = await applyAs("Sorrel Finch", "");
 
   await page.goto(`${server.url}/admin/events`);
   await page.getByRole("link", { name: `View Applications of ${title}` }).click();
@@ -276,6 +276,10 @@ test("who gets in: the event's role for approved attendees, its role-only instan
     await expect(entry("Rowan Vale").getByTestId("attendee-entry")).toContainText("Can enter", { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(entry("Sorrel Finch").getByTestId("attendee-entry")).toContainText("Cannot enter yet");
+  const sorrelPage = await browser.newPage();
+  await sorrelPage.goto(sorrel);
+  await expect(sorrelPage.getByTestId("account-not-linked")).toContainText("The hosts have not linked your VRChat account");
+  await sorrelPage.close();
   await hydrated(page);
   await entry("Sorrel Finch").getByText("Show responses", { exact: true }).click();
   await entry("Sorrel Finch").getByRole("button", { name: /^This is them\s*: Sorrel Finch$/ }).click();
