@@ -53,6 +53,7 @@ import { createPageCache } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { securityHeaders } from "./security-headers";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
 import { eventRoleChannel, eventRoleServices, keepEventRoles, recordRoleOutcome } from "~/flows/event-role.server";
 import { createDiscordAnnouncementChannel } from "~/features/notifications/discord.server";
 import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
@@ -400,8 +401,22 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
     pruneSignInFailures(database.db, new Date()).catch((error: unknown) => log.warn("pruning sign-in failures failed", { error }));
     remindReviewers();
+    keepSeriesAhead();
   }, 60 * 60 * 1000);
   housekeeping.unref();
+  // Repeating events keep their occurrences eight weeks ahead: each hour, and soon after a start.
+  function keepSeriesAhead() {
+    keepSeries(database.db, eventPageUrl(config.PUBLIC_URL), new Date())
+      .then((made) => {
+        if (made > 0) {
+          log.info("made the next events of repeating series", { made });
+          actionWorker.wake();
+        }
+      })
+      .catch((error: unknown) => log.error("keeping repeating events ahead failed", { error }));
+  }
+  const firstSeriesLook = setTimeout(keepSeriesAhead, 5_000);
+  firstSeriesLook.unref();
   // Once a day, a line in the review channel when applications have waited more than a day.
   function remindReviewers() {
     if (!discord || !config.DISCORD_REVIEW_CHANNEL_ID) return;
@@ -504,6 +519,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (trendReadings) clearInterval(trendReadings);
       if (instanceLook) clearInterval(instanceLook);
       if (firstInstanceLook) clearTimeout(firstInstanceLook);
+      clearTimeout(firstSeriesLook);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => {

@@ -70,3 +70,10 @@ export type AttendeeRole = (typeof ATTENDEE_ROLES)[number];
 /** Whether an approved attendee came, marked after the event. */
 export const ATTENDANCE = ["attended", "no_show"] as const;
 export type Attendance = (typeof ATTENDANCE)[number];
+
+/**
+ * How an event repeats ('Repeats'): every week, every two weeks, or monthly on the same weekday (the
+ * second Tuesday; a fifth one is the month's last). 'never' is a single event, not stored.
+ */
+export const SERIES_FREQUENCIES = ["weekly", "biweekly", "monthly"] as const;
+export type SeriesFrequency = (typeof SERIES_FREQUENCIES)[number];

@@ -18,6 +18,7 @@ import {
   unique,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 import {
@@ -45,6 +46,8 @@ import {
   type UserRole,
   type VRChatImport,
   type WaitlistPromotion,
+  SERIES_FREQUENCIES,
+  type SeriesFrequency,
 } from "./enums";
 
 export {
@@ -245,6 +248,9 @@ export const events = pgTable(
      * (imported by an admin, members-only ones included). Null for events made here.
      */
     vrchatImport: text().$type<VRChatImport>(),
+    /** The series it is an occurrence of ('Repeats'), and which one (0: the first). */
+    seriesId: uuid().references((): AnyPgColumn => eventSeries.id, { onDelete: "set null" }),
+    seriesIndex: integer(),
     ...timestamps,
   },
   (table) => [
@@ -259,6 +265,8 @@ export const events = pgTable(
     check("events_end_check", sql`(${table.endDate} is null) = (${table.endTime} is null)`),
     check("events_world_id_check", sql`${table.worldId} ~ '^wrld_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     index("events_schedule_idx").on(table.eventDate, table.eventTime),
+    uniqueIndex("events_series_occurrence_key").on(table.seriesId, table.seriesIndex),
+    check("events_series_check", sql`${table.seriesId} is null or ${table.seriesIndex} >= 0`),
     index("events_featured_idx")
       .on(table.eventDate, table.eventTime)
       .where(sql`${table.featured}`),
@@ -795,3 +803,64 @@ export const eventRoles = pgTable(
   },
   (table) => [check("event_roles_state_check", sql`${table.state} in ${inList(EVENT_ROLE_STATES)}`)],
 );
+
+/**
+ * A repeating event ('Repeats'): its rule, its end (a last date or a number of events: never
+ * neither), and the settings its next occurrences are made from. Each occurrence is an event of its
+ * own; `madeCount` is the next index to make, so an occurrence deleted by the admins never comes back.
+ * Dates follow the rule from the anchor (an occurrence's index and date, moved by 'this and the
+ * following' edits).
+ */
+export const eventSeries = pgTable(
+  "event_series",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    frequency: text().$type<SeriesFrequency>().notNull(),
+    anchorIndex: integer().notNull().default(0),
+    anchorDate: date({ mode: "string" }).notNull(),
+    untilDate: date({ mode: "string" }),
+    occurrenceCount: integer(),
+    madeCount: integer().notNull().default(0),
+    template: jsonb().$type<SeriesTemplate>().notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    check("event_series_frequency_check", sql`${table.frequency} in ${inList(SERIES_FREQUENCIES)}`),
+    check("event_series_end_check", sql`(${table.untilDate} is null) <> (${table.occurrenceCount} is null)`),
+    check("event_series_count_check", sql`${table.occurrenceCount} >= 0`),
+  ],
+);
+
+/**
+ * What a series' next occurrences are made from: an event's settings without its date (the rule
+ * gives that), its length and deadline as distances from the date, its host, and what the admins
+ * chose for VRChat's calendar (null: not published).
+ */
+export interface SeriesTemplate {
+  title: string;
+  description: string;
+  eventTime: string;
+  timezone: string;
+  /** The end: this many days after the date, at this time (the zone's clocks). */
+  endDays: number;
+  endTime: string;
+  worldName: string;
+  worldId: string | null;
+  worldImageUrl: string | null;
+  worldChecked: boolean;
+  applicationRequired: boolean;
+  /** The application deadline: this many days before the date (null: none). */
+  deadlineDays: number | null;
+  maxAttendees: number | null;
+  applicationInstructions: string | null;
+  waitlistPromotion: WaitlistPromotion;
+  instanceLeadMinutes: number | null;
+  instanceRegion: InstanceRegion;
+  instanceAccess: InstanceAccess;
+  featured: boolean;
+  hostId: string | null;
+  createdBy: string | null;
+  publication: Omit<PublicationDetails, "title" | "description" | "startsAt" | "endsAt"> | null;
+}
+
+export type EventSeriesRow = typeof eventSeries.$inferSelect;

@@ -262,10 +262,13 @@ export function eventRoleChannel(services: RoleServices, timeoutMs: number): Out
  * transaction, so the role's id outlives the event's rows).
  */
 export async function deleteEventWithRole(db: Database, eventId: string, now: Date): Promise<boolean> {
-  return deleteEvent(db, eventId, async (tx, id) => {
-    const role = await getEventRole(tx, id);
-    if (role?.roleId && (role.state === "ready" || role.state === "retiring")) await queueRoleRemoval(tx, { eventId: id, roleId: role.roleId }, now);
-  });
+  return deleteEvent(db, eventId, (tx, id) => dropRoleOfDeleted(tx, id, now));
+}
+
+/** In the transaction that deletes an event: its VRChat role, if it has one, is queued for deletion. */
+export async function dropRoleOfDeleted(tx: Parameters<typeof getEventRole>[0] & Parameters<typeof queueRoleRemoval>[0], eventId: string, now: Date): Promise<void> {
+  const role = await getEventRole(tx, eventId);
+  if (role?.roleId && (role.state === "ready" || role.state === "retiring")) await queueRoleRemoval(tx, { eventId, roleId: role.roleId }, now);
 }
 
 /**

@@ -25,6 +25,9 @@ import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/
 import { listEventInstances } from "~/features/events/event-instances.server";
 import { listEventRoles } from "~/features/events/event-roles.server";
 import { deleteEventWithRole } from "~/flows/event-role.server";
+import { createEventSeries, deleteFollowing, saveFollowing } from "~/flows/event-series.server";
+import { RepeatInputSchema, repeatRuleOf, SERIES_TEXTS, type RepeatInput, type SeriesSummary } from "~/features/events/event-series";
+import { listSeriesSummaries } from "~/features/events/event-series.server";
 import type { ListedInstance } from "~/features/events/admin-event-card";
 import { instanceKey } from "~/features/vrchat/vrchat-api.server";
 import type { GroupDataService } from "~/features/vrchat/group-data.server";
@@ -101,9 +104,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const host = allows(viewer.role, "events.all") ? await chosenHost(db, form.get("hostId")) : undefined;
   if (host === null) return data({ field: "hostId", error: "Choose a host from the team." }, { status: 400 });
 
+  const repeat = RepeatInputSchema.safeParse(Object.fromEntries(form));
+  if (!repeat.success) return data(firstEventInputError(repeat.error), { status: 400 });
+  const following = stored?.seriesId !== null && stored?.seriesId !== undefined && repeat.data.applyTo === "following";
+
   if (intent === "delete") {
     try {
-      if (!(await deleteEventWithRole(db, id, new Date()))) return data({ error: "Event not found" }, { status: 404 });
+      const deleted = following ? await deleteFollowing(db, id, new Date()) : await deleteEventWithRole(db, id, new Date());
+      if (!deleted) return data({ error: "Event not found" }, { status: 404 });
     } catch (error) {
       log.error("failed to delete an event", { error, eventId: id });
       return data({ error: "Failed to delete event" }, { status: 503 });
@@ -167,12 +175,31 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       if (problem) return data(problem, { status: 400 });
     }
-    const origin = new URL(request.url).origin;
-    publication = { choice: chosen.choice, pageUrl: (eventId) => `${origin}${href("/events/:id", { id: eventId })}` };
+    const pageOrigin = new URL(request.url).origin;
+    publication = { choice: chosen.choice, pageUrl: (eventId) => `${pageOrigin}${href("/events/:id", { id: eventId })}` };
   }
+  // 'Repeats': a new series, an event made into one, or a series changed from this event on.
+  const series = stored?.seriesId ? ((await listSeriesSummaries(db, [stored])).get(stored.id) ?? null) : null;
+  let rule = null;
+  if (series && !following) {
+    if (!sameRepeat(repeat.data, series)) return data({ field: "applyTo", error: SERIES_TEXTS.repeatsNeedFollowing }, { status: 400 });
+  } else {
+    const chosen = repeatRuleOf(repeat.data, parsed.data.eventDate, series?.index ?? 0);
+    if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
+    rule = chosen.rule;
+  }
+  const origin = new URL(request.url).origin;
   try {
-    if (intent === "create") await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
-    else if (!(await saveEventRefilling(decideServices(ctx), new URL(request.url).origin, id, world.event, publication, host))) {
+    if (intent === "create" && rule) {
+      const saved = await createEventSeries(db, { siteOrigin: origin, input: world.event, rule, createdBy: viewer.id, hostId: host ?? viewer.id, publication }, new Date());
+      if (saved.kind === "refused") return data({ field: saved.field, error: saved.error }, { status: 400 });
+    } else if (intent === "create") {
+      await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
+    } else if (following || (!series && rule)) {
+      const saved = await saveFollowing(decideServices(ctx), origin, id, world.event, rule, publication, host, new Date());
+      if (saved.kind === "missing") return data({ error: "Event not found" }, { status: 404 });
+      if (saved.kind === "refused") return data({ field: saved.field, error: saved.error }, { status: 400 });
+    } else if (!(await saveEventRefilling(decideServices(ctx), origin, id, world.event, publication, host))) {
       return data({ error: "Event not found" }, { status: 404 });
     }
   } catch (error) {
@@ -182,6 +209,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   notifications.wake();
   // Saved; the list says so when VRChat could not confirm the world.
   return redirect(world.unchecked ? `${href("/admin/events")}?${WORLD_UNCHECKED_PARAM}` : href("/admin/events"));
+}
+
+/** The form's 'Repeats' fields say what the series says (an edit of one occurrence leaves the series alone). */
+function sameRepeat(input: RepeatInput, series: SeriesSummary): boolean {
+  return input.repeats === series.frequency && (input.repeatUntil ?? null) === series.untilDate && (input.repeatCount ?? null) === series.occurrenceCount;
 }
 
 const WORLD_UNCHECKED_PARAM = "world-unchecked";

@@ -1,6 +1,6 @@
 import { data, href, Link } from "react-router";
 import { z } from "zod";
-import { BackLink, ErrorAlert } from "~/components/ui/alert";
+import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { DecisionMessageEditor } from "~/features/decisions/decision-message-editor";
 import { DECISION_MESSAGE_MAX_LENGTH, DECISION_OUTCOMES, PLACEHOLDERS, type MessageKind } from "~/features/decisions/decision-messages";
@@ -8,13 +8,15 @@ import { listDecisionMessages, saveDecisionMessage, type MessageScope } from "~/
 import { getEvent } from "~/features/events/events.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
+import { copyToFollowing } from "~/flows/event-series.server";
+import { UseForFollowing, usedForFollowingText } from "~/features/events/use-for-following";
 import type { Route } from "./+types/_site.admin.messages";
 
 /** /admin/messages: the group's messages and every event's; /admin/events/:eventId/messages: one event's. */
 async function eventOf(db: Parameters<typeof getEvent>[0], eventId: string | undefined) {
   if (!eventId) return { event: null };
   const event = await getEvent(db, eventId);
-  return event ? { event: { id: event.id, title: event.title } } : null;
+  return event ? { event: { id: event.id, title: event.title, inSeries: event.seriesId !== null } } : null;
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -46,6 +48,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const found = await eventOf(db, params.eventId);
   if (!found) return data({ error: "Event not found" }, { status: 404 });
   const form = await request.formData().catch(() => null);
+  if (form?.get("intent") === "use-for-following") {
+    if (!found.event) return data({ error: "The message could not be saved." }, { status: 400 });
+    try {
+      const result = await copyToFollowing(db, found.event.id, "messages");
+      if (!result) return data({ error: "This event does not repeat." }, { status: 409 });
+      return { ok: true, usedForFollowing: usedForFollowingText("messages", result) };
+    } catch (error) {
+      log.error("failed to copy messages to a series' following events", { error });
+      return data({ error: "The messages could not be copied." }, { status: 503 });
+    }
+  }
   const parsed = SaveSchema.safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "The message could not be saved." }, { status: 400 });
   const { intent, kind, outcome, body } = parsed.data;
@@ -70,8 +83,9 @@ const SECTION: Record<MessageKind, { title: string; hint: string }> = {
   event: { title: "Events", hint: "What event applicants read, for every event that has no message of its own." },
 };
 
-export default function DecisionMessages({ loaderData }: Route.ComponentProps) {
+export default function DecisionMessages({ loaderData, actionData }: Route.ComponentProps) {
   const { error, event, sections, discordInvite } = loaderData;
+  const copied = actionData && "usedForFollowing" in actionData ? actionData.usedForFollowing : null;
   return (
     <div className="space-y-6">
       {event ? <BackLink to={href("/admin/events/:eventId/applications", { eventId: event.id })}>Back to Event Applications</BackLink> : null}
@@ -89,6 +103,8 @@ export default function DecisionMessages({ loaderData }: Route.ComponentProps) {
         </p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
+      {event?.inSeries ? <UseForFollowing what="messages" /> : null}
+      {copied ? <Notice>{copied}</Notice> : null}
       <section aria-labelledby="placeholders" className="rounded-lg border border-aurora-400/15 p-4 text-sm text-mist-300">
         <h2 id="placeholders" className="font-semibold text-mist-100">Placeholders</h2>
         <ul className="mt-1 grid gap-x-6 sm:grid-cols-2">

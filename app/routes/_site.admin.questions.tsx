@@ -16,6 +16,8 @@ import {
 } from "~/features/questions/questions.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
+import { copyToFollowing } from "~/flows/event-series.server";
+import { UseForFollowing, usedForFollowingText } from "~/features/events/use-for-following";
 import type { Route } from "./+types/_site.admin.questions";
 
 const NOT_FOUND = "Event not found";
@@ -44,7 +46,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!found) return data({ error: NOT_FOUND, event: null, questions: [] }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   try {
-    const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired } : null;
+    const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired, inSeries: found.event.seriesId !== null } : null;
     return { error: null, event, questions: await listQuestions(db, found.scope) };
   } catch (error) {
     return failed(error);
@@ -89,6 +91,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data({ error: "Failed to delete question" }, { status: 503 });
     }
   }
+  if (intent === "use-for-following") {
+    if (!found.event) return data({ error: "Unknown action." }, { status: 400 });
+    try {
+      const result = await copyToFollowing(db, found.event.id, "questions");
+      if (!result) return data({ error: "This event does not repeat." }, { status: 409 });
+      return { ok: true, usedForFollowing: usedForFollowingText("questions", result) };
+    } catch (error) {
+      log.error("failed to copy questions to a series' following events", { error });
+      return data({ error: "The questions could not be copied." }, { status: 503 });
+    }
+  }
   if (intent === "reorder") {
     let ids: unknown;
     try {
@@ -113,8 +126,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${loaderData?.event ? "Application Questions" : "Ritual Questions"} · The Sanctum` }];
 }
 
-export default function QuestionsPage({ loaderData, params }: Route.ComponentProps) {
+export default function QuestionsPage({ loaderData, actionData, params }: Route.ComponentProps) {
   const { error, event, questions } = loaderData;
+  const copied = actionData && "usedForFollowing" in actionData ? actionData.usedForFollowing : null;
   const isEvent = Boolean(params.eventId);
   return (
     <div className="space-y-6">
@@ -134,6 +148,8 @@ export default function QuestionsPage({ loaderData, params }: Route.ComponentPro
           {event && !event.applicationRequired ? (
             <Notice>This event doesn't require applications. Enable applications in the event settings to use these questions.</Notice>
           ) : null}
+          {event?.inSeries ? <UseForFollowing what="questions" /> : null}
+          {copied ? <Notice>{copied}</Notice> : null}
           <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
           <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
         </>

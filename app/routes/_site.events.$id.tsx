@@ -6,6 +6,7 @@ import { cardVersion } from "~/features/events/event-card-image.server";
 import { EventDetailView, EventNotFound } from "~/features/events/event-detail";
 import { eventPreviewLine, eventStructuredData } from "~/features/events/event-preview.server";
 import { getEvent, toEventDetail } from "~/features/events/events.server";
+import { seriesOnPage } from "~/features/events/event-series.server";
 import { getOpenInstance } from "~/features/events/event-instances.server";
 import { joinLink } from "~/features/vrchat/vrchat-instances.server";
 import { originOf, previewMeta } from "~/utils/preview-meta.server";
@@ -35,7 +36,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // A 'Group Public' instance is open to anyone: its link is for everyone. Any other is never shown here.
     const open = row.instanceAccess === "public" && !row.applicationRequired && !event.isPast ? await getOpenInstance(db, row.id) : null;
     const joinUrl = open?.worldId && open.instanceId ? joinLink({ worldId: open.worldId, instanceId: open.instanceId }) : null;
-    return { event, pageUrl, meta, places: places ? placesLeftText(places) : null, joinUrl };
+    const series = await seriesOnPage(db, row, new Date());
+    return { event, pageUrl, meta, places: places ? placesLeftText(places) : null, joinUrl, series };
   } catch (error) {
     log.error("failed to read an event", { error, eventId: params.id });
     return data({ event: null, pageUrl, meta: null }, { status: 503 });
@@ -47,5 +49,5 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {
-  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} places={loaderData.places} joinUrl={loaderData.joinUrl} /> : <EventNotFound />;
+  return loaderData.event ? <EventDetailView event={loaderData.event} pageUrl={loaderData.pageUrl} places={loaderData.places} joinUrl={loaderData.joinUrl} series={loaderData.series} /> : <EventNotFound />;
 }

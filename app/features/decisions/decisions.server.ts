@@ -209,3 +209,11 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
   return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text, directMessage };
 }
+
+/** An event's own decision messages become another's (a series' occurrences): its own are replaced. */
+export async function copyEventMessages(tx: Pick<Database, "select" | "insert" | "update" | "delete">, fromEventId: string, toEventId: string): Promise<void> {
+  const messages = await storedMessages(tx, "event", fromEventId);
+  await tx.delete(decisionMessages).where(and(eq(decisionMessages.kind, "event"), eq(decisionMessages.eventId, toEventId)));
+  if (messages.length === 0) return;
+  await tx.insert(decisionMessages).values(messages.map(({ outcome, body }) => ({ kind: "event" as const, eventId: toEventId, outcome, body })));
+}

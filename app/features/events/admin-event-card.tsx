@@ -1,7 +1,8 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
 import type { EventRoleState, InstanceState } from "~/db/enums";
-import { formatLongDateTime, zoneOf } from "./event-timing";
-import { CalendarCheck, Inbox, ListChecks, Pencil, Trash2 } from "lucide-react";
+import { formatEventDate, formatLongDateTime, zoneOf } from "./event-timing";
+import { CalendarCheck, Inbox, ListChecks, Pencil, Repeat, Trash2 } from "lucide-react";
+import { describeRepeat, type SeriesSummary } from "./event-series";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -14,12 +15,19 @@ import type { ListedPublication } from "./vrchat-publication";
 
 export const DELETE_EVENT_CONFIRMATION = "Are you sure you want to delete this prophecy? This action cannot be undone.";
 
-export function DeleteEventButton({ eventId, title }: { eventId: string; title: string }) {
+export function DeleteEventButton({ eventId, title, inSeries = false }: { eventId: string; title: string; inSeries?: boolean }) {
   const confirm = (
-    <Form method="post">
+    <Form method="post" className="flex flex-wrap justify-end gap-3">
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={eventId} />
-      <Button type="submit" variant="danger">Delete</Button>
+      {inSeries ? (
+        <>
+          <Button type="submit" variant="danger" name="applyTo" value="this">Delete this event</Button>
+          <Button type="submit" variant="danger" name="applyTo" value="following">Delete this and the following events</Button>
+        </>
+      ) : (
+        <Button type="submit" variant="danger">Delete</Button>
+      )}
     </Form>
   );
   return (
@@ -31,10 +39,17 @@ export function DeleteEventButton({ eventId, title }: { eventId: string; title: 
         </Button>
       }
       title={`Delete ${title}?`}
-      description={DELETE_EVENT_CONFIRMATION}
+      description={inSeries ? `${DELETE_EVENT_CONFIRMATION} Deleting this and the following events ends the series here, and deletes their applications too.` : DELETE_EVENT_CONFIRMATION}
       action={confirm}
     />
   );
+}
+
+/** 'Weekly on Tuesday · event 2 of 10', or '… · until March 1, 2027'. */
+function seriesText(series: SeriesSummary, eventDate: string): string {
+  const end = series.occurrenceCount !== null ? ` of ${series.occurrenceCount}` : "";
+  const until = series.untilDate ? ` · until ${formatEventDate(series.untilDate)}` : "";
+  return `${describeRepeat(series.frequency, eventDate)} · event ${series.index + 1}${end}${until}`;
 }
 
 /** How the event stands on the group's VRChat calendar, with "Try again" after a refusal. */
@@ -217,6 +232,12 @@ export function AdminEventCard({
           {event.worldId && !event.worldChecked ? <span className="block text-xs text-ember-300">World not checked with VRChat: save the event again to check it.</span> : null}
         </p>
       </div>
+      {event.series ? (
+        <p className="mt-3 flex items-center gap-2 text-sm text-mist-300" data-testid="event-series">
+          <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
+          {seriesText(event.series, event.eventDate)}
+        </p>
+      ) : null}
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       {instance ? <InstanceStatus event={event} instance={instance} may={may.edit} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
@@ -244,7 +265,7 @@ export function AdminEventCard({
             </Link>
           </Button>
         ) : null}
-        {may.edit ? <DeleteEventButton eventId={event.id} title={event.title} /> : null}
+        {may.edit ? <DeleteEventButton eventId={event.id} title={event.title} inSeries={event.series !== null} /> : null}
       </div>
     </Card>
     </article>

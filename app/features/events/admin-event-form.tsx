@@ -6,6 +6,7 @@ import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
 import { deadlineDateOf, defaultEndFor, EVENT_TIMEZONES } from "./event-timing";
 import { INSTANCE_LEADS } from "./event-input";
+import { REPEAT_LABELS, SERIES_MAX_COUNT } from "./event-series";
 import type { InstanceRegion } from "~/db/enums";
 import type { AdminEventSummary } from "./events.server";
 import {
@@ -99,6 +100,7 @@ export function AdminEventForm({
         <Field id={id("ends")} label="Ends" hint="On the timezone's clocks. Leave empty for two hours after the start.">
           <input id={id("ends")} name="ends" type="datetime-local" defaultValue={end ? `${end.endDate}T${end.endTime.slice(0, 5)}` : ""} className={fieldClass} {...invalid("ends")} />
         </Field>
+        <RepeatFields event={event} invalid={invalid} />
         <Field id={id("world-link")} label="VRChat World" hint="The world's link on vrchat.com (https://vrchat.com/home/world/wrld_…) or its id. Dwell reads its name and picture from VRChat.">
           <input id={id("world-link")} name="worldLink" inputMode="url" defaultValue={event?.worldId ?? ""} placeholder="https://vrchat.com/home/world/wrld_…" className={fieldClass} {...invalid("worldLink")} />
         </Field>
@@ -155,6 +157,7 @@ export function AdminEventForm({
           </>
         )}
         {publishing ? <PublishFields publication={publication} invalid={invalid} /> : null}
+        {event?.series ? <ApplyToFields invalid={invalid} /> : null}
         <div className="flex flex-wrap gap-3 sm:col-span-2">
           <Button type="submit" disabled={busy} aria-busy={busy}>{event ? "Save Changes" : "Create Prophecy"}</Button>
           <Button asChild variant="ghost">
@@ -167,6 +170,55 @@ export function AdminEventForm({
 }
 
 type Invalid = (name: string) => { "aria-invalid"?: boolean; "aria-describedby"?: string };
+
+/**
+ * 'Repeats': never, or a series of events (each its own, made eight weeks ahead) that ends on a
+ * date or after a number of events. Its end fields hide with CSS while it does not repeat.
+ */
+function RepeatFields({ event, invalid }: { event: AdminEventSummary | null; invalid: Invalid }) {
+  const headingId = useId();
+  const series = event?.series ?? null;
+  return (
+    <fieldset aria-labelledby={headingId} className="grid gap-4 rounded-xl border border-mist-400/20 p-4 sm:col-span-2 sm:grid-cols-3">
+      <legend id={headingId} className="px-1 text-sm font-semibold text-mist-100">Series</legend>
+      <Field id="event-repeats" label="Repeats" hint={series ? `This is event ${series.index + 1} of the series.` : "Each event of a series is its own: its applications, places, instance and reminders."}>
+        <select id="event-repeats" name="repeats" defaultValue={series?.frequency ?? "never"} className={fieldClass} {...invalid("repeats")}>
+          {Object.entries(REPEAT_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>{label}</option>
+          ))}
+        </select>
+      </Field>
+      <div className="dwell-repeat-fields contents">
+        <Field id="event-repeat-until" label="Last event on" hint="Give this, or the number of events.">
+          <input id="event-repeat-until" name="repeatUntil" type="date" defaultValue={series?.untilDate ?? ""} className={fieldClass} {...invalid("repeatUntil")} />
+        </Field>
+        <Field id="event-repeat-count" label="Number of events" hint={`The series' events in all, the first included (at most ${SERIES_MAX_COUNT}).`}>
+          <input id="event-repeat-count" name="repeatCount" type="number" min={2} max={SERIES_MAX_COUNT} step={1} defaultValue={series?.occurrenceCount ?? ""} className={fieldClass} {...invalid("repeatCount")} />
+        </Field>
+        <p className="text-xs text-mist-400 sm:col-span-3">Dwell makes the series&apos; events eight weeks ahead and keeps making them, with this event&apos;s settings, questions and messages.</p>
+      </div>
+    </fieldset>
+  );
+}
+
+/** An occurrence's edit: this event alone, or this and the following events of its series. */
+function ApplyToFields({ invalid }: { invalid: Invalid }) {
+  const headingId = useId();
+  return (
+    <fieldset aria-labelledby={headingId} className="space-y-2 rounded-xl border border-ember-400/30 p-4 sm:col-span-2" {...invalid("applyTo")}>
+      <legend id={headingId} className="px-1 text-sm font-semibold text-mist-100">Save changes to</legend>
+      <label className="flex items-center gap-2 text-sm text-mist-200">
+        <input type="radio" name="applyTo" value="this" defaultChecked className="size-4 accent-ember-400" />
+        This event
+      </label>
+      <label className="flex items-center gap-2 text-sm text-mist-200">
+        <input type="radio" name="applyTo" value="following" className="size-4 accent-ember-400" />
+        This and the following events
+      </label>
+      <p className="text-xs text-mist-400">The following events move to the series&apos; dates from this one and take its settings; their applications stay theirs.</p>
+    </fieldset>
+  );
+}
 
 const REGION_LABELS: Record<InstanceRegion, string> = { us: "US West", use: "US East", eu: "Europe", jp: "Japan" };
 

@@ -30,6 +30,8 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     vrchatEventId: null,
     vrchatFingerprint: null,
     vrchatImport: null,
+    seriesId: null,
+    seriesIndex: null,
     createdAt: new Date("2026-10-01T00:00:00Z"),
     updatedAt: new Date("2026-11-02T10:30:00Z"),
     ...values,

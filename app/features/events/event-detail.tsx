@@ -1,5 +1,5 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
-import { CalendarDays, CalendarPlus, ChevronDown, Globe, ScrollText } from "lucide-react";
+import { CalendarDays, CalendarPlus, ChevronDown, Globe, Repeat, ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { BackLink, Notice } from "~/components/ui/alert";
@@ -11,7 +11,8 @@ import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "./application-notice";
 import { addToCalendarUrl, outlookCalendarUrl } from "./calendar-link";
-import { formatLongDateTime, zoneOf } from "./event-timing";
+import { formatLongDateTime, formatShortDate, zoneOf } from "./event-timing";
+import type { SeriesOnPage } from "./event-series";
 import { EventWhen } from "./event-when";
 import type { EventDetail } from "./events.server";
 
@@ -63,7 +64,45 @@ function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string
 
 /** `places`: what is left of the event's places, in words ('7 of 20 places left', 'Full'), when it has a limit. */
 /** `joinUrl`: the open 'Group Public' instance's link, while there is one. */
-export function EventDetailView({ event, pageUrl, places = null, joinUrl = null }: { event: EventDetail; pageUrl: string; places?: string | null; joinUrl?: string | null }) {
+/** 'Repeats weekly on Tuesday', and the next dates, each its own event to apply to. */
+function SeriesNote({ series }: { series: SeriesOnPage }) {
+  return (
+    <div className="mt-3 border-t border-mist-400/15 pt-3 text-sm text-mist-300" data-testid="event-series">
+      <p className="flex items-center gap-2">
+        <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
+        {series.repeat}
+      </p>
+      {series.next.length > 0 ? (
+        <p className="mt-1">
+          Next:{" "}
+          {series.next.map((next, index) => (
+            <span key={next.id}>
+              {index > 0 ? " · " : null}
+              <Link to={href("/events/:id", { id: next.id })} className="text-aurora-300 underline-offset-4 hover:underline">
+                {formatShortDate(new Date(`${next.eventDate}T12:00:00Z`), "UTC")}
+              </Link>
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function EventDetailView({
+  event,
+  pageUrl,
+  places = null,
+  joinUrl = null,
+  series = null,
+}: {
+  event: EventDetail;
+  pageUrl: string;
+  places?: string | null;
+  joinUrl?: string | null;
+  /** How it repeats, and the series' next events (links to their own pages). */
+  series?: SeriesOnPage | null;
+}) {
   const viewerTimeZone = useViewerTimeZone();
   const open = event.applicationState === "open";
   const notice = applicationClosedNotice(event.applicationState);
@@ -114,6 +153,7 @@ export function EventDetailView({ event, pageUrl, places = null, joinUrl = null 
         <InfoCard icon={<CalendarDays className="size-5" />} title="When">
           <EventWhen event={event} />
           {event.isPast ? null : <AddToCalendar event={event} pageUrl={pageUrl} />}
+          {series ? <SeriesNote series={series} /> : null}
         </InfoCard>
         <InfoCard icon={<Globe className="size-5" />} title="World">
           {event.worldImageUrl ? (

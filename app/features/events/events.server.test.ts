@@ -195,6 +195,8 @@ describe("toEventDetail", () => {
         vrchatEventId: "cal_00000000-0000-0000-0000-000000000001",
         vrchatFingerprint: "x",
         vrchatImport: "sync",
+        seriesId: null,
+        seriesIndex: null,
         createdAt: NOW,
         updatedAt: NOW,
       },

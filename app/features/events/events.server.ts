@@ -6,6 +6,8 @@ import { eventApplications, events, type EventRow } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { MAX_EVENT_DAYS, type EventInput, type EventToSave } from "./event-input";
 import type { PublicationChoice } from "./vrchat-publication";
+import type { SeriesSummary } from "./event-series";
+import { listSeriesSummaries } from "./event-series.server";
 import { savePublication, withdrawPublication } from "./vrchat-publication.server";
 import {
   applicationDeadlineFor,
@@ -191,6 +193,8 @@ export interface AdminEventSummary extends EventSummary {
   instanceLeadMinutes: number | null;
   instanceRegion: InstanceRegion;
   instanceAccess: InstanceAccess;
+  /** The series it is an occurrence of ('Repeats'), or null. */
+  series: SeriesSummary | null;
 }
 
 /**
@@ -222,6 +226,7 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     .leftJoin(counts, eq(counts.eventId, events.id))
     .where(hostedBy ? eq(events.hostId, hostedBy) : undefined)
     .orderBy(asc(events.eventDate), asc(events.eventTime), asc(events.id));
+  const series = await listSeriesSummaries(db, rows.map(({ event }) => event));
   return rows.map(({ event, applicationCount, pendingApplications, waitlistApplications }) => ({
     ...toEventSummary(event, now),
     applicationDeadline: event.applicationDeadline?.toISOString() ?? null,
@@ -235,6 +240,7 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     instanceLeadMinutes: event.instanceLeadMinutes,
     instanceRegion: event.instanceRegion,
     instanceAccess: event.instanceAccess,
+    series: series.get(event.id) ?? null,
   }));
 }
 
@@ -274,14 +280,24 @@ export interface PublicationChange {
 
 /** Creates an event hosted by `hostId` (by default its creator). */
 export async function createEvent(db: Database, input: EventInput | EventToSave, createdBy: string, publication?: PublicationChange, hostId: string = createdBy): Promise<string> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId }).returning();
-    if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
-    return row!.id;
-  });
+  return db.transaction(async (tx) => (await createEventIn(tx, input, createdBy, publication, hostId)).id);
 }
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** createEvent inside a caller's transaction; `series`: the occurrence of a series it is. */
+export async function createEventIn(
+  tx: Transaction,
+  input: EventInput | EventToSave,
+  createdBy: string | null,
+  publication: PublicationChange | undefined,
+  hostId: string | null,
+  series?: { seriesId: string; seriesIndex: number },
+): Promise<EventRow> {
+  const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId, ...series }).returning();
+  if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
+  return row!;
+}
 
 /**
  * Whether the event existed. `hostId` (when given) hands it to another staff member; `afterSave`
@@ -297,13 +313,23 @@ export async function updateEvent(
   afterSave?: (tx: Transaction, row: EventRow) => Promise<void>,
 ): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
-  return db.transaction(async (tx) => {
-    const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
-    if (!row) return false;
-    if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
-    await afterSave?.(tx, row);
-    return true;
-  });
+  return db.transaction(async (tx) => (await updateEventIn(tx, id, input, publication, hostId, afterSave)) !== null);
+}
+
+/** updateEvent inside a caller's transaction: the event as saved, or null when it does not exist. */
+export async function updateEventIn(
+  tx: Transaction,
+  id: string,
+  input: EventInput | EventToSave,
+  publication?: PublicationChange,
+  hostId?: string,
+  afterSave?: (tx: Transaction, row: EventRow) => Promise<void>,
+): Promise<EventRow | null> {
+  const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
+  if (!row) return null;
+  if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
+  await afterSave?.(tx, row);
+  return row;
 }
 
 /**
@@ -312,10 +338,13 @@ export async function updateEvent(
  */
 export async function deleteEvent(db: Database, id: string, beforeDelete?: (tx: Transaction, id: string) => Promise<void>): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
-  return db.transaction(async (tx) => {
-    await withdrawPublication(tx, id, new Date());
-    await beforeDelete?.(tx, id);
-    const rows = await tx.delete(events).where(eq(events.id, id)).returning({ id: events.id });
-    return rows.length > 0;
-  });
+  return db.transaction((tx) => deleteEventIn(tx, id, beforeDelete));
+}
+
+/** deleteEvent inside a caller's transaction. */
+export async function deleteEventIn(tx: Transaction, id: string, beforeDelete?: (tx: Transaction, id: string) => Promise<void>): Promise<boolean> {
+  await withdrawPublication(tx, id, new Date());
+  await beforeDelete?.(tx, id);
+  const rows = await tx.delete(events).where(eq(events.id, id)).returning({ id: events.id });
+  return rows.length > 0;
 }

@@ -116,6 +116,11 @@ export async function publicationProblem(
   return null;
 }
 
+/** How many calendar entries the group may still create within the hour (those queued counted). */
+export async function calendarCreationsLeft(db: Executor, now: Date): Promise<number> {
+  return Math.max(0, VRCHAT_CREATIONS_PER_HOUR - (await recentCreations(db, now)).count);
+}
+
 /**
  * The admins no longer want this entry. Taken off the calendar at once when nothing replaces it;
  * when a new entry replaces it (a change of who may see it), it stays until the new one is published,

@@ -105,3 +105,26 @@ export async function reorderQuestions(db: Database, scope: QuestionScope, order
     }
   });
 }
+
+type Writer = Pick<Database, "select" | "insert" | "delete">;
+
+/** An event's questions become another's (a series' next occurrence, or 'use for the following events'): its own are replaced. */
+export async function copyEventQuestions(tx: Writer, fromEventId: string, toEventId: string): Promise<void> {
+  const questions = await tx
+    .select()
+    .from(eventApplicationQuestions)
+    .where(eq(eventApplicationQuestions.eventId, fromEventId))
+    .orderBy(asc(eventApplicationQuestions.orderIndex), asc(eventApplicationQuestions.createdAt));
+  await tx.delete(eventApplicationQuestions).where(eq(eventApplicationQuestions.eventId, toEventId));
+  if (questions.length === 0) return;
+  await tx.insert(eventApplicationQuestions).values(
+    questions.map((question, index) => ({
+      question: question.question,
+      questionType: question.questionType,
+      options: question.options,
+      required: question.required,
+      orderIndex: index,
+      eventId: toEventId,
+    })),
+  );
+}
