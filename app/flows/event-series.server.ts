@@ -29,6 +29,7 @@ import { createEventIn, deleteEventIn, getEvent, updateEventIn, type Publication
 import { calendarCreationsLeft } from "~/features/events/vrchat-publication.server";
 import type { PublicationChoice } from "~/features/events/vrchat-publication";
 import { log } from "~/utils/log.server";
+import { formQuestionsMemo } from "~/utils/memo.server";
 import type { DecideServices } from "./decide.server";
 import { dropRoleOfDeleted } from "./event-role.server";
 import { refillAfterSave } from "./withdraw.server";
@@ -261,7 +262,7 @@ export async function keepSeries(db: Database, pageUrl: (eventId: string) => str
 export async function copyToFollowing(db: Database, eventId: string, what: "questions" | "messages"): Promise<{ copied: number; kept: number } | null> {
   const stored = await getEvent(db, eventId);
   if (!stored?.seriesId || stored.seriesIndex === null) return null;
-  return db.transaction(async (tx) => {
+  const done = await db.transaction(async (tx) => {
     const following = await lockOccurrencesAfter(tx, stored.seriesId!, stored.seriesIndex!);
     const taken = what === "questions" ? await eventsWithApplications(tx, following.map((event) => event.id)) : new Set<string>();
     let copied = 0;
@@ -273,5 +274,8 @@ export async function copyToFollowing(db: Database, eventId: string, what: "ques
     }
     return { copied, kept: taken.size };
   });
+  // The public forms of those events read their questions afresh.
+  formQuestionsMemo.forget(db);
+  return done;
 }
 

@@ -6,14 +6,15 @@
  *   1. the event (found, and open to applications);
  *   2. the honeypot and the fill time (no database, no counting);
  *   3. the client's own limit, a client probing names, and the site-wide ceiling, counted in one
- *      statement (past the ceiling, a solved proof of work);
- *   5. the answers, and a read for a name that already applied;
- *   6. a profile link, looked up in VRChat from the visitors' own small allowance;
- *   7. the row, its history and its notifications, in one transaction.
+ *      statement that also uses up the post's proof of work when it is past the ceiling (where a
+ *      solved one lets a person through);
+ *   4. the answers, and a read for a name that already applied;
+ *   5. a profile link, looked up in VRChat from the visitors' own small allowance;
+ *   6. the row, its history and its notifications, in one transaction.
  */
 import type { AppContext } from "~/context";
 import {
-  listFormQuestions,
+  listFormQuestionsKept,
   submitApplication,
   SUBMIT_FAILED_MESSAGE,
   type ApplicationScope,
@@ -34,7 +35,7 @@ import {
   STARTED_FIELD,
   CROWD_RETRY_MESSAGE,
 } from "~/features/applications/spam-guard.server";
-import { checkCrowdProof, CROWD_FIELD, issueCrowdChallenge, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
+import { CROWD_FIELD, issueCrowdChallenge, proofVerdict, readCrowdProof, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
@@ -126,7 +127,17 @@ export async function submitPublicApplication(
 
   // The client's limit, its probing for names, and the site-wide count: one statement. A post past
   // the client's limits does not spend the site-wide count.
-  const admission = await admitSubmission(db, { client, clientLimit: config.RATE_LIMIT_APPLICATIONS, duplicatesLimit: config.RATE_LIMIT_DUPLICATES, now });
+  // A proof of work is read here (two HMACs); it is used up in the same statement, past the ceiling only.
+  const ceiling = config.RATE_LIMIT_APPLICATIONS_SITE;
+  const proof = config.CROWD_CHALLENGE_WORK > 0 ? await readCrowdProof(secret, client, form.get(CROWD_FIELD), now) : ({ kind: "missing" } as const);
+  const admission = await admitSubmission(db, {
+    client,
+    clientLimit: config.RATE_LIMIT_APPLICATIONS,
+    duplicatesLimit: config.RATE_LIMIT_DUPLICATES,
+    siteCeiling: ceiling,
+    proof: proof.kind === "valid" ? proof.use : undefined,
+    now,
+  });
   if (admission.clientCount > config.RATE_LIMIT_APPLICATIONS) {
     await countRefusal(db, "client-limit", now);
     return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: Math.ceil(clientRetryAfterMs(now) / 1000) };
@@ -136,18 +147,17 @@ export async function submitPublicApplication(
     return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: 3600 };
   }
   // Past the ceiling, a crowd: a solved proof of work lets a person through (see crowd-challenge).
-  const ceiling = config.RATE_LIMIT_APPLICATIONS_SITE;
   const thisMinute = admission.siteCount ?? 0;
   if (thisMinute > ceiling) {
-    const proof = config.CROWD_CHALLENGE_WORK > 0 ? await checkCrowdProof(db, secret, client, form.get(CROWD_FIELD), now) : "missing";
-    if (proof !== "solved" || thisMinute > ceiling * SOLVED_CEILING_FACTOR) {
+    const verdict = proofVerdict(proof, admission.proofUses);
+    if (verdict !== "solved" || thisMinute > ceiling * SOLVED_CEILING_FACTOR) {
       await countRefusal(db, "site-ceiling", now);
       if (thisMinute === ceiling + 1) log.warn("the site-wide application ceiling was reached: past it, a proof of work is asked", { perMinute: ceiling });
       const started = form.get(STARTED_FIELD);
       return {
         ok: false,
         status: 429,
-        error: proof === "missing" || proof === "solved" ? SITE_BUSY_MESSAGE : CROWD_RETRY_MESSAGE,
+        error: verdict === "missing" || verdict === "solved" ? SITE_BUSY_MESSAGE : CROWD_RETRY_MESSAGE,
         values,
         formStarted: typeof started === "string" ? started : undefined,
         crowdChallenge: await issueCrowdChallenge(secret, client, now, config.CROWD_CHALLENGE_WORK),
@@ -157,7 +167,7 @@ export async function submitPublicApplication(
   }
 
   try {
-    const questions = await listFormQuestions(db, scope);
+    const questions = await listFormQuestionsKept(db, scope);
     const status = newStatusToken();
     const result = await submitApplication(db, {
       scope,

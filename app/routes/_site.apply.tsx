@@ -7,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { Toaster } from "~/components/ui/toaster";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
-import { listFormQuestions, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
+import { listFormQuestionsKept, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
@@ -46,7 +46,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     : await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
   if (!params.id) {
     try {
-      return { mode: "group" as const, questions: done ? [] : await listFormQuestions(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
+      return { mode: "group" as const, questions: done ? [] : await listFormQuestionsKept(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
       return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed }, { status: 503 });
@@ -68,7 +68,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return { mode: "closed" as const, event: summary, notice, loadError: null };
   }
   try {
-    const questions = done ? [] : await listFormQuestions(db, { kind: "event", eventId: event.id });
+    const questions = done ? [] : await listFormQuestionsKept(db, { kind: "event", eventId: event.id });
     return { mode: "event" as const, event: summary, questions, formStarted, crowdChallenge, loadError: null };
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });

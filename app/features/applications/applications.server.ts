@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import { formQuestionsMemo } from "~/utils/memo.server";
 import { truncate } from "~/utils/text";
 import type { ApplicationStatus } from "~/db/enums";
 import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
@@ -15,6 +16,14 @@ export const DUPLICATE_MESSAGE = {
 } as const;
 
 export const SUBMIT_FAILED_MESSAGE = "Failed to submit application. Please try again.";
+
+/**
+ * A form's questions as the public form shows them and checks its answers against; kept for a second
+ * (the busiest read of a crowd at the door), forgotten when this process edits questions.
+ */
+export function listFormQuestionsKept(db: Database, scope: ApplicationScope): Promise<FormQuestion[]> {
+  return formQuestionsMemo.get(db, scope.kind === "event" ? scope.eventId : "group", () => listFormQuestions(db, scope));
+}
 
 export async function listFormQuestions(db: Database, scope: ApplicationScope): Promise<FormQuestion[]> {
   const table = scope.kind === "event" ? eventApplicationQuestions : applicationQuestions;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { solveCrowdChallenge } from "../../../tests/setup/crowd-proof";
-import { checkCrowdProof, issueCrowdChallenge } from "./crowd-challenge.server";
+import { issueCrowdChallenge, proofVerdict, readCrowdProof } from "./crowd-challenge.server";
+import { admitSubmission } from "./spam-guard.server";
 
 const SECRET = "the-site-secret-for-the-crowd-challenge-test";
 
@@ -13,7 +14,19 @@ describeEachDatabase("the crowd challenge", (kind) => {
   afterAll(() => database.close());
 
   const now = new Date();
-  const check = (proof: unknown, client = "192.0.2.1", at = now) => checkCrowdProof(database.db, SECRET, client, proof, at);
+  /** A post with this proof, as the submission's admission counts it (past a ceiling of `ceiling` a minute). */
+  const check = async (proof: unknown, client = "192.0.2.1", at = now, ceiling = 0) => {
+    const reading = await readCrowdProof(SECRET, client, proof, at);
+    const admission = await admitSubmission(database.db, {
+      client,
+      clientLimit: 1_000,
+      duplicatesLimit: 3,
+      siteCeiling: ceiling,
+      proof: reading.kind === "valid" ? reading.use : undefined,
+      now: at,
+    });
+    return admission.siteCount! > ceiling ? proofVerdict(reading, admission.proofUses) : "below the ceiling";
+  };
 
   it("takes a solution of a challenge it gave this client, once", async () => {
     const challenge = (await issueCrowdChallenge(SECRET, "192.0.2.1", now, 40))!;
@@ -37,6 +50,15 @@ describeEachDatabase("the crowd challenge", (kind) => {
     // Past its three hours.
     const old = await solveCrowdChallenge((await issueCrowdChallenge(SECRET, "192.0.2.1", new Date(now.getTime() - 4 * 60 * 60_000), 40))!);
     expect(await check(old)).toBe("expired");
+  });
+
+  it("is used up only past the ceiling", async () => {
+    const proof = await solveCrowdChallenge((await issueCrowdChallenge(SECRET, "192.0.2.3", now, 40))!);
+    expect(await check(proof, "192.0.2.3", now, 1_000_000)).toBe("below the ceiling");
+    expect(await check(proof, "192.0.2.3", now, 1_000_000)).toBe("below the ceiling");
+    // The crowd comes: it is still good once.
+    expect(await check(proof, "192.0.2.3")).toBe("solved");
+    expect(await check(proof, "192.0.2.3")).toBe("used");
   });
 
   it("is off with no work asked", async () => {

@@ -15,8 +15,6 @@ import { createHmac, randomInt } from "node:crypto";
 import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
-import type { Database } from "~/db/db.server";
-import { countHit } from "~/utils/rate-limit.server";
 
 export const CROWD_FIELD = "crowd_proof";
 export const CROWD_ALGORITHM = "PBKDF2/SHA-256";
@@ -74,28 +72,38 @@ const ProofSchema = z.object({
 
 export type ProofCheck = "solved" | "missing" | "invalid" | "expired" | "used" | "other-client";
 
-/**
- * Whether a posted proof is a solution of a challenge this site gave this client, not used
- * before; a good one is used up by this check.
- */
-export async function checkCrowdProof(db: Database, secret: string, client: string, posted: unknown, now: Date): Promise<ProofCheck> {
-  if (typeof posted !== "string" || posted === "") return "missing";
-  if (posted.length > 4_000) return "invalid";
+/** A posted proof read: what is wrong with it, or the key its single use is counted under. */
+export type ProofReading = { kind: "missing" | "invalid" | "expired" | "other-client" } | { kind: "valid"; use: ProofUse };
+/** Where a proof's use is counted: its nonce, in the window of its expiry (the same for every post of it). */
+export interface ProofUse {
+  key: string;
+  windowMs: number;
+  at: Date;
+}
+
+/** Whether a posted proof is a solution of a challenge this site gave this client (no database: two HMACs). */
+export async function readCrowdProof(secret: string, client: string, posted: unknown, now: Date): Promise<ProofReading> {
+  if (typeof posted !== "string" || posted === "") return { kind: "missing" };
+  if (posted.length > 4_000) return { kind: "invalid" };
   let proof;
   try {
     proof = ProofSchema.safeParse(JSON.parse(Buffer.from(posted, "base64url").toString("utf8")));
   } catch {
-    return "invalid";
+    return { kind: "invalid" };
   }
-  if (!proof.success) return "invalid";
+  if (!proof.success) return { kind: "invalid" };
   const { challenge, solution } = proof.data;
   const result = await verifySolution({ challenge, solution, deriveKey, ...keys(secret) });
-  if (result.expired) return "expired";
-  if (!result.verified) return "invalid";
-  if (challenge.parameters.data?.client !== client) return "other-client";
-  // Once: the first post with it claims its nonce. Counted in the window of the challenge's expiry,
-  // the same for every post of it, and kept (a day past its window) until it has expired.
+  if (result.expired) return { kind: "expired" };
+  if (!result.verified) return { kind: "invalid" };
+  if (challenge.parameters.data?.client !== client) return { kind: "other-client" };
+  // Kept (a day past its window) until it has expired.
   const expiresAt = new Date((challenge.parameters.expiresAt ?? now.getTime() / 1000) * 1000);
-  const uses = await countHit(db, { key: `crowd-proof:${challenge.parameters.nonce}`, windowMs: VALID_MS, now: expiresAt });
+  return { kind: "valid", use: { key: `crowd-proof:${challenge.parameters.nonce}`, windowMs: VALID_MS, at: expiresAt } };
+}
+
+/** A reading and how many times its proof has now been used: what the ceiling's check concludes. */
+export function proofVerdict(reading: ProofReading, uses: number | null): ProofCheck {
+  if (reading.kind !== "valid") return reading.kind;
   return uses === 1 ? "solved" : "used";
 }

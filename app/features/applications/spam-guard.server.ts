@@ -13,6 +13,7 @@ import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { rateLimits } from "~/db/schema";
 import { countHit, rateLimitCount, windowOf } from "~/utils/rate-limit.server";
+import type { ProofUse } from "./crowd-challenge.server";
 
 export const HONEYPOT_FIELD = "website";
 export const STARTED_FIELD = "form_started";
@@ -105,6 +106,8 @@ export interface Admission {
   duplicatesMet: number;
   /** This minute's submissions from everyone, this one included; null when it was not counted. */
   siteCount: number | null;
+  /** Past the ceiling, the uses of the post's proof of work, this one included; null when not counted. */
+  proofUses: number | null;
 }
 
 const CLIENT_WINDOW_MS = 10 * 60_000;
@@ -113,11 +116,19 @@ const CLIENT_WINDOW_MS = 10 * 60_000;
  * A submission's three counted checks in one statement, one round trip at the peak: it counts the
  * post against its client's limit, reads how often the client met the duplicate answer this hour,
  * and, only when the client is within both (junk and a client past its limit do not spend it),
- * counts it in the minute's site-wide count.
+ * counts it in the minute's site-wide count; past the ceiling, it also uses up the post's proof of
+ * work (its nonce counted: a solution is good once).
  */
 export async function admitSubmission(
   db: Database,
-  { client, clientLimit, duplicatesLimit, now }: { client: string; clientLimit: number; duplicatesLimit: number; now: Date },
+  {
+    client,
+    clientLimit,
+    duplicatesLimit,
+    siteCeiling,
+    proof,
+    now,
+  }: { client: string; clientLimit: number; duplicatesLimit: number; siteCeiling: number; proof?: ProofUse; now: Date },
 ): Promise<Admission> {
   const clientKey = `applications:${client}`;
   const clientWindow = windowOf(CLIENT_WINDOW_MS, now);
@@ -138,11 +149,19 @@ export async function admitSubmission(
       where (select count from client_hit) <= ${clientLimit} and (select met from duplicates) < ${duplicatesLimit}
       on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
       returning count
+    ),
+    proof_hit as (
+      insert into ${rateLimits} (key, window_start, count)
+      select ${proof?.key ?? ""}, ${windowOf(proof?.windowMs ?? SITE_WINDOW_MS, proof?.at ?? now).toISOString()}::timestamptz, 1
+      where ${proof !== undefined}::boolean and (select count from site_hit) > ${siteCeiling}
+      on conflict (key, window_start) do update set count = ${rateLimits}.count + 1
+      returning count
     )
-    select (select count from client_hit)::int as client_count, (select met from duplicates)::int as duplicates_met, (select count from site_hit)::int as site_count
-  `)) as unknown as { rows: { client_count: number; duplicates_met: number; site_count: number | null }[] };
+    select (select count from client_hit)::int as client_count, (select met from duplicates)::int as duplicates_met,
+      (select count from site_hit)::int as site_count, (select count from proof_hit)::int as proof_uses
+  `)) as unknown as { rows: { client_count: number; duplicates_met: number; site_count: number | null; proof_uses: number | null }[] };
   const row = result.rows[0]!;
-  return { clientCount: row.client_count, duplicatesMet: row.duplicates_met, siteCount: row.site_count };
+  return { clientCount: row.client_count, duplicatesMet: row.duplicates_met, siteCount: row.site_count, proofUses: row.proof_uses };
 }
 
 /** When a client's window ends: for a Retry-After once it is past its limit. */

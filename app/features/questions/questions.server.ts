@@ -7,6 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { applicationQuestions, eventApplicationQuestions, type QuestionType } from "~/db/schema";
+import { formQuestionsMemo } from "~/utils/memo.server";
 import type { QuestionInput } from "./question-input";
 
 export type QuestionScope = { kind: "group" } | { kind: "event"; eventId: string };
@@ -49,9 +50,18 @@ export async function listQuestions(db: Database, scope: QuestionScope): Promise
 }
 
 /** A new question goes last: order_index one above the current maximum (0 if none). */
+/** An edit, after which the public forms read their questions afresh (see listFormQuestionsKept). */
+async function edited<T>(db: Database, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } finally {
+    formQuestionsMemo.forget(db);
+  }
+}
+
 export async function addQuestion(db: Database, scope: QuestionScope, input: QuestionInput): Promise<string> {
   const table = tableOf(scope);
-  return db.transaction(async (tx) => {
+  return edited(db, db.transaction(async (tx) => {
     const [{ next }] = (await tx
       .select({ next: sql<number>`coalesce(max(${table.orderIndex}), -1)::int + 1` })
       .from(table)
@@ -62,24 +72,27 @@ export async function addQuestion(db: Database, scope: QuestionScope, input: Que
         ? await tx.insert(eventApplicationQuestions).values({ ...values, eventId: scope.eventId }).returning({ id: eventApplicationQuestions.id })
         : await tx.insert(applicationQuestions).values(values).returning({ id: applicationQuestions.id });
     return row!.id;
-  });
+  }));
 }
 
 export async function updateQuestion(db: Database, scope: QuestionScope, id: string, input: QuestionInput): Promise<boolean> {
   if (!IdSchema.safeParse(id).success) return false;
   const table = tableOf(scope);
-  const rows = await db
-    .update(table)
-    .set({ question: input.question, questionType: input.questionType, required: input.required, options: input.options })
-    .where(and(eq(table.id, id), inScope(scope)))
-    .returning({ id: table.id });
+  const rows = await edited(
+    db,
+    db
+      .update(table)
+      .set({ question: input.question, questionType: input.questionType, required: input.required, options: input.options })
+      .where(and(eq(table.id, id), inScope(scope)))
+      .returning({ id: table.id }),
+  );
   return rows.length > 0;
 }
 
 export async function deleteQuestion(db: Database, scope: QuestionScope, id: string): Promise<boolean> {
   if (!IdSchema.safeParse(id).success) return false;
   const table = tableOf(scope);
-  const rows = await db.delete(table).where(and(eq(table.id, id), inScope(scope))).returning({ id: table.id });
+  const rows = await edited(db, db.delete(table).where(and(eq(table.id, id), inScope(scope))).returning({ id: table.id }));
   return rows.length > 0;
 }
 
@@ -94,7 +107,7 @@ export class StaleOrderError extends Error {
  */
 export async function reorderQuestions(db: Database, scope: QuestionScope, orderedIds: string[]): Promise<void> {
   const table = tableOf(scope);
-  await db.transaction(async (tx) => {
+  await edited(db, db.transaction(async (tx) => {
     const current = await tx.select({ id: table.id }).from(table).where(inScope(scope)).for("update");
     const known = new Set(current.map((row) => row.id));
     if (orderedIds.length !== known.size || new Set(orderedIds).size !== known.size || !orderedIds.every((id) => known.has(id))) {
@@ -103,7 +116,7 @@ export async function reorderQuestions(db: Database, scope: QuestionScope, order
     for (const [index, id] of orderedIds.entries()) {
       await tx.update(table).set({ orderIndex: index }).where(eq(table.id, id));
     }
-  });
+  }));
 }
 
 type Writer = Pick<Database, "select" | "insert" | "delete">;
