@@ -94,9 +94,9 @@ function dueNow(rule: SeriesRule, from: number, now: Date, timezone: string, eve
   return occurrencesDue(rule, from, horizonOf(now, timezone)).filter(({ date }) => eventStart({ eventDate: date, eventTime, timezone }).getTime() > now.getTime()).length;
 }
 
-async function checkCalendarRoom(db: Pick<Database, "select">, choice: PublicationChoice | null, creates: number, now: Date) {
+async function checkCalendarRoom(tx: Transaction, choice: PublicationChoice | null, creates: number, now: Date) {
   if (!choice || creates === 0) return;
-  const left = await calendarCreationsLeft(db as Database, now);
+  const left = await calendarCreationsLeft(tx, now);
   if (creates > left) {
     throw new SeriesRefusal(
       "publishToVRChat",

@@ -106,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const repeat = RepeatInputSchema.safeParse(Object.fromEntries(form));
   if (!repeat.success) return data(firstEventInputError(repeat.error), { status: 400 });
-  const following = stored?.seriesId !== null && stored?.seriesId !== undefined && repeat.data.applyTo === "following";
+  const following = Boolean(stored?.seriesId) && repeat.data.applyTo === "following";
 
   if (intent === "delete") {
     try {

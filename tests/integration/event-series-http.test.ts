@@ -181,5 +181,14 @@ describe.runIf(ON_PGLITE)("a repeating event, from the Sanctum's form to the vis
     expect(textOf(await used.text())).toContain("Copied to the following 3 events.");
     // A visitor applying to the last one meets the question.
     expect(textOf(await page(`/events/${club[3]!.id}/apply`))).toContain("Which book are you bringing?");
+
+    // The decision messages page does the same for the approval message.
+    const messages = `/admin/events/${club[0]!.id}/messages`;
+    const saved = await postForm(server.url, messages, { intent: "save", kind: "event", outcome: "approved", body: "See you at the book club, {username}." }, { cookie });
+    expect(saved.status).toBe(200);
+    const usedMessages = await postForm(server.url, messages, { intent: "use-for-following" }, { cookie });
+    expect(usedMessages.status).toBe(200);
+    expect(textOf(await usedMessages.text())).toContain("Copied to the following 3 events.");
+    expect(textOf(await admin(`/admin/events/${club[3]!.id}/messages`))).toContain("See you at the book club, {username}.");
   });
 });
