@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./app/db/schema.ts",
+  schema: "./app/db/schema/index.ts",
   out: "./drizzle",
   casing: "snake_case",
 });

@@ -13,7 +13,7 @@ import stylesheet from "./app.css?url";
 import { appContext } from "./context";
 import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
-import { originOf, previewMeta } from "./utils/preview-meta.server";
+import { previewMeta } from "./utils/preview-meta.server";
 import { useNonce } from "./utils/nonce";
 import {
   DEFAULT_TIME_ZONE,
@@ -27,7 +27,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const timeZone =
     validTimeZone(readTimeZoneCookie(request.headers.get("Cookie"))) ?? DEFAULT_TIME_ZONE;
   // The home page's preview, and every page's that has none of its own.
-  const meta = previewMeta(originOf(request), {
+  // Links in previews point at the site's public address (PUBLIC_URL), never at a request's Host.
+  const meta = previewMeta(config.PUBLIC_URL, {
     title: "Dwell · The Dwellers",
     previewTitle: "The Dwellers",
     description: "The Dwellers: a VRChat community. See the group live, browse upcoming events, and apply to join.",

@@ -198,12 +198,10 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   app.post(DISCORD_INTERACTIONS_PATH, async (c) => {
     if (!interactionKey) return c.json({ error: "Review in Discord is not set up on this site." }, 404);
     const body = await c.req.text();
-    const services = decideServices({ db, config, vrchat, discord, notifications });
-    const origin = siteOrigin(config, new URL(c.req.url));
+    const services = { ...decideServices({ db, config, vrchat, discord, notifications }), requireAll2fa: config.REQUIRE_ADMIN_2FA };
     const answer = await answerInteraction(
       services,
       interactionKey,
-      origin,
       { body, signature: c.req.header("x-signature-ed25519") ?? null, timestamp: c.req.header("x-signature-timestamp") ?? null },
       new Date(),
     );

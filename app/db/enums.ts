@@ -1,6 +1,6 @@
 /**
  * The enumerations of the data model, in a module free of database code so the browser bundle can
- * use them too. schema.ts builds its CHECK constraints from these lists.
+ * use them too. The tables (db/schema) build its CHECK constraints from these lists.
  */
 /** vrchat_profile: a VRChat profile link, checked and looked up when sent (the group's form only). */
 export const QUESTION_TYPES = ["text", "textarea", "select", "vrchat_profile"] as const;

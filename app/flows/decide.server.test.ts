@@ -16,7 +16,7 @@ import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRCh
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, decideApplications, findReview, linkVRChatAccount, previewApproval, type DecideServices, type Decider } from "./decide.server";
 
-const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
+const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
 
 describeEachDatabase("a decision links and acts wherever it is made", (kind) => {
   let database: TestDatabase;
@@ -57,7 +57,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
       actionSpacingMs: 0,
     });
     woken = 0;
-    services = { db: database.db, vrchat: { membership, membershipActions: true }, discord: null, discordInvite: null, wake: () => (woken += 1) };
+    services = { db: database.db, vrchat: { membership, membershipActions: true }, discord: null, discordInvite: null, wake: () => (woken += 1), siteOrigin: "https://dwell.example" };
   });
   afterEach(() => fake.close());
 
@@ -82,7 +82,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
 
   it("from one card: links the one join request under the name, and queues its acceptance", async () => {
     const id = await apply("moth  light");
-    expect(await decideApplication(services, await group(), { id, status: "approved" }, keeper, "https://dwell.example")).toEqual({ kind: "decided", notLinked: false });
+    expect(await decideApplication(services, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false });
     expect(await linkedId(id)).toBe(fakeUserId(1));
     expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(1), action: "accept", applicationId: id })]);
     expect(woken).toBe(1);
@@ -95,7 +95,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
     expect(await previewApproval(services, await group(), ids)).toEqual({ inVRChat: 1, needAccount: 2, unchecked: false });
     // The confirmation wrote nothing.
     expect(await linkedId(ids[0]!)).toBeNull();
-    const outcome = await decideApplications(services, await group(), { ids, status: "approved" }, keeper, "https://dwell.example");
+    const outcome = await decideApplications(services, await group(), { ids, status: "approved" }, keeper);
     expect(outcome).toMatchObject({ kind: "decided", changed: 3, notLinked: 2 });
     expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(1)]);
     expect(await linkedId(ids[1]!)).toBeNull();
@@ -112,7 +112,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
   it("links a profile link only when VRChat names it as the applicant named themselves", async () => {
     const own = await apply("heron", `https://vrchat.com/home/user/${fakeUserId(4)}`);
     const claimed = await apply("Impostor", `https://vrchat.com/home/user/${fakeUserId(5)}`);
-    const outcome = await decideApplications(services, await group(), { ids: [own, claimed], status: "rejected" }, keeper, "https://dwell.example");
+    const outcome = await decideApplications(services, await group(), { ids: [own, claimed], status: "rejected" }, keeper);
     expect(outcome).toMatchObject({ changed: 2, notLinked: 1 });
     expect(await linkedId(own)).toBe(fakeUserId(4));
     expect(await linkedId(claimed)).toBeNull();
@@ -122,7 +122,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
   it("with VRChat unreachable: the decision stands, nothing is linked or queued, and the card will say so", async () => {
     const id = await apply("Moth Light");
     await fake.setMode("down");
-    const outcome = await decideApplication(services, await group(), { id, status: "approved" }, keeper, "https://dwell.example");
+    const outcome = await decideApplication(services, await group(), { id, status: "approved" }, keeper);
     expect(outcome).toEqual({ kind: "decided", notLinked: true });
     const [row] = await database.db.select({ status: applications.status, userId: applications.vrchatUserId }).from(applications).where(eq(applications.id, id));
     expect(row).toEqual({ status: "approved", userId: null });
@@ -133,7 +133,7 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
   it("does nothing in VRChat when decisions do not act there: nothing is asked, nothing linked", async () => {
     const id = await apply("Moth Light");
     const quiet = { ...services, vrchat: { ...services.vrchat, membershipActions: false } };
-    expect(await decideApplication(quiet, await group(), { id, status: "approved" }, keeper, "https://dwell.example")).toEqual({ kind: "decided", notLinked: false });
+    expect(await decideApplication(quiet, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false });
     expect(fake.calls.joinRequests ?? 0).toBe(0);
     expect(await linkedId(id)).toBeNull();
     expect(await previewApproval(quiet, await group(), [id])).toBeNull();

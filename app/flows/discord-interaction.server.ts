@@ -23,6 +23,9 @@ import {
   ResponseType,
 } from "~/features/discord/discord-review.server";
 import { getEvent } from "~/features/events/events.server";
+import { lt } from "drizzle-orm";
+import { discordInteractions } from "~/db/schema";
+import { heldForTwoFactor } from "~/utils/admin-guard.server";
 import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { prefix } from "~/utils/text";
@@ -35,6 +38,9 @@ export const NOT_STAFF = "Only members of the team whose Discord account is link
 export const NOT_FOR_ROLE = "Your role on the team cannot decide this application. Nothing was done.";
 export const UNKNOWN_BUTTON = "This is not one of Dwell's buttons. Nothing was done.";
 export const GONE = "This application no longer exists (deleted, or marked as spam). Nothing was done.";
+export const NEEDS_TWO_FACTOR = "Your role requires two-factor sign-in, and yours is not set up: turn it on from the Sanctum's Security page first. Nothing was done.";
+export const WITHDRAWN = "The applicant withdrew this application: a withdrawal is final. Nothing was changed.";
+export const REPLAYED = "This press was already handled. Nothing more was done.";
 
 /** Who decided first, for a press that came after them. */
 const alreadyDecided = (application: { status: string; decidedBy: string | null } | null) =>
@@ -48,13 +54,12 @@ export interface InteractionRequest {
 
 export type InteractionAnswer = { status: 200 | 400 | 401; body: unknown };
 
-export async function answerInteraction(
-  services: DecideServices,
-  key: KeyObject,
-  siteOrigin: string,
-  request: InteractionRequest,
-  now: Date,
-): Promise<InteractionAnswer> {
+export interface InteractionServices extends DecideServices {
+  /** REQUIRE_ADMIN_2FA: every staff member needs two-factor sign-in to decide. */
+  requireAll2fa: boolean;
+}
+
+export async function answerInteraction(services: InteractionServices, key: KeyObject, request: InteractionRequest, now: Date): Promise<InteractionAnswer> {
   if (!isSignedByDiscord(key, request, request.body, now)) return { status: 401, body: { error: "invalid request signature" } };
   let json: unknown;
   try {
@@ -73,12 +78,20 @@ export async function answerInteraction(
   if (!target || (interaction.type === InteractionType.modalSubmit) !== (target.action === "reason")) {
     return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
   }
-  return { status: 200, body: await press(services, siteOrigin, interaction, target) };
+  // A signed request replayed within its five minutes is the same press: acted on once.
+  if (!(await firstSeen(services.db, interaction.id, now))) return { status: 200, body: ephemeral(REPLAYED) };
+  return { status: 200, body: await press(services, interaction, target) };
+}
+
+/** Records the interaction's id; false when it was seen before. Ids older than an hour are let go. */
+async function firstSeen(db: DecideServices["db"], id: string, now: Date): Promise<boolean> {
+  const [row] = await db.insert(discordInteractions).values({ id, receivedAt: now }).onConflictDoNothing().returning({ id: discordInteractions.id });
+  if (row && Number(id.slice(-2)) === 0) await db.delete(discordInteractions).where(lt(discordInteractions.receivedAt, new Date(now.getTime() - 60 * 60_000)));
+  return row !== undefined;
 }
 
 async function press(
-  services: DecideServices,
-  siteOrigin: string,
+  services: InteractionServices,
   interaction: ReturnType<typeof InteractionSchema.parse>,
   target: { action: "approve" | "reject" | "reason"; kind: ApplicationKind; id: string },
 ) {
@@ -86,12 +99,15 @@ async function press(
   const presserId = interaction.member?.user.id ?? interaction.user?.id ?? "";
   const staff = presserId ? await findMemberByDiscord(db, presserId) : null;
   if (!staff) return ephemeral(NOT_STAFF);
+  // The same rule as the Sanctum's: a member held at the two-factor set-up decides nothing anywhere.
+  if (await heldForTwoFactor(db, services.requireAll2fa, staff)) return ephemeral(NEEDS_TWO_FACTOR);
   const application = await describeApplication(db, target.kind, target.id);
   if (!application) return ephemeral(GONE);
   const event = application.eventId ? await getEvent(db, application.eventId) : null;
   if (target.kind === "event" && !event) return ephemeral(GONE);
   const may = event ? allowsOnEvent(staff, "review", event) : allows(staff.role, "group.review");
   if (!may) return ephemeral(NOT_FOR_ROLE);
+  if (application.status === "withdrawn") return ephemeral(WITHDRAWN);
   if (application.status === "approved" || application.status === "rejected") {
     return ephemeral(alreadyDecided(application));
   }
@@ -101,8 +117,8 @@ async function press(
   const reason = target.action === "reason" ? prefix(modalValue(interaction.data?.components, "reason") ?? "", REASON_MAX) : null;
   const review = await findReview(db, event?.id);
   if (!review) return ephemeral(GONE);
-  const decider: Decider = { id: staff.id, username: staff.username, via: "discord" };
-  const deciding = decideApplication(services, review, { id: target.id, status, reason }, decider, siteOrigin);
+  const decider: Decider = { id: staff.id, username: staff.username, via: "discord", role: staff.role };
+  const deciding = decideApplication(services, review, { id: target.id, status, reason }, decider);
   const late = Symbol("late");
   const timer = new Promise<typeof late>((resolve) => setTimeout(() => resolve(late), ANSWER_WITHIN_MS).unref());
   const outcome = await Promise.race([deciding, timer]);
@@ -115,7 +131,8 @@ async function press(
   if (outcome.kind === "missing") return ephemeral(GONE);
   if (outcome.kind === "full") return ephemeral("The event's places are all taken: approving past them is done in the Sanctum, where you confirm it. Nothing was changed.");
   if (outcome.kind === "conflict") {
-    return ephemeral(alreadyDecided(await describeApplication(db, target.kind, target.id)));
+    const now = await describeApplication(db, target.kind, target.id);
+    return ephemeral(now?.status === "withdrawn" ? WITHDRAWN : alreadyDecided(now));
   }
   const message = await getReviewMessage(db, target.kind, target.id);
   const by = deciderName(decider);

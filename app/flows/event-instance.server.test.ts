@@ -10,7 +10,8 @@ import { eventInstances, events, outbox, vrchatSessions } from "~/db/schema";
 import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
 import { createInstanceOpener } from "~/features/vrchat/vrchat-instances.server";
 import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
-import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, FAKE_WORLD_ID, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
+import { FAKE_BOT_USER_ID, FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, FAKE_WORLD_ID, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
+import { requestProblem } from "../../tests/fakes/vrchat-contract";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { closeEventInstance, INSTANCE_TEXTS, openDueInstances, openEventInstance, type InstanceServices } from "./event-instance.server";
 
@@ -80,19 +81,51 @@ describeEachDatabase("an event's instance opens itself", (kind) => {
     expect(content).toContain(`https://dwell.example/events/${event.id}`);
   });
 
-  it("finds the instance a lost answer made instead of making another", async () => {
+  /** What is open in the event's world before Dwell looks: a member's 'Group Public' instance, and the group's standing hangout (the bot's own). */
+  function othersInstances() {
+    const world = { name: "Garden" };
+    fake.group.instances.push(
+      { location: `${FAKE_WORLD_ID}:55555~group(${FAKE_GROUP_ID})~groupAccessType(public)~region(eu)~nonce(member-secret)`, memberCount: 3, userCount: 3, type: "group", groupAccessType: "public", creatorId: fakeUserId(77), world },
+      { location: `${FAKE_WORLD_ID}:66666~group(${FAKE_GROUP_ID})~groupAccessType(public)~region(eu)`, memberCount: 5, userCount: 5, type: "group", groupAccessType: "public", creatorId: FAKE_BOT_USER_ID, world },
+    );
+    return fake.group.instances.map((instance) => instance.location);
+  }
+
+  it("never takes an instance it did not make: a member's, or the group's hangout, in the same world", async () => {
+    const theirs = othersInstances();
     const event = await makeEvent(5 * MINUTE);
-    // A try made the instance, then its process stopped before it wrote it down.
     expect(await openEventInstance(services, event.id, new Date())).toMatchObject({ kind: "opened", adopted: false });
-    await database.db.update(eventInstances).set({ state: "opening", busyUntil: new Date(Date.now() - 1_000), location: null });
-    expect(await openDueInstances(services, new Date())).toBe(1);
     expect(creates()).toHaveLength(1);
-    expect((await instanceOf(event.id))?.location).toBe(creates()[0]!.location);
+    const row = await instanceOf(event.id);
+    expect(row?.location).toBe(creates()[0]!.location);
+    expect(theirs).not.toContain(row?.location);
+    // Nothing was asked of the group's list: no try of this event's had lost its answer.
+    expect(fake.requests.filter((request) => request.path === `/groups/${FAKE_GROUP_ID}/instances`)).toHaveLength(0);
+  });
+
+  it("finds the instance a lost answer made instead of making another, and nothing else", async () => {
+    const theirs = othersInstances();
+    const event = await makeEvent(5 * MINUTE);
+    // VRChat made it, but its answer could not be read.
+    fake.setEndpoint("createInstance", "acts-unreadably");
+    expect(await openEventInstance(services, event.id, new Date())).toMatchObject({ kind: "failed", retrying: true });
+    expect(creates()).toHaveLength(1);
+    expect((await instanceOf(event.id))?.requested).toMatchObject({ access: "public", roleIds: [] });
+    fake.setEndpoint("createInstance", "normal");
+    expect(await openDueInstances(services, new Date(Date.now() + 61_000))).toBe(1);
+    expect(creates()).toHaveLength(1);
+    const row = await instanceOf(event.id);
+    expect(row).toMatchObject({ state: "open", location: creates()[0]!.location, requested: null });
+    expect(theirs).not.toContain(row?.location);
+    // Each candidate read back once, by its own path.
+    const readBack = fake.requests.filter((request) => request.method === "GET" && request.path.startsWith("/instances/"));
+    expect(readBack.length).toBeGreaterThanOrEqual(1);
+    expect(readBack.every((request) => !request.rawPath!.includes("%3A"))).toBe(true);
   });
 
   it("tries again while VRChat is down, and says it missed once the event has ended", async () => {
     const event = await makeEvent(5 * MINUTE);
-    fake.setEndpoint("groupInstances", { status: 503 });
+    fake.setEndpoint("createInstance", { status: 503 });
     expect(await openEventInstance(services, event.id, new Date())).toMatchObject({ kind: "failed", retrying: true });
     const failed = await instanceOf(event.id);
     expect(failed).toMatchObject({ state: "failed" });
@@ -100,7 +133,7 @@ describeEachDatabase("an event's instance opens itself", (kind) => {
     // Not before its next try.
     expect(await openDueInstances(services, new Date())).toBe(0);
     // Back up by the next try: it opens.
-    fake.setEndpoint("groupInstances", "normal");
+    fake.setEndpoint("createInstance", "normal");
     expect(await openDueInstances(services, new Date(Date.now() + 61_000))).toBe(1);
 
     const other = await makeEvent(5 * MINUTE, { title: "Second" });
@@ -129,6 +162,10 @@ describeEachDatabase("an event's instance opens itself", (kind) => {
     expect(await openEventInstance(services, event.id, new Date(), { manual: true })).toEqual({ kind: "busy" });
     expect(await closeEventInstance(services, event.id, new Date())).toEqual({ kind: "closed" });
     expect(fake.instanceWrites.map((write) => write.kind)).toEqual(["create", "close"]);
+    // The close went to the description's own path: the colon is the path's, not `%3A`.
+    const close = fake.requests.find((request) => request.method === "DELETE")!;
+    expect(close.rawPath).toMatch(/^\/instances\/wrld_[^/%:]+:\d+~group\(grp_[^)]+\)~/);
+    expect(requestProblem(close)).toBeNull();
     expect((await instanceOf(event.id))?.state).toBe("closed");
     expect(await closeEventInstance(services, event.id, new Date())).toEqual({ kind: "none" });
     expect(await openEventInstance(services, event.id, new Date(), { manual: true })).toMatchObject({ kind: "opened", adopted: false });

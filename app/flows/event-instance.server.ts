@@ -4,9 +4,10 @@
  * server's minute timer, the Sanctum's buttons) calls these functions.
  *
  * - Never two instances for one event: a worker claims the event's row before it asks VRChat, and
- *   before it creates one it looks at the group's open instances for one of the event's world (made
- *   by a try whose answer was lost, by a restart, by a second process, or by staff by hand), not
- *   another event's: that one is the event's.
+ *   writes down what it asks for before the create call. A later try after a lost answer looks for
+ *   that instance (read back, every fact Dwell set matching) before making another.
+ * - Only Dwell's own: an instance a member opened in the event's world, the group's standing
+ *   hangout, or another event's is never taken as this event's.
  * - VRChat unreachable (or asking to slow down) is tried again every minute until the event ends,
  *   then shown as missed; a refusal (no permission, a world it does not know) waits for 'Retry'.
  * - An event with applications opens to the members holding its own role (flows/event-role.server),
@@ -24,6 +25,7 @@ import {
   markMissedInstances,
   otherEventsLocations,
   recordInstanceClosed,
+  recordInstanceRequested,
   recordInstanceFailure,
   recordInstanceOpened,
 } from "~/features/events/event-instances.server";
@@ -32,7 +34,8 @@ import { getEvent } from "~/features/events/events.server";
 import { listPublications } from "~/features/events/vrchat-publication.server";
 import { queueAnnouncement } from "~/features/notifications/discord.server";
 import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
-import { joinLink, type InstanceOpener } from "~/features/vrchat/vrchat-instances.server";
+import { requestedOf, type InstanceOpener, type InstanceRequest } from "~/features/vrchat/vrchat-instances.server";
+import { joinLink } from "~/features/vrchat/vrchat-location";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
@@ -128,11 +131,21 @@ export async function openEventInstance(services: InstanceServices, eventId: str
   const claim = await claimInstance(db, event.id, now, { manual });
   if (!claim) return { kind: "busy" };
   try {
-    // Another event's instance in the same world is that event's, not this one's.
-    const found = await instances.findOpen(event.worldId, await otherEventsLocations(db, event.id));
     const calendarEntryId = (await listPublications(db, [event.id])).get(event.id)?.vrchatEventId ?? null;
     const access = roleId ? ({ access: "role", roleIds: [roleId] } as const) : ({ access: event.instanceAccess } as const);
-    const instance = found ?? (await instances.open({ worldId: event.worldId, region: event.instanceRegion, ...access, closedAt: eventEnd(event), calendarEntryId }));
+    const request: InstanceRequest = { worldId: event.worldId, region: event.instanceRegion, ...access, closedAt: eventEnd(event), calendarEntryId };
+    // Only an instance this event's own earlier try made (its answer lost) is taken: never one a member
+    // opened, the group's hangout, or another event's.
+    const found = claim.requested ? await instances.findMade(event.worldId, claim.requested, await otherEventsLocations(db, event.id)) : null;
+    let instance = found;
+    if (!instance) {
+      await recordInstanceRequested(db, event.id, requestedOf(request));
+      instance = await instances.open(request);
+    }
+    // Its short link is what a public page may show: read once when VRChat's answer had none.
+    if (!instance.shortName && event.instanceAccess === "public" && !roleId) {
+      instance = { ...instance, shortName: await instances.shortName(instance.location).catch(() => null) };
+    }
     const link = joinLink(instance);
     const told = await db.transaction(async (tx) => {
       await recordInstanceOpened(tx, event.id, instance, now);

@@ -16,7 +16,7 @@ import { sendDueReminders, startsIn, type ReminderServices } from "./event-remin
 import { withdrawApplication } from "./withdraw.server";
 
 const MINUTE = 60_000;
-const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
+const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
 
 describe("how far off the start is, in words", () => {
   it.each([
@@ -46,7 +46,7 @@ describeEachDatabase("reminders before an event", (kind) => {
     await database.db.delete(events);
     await database.db.delete(outbox);
     reminders = { db: database.db, leads: [1440, 60], directMessages: true, announce: true, siteOrigin: "https://dwell.example", wake: () => {} };
-    decide = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {} };
+    decide = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {}, siteOrigin: "https://dwell.example" };
   });
 
   async function makeEvent(startsInMs: number, applicationRequired: boolean, createdAt = new Date(Date.now() - 3 * 24 * 60 * MINUTE)) {
@@ -66,7 +66,7 @@ describeEachDatabase("reminders before an event", (kind) => {
     const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => (field === answerFieldName(questions[0]!.id) ? name : undefined), now: new Date(), statusTokenHash: status.hash });
     if (!result.ok) throw new Error(result.message);
     const id = result.application.id;
-    if (approve) await decideApplication(decide, (await findReview(database.db, eventId))!, { id, status: "approved" }, keeper, "https://dwell.example");
+    if (approve) await decideApplication(decide, (await findReview(database.db, eventId))!, { id, status: "approved" }, keeper);
     if (discord) await database.db.update(eventApplications).set({ discordUserId: `9000${name.length}${name.charCodeAt(0)}`, discordDisplayName: name }).where(eq(eventApplications.id, id));
     return { id, token: status.token };
   }
@@ -84,7 +84,7 @@ describeEachDatabase("reminders before an event", (kind) => {
     await attendee(event.id, "Late"); // approved just now, after the hour's reminder time
     const gone = await attendee(event.id, "Gone");
     await database.db.update(eventApplications).set({ reviewedAt: new Date(Date.now() - 2 * 24 * 60 * MINUTE) }).where(eq(eventApplications.id, gone.id));
-    expect(await withdrawApplication(decide, gone.token, "https://dwell.example", new Date())).toEqual({ kind: "withdrawn" });
+    expect(await withdrawApplication(decide, gone.token, new Date())).toEqual({ kind: "withdrawn" });
     await attendee(event.id, "Waiting", { approve: false });
     await attendee(event.id, "Unlinked", { discord: false });
 

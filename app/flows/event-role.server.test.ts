@@ -9,7 +9,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationAuditLog, eventApplicationQuestions, eventApplications, eventRoles, events, outbox, profiles, vrchatSessions } from "~/db/schema";
+import { applicationAuditLog, eventApplicationQuestions, eventApplications, eventRoles, events, outbox, profiles, siteSettings, vrchatSessions } from "~/db/schema";
+import { setEventApprovalInvites } from "~/features/accounts/team.server";
 import { answerFieldName } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
@@ -28,7 +29,7 @@ import { deleteEventWithRole, eventRoleChannel, keepEventRoles, recordRoleOutcom
 import { withdrawApplication } from "./withdraw.server";
 
 const SITE = "https://dwell.example";
-const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
+const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
 
@@ -47,6 +48,7 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
+    await database.db.delete(siteSettings);
     await database.db.delete(events);
     await database.db.delete(outbox);
     await database.db.delete(applicationAuditLog);
@@ -62,7 +64,7 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5, maxAttempts: 1 });
     const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
     const roles = createRoleKeeper({ client, groupId: FAKE_GROUP_ID, pacer: (call) => call() });
-    decide = { db: database.db, vrchat: { membership, membershipActions: true, roles }, discord: null, discordInvite: null, wake: () => {} };
+    decide = { db: database.db, vrchat: { membership, membershipActions: true, roles }, discord: null, discordInvite: null, wake: () => {}, siteOrigin: "https://dwell.example" };
     roleServices = { db: database.db, roles, membership, invites: true, wake: () => {} };
     instances = {
       db: database.db,
@@ -127,7 +129,8 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
   const history = async (id: string) =>
     (await database.db.select({ to: applicationAuditLog.toValue }).from(applicationAuditLog).where(and(eq(applicationAuditLog.applicationId, id), eq(applicationAuditLog.field, "vrchat")))).map((row) => row.to);
 
-  it("gives the event's own role to approved members, invites a non-member once, and follows withdrawals", async () => {
+  it("gives the event's own role to approved members, invites a non-member once (when the owner allows it), and follows withdrawals", async () => {
+    await setEventApprovalInvites(database.db, true, { id: keeper.id, username: "owner" });
     const event = await makeEvent(3);
     const ash = await apply(event.id, "Ash", fakeUserId(1));
     const birch = await apply(event.id, "Birch", fakeUserId(2));
@@ -136,8 +139,8 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     const review = (await findReview(database.db, event.id))!;
 
     // From the card, then the bulk bar.
-    expect(await decideApplication(decide, review, { id: ash.id, status: "approved" }, keeper, SITE)).toMatchObject({ kind: "decided", notLinked: false });
-    expect(await decideApplications(decide, review, { ids: [birch.id, cedar.id], status: "approved" }, keeper, SITE)).toMatchObject({ kind: "decided", changed: 2, notLinked: 0 });
+    expect(await decideApplication(decide, review, { id: ash.id, status: "approved" }, keeper)).toMatchObject({ kind: "decided", notLinked: false });
+    expect(await decideApplications(decide, review, { ids: [birch.id, cedar.id], status: "approved" }, keeper)).toMatchObject({ kind: "decided", changed: 2, notLinked: 0 });
     // The event is full: the next wait. Mallory's link is a claim that does not match (VRChat
     // calls that account "Ash", not "Mallory"): never acted on.
     const mallory = await apply(event.id, "Mallory", fakeUserId(1));
@@ -169,7 +172,7 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
 
     // Birch withdraws: the role is taken, and the first on the waitlist (Mallory) moves up, but
     // their claimed link is not theirs: nothing is given to Ash's account for them.
-    expect(await withdrawApplication(decide, birch.token, SITE, new Date())).toEqual({ kind: "withdrawn" });
+    expect(await withdrawApplication(decide, birch.token, new Date())).toEqual({ kind: "withdrawn" });
     await deliver();
     expect((await attendee(mallory.id)).status).toBe("approved");
     expect((await attendee(mallory.id)).vrchatUserId).toBeNull();
@@ -183,7 +186,7 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect(holders(role!.roleId!)).toContain(fakeUserId(4));
 
     // A rejection of an approved attendee takes it away.
-    expect(await decideApplication(decide, review, { id: ash.id, status: "rejected" }, keeper, SITE)).toMatchObject({ kind: "decided" });
+    expect(await decideApplication(decide, review, { id: ash.id, status: "rejected" }, keeper)).toMatchObject({ kind: "decided" });
     await deliver();
     expect(holders(role!.roleId!)).not.toContain(fakeUserId(1));
     expect(fake.roleWrites.filter((write) => write.kind === "create")).toHaveLength(1);
@@ -191,11 +194,52 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
   });
 
+  it("never invites to the group by default, nor from a host's approval or a place refilled", async () => {
+    const event = await makeEvent(1);
+    const cedar = await apply(event.id, "Cedar", fakeUserId(3));
+    const review = (await findReview(database.db, event.id))!;
+    // By default an admin's approval does not invite: Cedar must ask to join, and meets the group's review.
+    await decideApplication(decide, review, { id: cedar.id, status: "approved" }, keeper);
+    await deliver();
+    expect(fake.actions.filter((action) => action.kind === "invite")).toEqual([]);
+    expect((await attendee(cedar.id)).eventRole).toBe("not_member");
+    expect(await history(cedar.id)).toContain(ROLE_TEXTS.notInvited);
+
+    // Allowed by an owner: still never from a host, who may not decide the group's applications.
+    await setEventApprovalInvites(database.db, true, { id: keeper.id, username: "owner" });
+    fake.group.people.push({ id: fakeUserId(6), displayName: "Fir", status: "none" }, { id: fakeUserId(7), displayName: "Gorse", status: "none" });
+    const hosted = await makeEvent(2, { title: "Hosted night" });
+    const fir = await apply(hosted.id, "Fir", fakeUserId(6));
+    const host: Decider = { ...keeper, username: "host", role: "host" };
+    await decideApplication(decide, (await findReview(database.db, hosted.id))!, { id: fir.id, status: "approved" }, host);
+    await deliver();
+    expect((await attendee(fir.id)).eventRole).toBe("not_member");
+    expect(fake.actions.filter((action) => action.kind === "invite")).toEqual([]);
+
+    // Nor when nobody decides: the one on the waitlist moved up by a withdrawal is not invited.
+    fake.group.people.push({ id: fakeUserId(5), displayName: "Elm", status: "none" });
+    const elm = await apply(event.id, "Elm", fakeUserId(5));
+    expect((await attendee(elm.id)).status).toBe("waitlist");
+    await database.db.update(eventApplications).set({ vrchatUserId: fakeUserId(5), vrchatDisplayName: "Elm" }).where(eq(eventApplications.id, elm.id));
+    expect(await withdrawApplication(decide, cedar.token, new Date())).toEqual({ kind: "withdrawn" });
+    await deliver();
+    expect((await attendee(elm.id)).status).toBe("approved");
+    expect((await attendee(elm.id)).eventRole).toBe("not_member");
+    expect(fake.actions.filter((action) => action.kind === "invite")).toEqual([]);
+
+    // A reviewer's approval, with the owner's leave, invites once.
+    const gorse = await apply(hosted.id, "Gorse", fakeUserId(7));
+    const reviewer: Decider = { ...keeper, username: "reviewer", role: "reviewer" };
+    await decideApplication(decide, (await findReview(database.db, hosted.id))!, { id: gorse.id, status: "approved" }, reviewer);
+    await deliver();
+    expect(fake.actions.filter((action) => action.kind === "invite")).toEqual([expect.objectContaining({ userId: fakeUserId(7) })]);
+  });
+
   it("opens a role-only instance for an event with applications, and retires the role after the end", async () => {
     const event = await makeEvent(5, { startsIn: 10 * MINUTE, title: "A very long name for a night in the garden under lanterns, with music and stories" });
     const ash = await apply(event.id, "Ash", fakeUserId(1));
     const review = (await findReview(database.db, event.id))!;
-    await decideApplication(decide, review, { id: ash.id, status: "approved" }, keeper, SITE);
+    await decideApplication(decide, review, { id: ash.id, status: "approved" }, keeper);
     await deliver();
     const role = (await eventRole(event.id))!;
     expect(Array.from(fake.group.roles.find((r) => r.id === role.roleId)!.name).length).toBeLessThanOrEqual(ROLE_NAME_MAX);
@@ -250,10 +294,34 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect(await openEventInstance(instances, refused.id, new Date(), { manual: true })).toMatchObject({ kind: "opened" });
   });
 
+  it("makes one role when VRChat's answer cannot be read, and takes ids without the `grol_` prefix", async () => {
+    // GroupRoleID sets no pattern: VRChat may answer ids without the prefix its example shows.
+    fake.group.bareRoleIds = true;
+    fake.setEndpoint("createRole", "acts-unreadably");
+    const event = await makeEvent(5);
+    const ash = await apply(event.id, "Ash", fakeUserId(1));
+    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper);
+    await deliver();
+    expect(fake.calls.createRole).toBe(1);
+    expect((await eventRole(event.id))?.state).toBe("creating");
+    fake.setEndpoint("createRole", "normal");
+    // The next tries (the job's retries, a minute's look) look for the marked role first: found.
+    for (let attempt = 0; attempt < 4 && (await attendee(ash.id)).eventRole !== "given"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await deliver();
+    }
+    const role = (await eventRole(event.id))!;
+    expect(role.state).toBe("ready");
+    expect(role.roleId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fake.calls.createRole).toBe(1);
+    expect(holders(role.roleId!)).toEqual([fakeUserId(1)]);
+    expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
+  });
+
   it("deletes the role in VRChat with an event deleted from the Sanctum", async () => {
     const event = await makeEvent(5);
     const ash = await apply(event.id, "Ash", fakeUserId(1));
-    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper, SITE);
+    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper);
     await deliver();
     const roleId = (await eventRole(event.id))!.roleId!;
     expect(holders(roleId)).toEqual([fakeUserId(1)]);

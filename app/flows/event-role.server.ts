@@ -9,8 +9,9 @@
  * - Acts only on an account linked by the decision's rule or by staff, never on a claim.
  * - The role is made once: a claim row before any call, and a look for the role marked with the
  *   event's id before making one (a lost answer is found, not repeated).
- * - An approved attendee who is not a member is invited once (with membership actions on); the
- *   role follows when they join.
+ * - An approved attendee who is not a member is never invited by default (they ask to join, and
+ *   their request meets the group's review); an owner may allow invites from approvals by roles
+ *   that decide group applications (`mayInviteToGroup`). The role follows when they join.
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
@@ -33,13 +34,16 @@ import {
 import { formatLongDate, eventStart, zoneOf } from "~/features/events/event-timing";
 import { deleteEvent, getEvent } from "~/features/events/events.server";
 import { getOpenInstance } from "~/features/events/event-instances.server";
-import { joinLink } from "~/features/vrchat/vrchat-instances.server";
+import { joinLinkOf } from "~/features/vrchat/vrchat-location";
 import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { actionOutcomeOf, type ActionOutcome } from "~/features/vrchat/vrchat-actions.server";
 import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { queueRoleAction, queueRoleRemoval, RoleActionSchema, RoleRemovalSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import type { StaffRole } from "~/db/enums";
+import { getSiteSettings } from "~/features/accounts/team.server";
+import { allows } from "~/utils/roles";
 import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 
@@ -66,6 +70,17 @@ export function eventRoleServices(from: {
 /** The site's own hand in the history, for the role's removal after the event and the later asks. */
 export const ROLE_KEEPER_ACTOR = { id: "dwell", name: "Dwell (event night)" } as const;
 
+/**
+ * Whether an event approval by this decider may invite a non-member to the group in VRChat. Never by
+ * default: an invite admits without the group's own review. Only when an owner allowed it (the Team
+ * page), membership actions are on, and the decider's role may decide the group's own applications;
+ * never a host, never the site's own hand (a place refilled, a later ask).
+ */
+export async function mayInviteToGroup(tx: Pick<Database, "select">, membershipActions: boolean, decider: { role: StaffRole | null }): Promise<boolean> {
+  if (!membershipActions || !decider.role || !allows(decider.role, "group.review")) return false;
+  return (await getSiteSettings(tx)).eventApprovalInvites;
+}
+
 export const ROLE_TEXTS = {
   given: "Event role given in VRChat",
   taken: "Event role taken away in VRChat",
@@ -75,6 +90,7 @@ export const ROLE_TEXTS = {
   notApproved: "No longer approved with this account: nothing to do",
   ended: "The event has ended: nothing to do",
   notMember: "Not a member of the group in VRChat yet: they must join it to get in (the role follows when they do)",
+  notInvited: "Not a member of the group in VRChat yet: event approvals do not invite to the group, so they must ask to join it, and their request meets the group's review (the role follows when they join)",
   banned: "Banned from the group in VRChat: they cannot get in",
   blocked: "They have blocked the group in VRChat: they cannot get in",
   making: "The event's role is being made",
@@ -130,7 +146,7 @@ export async function queueRoleChange(
   eventId: string,
   actor: { id: string; name: string },
   now: Date,
-  { previousUserId = null }: { previousUserId?: string | null } = {},
+  { previousUserId = null, mayInvite = false }: { previousUserId?: string | null; /** See mayInviteToGroup. */ mayInvite?: boolean } = {},
 ): Promise<boolean> {
   const [row] = await tx
     .select({ status: eventApplications.status, vrchatUserId: eventApplications.vrchatUserId, eventRole: eventApplications.eventRole, spamAt: eventApplications.spamAt })
@@ -146,7 +162,7 @@ export async function queueRoleChange(
   }
   if (!row.vrchatUserId) return queued;
   if (row.status === "approved" && row.spamAt === null) {
-    await queueRoleAction(tx, { ...base, userId: row.vrchatUserId, action: "give" }, now);
+    await queueRoleAction(tx, { ...base, userId: row.vrchatUserId, action: "give", ...(mayInvite ? { mayInvite: true } : {}) }, now);
     return true;
   }
   if (held && !previousUserId) {
@@ -167,7 +183,8 @@ async function give(services: RoleServices, job: RoleAction, subject: NonNullabl
     await setAttendeeRole(db, job.applicationId, "not_member", now);
     if (status === "banned") return { kind: "delivered", result: ROLE_TEXTS.banned };
     if (status === "blocked") return { kind: "delivered", result: ROLE_TEXTS.blocked };
-    if (!services.invites || !firstAsk) return { kind: "delivered", result: ROLE_TEXTS.notMember };
+    if (!firstAsk) return { kind: "delivered", result: ROLE_TEXTS.notMember };
+    if (!services.invites || !job.mayInvite) return { kind: "delivered", result: ROLE_TEXTS.notInvited };
     try {
       const sent = await membership.invite(job.userId);
       return { kind: "delivered", result: `Not a member of the group in VRChat yet: ${sent.toLowerCase()} (the role follows when they join)` };
@@ -219,7 +236,7 @@ export async function attendeeWayIn(services: Pick<RoleServices, "db" | "roles">
   if (!subject || subject.spam || subject.status !== "approved" || subject.ended) return null;
   const open = subject.eventRole === "given" ? await getOpenInstance(services.db, subject.eventId) : null;
   return {
-    joinUrl: open?.worldId && open.instanceId ? joinLink({ worldId: open.worldId, instanceId: open.instanceId }) : null,
+    joinUrl: open ? joinLinkOf(open) : null,
     joinGroupFirst: subject.eventRole === "not_member",
     noAccount: subject.vrchatUserId === null,
   };

@@ -36,7 +36,7 @@ describeEachDatabase("repeating events", (kind) => {
     await database.db.delete(eventSeries);
     await database.db.delete(outbox);
     await database.db.delete(vrchatPublications);
-    services = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {}, notificationTargets: [] };
+    services = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {}, siteOrigin: "https://dwell.example", notificationTargets: [] };
   });
 
   const today = () => new Date().toISOString().slice(0, 10);
@@ -119,7 +119,7 @@ describeEachDatabase("repeating events", (kind) => {
     expect(made).toHaveLength(6);
     // From the third on: a day later, at 21:00, every two weeks, renamed.
     const moved = addDays(made[2]!.eventDate, 1);
-    const saved = await saveFollowing(services, SITE, made[2]!.id, form({ title: "Tea at Midnight", eventDate: moved, eventTime: "21:00" }), { frequency: "biweekly", end: { untilDate: null, occurrenceCount: 6 } }, undefined, undefined, new Date());
+    const saved = await saveFollowing(services, made[2]!.id, form({ title: "Tea at Midnight", eventDate: moved, eventTime: "21:00" }), { frequency: "biweekly", end: { untilDate: null, occurrenceCount: 6 } }, undefined, undefined, new Date());
     expect(saved).toEqual({ kind: "saved" });
     const after = await occurrences();
     expect(after.map(({ index, title, eventDate, eventTime }) => [index, title, eventDate, eventTime.slice(0, 5)])).toEqual([
@@ -133,12 +133,12 @@ describeEachDatabase("repeating events", (kind) => {
 
     // A shorter series would delete the fifth, which has an application: refused, nothing saved.
     await apply(after[4]!.id, "Sparrow");
-    const shorter = await saveFollowing(services, SITE, after[2]!.id, form({ title: "Tea, shorter", eventDate: moved, eventTime: "21:00" }), { frequency: "biweekly", end: { untilDate: null, occurrenceCount: 4 } }, undefined, undefined, new Date());
+    const shorter = await saveFollowing(services, after[2]!.id, form({ title: "Tea, shorter", eventDate: moved, eventTime: "21:00" }), { frequency: "biweekly", end: { untilDate: null, occurrenceCount: 4 } }, undefined, undefined, new Date());
     expect(shorter).toEqual({ kind: "refused", field: "repeatUntil", error: SERIES_TEXTS.applicationsBeyondEnd });
     expect((await occurrences()).map(({ title }) => title)).toEqual(after.map(({ title }) => title));
 
     // 'Never' from the fourth: the series ends there, the sixth (no applications) is deleted... but the fifth has one.
-    const ended = await saveFollowing(services, SITE, after[3]!.id, form({ title: "Tea at Midnight", eventDate: after[3]!.eventDate, eventTime: "21:00" }), null, undefined, undefined, new Date());
+    const ended = await saveFollowing(services, after[3]!.id, form({ title: "Tea at Midnight", eventDate: after[3]!.eventDate, eventTime: "21:00" }), null, undefined, undefined, new Date());
     expect(ended.kind).toBe("refused");
     // 'Delete this and the following' from the fifth: it goes (its application with it), with the sixth.
     expect(await deleteFollowing(database.db, after[4]!.id, new Date())).toBe(true);
@@ -152,7 +152,7 @@ describeEachDatabase("repeating events", (kind) => {
     const date = addDays(today(), 3);
     const [single] = await database.db.insert(events).values({ title: "Open Mic", eventDate: date, eventTime: "19:00", worldName: "Stage" }).returning();
     const publication = { choice: DEFAULT_PUBLICATION_CHOICE, pageUrl: eventPageUrl(SITE) };
-    const saved = await saveFollowing(services, SITE, single!.id, form({ title: "Open Mic", eventDate: date, eventTime: "19:00" }), { frequency: "monthly", end: { untilDate: addDays(date, 200), occurrenceCount: null } }, publication, undefined, new Date());
+    const saved = await saveFollowing(services, single!.id, form({ title: "Open Mic", eventDate: date, eventTime: "19:00" }), { frequency: "monthly", end: { untilDate: addDays(date, 200), occurrenceCount: null } }, publication, undefined, new Date());
     expect(saved).toEqual({ kind: "saved" });
     const made = await occurrences();
     expect(made.length).toBeGreaterThanOrEqual(2);

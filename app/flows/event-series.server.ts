@@ -32,7 +32,7 @@ import { log } from "~/utils/log.server";
 import { formQuestionsMemo } from "~/utils/memo.server";
 import type { DecideServices } from "./decide.server";
 import { dropRoleOfDeleted } from "./event-role.server";
-import { refillAfterSave } from "./withdraw.server";
+import { refillAfterSave } from "./refill.server";
 
 /** 'Repeats' as the form gave it: how often, and until when (null: it does not repeat). */
 export type RepeatRule = { frequency: SeriesRule["frequency"]; end: SeriesEnd } | null;
@@ -153,7 +153,6 @@ export type SeriesSave = { kind: "saved" } | { kind: "missing" } | { kind: "refu
  */
 export async function saveFollowing(
   services: DecideServices,
-  siteOrigin: string,
   eventId: string,
   input: EventToSave,
   rule: RepeatRule,
@@ -165,7 +164,7 @@ export async function saveFollowing(
   if (!stored) return { kind: "missing" };
   const refills: ReturnType<typeof refillAfterSave>[] = [];
   const refilled = () => {
-    const refill = refillAfterSave(services, siteOrigin, now);
+    const refill = refillAfterSave(services, now);
     refills.push(refill);
     return refill.inSave;
   };
@@ -183,7 +182,7 @@ export async function saveFollowing(
         await checkCalendarRoom(tx, choice as PublicationChoice | null, dueNow(values, 1, now, row.timezone, row.eventTime), now);
         const [created] = await tx.insert(eventSeries).values({ ...values, madeCount: 1, template }).returning();
         await tx.update(events).set({ seriesId: created!.id, seriesIndex: 0 }).where(eq(events.id, row.id));
-        await makeDue(tx, created!.id, now, eventPageUrl(siteOrigin));
+        await makeDue(tx, created!.id, now, eventPageUrl(services.siteOrigin));
         return true;
       }
       // 'Never' from here: the series ends with this event.
@@ -202,7 +201,7 @@ export async function saveFollowing(
         .update(eventSeries)
         .set({ ...next, template, madeCount: Math.max(series.madeCount, index + 1) })
         .where(eq(eventSeries.id, series.id));
-      await makeDue(tx, series.id, now, eventPageUrl(siteOrigin));
+      await makeDue(tx, series.id, now, eventPageUrl(services.siteOrigin));
       return true;
     });
     if (!saved) return { kind: "missing" };

@@ -14,10 +14,10 @@ import { getApplicationStatus, newStatusToken } from "~/features/decisions/decis
 import { EventInputSchema } from "~/features/events/event-input";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, decideApplications, findReview, type DecideServices, type Decider } from "./decide.server";
-import { saveEventRefilling, withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
+import { saveEventRefilling } from "./refill.server";
+import { withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
 
-const SITE = "https://dwell.example";
-const keeper: Decider = { id: "", username: "keeper", via: "sanctum" };
+const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
 const DAY = 24 * 60 * 60 * 1000;
 
 describeEachDatabase("places that refill themselves", (kind) => {
@@ -34,7 +34,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await database.db.delete(events);
     await database.db.delete(outbox);
     await database.db.delete(applicationAuditLog);
-    services = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {}, notificationTargets: ["telegram", "google_sheets"] };
+    services = { db: database.db, vrchat: { membership: null, membershipActions: false }, discord: null, discordInvite: null, wake: () => {}, siteOrigin: "https://dwell.example", notificationTargets: ["telegram", "google_sheets"] };
   });
 
   async function makeEvent(max: number, waitlistPromotion: "pending" | "automatic", startsIn = 3 * DAY) {
@@ -67,7 +67,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
 
   async function approve(eventId: string, id: string) {
     const review = (await findReview(database.db, eventId))!;
-    expect(await decideApplication(services, review, { id, status: "approved" }, keeper, SITE)).toMatchObject({ kind: "decided" });
+    expect(await decideApplication(services, review, { id, status: "approved" }, keeper)).toMatchObject({ kind: "decided" });
   }
 
   it("gives a withdrawn place to the first on the waitlist, approved automatically, with their message", async () => {
@@ -80,7 +80,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await apply(event.id, "Dune");
     expect(await statuses(event.id)).toEqual({ Ash: "approved", Birch: "approved", Cedar: "waitlist", Dune: "waitlist" });
 
-    expect(await withdrawApplication(services, ash.token, SITE, new Date())).toEqual({ kind: "withdrawn" });
+    expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "withdrawn" });
     expect(await statuses(event.id)).toEqual({ Ash: "withdrawn", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
     // Cedar's status page says approved, with the event's approval message; the history names the site.
     const [cedarRow] = await database.db.select().from(eventApplications).where(eq(eventApplications.id, cedar.id));
@@ -89,7 +89,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     expect(moved).toMatchObject({ actorName: WAITLIST_MOVER, fromValue: "waitlist", toValue: "approved" });
     // Ash's link keeps working, and says withdrawn; a second withdrawal changes nothing.
     expect((await getApplicationStatus(database.db, ash.token, new Date()))?.status).toBe("withdrawn");
-    expect(await withdrawApplication(services, ash.token, SITE, new Date())).toEqual({ kind: "already" });
+    expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "already" });
     expect(await statuses(event.id)).toEqual({ Ash: "withdrawn", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
   });
 
@@ -101,13 +101,13 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await apply(event.id, "Cedar");
     // A staff member rejects the approved attendee: the place frees.
     const review = (await findReview(database.db, event.id))!;
-    await decideApplication(services, review, { id: ash.id, status: "rejected" }, keeper, SITE);
+    await decideApplication(services, review, { id: ash.id, status: "rejected" }, keeper);
     expect(await statuses(event.id)).toEqual({ Ash: "rejected", Birch: "pending", Cedar: "waitlist" });
     const told = await database.db.select({ target: outbox.target, payload: outbox.payload }).from(outbox).where(eq(outbox.sourceId, birch.id));
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ target: "telegram", payload: { moved_up: true, vrchat_username: "Birch", event_title: "Lantern Night" } });
     // One free place, one pending: nobody else moves until it is decided.
-    await decideApplication(services, review, { id: birch.id, status: "rejected" }, keeper, SITE);
+    await decideApplication(services, review, { id: birch.id, status: "rejected" }, keeper);
     expect(await statuses(event.id)).toEqual({ Ash: "rejected", Birch: "rejected", Cedar: "pending" });
   });
 
@@ -121,7 +121,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await apply(event.id, "Dune");
     await apply(event.id, "Elm");
     const review = (await findReview(database.db, event.id))!;
-    expect(await decideApplications(services, review, { ids: [ash.id, birch.id], status: "rejected" }, keeper, SITE)).toMatchObject({ kind: "decided", changed: 2 });
+    expect(await decideApplications(services, review, { ids: [ash.id, birch.id], status: "rejected" }, keeper)).toMatchObject({ kind: "decided", changed: 2 });
     expect(await statuses(event.id)).toEqual({ Ash: "rejected", Birch: "rejected", Cedar: "approved", Dune: "approved", Elm: "waitlist" });
   });
 
@@ -133,7 +133,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     await apply(event.id, "Cedar");
     await apply(event.id, "Dune");
     const input = EventInputSchema.parse({ title: event.title, eventDate: event.eventDate, eventTime: event.eventTime.slice(0, 5), worldName: "Garden", applicationRequired: "on", maxAttendees: "3", waitlistPromotion: "automatic" });
-    expect(await saveEventRefilling(services, SITE, event.id, input, undefined, undefined)).toBe(true);
+    expect(await saveEventRefilling(services, event.id, input, undefined, undefined)).toBe(true);
     expect(await statuses(event.id)).toEqual({ Ash: "approved", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
   });
 
@@ -143,7 +143,7 @@ describeEachDatabase("places that refill themselves", (kind) => {
     for (let i = 0; i < 20; i++) attendees.push(await apply(event.id, `Guest${i}`));
     for (const attendee of attendees) await approve(event.id, attendee.id);
     for (let i = 0; i < 25; i++) await apply(event.id, `Waiting${i}`);
-    const outcomes = await Promise.all(attendees.map((attendee) => withdrawApplication(services, attendee.token, SITE, new Date())));
+    const outcomes = await Promise.all(attendees.map((attendee) => withdrawApplication(services, attendee.token, new Date())));
     expect(outcomes.every((outcome) => outcome.kind === "withdrawn")).toBe(true);
     const counts = Object.values(await statuses(event.id)).reduce<Record<string, number>>((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
     expect(counts).toEqual({ withdrawn: 20, approved: 20, waitlist: 5 });
@@ -152,12 +152,12 @@ describeEachDatabase("places that refill themselves", (kind) => {
   it("refuses a withdrawal once the event has started, and one of a rejected application", async () => {
     const started = await makeEvent(5, "automatic", -10 * 60 * 1000);
     const late = await apply(started.id, "Late");
-    expect(await withdrawApplication(services, late.token, SITE, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started });
+    expect(await withdrawApplication(services, late.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started });
     const event = await makeEvent(5, "automatic");
     const turned = await apply(event.id, "Turned");
     const review = (await findReview(database.db, event.id))!;
-    await decideApplication(services, review, { id: turned.id, status: "rejected" }, keeper, SITE);
-    expect(await withdrawApplication(services, turned.token, SITE, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected });
-    expect(await withdrawApplication(services, "not-a-token", SITE, new Date())).toEqual({ kind: "missing" });
+    await decideApplication(services, review, { id: turned.id, status: "rejected" }, keeper);
+    expect(await withdrawApplication(services, turned.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected });
+    expect(await withdrawApplication(services, "not-a-token", new Date())).toEqual({ kind: "missing" });
   });
 });

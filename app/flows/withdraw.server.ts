@@ -3,16 +3,14 @@
  * (the tiles, the filter, the CSV, the status page), the review message in Discord says so, and the
  * place it held (or its turn in line) goes to the first on the waitlist, as the event chose. One
  * transaction under the event's row lock: twenty withdrawals at once move up exactly twenty.
- * Also what an event's save does to its waitlist when it has more places.
  */
-import type { EventRow } from "~/db/schema";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { hasEventStarted } from "~/features/events/event-timing";
-import { getEvent, updateEvent, type PublicationChange } from "~/features/events/events.server";
-import type { EventInput, EventToSave } from "~/features/events/event-input";
+import { getEvent } from "~/features/events/events.server";
 import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "~/features/applications/review.server";
-import { linkMovedUp, refillFor, type DecideServices, type Refill } from "./decide.server";
+import type { DecideServices } from "./decision-effects.server";
+import { linkMovedUp, refillFor } from "./refill.server";
 import { queueRoleChange } from "./event-role.server";
 
 export type WithdrawOutcome =
@@ -28,7 +26,7 @@ export const WITHDRAW_TEXTS = {
   rejected: "This application was not accepted, so there is nothing to withdraw.",
 } as const;
 
-export async function withdrawApplication(services: DecideServices, token: string, siteOrigin: string, now: Date): Promise<WithdrawOutcome> {
+export async function withdrawApplication(services: DecideServices, token: string, now: Date): Promise<WithdrawOutcome> {
   const status = await getApplicationStatus(services.db, token, now);
   if (!status) return { kind: "missing" };
   if (status.kind !== "event" || !status.eventId) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.group };
@@ -37,7 +35,7 @@ export async function withdrawApplication(services: DecideServices, token: strin
   if (status.status === "withdrawn") return { kind: "already" };
   if (hasEventStarted(event, now)) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started };
   const review = { scope: { kind: "event" as const, eventId: event.id }, event };
-  const refill = refillFor(services, review, siteOrigin, now);
+  const refill = refillFor(services, review, now);
   const result = await services.db.transaction(async (tx) => {
     const done = await withdrawEventApplication(tx, event.id, status.id, now);
     if (done !== "withdrawn") return done;
@@ -51,47 +49,11 @@ export async function withdrawApplication(services: DecideServices, token: strin
   });
   if (result === "withdrawn") {
     services.wake();
-    await linkMovedUp(services, review, siteOrigin, refill);
+    // A withdrawal is the applicant's act: finding the accounts of the one moved up spends the visitors' lookups.
+    await linkMovedUp(services, review, refill, "visitors");
     return { kind: "withdrawn" };
   }
   if (result === "already") return { kind: "already" };
   if (result === "missing") return { kind: "missing" };
   return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected };
-}
-
-/**
- * What an event's save does to its waitlist, in the save's transaction (the update holds the event's
- * row): more places (or none now), or the choice changed, fill what is free from the waitlist.
- * `afterCommit`, once the save is committed: the accounts of those moved up (see linkMovedUp).
- */
-export function refillAfterSave(services: DecideServices, siteOrigin: string, now: Date) {
-  let done: { review: Parameters<typeof linkMovedUp>[1]; refill: Refill } | null = null;
-  return {
-    inSave: async (tx: Parameters<typeof promoteFromWaitlist>[0], event: EventRow) => {
-      if (!event.applicationRequired) return;
-      const review = { scope: { kind: "event" as const, eventId: event.id }, event };
-      const refill = refillFor(services, review, siteOrigin, now);
-      if (!refill) return;
-      await promoteFromWaitlist(tx, event.id, now, refill.onMoved);
-      done = { review, refill };
-    },
-    afterCommit: async () => {
-      if (done) await linkMovedUp(services, done.review, siteOrigin, done.refill);
-    },
-  };
-}
-
-/** An event's save from the Sanctum: the event, then its waitlist filled from what is free (see refillAfterSave). */
-export async function saveEventRefilling(
-  services: DecideServices,
-  siteOrigin: string,
-  id: string,
-  input: EventInput | EventToSave,
-  publication?: PublicationChange,
-  hostId?: string,
-): Promise<boolean> {
-  const refill = refillAfterSave(services, siteOrigin, new Date());
-  if (!(await updateEvent(services.db, id, input, publication, hostId, refill.inSave))) return false;
-  await refill.afterCommit();
-  return true;
 }

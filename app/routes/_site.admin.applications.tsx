@@ -14,12 +14,11 @@ import { ReviewFilters } from "~/features/applications/review-filters";
 import { attendanceRecords, BULK_STATUSES, listAudit, listForReview, markAttendance, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema, type AttendanceRecord } from "~/features/applications/review.server";
 import { formatShortDate, isEventPast } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
-import { linkAccount } from "~/features/applications/linked-accounts.server";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
 import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
-import { decideApplication, decideApplications, decideServices, findReview, linkVRChatAccount, type Decider } from "~/flows/decide.server";
+import { decideApplication, decideApplications, decideServices, findReview, linkDiscordAccount, linkVRChatAccount, type Decider } from "~/flows/decide.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
@@ -113,9 +112,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (found.event) requireOnEvent(viewer, "review", found.event);
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
-  const decider: Decider = { ...reviewer, via: "sanctum" };
-  // The site as the staff member reached it (PUBLIC_URL when set: requests are answered under it).
-  const siteOrigin = new URL(request.url).origin;
+  const decider: Decider = { ...reviewer, via: "sanctum", role: viewer.role };
 
   const intent = form?.get("intent");
   if (intent === "link-vrchat" || intent === "unlink-vrchat") {
@@ -142,10 +139,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "link-discord" || intent === "unlink-discord") {
     const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
     if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
-    const who = { id: reviewer.id, name: reviewer.username };
     try {
       if (intent === "unlink-discord") {
-        await linkAccount(db, found.scope.kind, link.data.id, "discord", null, who);
+        const unlinked = await linkDiscordAccount(services, found, link.data.id, null, decider);
+        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
         return { ok: true as const, message: "The Discord account is no longer linked." };
       }
       if (!discord) return data({ error: "The Discord bot is not configured on this site." }, { status: 409 });
@@ -153,8 +150,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!userId) return data({ error: DISCORD_LINK_HINT }, { status: 400 });
       const member = await discord.describeMember(userId);
       if (!member) return data({ error: "No member of the Discord server has that id." }, { status: 404 });
-      await linkAccount(db, found.scope.kind, link.data.id, "discord", { userId: member.id, displayName: member.displayName }, who);
-      return { ok: true as const, message: `Linked to ${member.displayName} in Discord.` };
+      const linked = await linkDiscordAccount(services, found, link.data.id, { userId: member.id, displayName: member.displayName }, decider);
+      if (linked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
+      const acting = linked.kind === "linked" && linked.acting ? " Their approval's message goes to them now." : "";
+      return { ok: true as const, message: `Linked to ${member.displayName} in Discord.${acting}` };
     } catch (error) {
       log.warn("failed to link a Discord account", { error: error instanceof Error ? error.message : String(error) });
       return data({ error: "Discord could not be asked just now. Try again in a moment." }, { status: 503 });
@@ -219,7 +218,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         if (outcome === "conflict") throw new Error("marking as spam cannot conflict");
         return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
       }
-      const outcome = await decideApplications(services, found, { ids: bulk.data.ids, status, overCapacity: bulk.data.overCapacity === "yes" }, decider, siteOrigin);
+      const outcome = await decideApplications(services, found, { ids: bulk.data.ids, status, overCapacity: bulk.data.overCapacity === "yes" }, decider);
       if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, outcome.approving), full: true as const }, { status: 409 });
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
@@ -250,7 +249,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         overCapacity: change.intent === "status" && change.overCapacity === "yes",
       },
       decider,
-      siteOrigin,
     );
     if (outcome.kind === "conflict") return data({ error: failed }, { status: 409 });
     if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, 1), full: true as const }, { status: 409 });

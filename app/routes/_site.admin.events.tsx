@@ -20,7 +20,7 @@ import { listTeam } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
 import { checkEventWorld } from "~/flows/event-world.server";
 import { decideServices } from "~/flows/decide.server";
-import { saveEventRefilling } from "~/flows/withdraw.server";
+import { saveEventRefilling } from "~/flows/refill.server";
 import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
 import { listEventRoles } from "~/features/events/event-roles.server";
@@ -31,7 +31,7 @@ import { listSeriesSummaries } from "~/features/events/event-series.server";
 import type { ListedInstance } from "~/features/events/admin-event-card";
 import { instanceKey } from "~/features/vrchat/vrchat-api.server";
 import type { GroupDataService } from "~/features/vrchat/group-data.server";
-import { joinLink } from "~/features/vrchat/vrchat-instances.server";
+import { joinLinkOf } from "~/features/vrchat/vrchat-location";
 import type { Route } from "./+types/_site.admin.events";
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
@@ -87,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context);
   const ctx = context.get(appContext);
-  const { db, vrchat, notifications } = ctx;
+  const { db, vrchat, notifications, config } = ctx;
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
@@ -175,7 +175,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       if (problem) return data(problem, { status: 400 });
     }
-    const pageOrigin = new URL(request.url).origin;
+    const pageOrigin = config.PUBLIC_URL;
     publication = { choice: chosen.choice, pageUrl: (eventId) => `${pageOrigin}${href("/events/:id", { id: eventId })}` };
   }
   // 'Repeats': a new series, an event made into one, or a series changed from this event on.
@@ -188,7 +188,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
     rule = chosen.rule;
   }
-  const origin = new URL(request.url).origin;
+  const origin = config.PUBLIC_URL;
   try {
     if (intent === "create" && rule) {
       const saved = await createEventSeries(db, { siteOrigin: origin, input: world.event, rule, createdBy: viewer.id, hostId: host ?? viewer.id, publication }, new Date());
@@ -196,10 +196,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     } else if (intent === "create") {
       await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
     } else if (following || (!series && rule)) {
-      const saved = await saveFollowing(decideServices(ctx), origin, id, world.event, rule, publication, host, new Date());
+      const saved = await saveFollowing(decideServices(ctx), id, world.event, rule, publication, host, new Date());
       if (saved.kind === "missing") return data({ error: "Event not found" }, { status: 404 });
       if (saved.kind === "refused") return data({ field: saved.field, error: saved.error }, { status: 400 });
-    } else if (!(await saveEventRefilling(decideServices(ctx), origin, id, world.event, publication, host))) {
+    } else if (!(await saveEventRefilling(decideServices(ctx), id, world.event, publication, host))) {
       return data({ error: "Event not found" }, { status: 404 });
     }
   } catch (error) {
@@ -237,7 +237,7 @@ async function listedInstances(db: Parameters<typeof listEventInstances>[0], gro
       state: row?.state ?? null,
       lastError: row?.lastError ?? null,
       nextAttemptAt: row?.nextAttemptAt ?? null,
-      joinUrl: open ? joinLink({ worldId: row.worldId!, instanceId: row.instanceId! }) : null,
+      joinUrl: open ? joinLinkOf(row) : null,
       players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
       role: role ? { state: role.state, lastError: role.lastError } : null,
     };

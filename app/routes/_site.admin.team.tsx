@@ -52,7 +52,7 @@ type ActionResult = { ok: true; message: string; link?: string } | { ok?: false;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "team");
-  const { db, discord, mail, mailTransport } = context.get(appContext);
+  const { db, discord, mail, mailTransport, config } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = ActionSchema.safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) return data<ActionResult>({ error: "The team could not be changed: the form was incomplete." }, { status: 400 });
@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "invite": {
         const invited = await inviteMember(db, { email: change.email, role: change.role }, actor, now);
         if (!invited.ok) return data<ActionResult>({ error: invited.message, intent: "invite" }, { status: 400 });
-        const link = `${new URL(request.url).origin}${href("/admin/join/:token", { token: invited.token })}`;
+        const link = `${config.PUBLIC_URL}${href("/admin/join/:token", { token: invited.token })}`;
         if (mailTransport === "log") {
           // No mail leaves this site: the owner hands the link over themselves, and sees it this once.
           return { ok: true, message: `Invitation made for ${invited.email}. No e-mail is set up here: copy the link below and send it yourself. It works once, for ${INVITATION_DAYS} days.`, link } satisfies ActionResult;

@@ -54,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "withdraw-ask") return { confirming: true, notice: null };
   if (intent !== "withdraw") return data({ confirming: false, notice: "Unknown action." }, { status: 400 });
   try {
-    const outcome = await withdrawApplication(decideServices(ctx), params.token, new URL(request.url).origin, new Date());
+    const outcome = await withdrawApplication(decideServices(ctx), params.token, new Date());
     if (outcome.kind === "missing") return data({ confirming: false, notice: INVALID_STATUS_LINK }, { status: 404 });
     if (outcome.kind === "not-withdrawable") return data({ confirming: false, notice: outcome.reason }, { status: 409 });
     if (outcome.kind === "already") return { confirming: false, notice: "This application is already withdrawn." };

@@ -8,19 +8,19 @@ import { eventPreviewLine, eventStructuredData } from "~/features/events/event-p
 import { getEvent, toEventDetail } from "~/features/events/events.server";
 import { seriesOnPage } from "~/features/events/event-series.server";
 import { getOpenInstance } from "~/features/events/event-instances.server";
-import { joinLink } from "~/features/vrchat/vrchat-instances.server";
-import { originOf, previewMeta } from "~/utils/preview-meta.server";
+import { shortJoinLink } from "~/features/vrchat/vrchat-location";
+import { previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
 import { truncate } from "~/utils/text";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
-  const pageUrl = new URL(request.url).origin + new URL(request.url).pathname;
+  const { db, config } = context.get(appContext);
+  const origin = config.PUBLIC_URL;
+  const pageUrl = origin + new URL(request.url).pathname;
   try {
     const row = await getEvent(db, params.id);
     if (!row) return data({ event: null, pageUrl, meta: null }, { status: 404 });
-    const origin = originOf(request);
     const line = eventPreviewLine(row);
     const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${cardVersion(row)}`;
     const meta = previewMeta(origin, {
@@ -33,9 +33,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     });
     const places = row.maxAttendees !== null ? (await listPlaces(db, [row.id])).get(row.id) : undefined;
     const event = toEventDetail(row, new Date());
-    // A 'Group Public' instance is open to anyone: its link is for everyone. Any other is never shown here.
+    // A 'Group Public' instance is open to anyone: its short link (which names neither its owner nor
+    // its nonce) is for everyone. Any other instance's link is never shown here.
     const open = row.instanceAccess === "public" && !row.applicationRequired && !event.isPast ? await getOpenInstance(db, row.id) : null;
-    const joinUrl = open?.worldId && open.instanceId ? joinLink({ worldId: open.worldId, instanceId: open.instanceId }) : null;
+    const joinUrl = open?.shortName ? shortJoinLink(open.shortName) : null;
     const series = await seriesOnPage(db, row, new Date());
     return { event, pageUrl, meta, places: places ? placesLeftText(places) : null, joinUrl, series };
   } catch (error) {

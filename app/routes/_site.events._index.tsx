@@ -5,18 +5,18 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
 import { listEvents, orEmpty } from "~/features/events/events.server";
-import { originOf, previewMeta } from "~/utils/preview-meta.server";
+import { previewMeta } from "~/utils/preview-meta.server";
 import type { Route } from "./+types/_site.events._index";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, vrchat } = context.get(appContext);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, vrchat, config } = context.get(appContext);
   // The spec syncs before reading the list; here the sync is throttled and runs in the background
   // (and on a schedule), so a slow VRChat never holds the page.
   vrchat.eventSync.runInBackground();
   const events = await orEmpty(listEvents(db, new Date()), "events");
-  const feed = new URL("/events.ics", request.url);
+  const feed = new URL("/events.ics", config.PUBLIC_URL);
   return {
-    meta: previewMeta(originOf(request), { title: "The Prophecies · Dwell", previewTitle: "The Prophecies: the Dwellers' events", description: INTRO, path: "/events" }),
+    meta: previewMeta(config.PUBLIC_URL, { title: "The Prophecies · Dwell", previewTitle: "The Prophecies: the Dwellers' events", description: INTRO, path: "/events" }),
     // Calendar apps subscribe to webcal:// links (the same address, fetched over http(s)).
     subscribeUrl: `webcal://${feed.host}${feed.pathname}`,
     upcoming: events.filter((event) => !event.isPast),

@@ -5,12 +5,12 @@ import { log } from "~/utils/log.server";
 import type { Route } from "./+types/events.$id.calendar[.]ics";
 
 /** /events/{id}/calendar.ics: one event, to open in a calendar app ('Add to calendar' on its page). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db, config } = context.get(appContext);
   try {
     const event = await getEvent(db, params.id);
     if (!event) return new Response("No such event.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    const body = calendarOf([event], { origin: new URL(request.url).origin, name: event.title }, new Date());
+    const body = calendarOf([event], { origin: config.PUBLIC_URL, name: event.title }, new Date());
     return new Response(body, {
       headers: { ...CALENDAR_HEADERS, "Content-Disposition": `attachment; filename="${calendarFileName(event.title)}"`, "Cache-Control": "public, max-age=300" },
     });

@@ -6,11 +6,11 @@ import type { Route } from "./+types/events[.]ics";
 export const FEED_NAME = "The Dwellers' events";
 
 /** /events.ics: the calendar feed a calendar app subscribes to ('Subscribe to calendar' on /events). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, config } = context.get(appContext);
   const now = new Date();
   try {
-    const body = calendarOf(await listFeedEvents(db, now), { origin: new URL(request.url).origin, name: FEED_NAME }, now);
+    const body = calendarOf(await listFeedEvents(db, now), { origin: config.PUBLIC_URL, name: FEED_NAME }, now);
     return new Response(body, { headers: { ...CALENDAR_HEADERS, "Cache-Control": "public, max-age=300" } });
   } catch (error) {
     log.error("failed to make the calendar feed", { error });

@@ -9,6 +9,7 @@
 import { eq } from "drizzle-orm";
 import { createContext, data, href, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/context";
+import type { Database } from "~/db/db.server";
 import type { StaffRole } from "~/db/enums";
 import { rolePolicies } from "~/db/schema";
 import { getViewer, type Viewer } from "./auth.server";
@@ -52,6 +53,18 @@ export function startViewerLookup(request: Request, context: Readonly<RouterCont
 const isSecurityPage = (path: string) => path === "/admin/security" || path === "/admin/security.data";
 
 /**
+ * Whether a staff member is held at the two-factor set-up: their role requires two-factor sign-in
+ * (REQUIRE_ADMIN_2FA, or the Team page's setting for the role) and they have none. Such a member
+ * reaches only the Security page in the Sanctum, and nothing in Discord.
+ */
+export async function heldForTwoFactor(db: Pick<Database, "select">, requireAll: boolean, member: { role: StaffRole; twoFactorEnabled: boolean }): Promise<boolean> {
+  if (member.twoFactorEnabled) return false;
+  if (requireAll) return true;
+  const [policy] = await db.select({ requireTwoFactor: rolePolicies.requireTwoFactor }).from(rolePolicies).where(eq(rolePolicies.role, member.role));
+  return policy?.requireTwoFactor ?? false;
+}
+
+/**
  * The signed-in staff member, when their role has `permission` (by default: entering the Sanctum).
  * A member whose role requires two-factor sign-in (REQUIRE_ADMIN_2FA, or the Team page's setting
  * for the role) and has none reaches only the page that turns it on.
@@ -65,9 +78,8 @@ export async function requireStaff(request: Request, context: Readonly<RouterCon
   if (!viewer) throw data<GuardFailure>({ guard: "signed-out" }, { status: 401 });
   const { role } = viewer;
   if (!isStaff(role)) throw data<GuardFailure>({ guard: "denied", username: viewer.username }, { status: 403 });
-  if (!viewer.twoFactorEnabled && !isSecurityPage(new URL(request.url).pathname)) {
-    const [policy] = config.REQUIRE_ADMIN_2FA ? [{ requireTwoFactor: true }] : await db.select({ requireTwoFactor: rolePolicies.requireTwoFactor }).from(rolePolicies).where(eq(rolePolicies.role, role));
-    if (policy?.requireTwoFactor) throw redirect(`${href("/admin/security")}?required`);
+  if (!isSecurityPage(new URL(request.url).pathname) && (await heldForTwoFactor(db, config.REQUIRE_ADMIN_2FA, { role, twoFactorEnabled: viewer.twoFactorEnabled }))) {
+    throw redirect(`${href("/admin/security")}?required`);
   }
   if (!allows(role, permission)) throw notForRole({ ...viewer, role });
   return { ...viewer, role };

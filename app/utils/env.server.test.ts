@@ -22,12 +22,23 @@ describe("loadConfig", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
-      HOST: "0.0.0.0",
+      // No public address said: the site is this machine's alone.
+      HOST: "127.0.0.1",
       DATA_DIR: "./data",
       DEMO_CONTENT: true,
       PUBLIC_URL: "http://localhost:3000",
     });
     expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it("listens beyond this machine in production only with PUBLIC_URL, which every outgoing link is built from", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://dwell.example" }).HOST).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "127.0.0.1" }).HOST).toBe("127.0.0.1");
+    expect(loadConfig({ HOST: "::1" }).HOST).toBe("::1");
+    expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(/PUBLIC_URL: required in production when the server listens beyond this machine \(HOST=0\.0\.0\.0\)/);
+    expect(() => loadConfig({ HOST: "192.168.1.20", NODE_ENV: "production" })).toThrow(/PUBLIC_URL/);
+    expect(loadConfig({ HOST: "0.0.0.0", NODE_ENV: "development" }).HOST).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "0.0.0.0", PUBLIC_URL: "https://dwell.example" }).HOST).toBe("0.0.0.0");
   });
 
   it("derives PUBLIC_URL from PORT and writes a given one as browsers send it in Origin", () => {

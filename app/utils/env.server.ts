@@ -31,7 +31,8 @@ const EnvSchema = z.object({
     .min(0)
     .max(65535)
     .default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Default: every interface with PUBLIC_URL set, this machine alone (127.0.0.1) without. */
+  HOST: z.string().min(1).optional(),
   /** The least important log lines written: debug adds error stacks. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "expected debug, info, warn or error" }).default("info"),
   DATA_DIR: z.string().min(1).default("./data"),
@@ -167,6 +168,9 @@ const PAIRS = [
 /** The VRChat settings that must all be present once any of them is. */
 const VRCHAT_REQUIRED = ["VRCHAT_GROUP_ID", "VRCHAT_USERNAME", "VRCHAT_PASSWORD", "VRCHAT_CONTACT"] as const;
 
+/** This machine's own addresses: a server listening only there is reached by no one else. */
+export const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+
 const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   for (const [a, b] of PAIRS) {
     if (env[a] && !env[b]) ctx.addIssue({ code: "custom", path: [b], message: `required when ${a} is set` });
@@ -179,6 +183,15 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
       code: "custom",
       path: ["PUBLIC_URL"],
       message: "required when TRUST_PROXY is set: the address people use, e.g. https://dwell.example",
+    });
+  }
+  // Links in e-mails, Discord and the calendar feeds are built from PUBLIC_URL, never from a request's
+  // Host (which anyone may forge): a site others reach must say its own address.
+  if (env.NODE_ENV === "production" && !env.PUBLIC_URL && env.HOST !== undefined && !isLoopback(env.HOST)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_URL"],
+      message: `required in production when the server listens beyond this machine (HOST=${env.HOST}): the address people use, e.g. https://dwell.example`,
     });
   }
   // VRChat asks API users not to poll more than about once a minute; shorter windows are for fakes.
@@ -212,7 +225,8 @@ export type Env = z.infer<typeof EnvSchema>;
 /** Every environment variable Dwell reads (the README's configuration table lists each). */
 export const ENV_NAMES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
-export type Config = Omit<Env, "PUBLIC_URL"> & {
+export type Config = Omit<Env, "PUBLIC_URL" | "HOST"> & {
+  HOST: string;
   /** The site's origin without a trailing slash. */
   PUBLIC_URL: string;
   /**
@@ -266,7 +280,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   // As browsers write it in Origin: lower case, no default port, no trailing slash.
   const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).origin;
-  return { ...env, PUBLIC_URL: publicUrl, publicUrlIsSet: env.PUBLIC_URL !== undefined };
+  const host = env.HOST ?? (env.PUBLIC_URL ? "0.0.0.0" : "127.0.0.1");
+  return { ...env, HOST: host, PUBLIC_URL: publicUrl, publicUrlIsSet: env.PUBLIC_URL !== undefined };
 }
 
 /** What the browser may see of the configuration: an explicit allowlist. */

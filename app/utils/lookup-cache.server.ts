@@ -5,6 +5,9 @@
  * every process that shares it; without, for this process.
  */
 
+/** Whose lookups a call spends: the staff's, or the visitors' own (an applicant's act, such as a withdrawal's refill). */
+export type LookupAllowance = "staff" | "visitors";
+
 /** A lookup asked for more calls than the minute allows: the admin tries again shortly. */
 export class LookupBudgetError extends Error {
   override name = "LookupBudgetError";

@@ -44,5 +44,3 @@ export function previewMeta(origin: string, preview: Preview): MetaDescriptor[] 
   ];
 }
 
-/** The site's address as this request reached it (its public address when PUBLIC_URL is set). */
-export const originOf = (request: Request) => new URL(request.url).origin;

@@ -288,10 +288,13 @@ export function fakeInteractionSigner() {
   };
 }
 
-/** A button press by a Discord user, as Discord sends it for a message in a server channel. */
+let pressCount = 0;
+
+/** A button press by a Discord user, as Discord sends it for a message in a server channel: each press an interaction of its own (its own id). */
 export function fakePress(userId: string, customId: string, messageId = "1") {
+  pressCount += 1;
   return {
-    id: "4".repeat(18),
+    id: `4${String(Date.now()).padStart(13, "0")}${String(pressCount % 10_000).padStart(4, "0")}`,
     application_id: "5".repeat(18),
     type: 3,
     token: "interaction-token",

@@ -78,6 +78,35 @@ export const InstanceSchema = z.object({
   worldId,
   capacity: z.number().int().min(0).optional(),
   groupAccessType: z.enum(["members", "plus", "public"]).optional(),
+  ownerId: z.string().nullable().optional(),
+  creatorId: userId.optional(),
+  roleRestricted: z.boolean().optional(),
+  calendarEntryId: z.string().nullable().optional(),
+  closedAt: dateTime.nullable().optional(),
+  shortName: z.string().min(1).nullable().optional(),
+});
+
+/** `GET /instances/{worldId}:{instanceId}/shortName`: InstanceShortNameResponse. */
+export const InstanceShortNameSchema = z.object({ secureName: z.string().min(1), shortName: z.string().min(1).nullable().optional() });
+
+/** `POST /instances`: CreateInstanceRequest (region, type and worldId required). */
+export const CreateInstanceRequestSchema = z.strictObject({
+  ageGate: z.boolean().optional(),
+  calendarEntryId: z.string().optional(),
+  canRequestInvite: z.boolean().optional(),
+  closedAt: dateTime.optional(),
+  displayName: z.string().nullable().optional(),
+  groupAccessType: z.enum(["members", "plus", "public"]).optional(),
+  hardClose: z.boolean().optional(),
+  instancePersistenceEnabled: z.boolean().nullable().optional(),
+  inviteOnly: z.boolean().optional(),
+  ownerId: z.string().nullable().optional(),
+  playerPersistenceEnabled: z.boolean().nullable().optional(),
+  queueEnabled: z.boolean().optional(),
+  region: z.enum(["eu", "jp", "unknown", "us", "use"]),
+  roleIds: z.array(z.string()).optional(),
+  type: z.enum(["friends", "group", "hidden", "private", "public"]),
+  worldId,
 });
 
 /** `GET /users/{userId}/instances/groups/{groupId}`. */
@@ -250,7 +279,12 @@ export const OPERATIONS = [
   { name: "getGroup", method: "GET", path: /^\/groups\/grp_[^/]+$/, query: { includeRoles: z.enum(["true", "false"]) } },
   { name: "getUserGroupInstancesForGroup", method: "GET", path: /^\/users\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/instances\/groups\/grp_[^/]+$/, query: {} },
   { name: "getGroupInstances", method: "GET", path: /^\/groups\/grp_[^/]+\/instances$/, query: {} },
-  { name: "getInstance", method: "GET", path: /^\/instances\/wrld_[^/:]+:[^/]+$/, query: {} },
+  // The colon between world and instance is the path's own: `%3A` is not this operation.
+  { name: "getInstance", method: "GET", path: /^\/instances\/wrld_[^/:%]+:[^/]+$/, query: {} },
+  { name: "getShortName", method: "GET", path: /^\/instances\/wrld_[^/:%]+:[^/]+\/shortName$/, query: {} },
+  { name: "closeInstance", method: "DELETE", path: /^\/instances\/wrld_[^/:%]+:[^/]+$/, query: { hardClose: z.enum(["true", "false"]), closedAt: dateTime } },
+  { name: "createInstance", method: "POST", path: /^\/instances$/, query: {}, body: CreateInstanceRequestSchema },
+  { name: "getWorld", method: "GET", path: /^\/worlds\/wrld_[^/]+$/, query: {} },
   { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
   { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
   { name: "createGroupCalendarEvent", method: "POST", path: /^\/calendar\/grp_[^/]+\/event$/, query: {}, body: CreateCalendarEventRequestSchema },
@@ -283,9 +317,10 @@ export const OPERATIONS = [
     query: {},
     body: z.strictObject({ id: z.string().optional(), name: z.string(), description: z.string().optional(), isSelfAssignable: z.boolean().optional(), permissions: z.array(z.string()).optional() }),
   },
-  { name: "deleteGroupRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/roles\/grol_[^/]+$/, query: {} },
-  { name: "addGroupMemberRole", method: "PUT", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/grol_[^/]+$/, query: {} },
-  { name: "removeGroupMemberRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/grol_[^/]+$/, query: {} },
+  // GroupRoleID sets no pattern (its example starts with `grol_`).
+  { name: "deleteGroupRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/roles\/[^/]+$/, query: {} },
+  { name: "addGroupMemberRole", method: "PUT", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/[^/]+$/, query: {} },
+  { name: "removeGroupMemberRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/[^/]+$/, query: {} },
 ] as const;
 
 /** GroupRole: no field is required by the description; these are the ones it names. */
@@ -293,7 +328,7 @@ export const GroupRoleSchema = z.object({
   createdAt: dateTime.optional(),
   description: z.string().optional(),
   groupId: z.string().regex(/^grp_/).optional(),
-  id: z.string().regex(/^grol_/).optional(),
+  id: z.string().min(1).optional(),
   isManagementRole: z.boolean().optional(),
   isSelfAssignable: z.boolean().optional(),
   name: z.string().optional(),
@@ -308,14 +343,17 @@ export interface RecordedRequest {
   method: string;
   /** The path below the API base, decoded. */
   path: string;
+  /** The same path as it was sent (percent-encoding kept): what VRChat routes by. */
+  rawPath?: string;
   query: Record<string, string>;
   body?: unknown;
 }
 
 /** Why a request is not one the API describes (null when it is). */
 export function requestProblem(request: RecordedRequest): string | null {
-  const operation = OPERATIONS.find((op) => op.method === request.method && op.path.test(request.path));
-  if (!operation) return `${request.method} ${request.path}: no such operation`;
+  const path = request.rawPath ?? request.path;
+  const operation = OPERATIONS.find((op) => op.method === request.method && op.path.test(path));
+  if (!operation) return `${request.method} ${path}: no such operation`;
   for (const [name, value] of Object.entries(request.query)) {
     const schema = (operation.query as Record<string, z.ZodType>)[name];
     if (!schema) return `${operation.name}: unknown query parameter ${name}`;

@@ -87,6 +87,14 @@ export interface FakeInstance {
   world: FakeWorld;
   /** Just closed: the instance endpoint answers 200 with null. */
   closed?: boolean;
+  /** What its creator set (an instance made through `POST /instances`, or one a member opened). */
+  ownerId?: string | null;
+  creatorId?: string;
+  groupAccessType?: string;
+  roleIds?: string[];
+  calendarEntryId?: string | null;
+  closedAt?: string | null;
+  shortName?: string | null;
 }
 
 export interface FakeCalendarEvent {
@@ -197,6 +205,8 @@ export interface FakeGroup {
   name: string;
   /** The group's roles (`GET /groups/{groupId}/roles`), and the ones made and deleted. */
   roles: FakeRole[];
+  /** Roles made from now on get ids without the `grol_` prefix (GroupRoleID sets no pattern). */
+  bareRoleIds?: boolean;
   /** The worlds `GET /worlds/{id}` knows. */
   worlds: FakeWorldEntry[];
   people: FakePerson[];
@@ -336,6 +346,7 @@ export type FakeEndpoint =
   | "worldPicture"
   | "createInstance"
   | "closeInstance"
+  | "instanceShortName"
   | "roles"
   | "createRole"
   | "deleteRole"
@@ -348,6 +359,8 @@ export type EndpointBehaviour =
   | "wrong-shape"
   | "null"
   | "hang"
+  /** Does what was asked, then answers in a shape the caller cannot read (its answer is lost to it). */
+  | "acts-unreadably"
   | { status: number; message?: string; retryAfterSeconds?: number }
   /** 200 with this body (an answer the API description allows that the fake's own model never gives). */
   | { body: unknown };
@@ -459,6 +472,13 @@ function fullInstance(instance: FakeInstance) {
     world: fullWorld(worldId, instance.world),
     worldId,
     ...(instance.capacity === undefined ? {} : { capacity: instance.capacity }),
+    ownerId: instance.ownerId ?? (instance.type === "group" ? FAKE_GROUP_ID : null),
+    ...(instance.creatorId ? { creatorId: instance.creatorId } : {}),
+    ...(instance.groupAccessType ? { groupAccessType: instance.groupAccessType } : {}),
+    roleRestricted: (instance.roleIds?.length ?? 0) > 0,
+    calendarEntryId: instance.calendarEntryId ?? null,
+    closedAt: instance.closedAt ?? null,
+    shortName: instance.shortName ?? null,
   };
 }
 
@@ -707,13 +727,19 @@ export async function startFakeVRChat(
         instanceNumber += 1;
         const access = groupAccessType ?? "members";
         const location = `${worldId}:${instanceNumber}~group(${FAKE_GROUP_ID})~groupAccessType(${access})~region(${region})`;
-        const created: FakeInstance = { location, memberCount: 0, userCount: 0, capacity: 40, region, type, name: String(instanceNumber), world: { name: world.name, authorName: "Ember", capacity: 40, recommendedCapacity: 20 } };
+        const { calendarEntryId, closedAt } = request as { calendarEntryId?: string; closedAt?: string };
+        const created: FakeInstance = {
+          location, memberCount: 0, userCount: 0, capacity: 40, region, type, name: String(instanceNumber),
+          world: { name: world.name, authorName: "Ember", capacity: 40, recommendedCapacity: 20 },
+          ownerId: ownerId ?? null, creatorId: botUserId, groupAccessType: access, roleIds: Array.isArray(roleIds) ? (roleIds as string[]) : [],
+          calendarEntryId: calendarEntryId ?? null, closedAt: closedAt ?? null, shortName: `s${instanceNumber}x`,
+        };
         group.instances.push(created);
         instanceWrites.push({ kind: "create", location, body: request, at: Date.now() });
         return fullInstance(created);
       }];
     }
-    const closing = /^\/instances\/(.+)$/.exec(path);
+    const closing = /^\/instances\/(wrld_[^/:]+:[^/]+)$/.exec(path);
     if (method === "DELETE" && closing) {
       return ["closeInstance", () => {
         const found = group.instances.find((i) => i.location === closing[1] && !i.closed);
@@ -735,7 +761,7 @@ export async function startFakeVRChat(
         const request = (body ?? {}) as Record<string, unknown>;
         if (typeof request.name !== "string" || !request.name.trim()) return new Refusal(400, "A role needs a name");
         if (Array.from(request.name).length > FAKE_ROLE_NAME_MAX) return new Refusal(400, "Role name is too long");
-        const role: FakeRole = { id: `grol_${randomUUID()}`, name: request.name, description: typeof request.description === "string" ? request.description : "", holders: [] };
+        const role: FakeRole = { id: group.bareRoleIds ? randomUUID() : `grol_${randomUUID()}`, name: request.name, description: typeof request.description === "string" ? request.description : "", holders: [] };
         group.roles.push(role);
         roleWrites.push({ kind: "create", roleId: role.id, body: request, at: Date.now() });
         return fullRole(role);
@@ -881,7 +907,14 @@ export async function startFakeVRChat(
     if (mine && mine[2] === FAKE_GROUP_ID) {
       return ["userGroupInstances", () => ({ fetchedAt: new Date().toISOString(), instances: group.instances.filter((i) => !i.closed).map(fullInstance) }), mine];
     }
-    const instance = /^\/instances\/(.+)$/.exec(path);
+    const short = /^\/instances\/(wrld_[^/:]+:[^/]+)\/shortName$/.exec(path);
+    if (short) {
+      return ["instanceShortName", () => {
+        const found = group.instances.find((i) => i.location === short[1] && !i.closed);
+        return found ? { secureName: "s3cur3", shortName: found.shortName ?? null } : new Refusal(404, "Instance not found");
+      }];
+    }
+    const instance = /^\/instances\/(wrld_[^/:]+:[^/]+)$/.exec(path);
     if (instance) {
       return ["instance", () => {
         const found = group.instances.find((i) => i.location === instance[1]);
@@ -928,6 +961,7 @@ export async function startFakeVRChat(
       if (res.destroyed) return;
       const body = behaviour === "null" ? null : behaviour === "wrong-shape" ? "Service is fine" : answer();
       if (body instanceof Refusal) return error(res, body.status, body.message);
+      if (behaviour === "acts-unreadably") return send(res, 200, { success: true });
       answers.push({ endpoint, body });
       if (answers.length > 500) answers.shift();
       send(res, 200, body);
@@ -942,7 +976,8 @@ export async function startFakeVRChat(
     req.on("end", () => {
       userAgents.add(req.headers["user-agent"] ?? "");
       const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "fake"}`);
-      const path = decodeURIComponent(url.pathname.replace(/^\/api\/1/, ""));
+      const rawPath = url.pathname.replace(/^\/api\/1/, "");
+      const path = decodeURIComponent(rawPath);
       // A world's picture: VRChat's file addresses answer without a session.
       if (req.method === "GET" && group.worlds.some((w) => w.imagePath === path)) {
         count("worldPicture");
@@ -956,7 +991,12 @@ export async function startFakeVRChat(
       } catch {
         body = text;
       }
-      requests.push({ method: req.method ?? "GET", path, query: Object.fromEntries(url.searchParams), body });
+      requests.push({ method: req.method ?? "GET", path, rawPath, query: Object.fromEntries(url.searchParams), body });
+      // The description's `/instances/{worldId}:{instanceId}`: the colon is the path's own, never `%3A`.
+      if (rawPath.startsWith("/instances/") && !/^\/instances\/[^/:%]+:[^/]+/.test(rawPath)) {
+        count("unknown");
+        return error(res, 404, `no route ${rawPath}`);
+      }
       if (requests.length > 2_000) requests.shift();
       if (req.method === "GET" && path === "/auth/user") {
         if (req.headers.authorization) return login(req, res);

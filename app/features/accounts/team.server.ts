@@ -9,7 +9,7 @@ import { and, asc, count, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { STAFF_ROLES, type StaffRole } from "~/db/enums";
-import { profiles, rolePolicies, sessions, teamHistory, teamInvitations } from "~/db/schema";
+import { profiles, rolePolicies, sessions, siteSettings, teamHistory, teamInvitations } from "~/db/schema";
 import type { Auth } from "~/utils/auth.server";
 import { ROLE_LABEL } from "~/utils/roles";
 import { AccountError, createAccount } from "./accounts.server";
@@ -258,7 +258,30 @@ export async function getMemberDiscord(db: Pick<Database, "select">, memberId: s
 }
 
 /** The staff member a Discord account belongs to, if any. */
-export async function findMemberByDiscord(db: Pick<Database, "select">, discordUserId: string): Promise<{ id: string; username: string; role: StaffRole } | null> {
-  const [row] = await db.select({ id: profiles.id, username: profiles.username, role: profiles.role }).from(profiles).where(eq(profiles.discordUserId, discordUserId));
-  return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role } : null;
+export async function findMemberByDiscord(db: Pick<Database, "select">, discordUserId: string): Promise<{ id: string; username: string; role: StaffRole; twoFactorEnabled: boolean } | null> {
+  const [row] = await db
+    .select({ id: profiles.id, username: profiles.username, role: profiles.role, twoFactorEnabled: profiles.twoFactorEnabled })
+    .from(profiles)
+    .where(eq(profiles.discordUserId, discordUserId));
+  return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role, twoFactorEnabled: row.twoFactorEnabled } : null;
+}
+
+/** The owners' site-wide settings (defaults until an owner first changes one). */
+export interface SiteSettings {
+  /** An event approval by an owner, admin or reviewer invites a non-member to the group in VRChat. */
+  eventApprovalInvites: boolean;
+}
+
+export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
+  const [row] = await db.select({ eventApprovalInvites: siteSettings.eventApprovalInvites }).from(siteSettings);
+  return { eventApprovalInvites: row?.eventApprovalInvites ?? false };
+}
+
+export async function setEventApprovalInvites(db: Database, allowed: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await getSiteSettings(tx);
+    if (before.eventApprovalInvites === allowed) return;
+    await tx.insert(siteSettings).values({ id: 1, eventApprovalInvites: allowed }).onConflictDoUpdate({ target: siteSettings.id, set: { eventApprovalInvites: allowed } });
+    await record(tx, actor, allowed ? "allowed event approvals by owners, admins and reviewers to invite to the group in VRChat" : "stopped event approvals from inviting to the group in VRChat");
+  });
 }

@@ -262,8 +262,8 @@ export async function promoteFromWaitlist(tx: Transaction, eventId: string, now:
 /**
  * Sets an application's status and, for event applications, its notes; either way reviewed_at
  * becomes now, and each change is logged with who made it. Event applications go from any status
- * to any other; group applications are approved or rejected once, from pending ("conflict"
- * otherwise). Approving an event's application when its places are all taken is refused with
+ * to any other but from withdrawn (the applicant's final word); group applications are approved or
+ * rejected once, from pending ("conflict" otherwise). Approving an event's application when its places are all taken is refused with
  * `{ full }` unless the admin confirmed going over (`overCapacity`). False when not found.
  */
 export async function reviewApplication(
@@ -290,6 +290,8 @@ export async function reviewApplication(
       .where(and(eq(table.id, id), liveOf(scope)))
       .for("update");
     if (!current) return false;
+    // A withdrawal is the applicant's final word: no decision, from anywhere, changes it.
+    if (current.status === "withdrawn" && change.status !== undefined && change.status !== "withdrawn") return "conflict";
     if (scope.kind === "group" && (current.status !== "pending" || !GROUP_APPLICATION_STATUSES.includes(change.status as never) || change.status === "pending")) {
       return "conflict";
     }
@@ -361,7 +363,7 @@ export async function reviewApplications(
       .where(and(inArray(table.id, wanted), liveOf(scope)))
       .orderBy(asc(table.id))
       .for("update");
-    const changing = current.filter((row) => row.status !== status && (scope.kind === "event" || row.status === "pending"));
+    const changing = current.filter((row) => row.status !== status && row.status !== "withdrawn" && (scope.kind === "event" || row.status === "pending"));
     if (places && changing.length > places.left && !overCapacity) return { full: places, approving: changing.length };
     if (changing.length > 0) {
       await tx

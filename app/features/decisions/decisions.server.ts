@@ -205,7 +205,8 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
   const values = { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite };
   const note = context.note?.trim() ? `\n\n${context.note.trim()}` : "";
   const text = renderDecisionMessage(template, values) + note;
-  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username) }) + (note ? escapeDiscordMarkdown(note) : "");
+  // What applicants and hosts wrote (their name, the event's title, a reason) cannot form Markdown, a masked link or a mention in Discord.
+  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username), event: escapeDiscordMarkdown(context.event) }) + (note ? escapeDiscordMarkdown(note) : "");
   await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
   return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text, directMessage };
 }

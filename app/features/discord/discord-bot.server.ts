@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
-import { createLookupCache } from "~/utils/lookup-cache.server";
+import { createLookupCache, type LookupAllowance } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
 import { sameName, truncate } from "~/utils/text";
 
@@ -27,6 +27,8 @@ export interface DiscordBotOptions {
   timeoutMs: number;
   cacheMs?: number;
   lookupCallsPerMinute?: number;
+  /** Calls an applicant's own acts (a withdrawal's refill) may make per minute, all visitors together: never the staff's. */
+  visitorLookupCallsPerMinute?: number;
   now?: () => number;
   /** A per-minute allowance shared by every process on the database (see utils/lookup-cache.server). */
   spendShared?: (key: string, callsPerMinute: number) => Promise<boolean>;
@@ -90,7 +92,14 @@ export function createDiscordBot(options: DiscordBotOptions) {
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups", perMinute)),
   });
-  const cached = <T>(key: string, load: () => Promise<T>) => lookups.get(key, load);
+  const visitorLookups = createLookupCache({
+    ttlMs: cacheMs,
+    callsPerMinute: options.visitorLookupCallsPerMinute ?? 6,
+    budgetMessage: "The site's Discord lookups for applicants are spent for this minute.",
+    now,
+    spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups:visitors", perMinute)),
+  });
+  const cached = <T>(key: string, load: () => Promise<T>, allowance: LookupAllowance = "staff") => (allowance === "visitors" ? visitorLookups : lookups).get(key, load);
 
   async function call(method: string, path: string, body?: unknown): Promise<unknown> {
     let response: Response;
@@ -138,11 +147,13 @@ export function createDiscordBot(options: DiscordBotOptions) {
   }
 
   /** Members of the server whose name starts like the handle; those named exactly so first. */
-  async function findCandidates(handle: string): Promise<DiscordCandidate[]> {
+  async function findCandidates(handle: string, allowance: LookupAllowance = "staff"): Promise<DiscordCandidate[]> {
     const query = normalizeHandle(handle);
     if (!query) return [];
-    const found = await cached(`search:${query}`, async () =>
-      z.array(MemberSchema).parse(await call("GET", `/guilds/${guildId}/members/search?${new URLSearchParams({ query, limit: "5" })}`)),
+    const found = await cached(
+      `search:${query}`,
+      async () => z.array(MemberSchema).parse(await call("GET", `/guilds/${guildId}/members/search?${new URLSearchParams({ query, limit: "5" })}`)),
+      allowance,
     );
     const exact = (member: Member) => normalizeHandle(member.user.username) === query;
     return [...found.filter(exact), ...found.filter((member) => !exact(member))].map(candidateOf);
@@ -153,10 +164,10 @@ export function createDiscordBot(options: DiscordBotOptions) {
    * username is the handle given and who goes by the VRChat username given. A handle alone is only
    * the applicant's claim ('claimed'). Throws when Discord cannot be asked.
    */
-  async function matchApplicant(applicant: { handle: string; username: string }): Promise<DiscordMatch> {
+  async function matchApplicant(applicant: { handle: string; username: string }, allowance: LookupAllowance = "staff"): Promise<DiscordMatch> {
     const handle = normalizeHandle(applicant.handle);
     if (!handle) return { unmatched: "none" };
-    const exact = (await findCandidates(handle)).filter((candidate) => normalizeHandle(candidate.username) === handle);
+    const exact = (await findCandidates(handle, allowance)).filter((candidate) => normalizeHandle(candidate.username) === handle);
     if (exact.length !== 1) return { unmatched: exact.length === 0 ? "none" : "several" };
     const [only] = exact as [DiscordCandidate];
     if (sameName(only.displayName, applicant.username) || sameName(only.username, applicant.username)) {
@@ -275,6 +286,9 @@ const MessageJobSchema = RoleJobSchema.extend({ content: z.string().min(1).max(2
 export type RoleJob = z.infer<typeof RoleJobSchema>;
 export type MessageJob = z.infer<typeof MessageJobSchema>;
 
+/** The approval's own DM of an application: Discord makes a message once per nonce (a reminder or a join link has its own). */
+export const approvalNonce = (applicationId: string) => applicationId.replaceAll("-", "").slice(0, 25);
+
 /** Queues a decision's Discord actions in its transaction: the role (group approvals) and the message. */
 export async function queueDiscordActions(
   tx: Pick<Database, "insert">,
@@ -285,7 +299,7 @@ export async function queueDiscordActions(
   const rows = [
     ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
     ...(actions.message
-      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? job.applicationId.replaceAll("-", "")).slice(0, 25) } }]
+      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? approvalNonce(job.applicationId)).slice(0, 25) } }]
       : []),
   ];
   if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));

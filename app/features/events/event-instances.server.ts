@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import type { InstanceState } from "~/db/enums";
-import { eventInstances, events } from "~/db/schema";
+import { eventInstances, events, type RequestedInstance } from "~/db/schema";
 import { truncate } from "~/utils/text";
 import { endsAt, startsAt } from "./events.server";
 
@@ -56,6 +56,8 @@ export async function markMissedInstances(db: Database, now: Date): Promise<numb
 export interface InstanceClaim {
   /** Tries since it was last asked for (1: the first). */
   attempts: number;
+  /** What an earlier try asked VRChat for without keeping its answer: the instance it may have made. */
+  requested: RequestedInstance | null;
 }
 
 /**
@@ -81,23 +83,43 @@ export async function claimInstance(db: Database, eventId: string, now: Date, { 
       },
       setWhere: sql`${retryable}${asked}`,
     })
-    .returning({ attempts: eventInstances.attempts });
-  return row ? { attempts: row.attempts } : null;
+    .returning({ attempts: eventInstances.attempts, requested: eventInstances.requested });
+  return row ? { attempts: row.attempts, requested: row.requested } : null;
 }
 
-export async function recordInstanceOpened(db: Pick<Database, "update">, eventId: string, instance: { location: string; worldId: string; instanceId: string }, now: Date) {
+/** Written before the create call: a later try knows what a lost answer may have made. */
+export async function recordInstanceRequested(db: Pick<Database, "update">, eventId: string, requested: RequestedInstance) {
+  await db.update(eventInstances).set({ requested }).where(eq(eventInstances.eventId, eventId));
+}
+
+export async function recordInstanceOpened(db: Pick<Database, "update">, eventId: string, instance: { location: string; worldId: string; instanceId: string; shortName: string | null }, now: Date) {
   await db
     .update(eventInstances)
-    .set({ state: "open", location: instance.location, worldId: instance.worldId, instanceId: instance.instanceId, openedAt: now, closedAt: null, busyUntil: null, nextAttemptAt: null, lastError: null })
+    .set({
+      state: "open",
+      location: instance.location,
+      worldId: instance.worldId,
+      instanceId: instance.instanceId,
+      shortName: instance.shortName,
+      requested: null,
+      openedAt: now,
+      closedAt: null,
+      busyUntil: null,
+      nextAttemptAt: null,
+      lastError: null,
+    })
     .where(eq(eventInstances.eventId, eventId));
 }
 
-/** VRChat could not be reached (tried again at `retryAt`), or refused (waits for 'Retry'). */
+/**
+ * Not opened: tried again at `retryAt` (VRChat not reached, slow, or its answer unreadable), or
+ * refused (waits for 'Retry'). A refusal made nothing: what was asked for is forgotten.
+ */
 export async function recordInstanceFailure(db: Database, eventId: string, error: string, retryAt: Date | null) {
   const state: InstanceState = retryAt ? "failed" : "refused";
   await db
     .update(eventInstances)
-    .set({ state, lastError: truncate(error, 500), busyUntil: null, nextAttemptAt: retryAt })
+    .set({ state, lastError: truncate(error, 500), busyUntil: null, nextAttemptAt: retryAt, ...(retryAt ? {} : { requested: null }) })
     .where(eq(eventInstances.eventId, eventId));
 }
 
@@ -126,6 +148,7 @@ export interface InstanceSummary {
   location: string | null;
   worldId: string | null;
   instanceId: string | null;
+  shortName: string | null;
   lastError: string | null;
   nextAttemptAt: string | null;
   openedAt: string | null;
@@ -143,6 +166,7 @@ export async function listEventInstances(db: Database, eventIds: readonly string
         location: row.location,
         worldId: row.worldId,
         instanceId: row.instanceId,
+        shortName: row.shortName,
         lastError: row.lastError,
         nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
         openedAt: row.openedAt?.toISOString() ?? null,

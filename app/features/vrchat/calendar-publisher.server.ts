@@ -6,8 +6,9 @@
  *   updates or deletes the calendar entry. Jobs for the same publication therefore add up to the
  *   latest state, however many edits came before.
  * - Never a duplicate entry: the entry's id is stored as soon as VRChat gives it; a create that may
- *   have reached VRChat without its answer (a crash, a timeout) is followed, next time, by a look at
- *   that month of the calendar for the same title and start before creating again. One worker at a
+ *   have reached VRChat without its answer (a crash, a timeout, an answer that cannot be read) is
+ *   followed, next time, by a look at that month of the calendar for the entry at the same start
+ *   carrying Dwell's mark (the event's page link) before creating again. One worker at a
  *   time works on a publication (`busy_until`), whatever the number of processes.
  * - Calls: one per create, update or delete (two after an unanswered create), paced a second apart.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
@@ -24,7 +25,7 @@ import { truncate } from "~/utils/text";
 /** VRChat's description sets no pattern for an entry's id: whatever non-empty id it gives is the entry's. */
 const CreatedSchema = z.object({ id: z.string().min(1).max(200) });
 const MonthSchema = z.object({
-  results: z.array(z.object({ id: z.string(), title: z.string().nullish(), startsAt: z.string().nullish() })).nullish(),
+  results: z.array(z.object({ id: z.string(), description: z.string().nullish(), startsAt: z.string().nullish() })).nullish(),
 });
 const PayloadSchema = z.object({ publicationId: z.uuid() });
 
@@ -83,7 +84,11 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
     return row ?? null;
   }
 
-  /** An entry with this title and start in its month: one a create made without us hearing back. */
+  /**
+   * The entry a create made without us hearing back: in its month, at its start, carrying Dwell's
+   * mark (the description's last line, the event's own page, which nobody else writes). An entry
+   * someone made by hand with the same title is not Dwell's.
+   */
   async function findMade(details: PublicationDetails): Promise<string | null> {
     const month = details.startsAt.slice(0, 7);
     const listed = await paced(() =>
@@ -92,8 +97,9 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
     const start = Date.parse(details.startsAt);
     // The entry this one replaces has the same title and start: an entry another publication holds is not it.
     const known = await listPublishedEntryIds(db);
+    const mark = details.description.split("\n").at(-1)!;
     const found = (listed.results ?? []).find(
-      (entry) => !known.has(entry.id) && entry.title === details.title && Date.parse(entry.startsAt ?? "") === start,
+      (entry) => !known.has(entry.id) && (entry.description ?? "").includes(mark) && Date.parse(entry.startsAt ?? "") === start,
     );
     return found?.id ?? null;
   }

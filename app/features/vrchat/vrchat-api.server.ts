@@ -21,6 +21,7 @@ import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 import { GROUP_PARTS, type GroupData, type GroupPart, type Instance, type Member, type PlatformEvent, type Post } from "./group-data";
 import { VRChatError, type CallOptions, type VRChatClient, type VRChatErrorKind } from "./vrchat-client.server";
+import { instancePath } from "./vrchat-location";
 
 const text = z.string().nullish();
 /** A count. The API description sets no minimum for most: below zero reads as zero. */
@@ -357,7 +358,7 @@ async function readInstancesFallback({ client, group, call, now, state }: Contex
   if (due) {
     const [worldId, instanceId] = [due.slice(0, due.indexOf(":")), due.slice(due.indexOf(":") + 1)];
     // VRChat answers an instance that has just closed with 200 and null.
-    const detail = await client.get(`/instances/${encodeURIComponent(worldId)}:${encodeURIComponent(instanceId)}`, InstanceSchema.nullable(), undefined, call);
+    const detail = await client.get(instancePath(`${worldId}:${instanceId}`), InstanceSchema.nullable(), undefined, call);
     state.instanceDetails[due] = { fetchedAt: now.toISOString(), detail: detail ? instanceDetail(detail) : null };
   }
   const listed = new Set(items.map(keyOf));

@@ -1,20 +1,29 @@
 /**
  * The group instances Dwell opens for events: `POST /instances` (a group instance of the event's
- * world, owned by the group), the group's open instances (`GET /groups/{groupId}/instances`, to find
- * one already made before making another), and `DELETE /instances/{location}` to close one. Writes
- * are sent once and paced with Dwell's other actions in VRChat.
+ * world, owned by the group), the look for one a lost answer made (`GET /groups/{groupId}/instances`,
+ * then `GET /instances/{location}` of each candidate), its short link, and `DELETE /instances/{location}`
+ * to close one. Writes are sent once and paced with Dwell's other actions in VRChat.
+ *
+ * Dwell only ever takes as an event's an instance it made for that event: one whose creation it
+ * recorded before asking, read back with every fact Dwell set matching (the group as owner, the bot
+ * as creator, the access type, the roles, the calendar entry, the closing time to the second). An
+ * instance a member opened in the same world, or the group's standing hangout, never matches.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
  */
 import { z } from "zod";
 import type { InstanceAccess, InstanceRegion } from "~/db/enums";
+import type { RequestedInstance } from "~/db/schema";
 import { createPacer, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import { instancePath, splitLocation } from "./vrchat-location";
 
 export interface OpenedInstance {
   /** "wrld_…:12345~group(grp_…)~…": what VRChat names the instance by. */
   location: string;
   worldId: string;
   instanceId: string;
+  /** Its short name (`vrch.at/…`), when VRChat gave one. */
+  shortName: string | null;
 }
 
 export interface InstanceRequest {
@@ -29,25 +38,37 @@ export interface InstanceRequest {
   calendarEntryId?: string | null;
 }
 
-/** An Instance as `POST /instances` answers it: the description requires each, Dwell needs the ids. */
-const InstanceSchema = z.object({
-  id: z.string().nullish(),
-  location: z.string().nullish(),
-  instanceId: z.string().nullish(),
-  worldId: z.string().nullish(),
+/** What Dwell asks for, kept before the call: what a lost answer's instance is recognised by. */
+export const requestedOf = (request: InstanceRequest): RequestedInstance => ({
+  access: request.access,
+  roleIds: [...(request.roleIds ?? [])],
+  calendarEntryId: request.calendarEntryId ?? null,
+  closedAt: request.closedAt.toISOString(),
 });
-const GroupInstancesSchema = z.array(z.object({ instanceId: z.string().nullish(), location: z.string().nullish(), world: z.object({ id: z.string().nullish() }).nullish() }).nullable());
 
-/** The world and instance of a location ("wrld_…:instance…"). */
-export function splitLocation(location: string): { worldId: string; instanceId: string } | null {
-  const colon = location.indexOf(":");
-  if (colon < 1 || colon === location.length - 1) return null;
-  return { worldId: location.slice(0, colon), instanceId: location.slice(colon + 1) };
-}
+const text = z.string().nullish();
+/** An Instance (`POST /instances`, `GET /instances/{location}`): the ids, and the facts Dwell sets. */
+const InstanceSchema = z.object({
+  id: text,
+  location: text,
+  instanceId: text,
+  worldId: text,
+  shortName: text,
+  ownerId: text,
+  creatorId: text,
+  type: text,
+  groupAccessType: text,
+  roleRestricted: z.boolean().nullish(),
+  /** Not in the description's Instance; read when VRChat sends it, and then it must be exact. */
+  roleIds: z.array(z.string()).nullish(),
+  calendarEntryId: text,
+  closedAt: text,
+});
+const GroupInstancesSchema = z.array(z.object({ location: text, world: z.object({ id: text }).nullish() }).nullable());
+const ShortNameSchema = z.object({ shortName: text, secureName: text });
 
-/** The link that opens an instance in VRChat (`vrchat.com/home/launch`). */
-export const joinLink = (instance: { worldId: string; instanceId: string }) =>
-  `https://vrchat.com/home/launch?worldId=${encodeURIComponent(instance.worldId)}&instanceId=${encodeURIComponent(instance.instanceId)}`;
+/** Candidates read back when looking for a lost answer's instance: the world's open group instances rarely number more. */
+const MAX_READ_BACK = 5;
 
 function opened(answer: z.infer<typeof InstanceSchema>, worldId: string): OpenedInstance {
   const location = answer.location ?? answer.id ?? (answer.instanceId ? `${worldId}:${answer.instanceId}` : null);
@@ -55,17 +76,41 @@ function opened(answer: z.infer<typeof InstanceSchema>, worldId: string): Opened
   if (!location || !parts) throw new VRChatError("VRChat answered without the instance's location", null, null, "refused-shape");
   // An answer about another world is not the instance asked for.
   if (parts.worldId !== worldId) throw new VRChatError("VRChat answered with an instance of another world", null, null, "refused-shape");
-  return { location, worldId, instanceId: parts.instanceId };
+  return { location, worldId, instanceId: parts.instanceId, shortName: answer.shortName || null };
+}
+
+const sameTime = (a: string | null | undefined, b: string) => Boolean(a) && Math.abs(Date.parse(a!) - Date.parse(b)) < 1_000;
+
+/** Whether an instance read back is the one Dwell asked for: every fact it set, and nothing else. */
+export function isMadeAsRequested(answer: z.infer<typeof InstanceSchema>, requested: RequestedInstance, facts: { groupId: string; botUserId: string }): boolean {
+  const roleOnly = requested.access === "role";
+  if (answer.ownerId !== facts.groupId || answer.type !== "group") return false;
+  if (answer.creatorId && answer.creatorId !== facts.botUserId) return false;
+  if (answer.groupAccessType !== (roleOnly ? "members" : requested.access)) return false;
+  if (Boolean(answer.roleRestricted) !== roleOnly) return false;
+  if (answer.roleIds && [...answer.roleIds].sort().join() !== [...requested.roleIds].sort().join()) return false;
+  if ((answer.calendarEntryId || null) !== requested.calendarEntryId) return false;
+  return sameTime(answer.closedAt, requested.closedAt);
 }
 
 export function createInstanceOpener({ client, groupId, pacer = createPacer(1_000, Date.now) }: { client: VRChatClient; groupId: string; pacer?: Pacer }) {
-  /** An instance of this world the group has open now, not one of `taken`, if any (one call). */
-  async function findOpen(worldId: string, taken: ReadonlySet<string> = new Set()): Promise<OpenedInstance | null> {
+  /**
+   * The instance an earlier try made for this request but whose answer was lost, if VRChat has it:
+   * the group's open instances of the world, not one of `taken`, each read back and matched on what
+   * Dwell set. At most 1 + MAX_READ_BACK calls.
+   */
+  async function findMade(worldId: string, requested: RequestedInstance, taken: ReadonlySet<string> = new Set()): Promise<OpenedInstance | null> {
     const list = await pacer(() => client.get(`/groups/${groupId}/instances`, GroupInstancesSchema));
-    for (const entry of list) {
-      const location = entry?.location ?? null;
-      const parts = location ? splitLocation(location) : null;
-      if (location && parts && parts.worldId === worldId && !taken.has(location)) return { location, worldId, instanceId: parts.instanceId };
+    const candidates = list
+      .map((entry) => entry?.location ?? null)
+      .filter((location): location is string => location !== null && splitLocation(location)?.worldId === worldId && !taken.has(location))
+      .slice(0, MAX_READ_BACK);
+    if (candidates.length === 0) return null;
+    const botUserId = await client.botUserId();
+    for (const location of candidates) {
+      // VRChat answers an instance that has just closed with 200 and null.
+      const answer = await pacer(() => client.get(instancePath(location), InstanceSchema.nullable()));
+      if (answer && isMadeAsRequested(answer, requested, { groupId, botUserId })) return opened({ ...answer, location: answer.location ?? location }, worldId);
     }
     return null;
   }
@@ -87,17 +132,23 @@ export function createInstanceOpener({ client, groupId, pacer = createPacer(1_00
     return opened(answer, request.worldId);
   }
 
+  /** The instance's short name, when its creation's answer had none (one call). */
+  async function shortName(location: string): Promise<string | null> {
+    const answer = await pacer(() => client.get(instancePath(location, "/shortName"), ShortNameSchema.nullable()));
+    return answer?.shortName || null;
+  }
+
   /** Closes it now. One VRChat has already closed (404) is closed. */
   async function close(location: string): Promise<void> {
     try {
-      await pacer(() => client.send("DELETE", `/instances/${encodeURIComponent(location)}`, undefined));
+      await pacer(() => client.send("DELETE", instancePath(location), undefined));
     } catch (error) {
       if (error instanceof VRChatError && error.status === 404) return;
       throw error;
     }
   }
 
-  return { findOpen, open, close };
+  return { findMade, open, shortName, close };
 }
 
 export type InstanceOpener = ReturnType<typeof createInstanceOpener>;

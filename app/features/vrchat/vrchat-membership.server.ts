@@ -14,7 +14,7 @@ import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { sameName } from "~/utils/text";
-import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
+import { createLookupCache, LookupBudgetError, type LookupAllowance } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
@@ -151,9 +151,10 @@ export function createVRChatMembership(options: MembershipOptions) {
     spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:visitors", perMinute)),
   });
   const paced = options.pacer ?? createPacer(actionSpacingMs, now);
+  const allowanceOf = (allowance: LookupAllowance) => (allowance === "visitors" ? visitorLookups : lookups);
 
-  const joinRequests = () =>
-    cached("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
+  const joinRequests = (allowance: LookupAllowance = "staff") =>
+    allowanceOf(allowance).get("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
 
   const membership = (userId: string) =>
     cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus));
@@ -195,15 +196,15 @@ export function createVRChatMembership(options: MembershipOptions) {
    * that name. Never a guess: no match or several is said, not chosen. Throws when VRChat cannot
    * be asked (unreachable, or the staff's lookups for this minute spent).
    */
-  async function matchApplicant(applicant: { username: string; claimedUserId: string | null }): Promise<ApplicantMatch> {
+  async function matchApplicant(applicant: { username: string; claimedUserId: string | null }, allowance: LookupAllowance = "staff"): Promise<ApplicantMatch> {
     const name = applicant.username.trim();
     if (applicant.claimedUserId && USER_ID.test(applicant.claimedUserId)) {
-      const user = await userById(applicant.claimedUserId);
+      const user = await userById(applicant.claimedUserId, allowance);
       if (user && sameName(user.displayName, name)) return { account: { userId: applicant.claimedUserId, displayName: user.displayName }, how: "profile" };
     }
     if (!name) return { unmatched: "none" };
     const named = new Map<string, string>();
-    for (const entry of await joinRequests()) {
+    for (const entry of await joinRequests(allowance)) {
       if (entry && statusOf(entry.membershipStatus) === "requested" && entry.user?.displayName && sameName(entry.user.displayName, name)) {
         named.set(entry.userId, entry.user.displayName);
       }
@@ -232,10 +233,10 @@ export function createVRChatMembership(options: MembershipOptions) {
   }
 
   /** A user by id, from the staff's lookups: null when VRChat has no such user. */
-  async function userById(userId: string) {
+  async function userById(userId: string, allowance: LookupAllowance = "staff") {
     let user;
     try {
-      user = await cached(`user:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema));
+      user = await allowanceOf(allowance).get(`user:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema));
     } catch (error) {
       if (error instanceof VRChatError && error.status === 404) return null;
       throw error;
@@ -285,6 +286,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     const current = statusOf((await paced(() => client.get(`/groups/${groupId}/members/${encodeURIComponent(action.userId)}`, MembershipSchema)))?.membershipStatus);
     lookups.forget(`member:${action.userId}`);
     lookups.forget("requests");
+    visitorLookups.forget("requests");
     if (current === "member") return "Already a member in VRChat: nothing to do";
     if (current === "banned") return "Banned from the group in VRChat: nothing was done";
     if (current === "blocked") return "They have blocked the group in VRChat: nothing was done";

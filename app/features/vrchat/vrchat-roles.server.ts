@@ -20,7 +20,11 @@ import { VRChatError, type VRChatClient } from "./vrchat-client.server";
  */
 export const ROLE_NAME_MAX = 64;
 
-const ROLE_ID = /^grol_[0-9A-Za-z-]+$/;
+/**
+ * A role's id as VRChat may give it: GroupRoleID sets no pattern (its example starts with `grol_`,
+ * but an id without the prefix is as valid), so any short id without spaces or slashes is its id.
+ */
+const ROLE_ID = /^[^\s/]{1,100}$/;
 const RoleSchema = z.object({ id: z.string().nullish(), name: z.string().nullish(), description: z.string().nullish() });
 const RolesSchema = z.array(RoleSchema.nullable());
 
@@ -42,7 +46,11 @@ export function createRoleKeeper({ client, groupId, pacer = createPacer(1_000, D
     return found?.id ?? null;
   }
 
-  /** Makes the event's role (one call, sent once): nobody may assign it to themselves, and it carries no permission. */
+  /**
+   * Makes the event's role (one call, sent once): nobody may assign it to themselves, and it carries
+   * no permission. An answer that cannot be read may still have made it: the next try looks for the
+   * mark before making another (flows/event-role.server).
+   */
   async function create(eventId: string, title: string, description: string): Promise<string> {
     const body = { name: roleNameFor(title), description: `${description} ${roleMark(eventId)}`.trim(), isSelfAssignable: false, permissions: [] };
     const answer = await pacer(() => client.sendFor("POST", roles, body, RoleSchema));
@@ -87,6 +95,8 @@ export interface RoleAction {
   userId: string;
   action: "give" | "take";
   actor: { id: string; name: string };
+  /** A non-member may be invited to the group (an allowed approval's first ask only). */
+  mayInvite?: boolean;
 }
 
 export const RoleActionSchema = z.object({
@@ -96,6 +106,7 @@ export const RoleActionSchema = z.object({
   userId: z.string().min(1).max(100),
   action: z.enum(["give", "take"]),
   actor: z.object({ id: z.string(), name: z.string() }),
+  mayInvite: z.boolean().optional(),
 });
 
 /** Queues a change of an attendee's event role, in the transaction that caused it. */

@@ -1,0 +1,210 @@
+/** The questions asked, the applications (the group's and events'), their decision messages and history. */
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { APPLICATION_STATUSES, ATTENDANCE, ATTENDEE_ROLES, GROUP_APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus, type Attendance, type AttendeeRole } from "../enums";
+import { profiles } from "./accounts";
+import { inList, timestamps } from "./columns";
+import { events } from "./events";
+
+const questionColumns = {
+  id: uuid().primaryKey().defaultRandom(),
+  question: text().notNull(),
+  questionType: text().notNull().default("text"),
+  options: jsonb().$type<string[]>(),
+  required: boolean().notNull().default(true),
+  orderIndex: integer().notNull().default(0),
+  ...timestamps,
+};
+
+export const applicationQuestions = pgTable(
+  "application_questions",
+  questionColumns,
+  (table) => [
+    check(
+      "application_questions_type_check",
+      sql`${table.questionType} in ${inList(QUESTION_TYPES)}`,
+    ),
+    check(
+      "application_questions_options_check",
+      sql`${table.options} is null or jsonb_typeof(${table.options}) = 'array'`,
+    ),
+    index("application_questions_order_idx").on(table.orderIndex),
+  ],
+);
+
+export const eventApplicationQuestions = pgTable(
+  "event_application_questions",
+  {
+    ...questionColumns,
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    check(
+      "event_application_questions_type_check",
+      sql`${table.questionType} in ${inList(QUESTION_TYPES)}`,
+    ),
+    check(
+      "event_application_questions_options_check",
+      sql`${table.options} is null or (${table.questionType} = 'select' and jsonb_typeof(${table.options}) = 'array')`,
+    ),
+    index("event_application_questions_event_order_idx").on(table.eventId, table.orderIndex),
+  ],
+);
+
+/**
+ * Duplicates are refused by these indexes, not by a read before the write: the same VRChat
+ * username (trimmed, any case) or the same Discord ID, once per scope. Empty values never collide.
+ */
+const normalized = (column: Parameters<typeof sql>[1]) => sql`lower(btrim(${column}))`;
+const present = (column: Parameters<typeof sql>[1]) => sql`btrim(coalesce(${column}, '')) <> ''`;
+/** A name used by spam (marked by an admin) does not keep a real person from applying with it. */
+const claims = (column: Parameters<typeof sql>[1], spamAt: Parameters<typeof sql>[1]) =>
+  sql`${present(column)} and ${spamAt} is null`;
+
+/** What lets the applicant follow their application (see features/decisions). */
+const applicantHearsBack = (table: string) => ({
+  /** SHA-256 of the private status link's token; the token itself is never stored. */
+  statusTokenHash: text().unique(`${table}_status_token_hash_key`),
+  /** The decision message as written when the application was decided: what the applicant reads. */
+  decisionMessage: text(),
+  /** The applicant's account in the group's Discord server, as linked (a user id, and its name then). */
+  discordUserId: text(),
+  discordDisplayName: text(),
+});
+
+export const applications = pgTable(
+  "applications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatUsername: text().notNull().default(""),
+    discordId: text().notNull().default(""),
+    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    status: text().$type<ApplicationStatus>().notNull().default("pending"),
+    submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp({ withTimezone: true }),
+    /** Marked as spam by an admin: out of every list, count and export but the 'Spam' filter. */
+    spamAt: timestamp({ withTimezone: true }),
+    ...applicantHearsBack("applications"),
+    /**
+     * What became of the profile link the applicant gave, when it was not linked at once:
+     * 'claimed' (VRChat names that account otherwise than the username given) or 'unchecked'
+     * (VRChat could not be asked). Null when there was none, or it was linked.
+     */
+    vrchatProfileCheck: text().$type<"claimed" | "unchecked">(),
+    /** The applicant's VRChat account (`usr_…`), as an admin linked it; a display name is not an identity. */
+    vrchatUserId: text(),
+    /** Its display name when it was linked, to show beside the id. */
+    vrchatDisplayName: text(),
+    ...timestamps,
+  },
+  (table) => [
+    check("applications_status_check", sql`${table.status} in ${inList(GROUP_APPLICATION_STATUSES)}`),
+    uniqueIndex("applications_vrchat_username_key")
+      .on(normalized(table.vrchatUsername))
+      .where(claims(table.vrchatUsername, table.spamAt)),
+    uniqueIndex("applications_discord_id_key")
+      .on(normalized(table.discordId))
+      .where(claims(table.discordId, table.spamAt)),
+    index("applications_submitted_at_idx").on(table.submittedAt.desc()),
+    index("applications_status_idx").on(table.status),
+  ],
+);
+
+export const eventApplications = pgTable(
+  "event_applications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    vrchatUsername: text().notNull().default(""),
+    discordId: text().default(""),
+    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    status: text().$type<ApplicationStatus>().notNull().default("pending"),
+    submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp({ withTimezone: true }),
+    /** When its applicant withdrew it (status "withdrawn"). */
+    withdrawnAt: timestamp({ withTimezone: true }),
+    /** After the event: whether the approved attendee came. */
+    attendance: text().$type<Attendance>(),
+    notes: text(),
+    spamAt: timestamp({ withTimezone: true }),
+    ...applicantHearsBack("event_applications"),
+    /** As for a group application: what became of a profile link that was not linked at once. */
+    vrchatProfileCheck: text().$type<"claimed" | "unchecked">(),
+    /** The attendee's VRChat account (`usr_…`), as the decision's rule or a staff member linked it. */
+    vrchatUserId: text(),
+    vrchatDisplayName: text(),
+    /** Where the attendee stands with the event's VRChat role (see EVENT_ROLE_STATES). */
+    eventRole: text().$type<AttendeeRole>(),
+    /** When VRChat was last asked whether they may hold it (a non-member is asked again later). */
+    eventRoleCheckedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
+    check("event_applications_event_role_check", sql`${table.eventRole} in ${inList(ATTENDEE_ROLES)}`),
+    check(
+      "event_applications_status_check",
+      sql`${table.status} in ${inList(APPLICATION_STATUSES)}`,
+    ),
+    uniqueIndex("event_applications_vrchat_username_key")
+      .on(table.eventId, normalized(table.vrchatUsername))
+      .where(claims(table.vrchatUsername, table.spamAt)),
+    uniqueIndex("event_applications_discord_id_key")
+      .on(table.eventId, normalized(table.discordId))
+      .where(claims(table.discordId, table.spamAt)),
+    index("event_applications_event_submitted_idx").on(table.eventId, table.submittedAt.desc()),
+    index("event_applications_event_status_idx").on(table.eventId, table.status),
+  ],
+);
+
+export type QuestionRow = typeof applicationQuestions.$inferSelect;
+export type EventQuestionRow = typeof eventApplicationQuestions.$inferSelect;
+
+/**
+ * The messages an applicant reads when their application is decided, one per outcome: for the
+ * group's applications (`kind` group), for every event's (`kind` event, no event), and for one
+ * event (`kind` event with its id), which falls back to every event's. No row: the default text.
+ */
+export const decisionMessages = pgTable(
+  "decision_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text().$type<"group" | "event">().notNull(),
+    eventId: uuid().references(() => events.id, { onDelete: "cascade" }),
+    outcome: text().$type<"approved" | "rejected">().notNull(),
+    body: text().notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    check("decision_messages_kind_check", sql`${table.kind} in ('group', 'event')`),
+    check("decision_messages_outcome_check", sql`${table.outcome} in ('approved', 'rejected')`),
+    check("decision_messages_event_check", sql`${table.kind} = 'event' or ${table.eventId} is null`),
+    unique("decision_messages_key").on(table.kind, table.eventId, table.outcome).nullsNotDistinct(),
+  ],
+);
+
+/** Who changed an application's status or notes, when, from what to what. */
+export const applicationAuditLog = pgTable(
+  "application_audit_log",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    applicationKind: text().notNull(),
+    applicationId: uuid().notNull(),
+    actorId: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    /** Kept as written at the time, so the log still reads after an account is removed. */
+    actorName: text().notNull(),
+    field: text().notNull(),
+    fromValue: text(),
+    toValue: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance')`),
+    index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
+  ],
+);

@@ -1,0 +1,275 @@
+/**
+ * What a decision does beyond its status, wherever it is made (the Sanctum's list, card and bulk
+ * bar, Discord's buttons, a place refilled): the links to the applicant's VRChat and Discord
+ * accounts by one rule, the applicant's message, the actions in VRChat and Discord, and the review
+ * message's edit. flows/decide.server and flows/refill.server build on these; no entry point does
+ * any part of it itself.
+ *
+ * Linking happens at the decision and nowhere else by itself (no page that shows an application
+ * links anything): VRChat and Discord are asked before the transaction (one join request list serves
+ * a whole bulk decision), and the links are written in the decision's transaction, never over a
+ * staff member's own choice.
+ */
+import { href } from "react-router";
+import type { Database } from "~/db/db.server";
+import { isDecided, type ApplicationStatus, type StaffRole } from "~/db/enums";
+import { listLinkTargets, linkAccountIn, type LinkTarget } from "~/features/applications/linked-accounts.server";
+import type { OnDecided, ReviewScope } from "~/features/applications/review.server";
+import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
+import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import type { LookupAllowance } from "~/utils/lookup-cache.server";
+import { queueReviewJob } from "~/features/discord/discord-review.server";
+import { addToCalendarUrl } from "~/features/events/calendar-link";
+import { getOpenInstance } from "~/features/events/event-instances.server";
+import { eventStart, formatLongDate, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
+import type { NotificationTarget } from "~/features/notifications/notification";
+import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import { joinLinkOf } from "~/features/vrchat/vrchat-location";
+import { log } from "~/utils/log.server";
+import { escapeDiscordMarkdown } from "~/utils/text";
+import { mayInviteToGroup, queueRoleChange } from "./event-role.server";
+
+export interface DecideServices {
+  db: Database;
+  /** `roles`: events' own roles are kept (VRCHAT_OPEN_INSTANCES): an attendee's decision gives or takes theirs. */
+  vrchat: { membership: VRChatMembership | null; membershipActions: boolean; roles?: RoleKeeper | null };
+  discord: DiscordBot | null;
+  discordInvite: string | null;
+  /** Applications are posted to Discord's review channel: a decision edits their message. */
+  discordReview?: boolean;
+  /** Wakes the outbox worker once a decision has queued its actions. */
+  wake: () => void;
+  /** The staff's channels: told when a freed place moves someone from the waitlist to Pending. */
+  notificationTargets?: readonly NotificationTarget[];
+  /** The site's public origin (PUBLIC_URL): every link a decision sends points there, never to a request's Host. */
+  siteOrigin: string;
+}
+
+/** What a decision needs, from what every entry point has (a route's context, the interactions' server, a job). */
+export function decideServices(from: {
+  db: Database;
+  config: { DISCORD_INVITE_URL?: string; DISCORD_REVIEW_CHANNEL_ID?: string; PUBLIC_URL: string };
+  vrchat: DecideServices["vrchat"];
+  discord: DiscordBot | null;
+  notifications: { wake(): void; targets?: readonly NotificationTarget[] };
+}): DecideServices {
+  return {
+    db: from.db,
+    vrchat: from.vrchat,
+    discord: from.discord,
+    discordInvite: from.config.DISCORD_INVITE_URL ?? null,
+    discordReview: from.discord !== null && Boolean(from.config.DISCORD_REVIEW_CHANNEL_ID),
+    wake: () => from.notifications.wake(),
+    notificationTargets: from.notifications.targets ?? [],
+    siteOrigin: from.config.PUBLIC_URL.replace(/\/+$/, ""),
+  };
+}
+
+/** Who decides: a staff account (with its role), in the Sanctum or (its linked member) in Discord; or the site itself. */
+export interface Decider {
+  id: string;
+  username: string;
+  via: "sanctum" | "discord";
+  /** Null for the site's own hand (a place refilled). */
+  role: StaffRole | null;
+}
+
+/** The name a decision's history carries: 'keeper', or 'keeper in Discord'. */
+export const deciderName = (decider: Decider) => (decider.via === "discord" ? `${decider.username} in Discord` : decider.username);
+
+/** The review a decision belongs to: the group's, or an event's (with the event). */
+export async function findReview(db: Database, eventId: string | undefined) {
+  if (!eventId) return { scope: { kind: "group" } as ReviewScope, event: null };
+  const event = await getEvent(db, eventId);
+  return event ? { scope: { kind: "event", eventId: event.id } as ReviewScope, event } : null;
+}
+export type Review = NonNullable<Awaited<ReturnType<typeof findReview>>>;
+
+/**
+ * What `{event}`, `{date}` stand for in the messages, and an event's details for its Discord
+ * message. The title and the world's name are written by hosts and world authors: escaped in the
+ * Discord text, so they cannot form a masked link or a mention.
+ */
+export function contextOf(review: Review, services: Pick<DecideServices, "siteOrigin" | "discordInvite">, now: Date) {
+  const { event } = review;
+  const { discordInvite } = services;
+  if (!event) return { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite, eventDetails: null };
+  const date = formatLongDateTime(eventStart(event), zoneOf(event.timezone));
+  const page = `${services.siteOrigin}${href("/events/:id", { id: event.id })}`;
+  const eventDetails = [
+    `${escapeDiscordMarkdown(event.title)}: ${date}, in ${escapeDiscordMarkdown(event.worldName)}`,
+    `Event page: ${page}`,
+    `Add it to your calendar: ${addToCalendarUrl(event, page)}`,
+  ].join("\n");
+  return { event: event.title, date, discordInvite, eventDetails };
+}
+export type DecisionTexts = ReturnType<typeof contextOf>;
+
+export interface FoundLinks {
+  vrchat: Map<string, { account: { userId: string; displayName: string }; how: string }>;
+  discord: Map<string, { userId: string; displayName: string }>;
+  /** VRChat could not be asked for some of them. */
+  vrchatUnreachable: boolean;
+}
+
+export const NO_LINKS: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+
+/** Decisions in this review act in VRChat: the group's join requests, or an event's own role. */
+const actsInReview = (services: DecideServices, scope: ReviewScope) =>
+  scope.kind === "group" ? services.vrchat.membershipActions : Boolean(services.vrchat.roles);
+
+/** Whether a decision to `status` acts on the application in VRChat (and so needs its account). */
+export function actsInVRChat(services: DecideServices, scope: ReviewScope, target: Pick<LinkTarget, "status">, status: ApplicationStatus) {
+  if (!actsInReview(services, scope)) return false;
+  return scope.kind === "group" ? target.status === "pending" && isDecided(status) : status === "approved";
+}
+
+/**
+ * The accounts the rule finds for the applications a decision will change (see the module's
+ * comment). Asked in order; once a service cannot be asked (down, or its lookups spent), the
+ * rest are left unlinked for this decision, and the decision goes ahead. `allowance`: whose lookups
+ * it spends (a withdrawal's refill is a visitor's act: never the staff's).
+ */
+export async function findLinks(
+  services: DecideServices,
+  scope: ReviewScope,
+  targets: LinkTarget[],
+  status: ApplicationStatus,
+  { decided = false, allowance = "staff" }: { decided?: boolean; allowance?: LookupAllowance } = {},
+): Promise<FoundLinks> {
+  const found: FoundLinks = { vrchat: new Map(), discord: new Map(), vrchatUnreachable: false };
+  let vrchatReachable = services.vrchat.membership !== null;
+  let discordReachable = services.discord !== null;
+  for (const target of targets) {
+    // `decided`: the decision is made already (a place refilled): its links are looked for after it.
+    if (target.status === status && !decided) continue;
+    if (vrchatReachable && !target.vrchatUserId && actsInVRChat(services, scope, target, status)) {
+      try {
+        const match = await services.vrchat.membership!.matchApplicant({ username: target.vrchatUsername, claimedUserId: target.claimedVRChatUserId }, allowance);
+        if ("account" in match) {
+          found.vrchat.set(target.id, { account: match.account, how: match.how === "profile" ? "their profile link, under the username given" : "the one join request with this name" });
+        }
+      } catch (error) {
+        vrchatReachable = false;
+        found.vrchatUnreachable = true;
+        log.warn("VRChat could not be asked for an applicant's account at a decision", { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (discordReachable && !target.discordUserId && status === "approved" && target.discordHandle.trim()) {
+      try {
+        const match = await services.discord!.matchApplicant({ handle: target.discordHandle, username: target.vrchatUsername }, allowance);
+        if ("account" in match) found.discord.set(target.id, match.account);
+      } catch (error) {
+        discordReachable = false;
+        log.warn("Discord could not be asked for an applicant's member at a decision", { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The links a decision to `status` makes, read only when it can make one (decisions acting in
+ * VRChat, or an approval with the Discord bot): otherwise a decision asks nothing more.
+ */
+export async function linksFor(services: DecideServices, scope: ReviewScope, ids: string[], status: ApplicationStatus | undefined): Promise<FoundLinks> {
+  const vrchat = actsInReview(services, scope);
+  if (!status || !isDecided(status) || (!vrchat && !(services.discord && status === "approved"))) return NO_LINKS;
+  return findLinks(services, scope, await listLinkTargets(services.db, scope.kind, ids), status);
+}
+
+/**
+ * What a decision does beyond its status, in its transaction: the links found, the applicant's
+ * message, in VRChat the join request answered (or an invite) or the event's role, in Discord on
+ * approval the member role (group) and the message by DM. Counts the decisions that could not act
+ * in VRChat for want of an account.
+ */
+export function effectsOf(
+  services: DecideServices,
+  review: Review,
+  links: FoundLinks,
+  texts: DecisionTexts,
+  decider: Decider,
+  { block = false, reason = null }: { block?: boolean; reason?: string | null } = {},
+) {
+  const { scope } = review;
+  const actor = { id: decider.id, name: deciderName(decider) };
+  let templates: ReturnType<typeof listDecisionMessages> | undefined;
+  let invites: Promise<boolean> | undefined;
+  const tally = { notLinked: 0 };
+  const onDecided: OnDecided = async (tx, decided) => {
+    templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
+    const vrchat = links.vrchat.get(decided.id);
+    if (vrchat) {
+      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true });
+    }
+    const discord = links.discord.get(decided.id);
+    if (discord) {
+      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
+    }
+    const linked = await applyDecision(tx, decided, { ...texts, templates: await templates, note: reason } satisfies DecisionContext);
+    const now = new Date();
+    // An attendee's own role in VRChat: given on approval, taken when no longer approved.
+    if (decided.kind === "event" && scope.kind === "event" && services.vrchat.roles) {
+      invites ??= mayInviteToGroup(tx, services.vrchat.membershipActions, decider);
+      const queued = await queueRoleChange(tx, decided.id, scope.eventId, actor, now, { mayInvite: await invites });
+      if (!queued && decided.status === "approved") tally.notLinked += 1;
+    }
+    // The review message in Discord shows the outcome (or, back to pending, its buttons again).
+    if (services.discordReview) {
+      await queueReviewJob(tx, { job: "edit", applicationKind: decided.kind, applicationId: decided.id, status: decided.status, by: actor.name }, now);
+    }
+    if (!isDecided(decided.status)) return;
+    if (services.vrchat.membershipActions && decided.kind === "group") {
+      if (linked.vrchatUserId) {
+        await queueMembershipAction(
+          tx,
+          {
+            applicationKind: "group",
+            applicationId: decided.id,
+            userId: linked.vrchatUserId,
+            action: decided.status === "approved" ? "accept" : "reject",
+            block: decided.status === "rejected" && block,
+            actor,
+          },
+          now,
+        );
+      } else {
+        tally.notLinked += 1;
+      }
+    }
+    if (services.discord && linked.discordUserId && decided.status === "approved") {
+      await queueApprovalMessage(tx, services, scope, texts, { kind: decided.kind, id: decided.id, discordUserId: linked.discordUserId, directMessage: linked.directMessage }, actor, now);
+    }
+  };
+  return { onDecided, tally };
+}
+
+/**
+ * An approval's Discord DM (and, for the group, the member role): the applicant's message and the
+ * event's details; approved once the event's role-only instance is open, its link too. Sent once per
+ * application, however often it is asked for (its nonce is the application's).
+ */
+export async function queueApprovalMessage(
+  tx: Parameters<OnDecided>[0],
+  services: DecideServices,
+  scope: ReviewScope,
+  texts: DecisionTexts,
+  approved: { kind: "group" | "event"; id: string; discordUserId: string; directMessage: string | null },
+  actor: { id: string; name: string },
+  now: Date,
+) {
+  if (!services.discord) return;
+  const open = scope.kind === "event" && services.vrchat.roles ? await getOpenInstance(tx, scope.eventId) : null;
+  const link = open ? joinLinkOf(open) : null;
+  const join = link ? `The event is open in VRChat (you can enter once the event's role reaches you): ${link}` : null;
+  const message = [approved.directMessage, texts.eventDetails, join].filter(Boolean).join("\n\n");
+  await queueDiscordActions(
+    tx,
+    { applicationKind: approved.kind, applicationId: approved.id, userId: approved.discordUserId, actor },
+    { grantRole: approved.kind === "group" && services.discord.roleConfigured, message },
+    now,
+  );
+}
