@@ -79,6 +79,7 @@ export async function answerInteraction(services: InteractionServices, key: KeyO
     return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
   }
   // A signed request replayed within its five minutes is the same press: acted on once.
+  if (!interaction.id) return { status: 400, body: { error: "an interaction without its id" } };
   if (!(await firstSeen(services.db, interaction.id, now))) return { status: 200, body: ephemeral(REPLAYED) };
   return { status: 200, body: await press(services, interaction, target) };
 }

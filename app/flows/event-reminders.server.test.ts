@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventApplicationQuestions, eventApplications, events, outbox, profiles } from "~/db/schema";
 import { answerFieldName } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
-import { newStatusToken } from "~/features/decisions/decisions.server";
+import { getApplicationStatus, newStatusToken } from "~/features/decisions/decisions.server";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
 import { sendDueReminders, startsIn, type ReminderServices } from "./event-reminders.server";
@@ -73,7 +73,7 @@ describeEachDatabase("reminders before an event", (kind) => {
 
   const messages = async () =>
     (await database.db.select({ payload: outbox.payload, target: outbox.target }).from(outbox).where(eq(outbox.target, "discord_dm"))).map(
-      (row) => row.payload as { applicationId: string; content: string; nonce: string },
+      (row) => row.payload as { applicationId: string; content: string; nonce: string; private?: boolean },
     );
 
   it("sends each approved attendee one DM per reminder time, once, skipping what came before their approval", async () => {
@@ -94,6 +94,13 @@ describeEachDatabase("reminders before an event", (kind) => {
     const sent = await messages();
     expect(sent.map((message) => message.applicationId)).toEqual([early.id]);
     expect(sent[0]!.content).toMatch(/^Reminder: Lantern Night starts in 1 hour \(.+\), in Garden\.\nEvent page: https:\/\/dwell\.example\/events\//);
+    // It carries the attendee's own status page: a fresh link that opens their application, the first still valid.
+    const link = /\/applications\/status\/([A-Za-z0-9_-]{43})/.exec(sent[0]!.content)![1]!;
+    expect(link).not.toBe(early.token);
+    expect((await getApplicationStatus(database.db, link, new Date()))?.id).toBe(early.id);
+    expect((await getApplicationStatus(database.db, early.token, new Date()))?.id).toBe(early.id);
+    // Marked private: once sent, the job keeps no text with the link in it (features/discord's channel).
+    expect(sent[0]).toMatchObject({ private: true });
     // Its own message id: the approval's DM is not taken for it.
     expect(sent[0]!.nonce).not.toBe(early.id.replaceAll("-", "").slice(0, 25));
 

@@ -5,12 +5,14 @@
  * event never send it twice); when several are due at once (the server was down), only the nearest
  * goes and the others are skipped; a reminder whose time passed before the attendee was approved is
  * skipped (and a channel reminder whose time passed before the event was made); withdrawn or rejected
- * attendees get none. Called by the server's 30-second look.
+ * attendees get none. The DM carries a fresh link to the attendee's own status page (the way in and
+ * 'Withdraw'); its text is not kept once sent. Called by the server's 30-second look.
  */
 import { createHash } from "node:crypto";
 import { href } from "react-router";
 import type { Database } from "~/db/db.server";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
+import { mintStatusLink } from "~/features/decisions/decisions.server";
 import { queueDiscordActions } from "~/features/discord/discord-bot.server";
 import { claimReminder, listEventsToRemind } from "~/features/events/event-reminders.server";
 import { eventStart, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
@@ -38,6 +40,9 @@ export function startsIn(ms: number): string {
   if (minutes >= 120) return plural(Math.round(minutes / 60), "hour");
   return plural(minutes, "minute");
 }
+
+/** What the reminder DM's own link is for. */
+export const REMINDER_STATUS_LINE = "Your application (the join link once the instance opens, or withdraw)";
 
 /** A reminder's own message id for Discord (another DM to the same person must not be taken for a repeat). */
 const nonceOf = (applicationId: string, lead: number) => createHash("sha256").update(`${applicationId}:${lead}`).digest("hex").slice(0, 25);
@@ -68,7 +73,8 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
       }
     }
     if (event.applicationRequired && services.directMessages) {
-      const message = `Reminder: ${event.title} starts ${when} (${formatLongDateTime(start, zoneOf(event.timezone))}), in ${event.worldName}.\nEvent page: ${page}`;
+      // The title and the world's name are a host's and a world author's words: escaped for Discord.
+      const message = `Reminder: ${escapeDiscordMarkdown(event.title)} starts ${when} (${formatLongDateTime(start, zoneOf(event.timezone))}), in ${escapeDiscordMarkdown(event.worldName)}.\nEvent page: ${page}`;
       for (const attendee of await listApprovedWithDiscord(services.db, event.id)) {
         for (const lead of due) {
           const remindAt = start.getTime() - lead * 60_000;
@@ -76,10 +82,12 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
           const theirs = lead === nearest && attendee.reviewedAt !== null && attendee.reviewedAt.getTime() <= remindAt;
           const queued = await services.db.transaction(async (tx) => {
             if (!(await claimReminder(tx, event.id, lead, attendee.id, theirs)) || !theirs) return false;
+            // Their own status page, one tap from 'Join in VRChat' or 'Withdraw': a fresh link (only its hash is kept).
+            const status = `${services.siteOrigin}${href("/applications/status/:token", { token: await mintStatusLink(tx, { kind: "event", id: attendee.id }) })}`;
             await queueDiscordActions(
               tx,
               { applicationKind: "event", applicationId: attendee.id, userId: attendee.discordUserId!, actor: { id: "dwell", name: "Dwell (reminder)" } },
-              { grantRole: false, message, nonce: nonceOf(attendee.id, lead) },
+              { grantRole: false, message: `${message}\n${REMINDER_STATUS_LINE}: ${status}`, nonce: nonceOf(attendee.id, lead), private: true },
               now,
             );
             return true;

@@ -12,6 +12,7 @@
  *   5. a profile link, looked up in VRChat from the visitors' own small allowance;
  *   6. the row, its history and its notifications, in one transaction.
  */
+import { href } from "react-router";
 import type { AppContext } from "~/context";
 import {
   listFormQuestionsKept,
@@ -99,7 +100,8 @@ export async function submitPublicApplication(
     if (state !== "open") return { ok: false, status: 403, error: applicationClosedNotice(state) ?? CLOSED_MESSAGE };
     scope = { kind: "event", eventId: event.id };
     eventTitle = event.title;
-    eventUrl = new URL(`/events/${event.id}`, request.url).toString();
+    // The staff's channels get the site's own address (PUBLIC_URL), never the request's Host.
+    eventUrl = `${config.PUBLIC_URL}${href("/events/:id", { id: event.id })}`;
   }
 
   let form: FormData;

@@ -21,7 +21,6 @@ const AT_DECISION_NOTE = "The one member with this handle, going by the VRChat u
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, discord } = context.get(appContext);
-  const kind = params.eventId ? "event" : "group";
   if (params.eventId) {
     const event = await getEvent(db, params.eventId);
     if (!event) return data({ linked: null, candidates: [], error: "Event not found" }, { status: 404 });
@@ -29,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const reply = (lookup: Partial<DiscordLookup>, status = 200) =>
     data<DiscordLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
-  const target = await getLinkTarget(db, kind, params.applicationId);
+  const target = await getLinkTarget(db, params.eventId ? { kind: "event", eventId: params.eventId } : { kind: "group" }, params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!discord) return reply({ error: "The Discord bot is not configured on this site: applicants cannot be looked up." });
   try {

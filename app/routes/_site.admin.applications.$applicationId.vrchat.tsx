@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!event) return reply({ error: "Event not found" }, 404);
     requireOnEvent(viewer, "review", event);
   }
-  const target = await getLinkTarget(db, params.eventId ? "event" : "group", params.applicationId);
+  const target = await getLinkTarget(db, params.eventId ? { kind: "event", eventId: params.eventId } : { kind: "group" }, params.applicationId);
   if (!target) return reply({ error: "Application not found" }, 404);
   if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
   try {

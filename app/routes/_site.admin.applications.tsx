@@ -11,7 +11,7 @@ import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/a
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
 import { ReviewFilters } from "~/features/applications/review-filters";
-import { attendanceRecords, BULK_STATUSES, listAudit, listForReview, markAttendance, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema, type AttendanceRecord } from "~/features/applications/review.server";
+import { attendanceRecords, BULK_STATUSES, describeApplication, listAudit, listForReview, markAttendance, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema, type AttendanceRecord } from "~/features/applications/review.server";
 import { formatShortDate, isEventPast } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
@@ -19,6 +19,7 @@ import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
 import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { decideApplication, decideApplications, decideServices, findReview, linkDiscordAccount, linkVRChatAccount, type Decider } from "~/flows/decide.server";
+import { getSiteSettings } from "~/features/accounts/team.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
@@ -29,7 +30,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
   const { db, vrchat: services, discord: bot } = context.get(appContext);
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null };
+  const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
   const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord> };
@@ -48,10 +49,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     messages: allows(viewer.role, "messages"),
   };
   try {
-    const [review, questions] = await Promise.all([
-      listForReview(db, found.scope, query),
-      listFormQuestions(db, found.scope),
-    ]);
+    const [review, questions, settings] = await Promise.all([listForReview(db, found.scope, query), listFormQuestions(db, found.scope), getSiteSettings(db)]);
+    vrchat.invitesFromApprovals = vrchat.actions && settings.eventApprovalInvites;
     const ids = review.applications.map((a) => a.id);
     const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ACTION_TARGETS)]);
     const places = found.event ? ((await listPlaces(db, [found.event.id])).get(found.event.id) ?? null) : null;
@@ -120,7 +119,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
     try {
       if (intent === "unlink-vrchat") {
-        await linkVRChatAccount(services, link.data.id, null, decider, found.scope);
+        const unlinked = await linkVRChatAccount(services, link.data.id, null, decider, found.scope);
+        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
         return { ok: true as const, message: "The VRChat account is no longer linked." };
       }
       if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
@@ -163,7 +163,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const jobId = z.uuid().safeParse(form?.get("job"));
     if (!jobId.success) return data({ error: "Failed to update application" }, { status: 400 });
     try {
-      if (!(await retryOutboxJob(db, jobId.data))) return data({ error: "That action is not waiting for a retry." }, { status: 409 });
+      // Only a job of an application under this review (a host's own event's): never another's.
+      const inReview = async (sourceId: string) => {
+        const application = await describeApplication(db, found.scope.kind, sourceId);
+        return application !== null && (found.scope.kind === "group" || application.eventId === found.scope.eventId);
+      };
+      if (!(await retryOutboxJob(db, jobId.data, inReview))) return data({ error: "That action is not waiting for a retry." }, { status: 409 });
       notifications.wake();
       return { ok: true as const, message: "Trying again." };
     } catch (error) {
@@ -359,7 +364,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     actions={jobs.filter((job) => job.sourceId === application.id)}
                     blockOption={vrchat.actions}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
-                    entry={mode === "event" && vrchat.roles ? attendeeEntry(application) : null}
+                    entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}
                     discordPanel={
                       discord.configured

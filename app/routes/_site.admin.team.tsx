@@ -4,9 +4,10 @@ import { ErrorAlert, Notice } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { appContext } from "~/context";
 import { STAFF_ROLES } from "~/db/enums";
-import { InviteForm, OpenInvitations, TeamHistory, TeamMemberCard, TwoFactorPolicyForm } from "~/features/accounts/team-page";
+import { EventInvitesForm, InviteForm, OpenInvitations, TeamHistory, TeamMemberCard, TwoFactorPolicyForm } from "~/features/accounts/team-page";
 import {
   changeRole,
+  getSiteSettings,
   INVITATION_DAYS,
   inviteMember,
   listOpenInvitations,
@@ -14,6 +15,7 @@ import {
   listTeam,
   listTeamHistory,
   removeMember,
+  setEventApprovalInvites,
   setMemberDiscord,
   setTwoFactorRequired,
   withdrawInvitation,
@@ -26,10 +28,12 @@ import type { Route } from "./+types/_site.admin.team";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "team");
-  const { db, discord } = context.get(appContext);
+  const { db, discord, vrchat } = context.get(appContext);
   const now = new Date();
-  const [team, invitations, policies, history] = await Promise.all([listTeam(db), listOpenInvitations(db, now), listRolePolicies(db), listTeamHistory(db)]);
+  const [team, invitations, policies, history, settings] = await Promise.all([listTeam(db), listOpenInvitations(db, now), listRolePolicies(db), listTeamHistory(db), getSiteSettings(db)]);
   return {
+    settings,
+    membershipActions: vrchat.membershipActions,
     viewerId: viewer.id,
     discordConfigured: discord !== null,
     team: team.map((member) => ({ ...member, lastSignInAt: member.lastSignInAt?.toISOString() ?? null })),
@@ -46,6 +50,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("remove"), id: z.string().max(100) }),
   z.object({ intent: z.literal("set-discord"), id: z.string().max(100), discordUserId: z.string().max(100) }),
   z.object({ intent: z.literal("require-two-factor") }),
+  z.object({ intent: z.literal("event-invites"), allowed: z.literal("on").optional() }),
 ]);
 
 type ActionResult = { ok: true; message: string; link?: string } | { ok?: false; error: string; intent?: string };
@@ -106,6 +111,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!linked.ok) return data<ActionResult>({ error: linked.message }, { status: linked.status });
         return { ok: true, message: `Linked to ${member.displayName} in Discord.` } satisfies ActionResult;
       }
+      case "event-invites":
+        await setEventApprovalInvites(db, change.allowed === "on", actor);
+        return { ok: true, message: change.allowed === "on" ? "Event approvals by owners, admins and reviewers now invite non-members to the group." : "Event approvals no longer invite anyone to the group." } satisfies ActionResult;
       case "require-two-factor": {
         const chosen = new Set(form!.getAll("require").map(String));
         await setTwoFactorRequired(db, Object.fromEntries(STAFF_ROLES.map((role) => [role, chosen.has(role)])) as Record<(typeof STAFF_ROLES)[number], boolean>, actor);
@@ -123,7 +131,7 @@ export function meta() {
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
-  const { team, invitations, policies, history, viewerId, discordConfigured } = loaderData;
+  const { team, invitations, policies, history, viewerId, discordConfigured, settings, membershipActions } = loaderData;
   const result = actionData as ActionResult | undefined;
   const error = result && !result.ok ? result : null;
   return (
@@ -159,6 +167,12 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
         <h2 id="security-heading" className="font-display text-2xl text-mist-100">Require two-factor</h2>
         <Card className="p-4">
           <TwoFactorPolicyForm required={policies} />
+        </Card>
+      </section>
+      <section aria-labelledby="vrchat-invites-heading" className="space-y-3">
+        <h2 id="vrchat-invites-heading" className="font-display text-2xl text-mist-100">Invites from event approvals</h2>
+        <Card className="p-4">
+          <EventInvitesForm allowed={settings.eventApprovalInvites} active={membershipActions} />
         </Card>
       </section>
       <section aria-labelledby="history-heading" className="space-y-3">

@@ -245,6 +245,14 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     allowed: ["owner"],
   },
   {
+    name: "allow event approvals to invite to the group",
+    path: () => "/admin/team",
+    form: () => ({ intent: "event-invites", allowed: "on" }),
+    shows: () => "/admin/team",
+    reader: "owner",
+    allowed: ["owner"],
+  },
+  {
     name: "sync the VRChat calendar",
     path: () => "/admin?index",
     form: () => ({ intent: "sync-events" }),
@@ -294,6 +302,51 @@ describe("the Sanctum's actions", () => {
     const deleted = await postForm(server.url, "/admin/events", { intent: "delete", id: id! }, { cookie: cookies.admin });
     expect(deleted.status).toBe(302);
     expect(await (await fetch(`${server.url}/events`)).text()).not.toContain(id!);
+  });
+});
+
+describe("a host's own event's path", () => {
+  it("reaches no other event's applications, whatever ids are put under it", async () => {
+    // Another event with applications, and someone applying to it through the public form.
+    const made = await postForm(
+      server.url,
+      "/admin/events",
+      { intent: "create", title: "Someone Else's Night", description: "", eventDate: "2031-09-01", eventTime: "20:00", timezone: "UTC", worldName: "Elsewhere", applicationRequired: "on" },
+      { cookie: cookies.admin },
+    );
+    expect(made.status).toBe(302);
+    const listed = await fetch(`${server.url}/events`).then((response) => response.text());
+    const otherEvent = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?Someone Else&#x27;s Night', "s").exec(listed)![1]!;
+    const form = await fetch(`${server.url}/events/${otherEvent}/apply`).then((response) => response.text());
+    const fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const applied = await postForm(server.url, `/events/${otherEvent}/apply`, Object.fromEntries(fields.map((field, i) => [field, i === 0 ? "Other Moth" : "other-moth"])));
+    expect(applied.status).toBe(200);
+    await applied.body?.cancel();
+    const review = await fetch(`${server.url}/admin/events/${otherEvent}/applications`, { headers: { cookie: cookies.admin } }).then((response) => response.text());
+    const theirs = /name="id" value="([0-9a-f-]{36})"/.exec(review)![1]!;
+    const card = async () => (await fetch(`${server.url}/admin/events/${otherEvent}/applications?status=all`, { headers: { cookie: cookies.admin } }).then((r) => r.text())).replace(/ nonce="[^"]*"/g, "");
+    const before = await card();
+
+    const own = `/admin/events/${ids.hosted}/applications`;
+    for (const panel of ["vrchat", "discord"]) {
+      const read = await fetch(`${server.url}${own}/${theirs}/${panel}`, { headers: { cookie: cookies.host } });
+      expect(read.status, panel).toBe(404);
+      expect(JSON.stringify(await read.json()), panel).not.toContain("Other Moth");
+    }
+    const forms: Record<string, string>[] = [
+      { intent: "unlink-discord", id: theirs },
+      { intent: "unlink-vrchat", id: theirs },
+      { intent: "status", id: theirs, status: "approved" },
+      { intent: "notes", id: theirs, notes: "taken over" },
+      { intent: "retry-job", job: "00000000-0000-4000-8000-000000000000" },
+    ];
+    for (const form of forms) {
+      const response = await postForm(server.url, own, form, { cookie: cookies.host });
+      expect(response.status, form.intent).toBeGreaterThanOrEqual(400);
+      expect(response.status, form.intent).toBeLessThan(500);
+      await response.body?.cancel();
+    }
+    expect(await card()).toBe(before);
   });
 });
 

@@ -168,7 +168,8 @@ describe("a decision in Discord", () => {
     expect(await reviewText("Lantern Moth")).toContain("Pending");
     expect(fake.actions).toEqual([]);
 
-    const pressed = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
+    const press = fakePress(REVIEWER_DISCORD, approve, post.id);
+    const pressed = await signer.send(server.url, press);
     expect(pressed.status).toBe(200);
     expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by sky in Discord", components: [] } });
     await until("the accept in VRChat", () => fake.actions.length === 1);
@@ -180,6 +181,9 @@ describe("a decision in Discord", () => {
     expect(card).toContain("Join request accepted in VRChat");
     expect(await statusText(token)).toContain("Welcome among the Dwellers, Lantern Moth!");
 
+    // The same interaction replayed (signed afresh, within its five minutes) is acted on once.
+    const replayed = await signer.send(server.url, press);
+    expect(replayed.json).toMatchObject({ type: 4, data: { flags: 64, content: "This press was already handled. Nothing more was done." } });
     // A second press changes nothing and says who decided first.
     const again = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve, post.id));
     expect(again.json).toMatchObject({ type: 4, data: { flags: 64, content: "Already approved by sky in Discord. Nothing was changed." } });
@@ -228,6 +232,16 @@ describe("a decision in Discord", () => {
     expect(gone.json?.data?.content).toBe("This application no longer exists (deleted, or marked as spam). Nothing was done.");
     await apply("Late Lark");
     const { approve } = await reviewPost("Late Lark");
+    // Reviewers must set up two-factor sign-in: held at that set-up in the Sanctum, Sky decides nothing in Discord either.
+    const required = await postForm(server.url, "/admin/team", { intent: "require-two-factor", require: "reviewer" }, { cookie: cookies.owner });
+    expect(required.status).toBe(200);
+    await required.body?.cancel();
+    const held = await signer.send(server.url, fakePress(REVIEWER_DISCORD, approve));
+    expect(held.json).toMatchObject({ type: 4, data: { flags: 64, content: expect.stringContaining("Your role requires two-factor sign-in") } });
+    expect(await reviewText("Late Lark")).toContain("Pending");
+    const relaxed = await postForm(server.url, "/admin/team", { intent: "require-two-factor" }, { cookie: cookies.owner });
+    expect(relaxed.status).toBe(200);
+    await relaxed.body?.cancel();
     const removed = await postForm(server.url, "/admin/team", { intent: "remove", id: await teamMemberId("sky@dwell.example") }, { cookie: cookies.owner });
     expect(removed.status).toBe(200);
     await removed.body?.cancel();

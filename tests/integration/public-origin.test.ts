@@ -8,6 +8,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeDiscord } from "../fakes/discord";
 import { cookieHeader, rawRequest, type RawResponse } from "../setup/raw-http";
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -97,6 +98,42 @@ describe("reached directly over http, without PUBLIC_URL", () => {
     expect(signedIn.headers.location).toBe("/admin");
     expect(cookieHeader(signedIn)).toMatch(/^dwell\.session_token=/);
     expect(String(signedIn.headers["set-cookie"])).not.toContain("Secure");
+  });
+});
+
+describe("a forged Host, on a site without PUBLIC_URL", () => {
+  let server: ServerProcess;
+  let discord: Awaited<ReturnType<typeof startFakeDiscord>>;
+  let forged: SiteClient;
+  beforeAll(async () => {
+    discord = await startFakeDiscord();
+    server = await start({ DISCORD_WEBHOOK_URL: `${discord.url}/api/webhooks/7/token` });
+    // What anyone may send: another Host, and an Origin that agrees with it.
+    forged = siteClient(server, { Host: "evil.example" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await discord?.close();
+  });
+
+  it("never sets a link Dwell sends or writes: the feeds, the previews and the staff's channel point at the site itself", async () => {
+    const own = server.url.replace("127.0.0.1", "localhost");
+    const feed = await forged.get("/events.ics");
+    expect(feed.status).toBe(200);
+    expect(feed.body).toContain(`${own}/events/`);
+    expect(feed.body).not.toContain("evil.example");
+    const home = await forged.get("/");
+    expect(home.body).toContain(`content="${own}/"`);
+    expect(home.body).not.toContain("evil.example");
+    const events = await forged.get("/events");
+    expect(events.body).not.toContain("evil.example");
+
+    const applied = await applyToEvent(forged, "http://evil.example", `Crow ${unique()}`);
+    expect(applied.status).toBe(200);
+    await expect.poll(() => discord.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const posted = JSON.stringify(discord.requests.map((request) => request.body));
+    expect(posted).toContain(`${own}/events/`);
+    expect(posted).not.toContain("evil.example");
   });
 });
 

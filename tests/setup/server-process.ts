@@ -1,5 +1,6 @@
 /** Runs the real server (`node server/main.ts`, production build) as a child process. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -49,8 +50,32 @@ export const SERVER_START_TIMEOUT_MS = 150_000;
 /** A test hook that starts servers: their start, and a little more. */
 export const HOOK_TIMEOUT_MS = SERVER_START_TIMEOUT_MS + 30_000;
 
-/** Starts a server and resolves once it listens; rejects with its output if it exits first. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = SERVER_START_TIMEOUT_MS, cwd = root): Promise<ServerProcess> {
+/** A port free on this machine now (the server is told it, so its own links name it: see PUBLIC_URL). */
+async function freePort(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return String(port);
+}
+
+/**
+ * Starts a server and resolves once it listens; rejects with its output if it exits first. Without
+ * a PORT of the test's own, it gets a free one (tried again should another process take it first),
+ * so that the site's default address (`http://localhost:PORT`) is where it really is.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = SERVER_START_TIMEOUT_MS, cwd = root): Promise<ServerProcess> {
+  if (env.PORT !== undefined) return startOnce(env, timeoutMs, cwd);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...env, PORT: await freePort() }, timeoutMs, cwd);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+function startOnce(env: Record<string, string>, timeoutMs: number, cwd: string): Promise<ServerProcess> {
   const { child, output } = launch(env, cwd);
   const started = Date.now();
   return new Promise((resolve, reject) => {

@@ -208,3 +208,21 @@ export const applicationAuditLog = pgTable(
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );
+
+/**
+ * More private status links of an application, beside the one it was given at submission (a
+ * reminder's DM carries one of its own): only their SHA-256, as for the first. Each works like it.
+ */
+export const statusLinks = pgTable(
+  "status_links",
+  {
+    tokenHash: text().primaryKey(),
+    applicationKind: text().$type<"group" | "event">().notNull(),
+    applicationId: uuid().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("status_links_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
+    index("status_links_application_idx").on(table.applicationId),
+  ],
+);

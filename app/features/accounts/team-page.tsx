@@ -145,6 +145,29 @@ export function TwoFactorPolicyForm({ required }: { required: Record<StaffRole, 
   );
 }
 
+/**
+ * Whether an event approval may invite a non-member into the VRChat group. Off by default: an invite
+ * admits without the group's own review. `active`: decisions act in VRChat on this site at all.
+ */
+export function EventInvitesForm({ allowed, active }: { allowed: boolean; active: boolean }) {
+  return (
+    <Form method="post" className="space-y-3">
+      <Hidden intent="event-invites" />
+      <label className="flex items-start gap-2 text-mist-100">
+        <input type="checkbox" name="allowed" value="on" defaultChecked={allowed} className="mt-1 size-5 shrink-0 accent-ember-400" />
+        <span>
+          Invite a non-member into the group when an owner, admin or reviewer approves them for an event
+          <span className="block text-sm text-mist-300">
+            Off: an approved attendee who is not a member asks to join in VRChat, and their request meets the group's review. A host's approval and a place refilled never invite.
+            {active ? null : " Decisions do not act in VRChat on this site (VRCHAT_MEMBERSHIP_ACTIONS), so nobody is invited either way."}
+          </span>
+        </span>
+      </label>
+      <Button type="submit" size="sm" variant="outline">Save invite setting</Button>
+    </Form>
+  );
+}
+
 export function OpenInvitations({ invitations }: { invitations: { id: string; email: string; role: StaffRole; expiresAt: string }[] }) {
   if (invitations.length === 0) return <p className="text-sm text-mist-400">No invitation is waiting.</p>;
   return (

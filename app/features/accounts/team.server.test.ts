@@ -73,6 +73,30 @@ describeEachDatabase("the team", (kind) => {
     expect((await listTeam(database.db)).map((m) => m.email)).toEqual(["keeper@dwell.example"]);
   });
 
+  it("ends an owner's open invitations with their right to make them: demoted or removed", async () => {
+    const second = await createAccount(auth, { email: "moth@dwell.example", password: PASS, username: "moth", role: "owner" });
+    const mothActor = { id: second.id, username: second.username };
+    const byMoth = await inviteMember(database.db, { email: "fern@dwell.example", role: "owner" }, mothActor, NOW);
+    const alsoByMoth = await inviteMember(database.db, { email: "reed@dwell.example", role: "host" }, mothActor, NOW);
+    const byKeeper = await inviteMember(database.db, { email: "sky@dwell.example", role: "reviewer" }, owner, NOW);
+    if (!byMoth.ok || !alsoByMoth.ok || !byKeeper.ok) throw new Error("not invited");
+
+    // Moth is made an admin: their invitations (an owner's among them) no longer let anyone in.
+    expect(await changeRole(database.db, second.id, "admin", owner)).toEqual({ ok: true });
+    expect(await getInvitation(database.db, byMoth.token, NOW)).toBeNull();
+    expect(await acceptInvitation(database.db, auth, { token: byMoth.token, username: "Fern", password: PASS }, NOW)).toEqual({ ok: false, message: INVITATION_INVALID });
+    expect((await listOpenInvitations(database.db, NOW)).map((i) => i.email)).toEqual(["sky@dwell.example"]);
+    expect((await listTeamHistory(database.db)).map((e) => e.change)).toContain("closed the invitation of fern@dwell.example: moth, who made it, may no longer invite");
+    // Made owner again, the closed links stay closed.
+    expect(await changeRole(database.db, second.id, "owner", owner)).toEqual({ ok: true });
+    expect(await getInvitation(database.db, alsoByMoth.token, NOW)).toBeNull();
+
+    // Keeper is removed: theirs end too.
+    expect(await removeMember(database.db, owner.id, mothActor)).toEqual({ ok: true });
+    expect(await getInvitation(database.db, byKeeper.token, NOW)).toBeNull();
+    expect(await listOpenInvitations(database.db, NOW)).toEqual([]);
+  });
+
   it("keeps a last owner, and ends a removed member's sessions at once", async () => {
     expect(await changeRole(database.db, owner.id, "admin", owner)).toEqual({ ok: false, status: 409, message: LAST_OWNER_MESSAGE });
     expect(await removeMember(database.db, owner.id, owner)).toEqual({ ok: false, status: 409, message: LAST_OWNER_MESSAGE });

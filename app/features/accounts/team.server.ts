@@ -101,13 +101,29 @@ export async function inviteMember(db: Database, input: { email: string; role: s
   });
 }
 
-/** What an invitation link opens: null when it was used, withdrawn, has expired, or never was. */
+/**
+ * An invitation lasts only as long as its maker's right to make it: when an owner is demoted or
+ * removed, the invitations they made and nobody used are closed with it.
+ */
+async function closeInvitationsBy(tx: Executor, makerId: string, makerName: string, actor: Actor) {
+  const closed = await tx
+    .update(teamInvitations)
+    .set({ closedAt: new Date() })
+    .where(and(eq(teamInvitations.invitedBy, makerId), isNull(teamInvitations.closedAt)))
+    .returning({ email: teamInvitations.email });
+  for (const { email } of closed) await record(tx, actor, `closed the invitation of ${email}: ${makerName}, who made it, may no longer invite`);
+}
+
+/** The invitations still open whose maker is an owner now: only these let anyone in. */
+const madeByAnOwner = sql`exists (select 1 from ${profiles} where ${profiles.id} = ${teamInvitations.invitedBy} and ${profiles.role} = 'owner')`;
+
+/** What an invitation link opens: null when it was used, withdrawn, has expired, its maker may no longer invite, or never was. */
 export async function getInvitation(db: Pick<Database, "select">, token: string, now: Date) {
   if (!TOKEN_SHAPE.test(token)) return null;
   const [row] = await db
     .select({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role, expiresAt: teamInvitations.expiresAt })
     .from(teamInvitations)
-    .where(and(eq(teamInvitations.tokenHash, hashToken(token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)));
+    .where(and(eq(teamInvitations.tokenHash, hashToken(token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now), madeByAnOwner));
   return row ?? null;
 }
 
@@ -116,7 +132,7 @@ export async function listOpenInvitations(db: Pick<Database, "select">, now: Dat
   return db
     .select({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role, expiresAt: teamInvitations.expiresAt })
     .from(teamInvitations)
-    .where(and(isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)))
+    .where(and(isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now), madeByAnOwner))
     .orderBy(desc(teamInvitations.createdAt));
 }
 
@@ -148,7 +164,7 @@ export async function acceptInvitation(db: Database, auth: Auth, input: { token:
   const [claimed] = await db
     .update(teamInvitations)
     .set({ closedAt: now })
-    .where(and(eq(teamInvitations.tokenHash, hashToken(input.token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now)))
+    .where(and(eq(teamInvitations.tokenHash, hashToken(input.token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now), madeByAnOwner))
     .returning({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role });
   if (!claimed) return { ok: false, message: INVITATION_INVALID };
   const reopen = () => db.update(teamInvitations).set({ closedAt: null }).where(eq(teamInvitations.id, claimed.id));
@@ -197,6 +213,7 @@ export async function changeRole(db: Database, memberId: string, role: string, a
     if (member.role === role) return { ok: true } as const;
     await tx.update(profiles).set({ role }).where(eq(profiles.id, memberId));
     await record(tx, actor, `made ${member.username} ${ROLE_LABEL[role]} (was ${ROLE_LABEL[member.role]})`);
+    if (member.role === "owner" && role !== "owner") await closeInvitationsBy(tx, memberId, member.username, actor);
     return { ok: true } as const;
   });
 }
@@ -209,6 +226,7 @@ export async function removeMember(db: Database, memberId: string, actor: Actor)
     if (!leaving.ok) return leaving.refused;
     const { member } = leaving;
     await tx.delete(sessions).where(eq(sessions.userId, memberId));
+    await closeInvitationsBy(tx, memberId, member.username, actor);
     await tx.delete(profiles).where(eq(profiles.id, memberId));
     await record(tx, actor, `removed ${member.username} (${member.email}, ${ROLE_LABEL[member.role]})`);
     return { ok: true } as const;

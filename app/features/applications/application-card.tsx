@@ -101,18 +101,31 @@ export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show resp
 export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
 
 /** Whether an approved attendee can get into the event's role-only instance, and why not. */
-export type AttendeeEntry = "given" | "not_member" | "no_account";
+export type AttendeeEntry = "given" | "not_member" | "not_member_invited" | "no_account";
 export const ENTRY_TEXT = {
   given: { badge: "Can enter", tone: "live", text: "Holds the event's role in VRChat." },
-  not_member: { badge: "Cannot enter yet", tone: "gold", text: "Not a member of the group in VRChat: they must join it first (the role follows when they do)." },
+  not_member: {
+    badge: "Cannot enter yet",
+    tone: "gold",
+    text: "Not a member of the group in VRChat: event approvals do not invite to the group, so they must ask to join it, and their request meets the group's review (the role follows when they join).",
+  },
+  not_member_invited: {
+    badge: "Cannot enter yet",
+    tone: "gold",
+    text: "Not a member of the group in VRChat: an approval by an owner, admin or reviewer invites them once, as the owner allows (never a host's, nor a place refilled); the role follows when they join.",
+  },
   no_account: { badge: "Cannot enter yet", tone: "gold", text: "No VRChat account linked: choose it under 'VRChat' in 'Show responses' to give them the event's role." },
 } as const;
 
-/** Null while the role is being given (its job shows under the card's actions), or not approved. */
-export function attendeeEntry(application: Pick<ReviewedApplication, "status" | "spam" | "vrchatUserId" | "eventRole">): AttendeeEntry | null {
+/**
+ * Null while the role is being given (its job shows under the card's actions), or not approved.
+ * `invites`: an owner allows event approvals to invite non-members to the group.
+ */
+export function attendeeEntry(application: Pick<ReviewedApplication, "status" | "spam" | "vrchatUserId" | "eventRole">, invites = false): AttendeeEntry | null {
   if (application.status !== "approved" || application.spam) return null;
   if (!application.vrchatUserId) return "no_account";
-  return application.eventRole === "given" || application.eventRole === "not_member" ? application.eventRole : null;
+  if (application.eventRole === "not_member") return invites ? "not_member_invited" : "not_member";
+  return application.eventRole === "given" ? "given" : null;
 }
 
 export const ATTENDANCE_LABEL = { attended: "Attended", no_show: "No-show" } as const;

@@ -8,6 +8,7 @@ describeEachDatabase("linked accounts", (kind) => {
   let database: TestDatabase;
   let groupId: string;
   let eventApplicationId: string;
+  let eventId: string;
   const admin = { id: null, name: "Keeper" };
   const moth = { userId: "usr_0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f", displayName: "Moth" };
 
@@ -21,6 +22,7 @@ describeEachDatabase("linked accounts", (kind) => {
     await database.db.delete(events);
     [{ id: groupId }] = (await database.db.insert(applications).values({ vrchatUsername: "Moth", discordId: "moth" }).returning({ id: applications.id })) as [{ id: string }];
     const [event] = await database.db.insert(events).values({ title: "Ball", eventDate: "2026-12-01", eventTime: "20:00", worldName: "W" }).returning({ id: events.id });
+    eventId = event!.id;
     [{ id: eventApplicationId }] = (await database.db
       .insert(eventApplications)
       .values({ eventId: event!.id, vrchatUsername: "Lark", discordId: "lark" })
@@ -35,7 +37,7 @@ describeEachDatabase("linked accounts", (kind) => {
     expect(await linkAccount(database.db, "group", groupId, "vrchat", moth, admin)).toBe(false);
     const other = { userId: "usr_1b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f", displayName: "Other" };
     expect(await linkAccount(database.db, "group", groupId, "vrchat", other, { id: null, name: "auto" }, { onlyIfUnlinked: true })).toBe(false);
-    expect(await getLinkTarget(database.db, "group", groupId)).toMatchObject({ vrchatUsername: "Moth", discordHandle: "moth", vrchatUserId: moth.userId, discordUserId: null });
+    expect(await getLinkTarget(database.db, { kind: "group" }, groupId)).toMatchObject({ vrchatUsername: "Moth", discordHandle: "moth", vrchatUserId: moth.userId, discordUserId: null });
     expect(await linkAccount(database.db, "group", groupId, "vrchat", null, admin)).toBe(true);
     expect(await history(groupId)).toEqual([
       `Keeper: vrchat - → linked to Moth (${moth.userId})`,
@@ -47,8 +49,10 @@ describeEachDatabase("linked accounts", (kind) => {
     expect(await linkAccount(database.db, "event", eventApplicationId, "vrchat", moth, admin)).toBe(true);
     expect(await linkAccount(database.db, "event", eventApplicationId, "vrchat", moth, admin)).toBe(false);
     expect(await linkAccount(database.db, "event", eventApplicationId, "discord", { userId: "300000000000000001", displayName: "Lark" }, admin)).toBe(true);
-    expect(await getLinkTarget(database.db, "event", eventApplicationId)).toMatchObject({ discordUserId: "300000000000000001", vrchatUserId: moth.userId });
-    expect(await getLinkTarget(database.db, "group", eventApplicationId)).toBeNull();
+    expect(await getLinkTarget(database.db, { kind: "event", eventId }, eventApplicationId)).toMatchObject({ discordUserId: "300000000000000001", vrchatUserId: moth.userId });
+    expect(await getLinkTarget(database.db, { kind: "group" }, eventApplicationId)).toBeNull();
+    // Under another event's path, the application is not found.
+    expect(await getLinkTarget(database.db, { kind: "event", eventId: "00000000-0000-4000-8000-000000000000" }, eventApplicationId)).toBeNull();
     expect(await linkAccount(database.db, "group", "not-an-id", "discord", null, admin)).toBe(false);
   });
 

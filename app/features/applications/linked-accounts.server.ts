@@ -35,10 +35,15 @@ function columnsOf(kind: ApplicationKind, service: LinkedService) {
     : { table: applications, userId: applications.discordUserId, displayName: applications.discordDisplayName };
 }
 
-/** What a lookup needs of an application: the names the applicant gave, and the accounts linked. */
-export async function getLinkTarget(db: Database, kind: ApplicationKind, applicationId: string) {
+/**
+ * What a lookup needs of an application: the names the applicant gave, and the accounts linked.
+ * An event's application is found only under its own event (`eventId`): a path naming another
+ * event finds nothing.
+ */
+export async function getLinkTarget(db: Database, scope: { kind: "group" } | { kind: "event"; eventId: string }, applicationId: string) {
   if (!z.uuid().safeParse(applicationId).success) return null;
-  const table = kind === "event" ? eventApplications : applications;
+  const table = scope.kind === "event" ? eventApplications : applications;
+  const inEvent = scope.kind === "event" ? eq(eventApplications.eventId, scope.eventId) : undefined;
   const [row] = await db
     .select({
       vrchatUsername: table.vrchatUsername,
@@ -47,7 +52,7 @@ export async function getLinkTarget(db: Database, kind: ApplicationKind, applica
       discordUserId: table.discordUserId,
     })
     .from(table)
-    .where(and(eq(table.id, applicationId), isNull(table.spamAt)));
+    .where(and(eq(table.id, applicationId), isNull(table.spamAt), inEvent));
   return row ? { ...row, discordHandle: row.discordHandle ?? "" } : null;
 }
 

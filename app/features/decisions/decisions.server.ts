@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
-import { applications, decisionMessages, eventApplications, events } from "~/db/schema";
+import { applications, decisionMessages, eventApplications, events, statusLinks } from "~/db/schema";
 import {
   DECISION_MESSAGE_MAX_LENGTH,
   DEFAULT_DECISION_MESSAGES,
@@ -47,33 +47,48 @@ export interface ApplicationStatusView {
   eventId: string | null;
 }
 
+/** Which application a status token opens: by the link it was given at submission, or a later one (status_links). */
+async function applicationOfToken(db: Database, hash: string): Promise<{ kind: ApplicationKind; id: string } | null> {
+  const [group] = await db.select({ id: applications.id }).from(applications).where(eq(applications.statusTokenHash, hash));
+  if (group) return { kind: "group", id: group.id };
+  const [event] = await db.select({ id: eventApplications.id }).from(eventApplications).where(eq(eventApplications.statusTokenHash, hash));
+  if (event) return { kind: "event", id: event.id };
+  const [more] = await db.select({ kind: statusLinks.applicationKind, id: statusLinks.applicationId }).from(statusLinks).where(eq(statusLinks.tokenHash, hash));
+  return more ?? null;
+}
+
 /**
  * What the status page shows for a token: never the answers or notes. Null for an unknown token,
  * one of an application marked as spam, and one whose decision is more than 90 days old.
  */
 export async function getApplicationStatus(db: Database, token: string, now: Date): Promise<ApplicationStatusView | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
-  const hash = hashStatusToken(token);
-  const [group] = await db
-    .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage, eventId: sql<string | null>`null` })
-    .from(applications)
-    .where(and(eq(applications.statusTokenHash, hash), isNull(applications.spamAt)));
-  const [event] = group
-    ? []
-    : await db
-        .select({
-          id: eventApplications.id,
-          status: eventApplications.status,
-          submittedAt: eventApplications.submittedAt,
-          // A withdrawal is the applicant's own last word: its link lasts from then.
-          reviewedAt: sql<Date | null>`coalesce(${eventApplications.withdrawnAt}, ${eventApplications.reviewedAt})`.mapWith(eventApplications.reviewedAt),
-          message: eventApplications.decisionMessage,
-          eventTitle: events.title,
-          eventId: eventApplications.eventId,
-        })
-        .from(eventApplications)
-        .leftJoin(events, eq(events.id, eventApplications.eventId))
-        .where(and(eq(eventApplications.statusTokenHash, hash), isNull(eventApplications.spamAt)));
+  const opened = await applicationOfToken(db, hashStatusToken(token));
+  if (!opened) return null;
+  const [group] =
+    opened.kind === "group"
+      ? await db
+          .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage, eventId: sql<string | null>`null` })
+          .from(applications)
+          .where(and(eq(applications.id, opened.id), isNull(applications.spamAt)))
+      : [];
+  const [event] =
+    opened.kind === "event"
+      ? await db
+          .select({
+            id: eventApplications.id,
+            status: eventApplications.status,
+            submittedAt: eventApplications.submittedAt,
+            // A withdrawal is the applicant's own last word: its link lasts from then.
+            reviewedAt: sql<Date | null>`coalesce(${eventApplications.withdrawnAt}, ${eventApplications.reviewedAt})`.mapWith(eventApplications.reviewedAt),
+            message: eventApplications.decisionMessage,
+            eventTitle: events.title,
+            eventId: eventApplications.eventId,
+          })
+          .from(eventApplications)
+          .leftJoin(events, eq(events.id, eventApplications.eventId))
+          .where(and(eq(eventApplications.id, opened.id), isNull(eventApplications.spamAt)))
+      : [];
   const found = group ? { ...group, kind: "group" as const, eventTitle: null } : event ? { ...event, kind: "event" as const } : null;
   if (!found) return null;
   const decided = isDecided(found.status) || found.status === "withdrawn";
@@ -88,6 +103,16 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
     id: found.id,
     eventId: found.eventId,
   };
+}
+
+/**
+ * A fresh private status link for an application, beside its first (which stays valid): for a
+ * message that must carry the way back to it (a reminder). Only its hash is kept.
+ */
+export async function mintStatusLink(tx: Pick<Database, "insert">, application: { kind: ApplicationKind; id: string }): Promise<string> {
+  const { token, hash } = newStatusToken();
+  await tx.insert(statusLinks).values({ tokenHash: hash, applicationKind: application.kind, applicationId: application.id });
+  return token;
 }
 
 export interface MessageScope {

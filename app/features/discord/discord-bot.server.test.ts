@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../../../tests/fakes/discord-bot";
-import { createDiscordBot, discordUserIdFrom, normalizeHandle, type DiscordBotOptions } from "./discord-bot.server";
+import { createDiscordBot, PRIVATE_MESSAGE_KEPT, discordUserIdFrom, normalizeHandle, type DiscordBotOptions } from "./discord-bot.server";
 
 describe("reading a Discord account", () => {
   it("takes a user id or a mention", () => {
@@ -70,6 +70,15 @@ describe("the Discord bot", () => {
     expect(fake.messages).toEqual([expect.objectContaining({ userId: moth, content: "Welcome, <@everyone> Moth!" })]);
   });
 
+  it("keeps no text of a private message (one with a status link) once it is sent", async () => {
+    const secret = "https://dwell.example/applications/status/0123456789abcdefghijklmnopqrstuvwxyzABCDEFG";
+    const private_ = { ...job(moth), content: `Reminder: ${secret}`, nonce: "rem1", private: true };
+    expect(bot().channels[dm].redact(private_)).toMatchObject({ content: PRIVATE_MESSAGE_KEPT, userId: moth });
+    expect(bot().channels[dm].redact({ ...private_, private: undefined })).toBeNull();
+    expect(await bot().channels[dm].deliver(private_)).toMatchObject({ kind: "delivered" });
+    expect(fake.messages.at(-1)?.content).toContain(secret);
+  });
+
   it("shows a refused direct message as such, without retrying it", async () => {
     const outcome = await bot().channels[dm].deliver({ ...job(shy), content: "Hello", nonce: "n1" });
     expect(outcome).toEqual({ kind: "failed", error: "Discord refused the direct message: they do not accept messages from this server's members" });
@@ -77,7 +86,7 @@ describe("the Discord bot", () => {
 
   it("waits when Discord asks, and names a missing permission or a wrong token", async () => {
     fake.rateLimitNext(1, 2.5);
-    expect(await bot().channels[role].deliver(job(moth))).toEqual({ kind: "retry", error: "Discord asked us to slow down", retryAfterMs: 2500 });
+    expect(await bot().channels[role].deliver(job(moth))).toEqual({ kind: "retry", error: "Discord asked us to slow down", retryAfterMs: 2500, slowDown: true });
     fake.refuseRoles(true);
     expect(await bot().channels[role].deliver(job(moth))).toMatchObject({ kind: "failed", error: expect.stringContaining("no permission to grant the role") });
     expect(await bot({ token: "wrong-token-0123456789" }).channels[role].deliver(job(moth))).toMatchObject({ kind: "failed", error: expect.stringContaining("DISCORD_BOT_TOKEN") });

@@ -242,7 +242,16 @@ export function createDiscordBot(options: DiscordBotOptions) {
     /** An outbox channel of the bot's own jobs (the review's, beside the decisions' role and message). */
     jobChannel: channel,
     roleConfigured: memberRoleId !== null,
-    channels: [channel("discord_role", RoleJobSchema, grantRole), channel("discord_dm", MessageJobSchema, sendMessage)] as const,
+    channels: [
+      channel("discord_role", RoleJobSchema, grantRole),
+      {
+        ...channel("discord_dm", MessageJobSchema, sendMessage),
+        redact: (payload: unknown) => {
+          const job = MessageJobSchema.safeParse(payload);
+          return job.success && job.data.private ? { ...job.data, content: PRIVATE_MESSAGE_KEPT } : null;
+        },
+      },
+    ] as const,
   };
 }
 
@@ -252,7 +261,7 @@ type JobTarget = "discord_role" | "discord_dm" | "discord_review";
 
 type ActionOutcome =
   | { kind: "delivered"; result: string }
-  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "retry"; error: string; retryAfterMs?: number; slowDown?: boolean }
   | { kind: "failed"; error: string };
 
 /** Discord's refusals are shown as they are; waits and outages are retried by the outbox. */
@@ -260,7 +269,7 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
   if (!(error instanceof DiscordError)) {
     return { kind: "failed", error: error instanceof z.ZodError ? "Discord answered in an unexpected shape" : String(error) };
   }
-  if (error.status === 429) return { kind: "retry", error: "Discord asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
+  if (error.status === 429) return { kind: "retry", error: "Discord asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined, slowDown: true };
   if (error.status === null || error.status >= 500) return { kind: "retry", error: error.message };
   if (error.code === 50007) return { kind: "failed", error: "Discord refused the direct message: they do not accept messages from this server's members" };
   if (error.code === 50013 || error.status === 403) {
@@ -282,7 +291,15 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
 
 const actor = z.object({ id: z.string(), name: z.string() });
 const RoleJobSchema = z.object({ applicationKind: z.enum(["group", "event"]), applicationId: z.uuid(), userId: z.string().regex(SNOWFLAKE), actor });
-const MessageJobSchema = RoleJobSchema.extend({ content: z.string().min(1).max(2000), nonce: z.string().max(25) });
+const MessageJobSchema = RoleJobSchema.extend({
+  content: z.string().min(1).max(2000),
+  nonce: z.string().max(25),
+  /** It carries a private status link: its text is not kept once sent (only the link's hash is). */
+  private: z.boolean().optional(),
+});
+
+/** What stays of a private message once it is sent or given up: who and why, not the link. */
+export const PRIVATE_MESSAGE_KEPT = "(A message with a private status link: its text is not kept.)";
 export type RoleJob = z.infer<typeof RoleJobSchema>;
 export type MessageJob = z.infer<typeof MessageJobSchema>;
 
@@ -293,13 +310,20 @@ export const approvalNonce = (applicationId: string) => applicationId.replaceAll
 export async function queueDiscordActions(
   tx: Pick<Database, "insert">,
   job: RoleJob,
-  actions: { grantRole: boolean; message: string | null; /** Another message to the same person (a reminder) needs its own. */ nonce?: string },
+  actions: {
+    grantRole: boolean;
+    message: string | null;
+    /** Another message to the same person (a reminder) needs its own. */
+    nonce?: string;
+    /** The message carries a private link: its text is dropped from the job once it is sent. */
+    private?: boolean;
+  },
   at: Date,
 ) {
   const rows = [
     ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
     ...(actions.message
-      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? approvalNonce(job.applicationId)).slice(0, 25) } }]
+      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? approvalNonce(job.applicationId)).slice(0, 25), ...(actions.private ? { private: true } : {}) } }]
       : []),
   ];
   if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));

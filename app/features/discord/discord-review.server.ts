@@ -56,7 +56,7 @@ export function parseCustomId(customId: string): { action: "approve" | "reject" 
 
 export const InteractionSchema = z.object({
   /** Discord's id of this interaction: a replay carries the same. */
-  id: z.string().regex(/^\d{1,25}$/),
+  id: z.string().regex(/^\d{1,25}$/).optional(),
   type: z.number().int(),
   data: z.object({ custom_id: z.string().max(100).optional(), components: z.array(z.unknown()).optional() }).optional(),
   member: z.object({ user: z.object({ id: z.string() }) }).optional(),

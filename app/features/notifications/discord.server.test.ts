@@ -167,6 +167,7 @@ describe("the Discord channel", () => {
       kind: "retry",
       error: "Discord answered 429: You are being rate limited.",
       retryAfterMs: 1500,
+      slowDown: true,
     });
   });
 

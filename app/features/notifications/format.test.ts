@@ -49,7 +49,7 @@ describe("outcomes", () => {
   it("retries a 5xx, a 408 and a 429, and gives up on any other 4xx", () => {
     expect(httpFailure("X", 502, undefined)).toEqual({ kind: "retry", error: "X answered 502" });
     expect(httpFailure("X", 408, undefined)).toEqual({ kind: "retry", error: "X answered 408" });
-    expect(httpFailure("X", 429, "slow down", 3000)).toEqual({ kind: "retry", error: "X answered 429: slow down", retryAfterMs: 3000 });
+    expect(httpFailure("X", 429, "slow down", 3000)).toEqual({ kind: "retry", error: "X answered 429: slow down", retryAfterMs: 3000, slowDown: true });
     expect(httpFailure("X", 403, "Forbidden")).toEqual({ kind: "failed", error: "X answered 403: Forbidden" });
   });
 

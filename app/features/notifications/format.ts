@@ -60,7 +60,7 @@ export function httpFailure(
   retryAfterMs?: number,
 ): DeliveryOutcome {
   const error = `${service} answered ${status}${description ? `: ${truncate(description, 300)}` : ""}`;
-  if (status === 429) return retryAfterMs === undefined ? { kind: "retry", error } : { kind: "retry", error, retryAfterMs };
+  if (status === 429) return retryAfterMs === undefined ? { kind: "retry", error, slowDown: true } : { kind: "retry", error, retryAfterMs, slowDown: true };
   if (status >= 400 && status < 500 && status !== 408) return { kind: "failed", error };
   return { kind: "retry", error };
 }

@@ -151,6 +151,7 @@ describe("the Google Sheets channel", () => {
       kind: "retry",
       error: "Google Sheets answered 429: Quota exceeded for quota metric 'Write requests'.",
       retryAfterMs: 30_000,
+      slowDown: true,
     });
     fake.setMode("down");
     expect(await sheets.deliver(sampleNotification())).toEqual({ kind: "retry", error: "Google Sheets answered 503" });

@@ -34,7 +34,8 @@ export interface ApplicationNotification {
 export type DeliveryOutcome =
   /** `result`: what an action did, in words for the review card ("Invite sent"). */
   | { kind: "delivered"; result?: string }
-  | { kind: "retry"; error: string; retryAfterMs?: number }
+  /** `slowDown`: the service asked us to slow down (429): its other jobs wait as long too. */
+  | { kind: "retry"; error: string; retryAfterMs?: number; slowDown?: boolean }
   | { kind: "failed"; error: string };
 
 export interface NotificationChannel {

@@ -6,7 +6,7 @@ import { createTestDatabase, describeEachDatabase, ON_POSTGRES, type TestDatabas
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
 import { startFakeDiscord } from "../../../tests/fakes/discord";
 import { createDiscordChannel } from "./discord.server";
-import { createOutboxWorker, enqueueNotification, retryDelay, retryFailedJobs, retryOutboxJob } from "./outbox.server";
+import { createOutboxWorker, enqueueNotification, retryDelay, retryFailedJobs, retryOutboxJob, type OutboxChannel, type OutboxTarget } from "./outbox.server";
 
 const notification = (name: string): ApplicationNotification => ({
   type: "group_application",
@@ -89,10 +89,62 @@ describeEachDatabase("the outbox", (kind) => {
     expect(await worker.runOnce()).toBe(0);
 
     // An admin retries it; the target is back.
-    expect(await retryOutboxJob(database.db, job!.id)).toBe(true);
+    // Only a job of an application the admin may act on is retried.
+    expect(await retryOutboxJob(database.db, job!.id, async () => false)).toBe(false);
+    expect(await retryOutboxJob(database.db, job!.id, async (sourceId) => sourceId === job!.sourceId)).toBe(true);
     const up = scriptedChannel("discord", () => ({ kind: "delivered" }));
     expect(await createOutboxWorker(database.db, [up.channel], { maxAttempts: 3 }).runOnce()).toBe(1);
     expect((await jobs())[0]).toMatchObject({ status: "delivered", lastError: null });
+  });
+
+  /** Jobs of an action target, as the decisions and the review channel queue them. */
+  async function queue(target: string, count: number) {
+    for (let i = 0; i < count; i++) await database.db.insert(outbox).values({ target, payload: { n: i, target }, sourceId: crypto.randomUUID() });
+  }
+  const recording = (target: OutboxTarget, order: string[], answer: () => DeliveryOutcome = () => ({ kind: "delivered" })): OutboxChannel => ({
+    target,
+    async deliver() {
+      order.push(target);
+      return answer();
+    },
+  });
+
+  it("sends a decision's actions before a crowd's review posts, and each service's jobs beside the others'", async () => {
+    // A crowd applied first: forty review posts wait; then a decision queues its DM and its VRChat action.
+    await queue("discord_review", 40);
+    await queue("discord_dm", 1);
+    await queue("vrchat_membership", 1);
+    const order: string[] = [];
+    const worker = createOutboxWorker(database.db, [recording("discord_review", order), recording("discord_dm", order), recording("vrchat_membership", order)], { maxAttempts: 3, batchSize: 1 });
+    expect(await worker.runOnce()).toBe(42);
+    // The decision's DM went before every review post; its VRChat action did not wait for Discord's lane.
+    expect(order.indexOf("discord_dm")).toBeLessThan(order.indexOf("discord_review"));
+    expect(order.indexOf("vrchat_membership")).toBeLessThan(3);
+  });
+
+  it("holds only the service that asked to slow down, for as long as it asked", async () => {
+    await queue("discord_review", 5);
+    await queue("vrchat_membership", 3);
+    const order: string[] = [];
+    const slowDown = (): DeliveryOutcome => ({ kind: "retry", error: "Discord asked us to slow down", retryAfterMs: 300, slowDown: true });
+    const worker = createOutboxWorker(database.db, [recording("discord_review", order, slowDown), recording("vrchat_membership", order)], { maxAttempts: 10, batchSize: 1 });
+    await worker.runOnce();
+    // One Discord job met the 429; the rest of Discord's waited; VRChat's went.
+    expect(order.filter((t) => t === "discord_review")).toHaveLength(1);
+    expect(order.filter((t) => t === "vrchat_membership")).toHaveLength(3);
+    await worker.runOnce();
+    expect(order.filter((t) => t === "discord_review")).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await worker.runOnce();
+    expect(order.filter((t) => t === "discord_review").length).toBeGreaterThan(1);
+  });
+
+  it("keeps what a channel lets it keep of a settled job's payload", async () => {
+    await queue("discord_dm", 1);
+    const channel: OutboxChannel = { target: "discord_dm", deliver: async () => ({ kind: "delivered" }), redact: (payload) => ({ ...(payload as object), n: "kept out" }) };
+    await createOutboxWorker(database.db, [channel], { maxAttempts: 1 }).runOnce();
+    const [job] = await database.db.select().from(outbox);
+    expect(job).toMatchObject({ status: "delivered", payload: { n: "kept out", target: "discord_dm" } });
   });
 
   it("puts every failed job of a target back in the queue at once", async () => {

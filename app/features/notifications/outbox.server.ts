@@ -5,6 +5,12 @@
  * database lock (PGlite has one connection: a transaction held across an HTTP call would stall
  * every page), then records the outcome. A crashed worker's lease runs out and the job is taken
  * again; `FOR UPDATE SKIP LOCKED` keeps two processes from leasing the same job at once.
+ *
+ * Each service is a lane of its own (VRChat, Discord, Telegram, Google): a slow or rate-limited
+ * service holds up only its own jobs, and one that asks us to slow down (429) gets none of its jobs
+ * sent until the wait it asked for has passed. Within a lane, a decision's actions (in VRChat and
+ * Discord) go before notifications, review posts and the calendar, however many of those a crowd
+ * has queued.
  */
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
@@ -28,6 +34,8 @@ export interface OutboxChannel {
    */
   maxDeliveryMs?: number;
   deliver(payload: unknown): Promise<DeliveryOutcome>;
+  /** What is kept of a job's payload once it is settled (sent, or given up): null keeps it whole. */
+  redact?(payload: unknown): unknown;
 }
 
 type Executor = Pick<Database, "insert">;
@@ -79,6 +87,12 @@ export function leaseFor(channels: readonly OutboxChannel[]): number {
 
 const MAX_JOBS_PER_RUN = 500;
 
+/** What a decision does in VRChat and Discord: sent before any other job of its service. */
+export const DECISION_TARGETS: readonly OutboxTarget[] = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"];
+
+/** The service a job is sent to: its lane. */
+export const laneOf = (target: string) => (target.startsWith("vrchat") ? "vrchat" : target.startsWith("discord") ? "discord" : target);
+
 /** Exponential backoff with "equal jitter": between half and all of the doubled delay. */
 export function retryDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random) {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
@@ -111,9 +125,13 @@ export function createOutboxWorker(
     onSettled,
   } = options;
   const byTarget = new Map(channels.map((channel) => [channel.target, channel]));
-  const targets = [...byTarget.keys()];
+  const lanes = new Map<string, OutboxTarget[]>();
+  for (const target of byTarget.keys()) lanes.set(laneOf(target), [...(lanes.get(laneOf(target)) ?? []), target]);
+  /** Lanes whose service asked us to slow down: none of their jobs is sent before this time. */
+  const pausedUntil = new Map<string, number>();
+  const decisionFirst = sql`case when ${outbox.target} in ${sql.raw(`(${DECISION_TARGETS.map((t) => `'${t}'`).join(", ")})`)} then 0 else 1 end`;
 
-  async function lease(now: Date, attempted: ReadonlySet<string>): Promise<OutboxRow[]> {
+  async function lease(targets: readonly OutboxTarget[], now: Date, attempted: ReadonlySet<string>): Promise<OutboxRow[]> {
     if (targets.length === 0) return [];
     const due = db
       .select({ id: outbox.id })
@@ -127,7 +145,7 @@ export function createOutboxWorker(
           attempted.size > 0 ? notInArray(outbox.id, [...attempted]) : undefined,
         ),
       )
-      .orderBy(outbox.nextAttemptAt)
+      .orderBy(decisionFirst, outbox.nextAttemptAt)
       .limit(batchSize)
       .for("update", { skipLocked: true });
     return db
@@ -171,10 +189,12 @@ export function createOutboxWorker(
   }
 
   async function settled(job: OutboxRow, outcome: DeliveryOutcome) {
+    const kept = byTarget.get(job.target as OutboxTarget)?.redact?.(job.payload);
+    if (kept) await db.update(outbox).set({ payload: kept }).where(eq(outbox.id, job.id)).catch((error: unknown) => log.error("a settled job could not be redacted", { error, jobId: job.id }));
     await onSettled?.(job, outcome).catch((error: unknown) => log.error("recording a job's outcome failed", { error, jobId: job.id }));
   }
 
-  async function deliver(job: OutboxRow) {
+  async function deliver(job: OutboxRow): Promise<DeliveryOutcome> {
     const channel = byTarget.get(job.target as OutboxTarget)!;
     let outcome: DeliveryOutcome;
     try {
@@ -184,6 +204,24 @@ export function createOutboxWorker(
       outcome = { kind: "retry", error: failureText(error) };
     }
     await record(job, outcome);
+    return outcome;
+  }
+
+  /** One lane's due jobs, until none is left, the run's share is used, or the service asks us to slow down. */
+  async function runLane(lane: string, targets: readonly OutboxTarget[], started: Date): Promise<number> {
+    const attempted = new Set<string>();
+    while (attempted.size < MAX_JOBS_PER_RUN && (pausedUntil.get(lane) ?? 0) <= Date.now()) {
+      const jobs = await lease(targets, started, attempted);
+      if (jobs.length === 0) break;
+      for (const job of jobs) attempted.add(job.id);
+      const outcomes = await Promise.all(jobs.map(deliver));
+      const wait = Math.max(0, ...outcomes.map((outcome) => (outcome.kind === "retry" && outcome.slowDown ? (outcome.retryAfterMs ?? retryBaseMs) : 0)));
+      if (wait > 0) {
+        pausedUntil.set(lane, Date.now() + wait);
+        log.warn("a service asked us to slow down: its jobs wait", { lane, waitMs: wait });
+      }
+    }
+    return attempted.size;
   }
 
   async function runOnce() {
@@ -191,15 +229,9 @@ export function createOutboxWorker(
     // (even when its retry is due at once). One millisecond ahead, because the database keeps
     // microseconds: a job queued within the current millisecond is due too.
     const started = new Date(Date.now() + 1);
-    const attempted = new Set<string>();
-    // A long backlog is worked through over several runs, a few seconds apart.
-    while (attempted.size < MAX_JOBS_PER_RUN) {
-      const jobs = await lease(started, attempted);
-      if (jobs.length === 0) break;
-      for (const job of jobs) attempted.add(job.id);
-      await Promise.all(jobs.map(deliver));
-    }
-    return attempted.size;
+    // A long backlog is worked through over several runs, a few seconds apart; the lanes side by side.
+    const done = await Promise.all([...lanes].map(([lane, targets]) => runLane(lane, targets, started)));
+    return done.reduce((sum, n) => sum + n, 0);
   }
 
   let timer: NodeJS.Timeout | undefined;
@@ -251,8 +283,13 @@ export function createOutboxWorker(
   };
 }
 
-/** An admin's "try again" for a failed job: back to pending, due now, attempts reset. */
-export async function retryOutboxJob(db: Database, id: string): Promise<boolean> {
+/**
+ * An admin's "try again" for a failed job of one of `sourceIds` (the applications they may act on):
+ * back to pending, due now, attempts reset. A job of anything else is not touched.
+ */
+export async function retryOutboxJob(db: Database, id: string, sourceIds: (sourceId: string) => Promise<boolean>): Promise<boolean> {
+  const [job] = await db.select({ sourceId: outbox.sourceId }).from(outbox).where(and(eq(outbox.id, id), eq(outbox.status, "failed")));
+  if (!job?.sourceId || !(await sourceIds(job.sourceId))) return false;
   const rows = await db
     .update(outbox)
     .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null })

@@ -105,6 +105,7 @@ describe("the Telegram channel", () => {
       kind: "retry",
       error: "Telegram answered 429: Too Many Requests: retry after 7",
       retryAfterMs: 7000,
+      slowDown: true,
     });
   });
 

@@ -8,7 +8,7 @@ import { VRChatError } from "./vrchat-client.server";
 
 export type ActionOutcome =
   | { kind: "delivered"; result: string }
-  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "retry"; error: string; retryAfterMs?: number; slowDown?: boolean }
   | { kind: "failed"; error: string };
 
 /**
@@ -50,7 +50,7 @@ export function actionOutcomeOf(error: unknown, forbidden?: (reason: string) => 
   if (!(error instanceof VRChatError)) return { kind: "retry", error: failureText(error) };
   // An answer that could not be read: VRChat may have acted; the job reads the state again first.
   if (error.kind === "refused-shape") return { kind: "retry", error: "VRChat's answer could not be read" };
-  if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined };
+  if (error.kind === "rate-limited") return { kind: "retry", error: "VRChat asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined, slowDown: true };
   if (error.kind === "unreachable" || error.kind === "auth") return { kind: "retry", error: error.message };
   if (error.kind === "forbidden") {
     const reason = vrchatReason(error);
