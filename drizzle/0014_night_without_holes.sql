@@ -21,4 +21,5 @@ CREATE TABLE "discord_interactions" (
 --> statement-breakpoint
 ALTER TABLE "event_instances" ADD COLUMN "requested" jsonb;--> statement-breakpoint
 ALTER TABLE "event_instances" ADD COLUMN "short_name" text;--> statement-breakpoint
+ALTER TABLE "vrchat_publications" ADD COLUMN "requested_by_host" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "status_links_application_idx" ON "status_links" USING btree ("application_id");

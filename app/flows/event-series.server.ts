@@ -54,7 +54,9 @@ const horizonOf = (now: Date, timezone: string) => addDays(today(now, timezone),
 
 /** The calendar choice a series keeps, as a change for one occurrence (its own page link). */
 function publicationFor(choice: PublicationChoice | null, pageUrl: (eventId: string) => string): PublicationChange | undefined {
-  return choice ? { choice, pageUrl } : undefined;
+  // Counted against VRChat's hourly allowance by the save that made the series, in bulk; the
+  // series' own look never refuses an occurrence: the calendar worker waits for room.
+  return choice ? { choice, pageUrl, whenFull: "queue" } : undefined;
 }
 
 /**
@@ -94,9 +96,9 @@ function dueNow(rule: SeriesRule, from: number, now: Date, timezone: string, eve
   return occurrencesDue(rule, from, horizonOf(now, timezone)).filter(({ date }) => eventStart({ eventDate: date, eventTime, timezone }).getTime() > now.getTime()).length;
 }
 
-async function checkCalendarRoom(tx: Transaction, choice: PublicationChoice | null, creates: number, now: Date) {
+async function checkCalendarRoom(tx: Transaction, choice: PublicationChoice | null, creates: number, now: Date, byHost: boolean) {
   if (!choice || creates === 0) return;
-  const left = await calendarCreationsLeft(tx, now);
+  const left = await calendarCreationsLeft(tx, now, { byHost });
   if (creates > left) {
     throw new SeriesRefusal(
       "publishToVRChat",
@@ -130,7 +132,7 @@ export async function createEventSeries(db: Database, { siteOrigin, input, rule,
   try {
     const made = await db.transaction(async (tx) => {
       const values = seriesValues(rule, 0, input.eventDate);
-      await checkCalendarRoom(tx, choice, dueNow(values, 0, now, input.timezone, input.eventTime), now);
+      await checkCalendarRoom(tx, choice, dueNow(values, 0, now, input.timezone, input.eventTime), now, publication?.byHost ?? false);
       const first = await createEventIn(tx, input, createdBy, publication, hostId);
       const [series] = await tx.insert(eventSeries).values({ ...values, madeCount: 1, template: templateOf(first, choice) }).returning();
       await tx.update(events).set({ seriesId: series!.id, seriesIndex: 0 }).where(eq(events.id, first.id));
@@ -179,7 +181,7 @@ export async function saveFollowing(
       if (!series) {
         if (!rule) return true;
         const values = seriesValues(rule, 0, row.eventDate);
-        await checkCalendarRoom(tx, choice as PublicationChoice | null, dueNow(values, 1, now, row.timezone, row.eventTime), now);
+        await checkCalendarRoom(tx, choice as PublicationChoice | null, dueNow(values, 1, now, row.timezone, row.eventTime), now, publication?.byHost ?? false);
         const [created] = await tx.insert(eventSeries).values({ ...values, madeCount: 1, template }).returning();
         await tx.update(events).set({ seriesId: created!.id, seriesIndex: 0 }).where(eq(events.id, row.id));
         await makeDue(tx, created!.id, now, eventPageUrl(services.siteOrigin));

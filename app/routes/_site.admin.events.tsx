@@ -12,7 +12,10 @@ import { EventInputSchema, firstEventInputError } from "~/features/events/event-
 import { eventStart } from "~/features/events/event-timing";
 import { createEvent, getEvent, listEventsForAdmin, type PublicationChange } from "~/features/events/events.server";
 import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
-import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
+import { CalendarAllowanceError, listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
+
+/** A host's save asking VRChat to notify the whole group. */
+export const HOST_NOTIFY_REFUSED = "Only owners and admins may have VRChat notify the group's members of a new calendar event. Save without it.";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows } from "~/utils/roles";
@@ -137,11 +140,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         const opened = await openEventInstance(services, id, new Date(), { manual: true });
         if (opened.kind === "not-possible") return data({ error: opened.reason }, { status: 409 });
         if (opened.kind === "busy") return data({ error: "The instance is open, or being opened, already." }, { status: 409 });
-        if (opened.kind === "failed") return data({ error: `The instance could not be opened: ${opened.error}` }, { status: 502 });
+        if (opened.kind === "failed") return data({ error: `The instance could not be opened: ${opened.error}` }, { status: 409 });
       } else {
         const closed = await closeEventInstance(services, id, new Date());
         if (closed.kind === "none") return data({ error: "The event has no open instance." }, { status: 409 });
-        if (closed.kind === "failed") return data({ error: `The instance could not be closed: ${closed.error}` }, { status: 502 });
+        if (closed.kind === "failed") return data({ error: `The instance could not be closed: ${closed.error}` }, { status: 409 });
       }
     } catch (error) {
       log.error("failed to open or close an event's instance", { error, eventId: id });
@@ -159,6 +162,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (vrchat.calendar) {
     const chosen = parsePublicationInput(form);
     if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
+    // Telling every member of the group is the owners' and admins' to do, not a host's.
+    if (chosen.choice?.notify && viewer.role === "host") return data({ field: "vrchatNotify", error: HOST_NOTIFY_REFUSED }, { status: 403 });
     if (chosen.choice) {
       let problem;
       try {
@@ -168,6 +173,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           start: eventStart(parsed.data),
           choice: chosen.choice,
           now: new Date(),
+          byHost: viewer.role === "host",
         });
       } catch (error) {
         log.error("failed to check VRChat's limits", { error });
@@ -176,7 +182,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (problem) return data(problem, { status: 400 });
     }
     const pageOrigin = config.PUBLIC_URL;
-    publication = { choice: chosen.choice, pageUrl: (eventId) => `${pageOrigin}${href("/events/:id", { id: eventId })}` };
+    publication = { choice: chosen.choice, pageUrl: (eventId) => `${pageOrigin}${href("/events/:id", { id: eventId })}`, byHost: viewer.role === "host" };
   }
   // 'Repeats': a new series, an event made into one, or a series changed from this event on.
   const series = stored?.seriesId ? ((await listSeriesSummaries(db, [stored])).get(stored.id) ?? null) : null;
@@ -203,6 +209,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ error: "Event not found" }, { status: 404 });
     }
   } catch (error) {
+    // Counted again under the allowance's lock at the save: another save may have taken the room meanwhile.
+    if (error instanceof CalendarAllowanceError) return data({ field: error.field, error: error.message }, { status: 400 });
     log.error("failed to save an event", { error, intent });
     return data({ error: "An error occurred while saving the event" }, { status: 503 });
   }

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord } from "../fakes/discord";
-import { FAKE_WORLD_ID, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { FAKE_GROUP_ID, FAKE_WORLD_ID, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { requestProblem } from "../fakes/vrchat-contract";
 import { textOf } from "../setup/page-text";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -88,5 +89,30 @@ describe.runIf(ON_PGLITE)("an event's instance opens itself, on the server as de
     expect(closed.status).toBe(302);
     expect(fake.instanceWrites.map((write) => write.kind)).toEqual(["create", "close"]);
     expect(textOf(await sanctum())).toContain("The instance was closed.");
+    expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
+  }, 120_000);
+
+  it("opens its own 'Group Public' instance beside a member's in the same world, and shows visitors only its short link", async () => {
+    // A member opened a 'Group Public' instance in the event's world before Dwell looks.
+    const members = `${FAKE_WORLD_ID}:77777~group(${FAKE_GROUP_ID})~groupAccessType(public)~region(jp)~nonce(a-members-secret-nonce)`;
+    fake.group.instances.push({ location: members, memberCount: 4, userCount: 4, type: "group", groupAccessType: "public", creatorId: fakeUserId(42), world: { name: "Garden" } });
+    const start = new Date(Math.ceil((Date.now() + 10 * 60_000) / 60_000) * 60_000).toISOString();
+    const created = fake.instanceWrites.filter((write) => write.kind === "create").length;
+    const saved = await postForm(
+      server.url,
+      "/admin/events",
+      { intent: "create", title: "Open Lanterns", eventDate: start.slice(0, 10), eventTime: start.slice(11, 16), timezone: "UTC", worldLink: `https://vrchat.com/home/world/${FAKE_WORLD_ID}`, instanceLead: "15", instanceRegion: "jp", instanceAccess: "public" },
+      { cookie },
+    );
+    expect(saved.status).toBe(302);
+    await expect.poll(() => fake.instanceWrites.filter((write) => write.kind === "create").length, { timeout: 45_000, interval: 500 }).toBe(created + 1);
+    const mine = fake.instanceWrites.filter((write) => write.kind === "create").at(-1)!;
+    expect(mine.location).not.toBe(members);
+    const listed = await fetch(`${server.url}/events`).then((r) => r.text());
+    const openId = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?Open Lanterns', "s").exec(listed)![1]!;
+    await expect.poll(async () => (await fetch(`${server.url}/events/${openId}`).then((r) => r.text())).includes("https://vrch.at/"), { timeout: 15_000 }).toBe(true);
+    const page = await fetch(`${server.url}/events/${openId}`).then((r) => r.text());
+    // The short link names neither the instance's owner nor its nonce; the member's instance is nowhere.
+    for (const secret of ["nonce(", "~group(", "77777", "vrchat.com/home/launch"]) expect(page, secret).not.toContain(secret);
   }, 120_000);
 });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { events, outbox, profiles, vrchatPublications } from "~/db/schema";
 import type { EventInput } from "~/features/events/event-input";
 import { createEvent, deleteEvent, updateEvent, type PublicationChange } from "~/features/events/events.server";
-import { DEFAULT_PUBLICATION_CHOICE, type PublicationChoice } from "~/features/events/vrchat-publication";
-import { listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
+import { DEFAULT_PUBLICATION_CHOICE, VRCHAT_CREATIONS_PER_HOUR, type PublicationChoice } from "~/features/events/vrchat-publication";
+import { CalendarAllowanceError, HOST_CALENDAR_SHARE, listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/outbox.server";
 import { createCalendarPublisher } from "~/features/vrchat/calendar-publisher.server";
 import { importPlatformEvents } from "~/features/vrchat/event-sync.server";
@@ -166,6 +166,45 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     expect(await publicationOf(id)).toMatchObject({ state: "published", accessType: "group", vrchatEventId: ours()[0]!.id });
   });
 
+  /** Entries the group created `minutesAgo`, as VRChat counts them against its hourly allowance. */
+  async function createdBefore(n: number, minutesAgo: number) {
+    const at = new Date(Date.now() - minutesAgo * 60_000);
+    const details = { title: "x", description: "", startsAt: "", endsAt: "", category: "hangout", accessType: "public" as const, languages: [], platforms: [], notify: false };
+    await database.db.insert(vrchatPublications).values(Array.from({ length: n }, (_, i) => ({ wanted: false, state: "removed" as const, vrchatEventId: `cal_counted_${i}_${at.getTime()}`, vrchatCreatedAt: at, details })));
+  }
+
+  it("never creates past VRChat's hourly allowance, whichever path queued the entry", async () => {
+    await createdBefore(10, 20);
+    // The series' own look queues its occurrences without refusing them: the worker waits for room.
+    const id = await createEvent(database.db, input(), adminId, { ...publish(), whenFull: "queue" });
+    await worker.runOnce();
+    expect(fake.calendarWrites).toEqual([]);
+    expect(await publicationOf(id)).toMatchObject({ state: "pending", lastError: "Waiting for room in VRChat's hourly allowance of calendar events" });
+    // A person's save is refused at once, counted under the allowance's lock, with nothing saved.
+    await expect(createEvent(database.db, input({ title: "Quiet Hour" }), adminId, publish())).rejects.toThrow(CalendarAllowanceError);
+    expect(await database.db.select({ id: events.id }).from(events).where(eq(events.title, "Quiet Hour"))).toEqual([]);
+    // An hour on, there is room: the waiting entry goes.
+    await database.db.update(vrchatPublications).set({ vrchatCreatedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(vrchatPublications.wanted, false));
+    await database.db.update(outbox).set({ nextAttemptAt: new Date() });
+    await worker.runOnce();
+    expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create"]);
+  });
+
+  it("keeps most of the hourly allowance for the admins: hosts share a part of it", async () => {
+    const hostSave = (title: string) => createEvent(database.db, input({ title }), adminId, { ...publish(), byHost: true });
+    for (let i = 0; i < HOST_CALENDAR_SHARE; i++) await hostSave(`Lantern ${i}`);
+    const refused = await hostSave("Lantern one too many").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CalendarAllowanceError);
+    expect((refused as Error).message).toMatch(/^Hosts may publish 4 calendar events an hour to VRChat between them/);
+    expect((await publicationProblem(database.db, { eventId: null, title: "x", start: new Date(Date.now() + DAY), choice: DEFAULT_PUBLICATION_CHOICE, now: new Date(), byHost: true }))?.field).toBe("publishToVRChat");
+    // An admin's save still fits.
+    await createEvent(database.db, input({ title: "Lantern by an admin" }), adminId, publish());
+    // Two saves at once for the last places: the lock lets exactly as many through as fit.
+    await createdBefore(VRCHAT_CREATIONS_PER_HOUR - HOST_CALENDAR_SHARE - 2, 10);
+    const both = await Promise.allSettled([createEvent(database.db, input({ title: "Quiet A" }), adminId, publish()), createEvent(database.db, input({ title: "Quiet B" }), adminId, publish())]);
+    expect(both.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+  });
+
   it("keeps the old entry on the calendar when VRChat refuses the new one, and removes it once the admins want none", async () => {
     const id = await createEvent(database.db, input(), adminId, publish());
     await worker.runOnce();
@@ -179,7 +218,8 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     expect(fake.calendarWrites.map((write) => write.kind)).toEqual(["create"]);
     expect(ours().map((entry) => entry.id)).toEqual([first]);
     const refused = await publicationOf(id);
-    expect(refused).toMatchObject({ state: "failed", vrchatEventId: null });
+    // The card says the old entry is still there, for everyone.
+    expect(refused).toMatchObject({ state: "failed", vrchatEventId: null, keptAccessType: "public" });
     expect(refused!.lastError).toBe("VRChat's answer: You're not allowed to make more than 100 events in a single month");
     // Unticked: nothing is wanted on the calendar any more, so the old entry goes.
     await updateEvent(database.db, id, input(), unpublish);
@@ -221,10 +261,12 @@ describeEachDatabase("publishing to the VRChat calendar", (kind) => {
     const id = await createEvent(database.db, input(), adminId, publish());
     // As after a crash between VRChat's create and storing its answer: the entry exists in VRChat.
     const startsAt = new Date(`${input().eventDate}T20:00:00Z`).toISOString();
-    fake.group.calendar.push({ id: "cal_0f0f0f0f-1111-4222-8333-444455556666", title: "Lantern Walk", startsAt, endsAt: startsAt, accessType: "public" });
+    // Someone made an entry by hand with the same title and start: not Dwell's, never taken for it.
+    fake.group.calendar.push({ id: "cal_hand-made", title: "Lantern Walk", description: "Our walk, by hand", startsAt, endsAt: startsAt, accessType: "public" });
+    fake.group.calendar.push({ id: "cal_0f0f0f0f-1111-4222-8333-444455556666", title: "Lantern Walk", description: `A slow walk through the lantern forest.\n\n${SITE}/events/${id}`, startsAt, endsAt: startsAt, accessType: "public" });
     await database.db.update(vrchatPublications).set({ createAttemptedAt: new Date() });
     await worker.runOnce();
-    expect(ours()).toHaveLength(1);
+    expect(ours()).toHaveLength(2);
     expect(fake.calendarWrites).toEqual([]);
     expect(await publicationOf(id)).toMatchObject({ state: "published", vrchatEventId: "cal_0f0f0f0f-1111-4222-8333-444455556666" });
   });

@@ -92,6 +92,8 @@ export const vrchatPublications = pgTable(
     vrchatEventId: text().unique("vrchat_publications_vrchat_event_id_unique"),
     /** Set before the create call: a later attempt looks for the entry before creating another. */
     createAttemptedAt: timestamp({ withTimezone: true }),
+    /** Saved by a host: hosts together may use only part of the group's hourly allowance. */
+    requestedByHost: boolean().notNull().default(false),
     /** When VRChat created the entry: VRChat's limit on creations per hour counts these. */
     vrchatCreatedAt: timestamp({ withTimezone: true }),
     lastError: text(),

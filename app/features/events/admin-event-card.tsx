@@ -57,8 +57,11 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
   const { wanted, state, vrchatEventId, lastError, entryUrl } = publication;
   const membersOnly = publication.accessType === "group" ? " (members only)" : "";
   let text: string;
+  const kept = publication.keptAccessType ? (publication.keptAccessType === "group" ? "for the group's members only" : "for everyone") : null;
   if (state === "failed" && !wanted) text = "Could not be removed from VRChat's calendar.";
+  else if (state === "failed" && kept) text = `VRChat refused the change of who may see it: its calendar still shows the event as before, ${kept}.`;
   else if (state === "failed") text = vrchatEventId ? "VRChat refused the latest changes; its calendar still shows the event as it was." : "Not on VRChat's calendar: VRChat refused it.";
+  else if (wanted && kept && !vrchatEventId) text = `Changing who may see it on VRChat's calendar: the entry ${kept} stays until the new one is there.`;
   else if (!wanted) text = state === "removed" ? "Removed from VRChat's calendar." : "Being removed from VRChat's calendar…";
   else if (state === "published") text = `On VRChat's calendar${membersOnly}.`;
   else text = vrchatEventId ? "Updating on VRChat's calendar…" : "Being published to VRChat's calendar…";
@@ -107,7 +110,8 @@ const ROLE_TEXT: Record<EventRoleState, string> = {
 function roleText(role: ListedInstance["role"]): string {
   if (!role) return "The attendees' VRChat role is made when the first attendee is approved (or the instance opens); only its holders can enter.";
   if (role.state === "refused") return `${ROLE_TEXT.refused}: ${role.lastError ?? "no reason given"}. 'Retry' asks again.`;
-  if (role.state === "creating" && role.lastError) return `VRChat could not be reached to make the attendees' role: it is tried again. Last try: ${role.lastError}`;
+  // What happened, in VRChat's terms: not reached, an answer that could not be read, asked to slow down.
+  if (role.state === "creating" && role.lastError) return `The attendees' role is not made yet (${role.lastError}): it is tried again.`;
   return ROLE_TEXT[role.state];
 }
 
@@ -141,7 +145,7 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
       text = "Opening the instance in VRChat…";
       break;
     case "failed":
-      text = `VRChat could not be reached: trying again every minute until the event ends. Last try: ${instance.lastError ?? "no answer"}`;
+      text = `Not open yet (${instance.lastError ?? "VRChat did not answer"}): trying again every minute until the event ends.`;
       button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
       break;
     case "refused":
@@ -149,7 +153,7 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
       button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
       break;
     case "missed":
-      text = "Missed: VRChat could not be reached before the event ended.";
+      text = `Missed: the instance could not be opened before the event ended${instance.lastError ? ` (last try: ${instance.lastError})` : ""}.`;
       break;
     case "closed":
       text = "The instance was closed.";

@@ -8,7 +8,7 @@ import { MAX_EVENT_DAYS, type EventInput, type EventToSave } from "./event-input
 import type { PublicationChoice } from "./vrchat-publication";
 import type { SeriesSummary } from "./event-series";
 import { listSeriesSummaries } from "./event-series.server";
-import { savePublication, withdrawPublication } from "./vrchat-publication.server";
+import { savePublication, withdrawPublication, type CalendarSaver } from "./vrchat-publication.server";
 import {
   applicationDeadlineFor,
   applicationState,
@@ -273,7 +273,7 @@ function eventValues(input: EventInput | EventToSave) {
  * What the admins want on the group's VRChat calendar, when publishing is on: the choices (null:
  * not there) and the event page's address for an event id. Absent: the calendar is left as it is.
  */
-export interface PublicationChange {
+export interface PublicationChange extends CalendarSaver {
   choice: PublicationChoice | null;
   pageUrl: (eventId: string) => string;
 }
@@ -295,7 +295,7 @@ export async function createEventIn(
   series?: { seriesId: string; seriesIndex: number },
 ): Promise<EventRow> {
   const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId, ...series }).returning();
-  if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date());
+  if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date(), publication);
   return row!;
 }
 
@@ -327,7 +327,7 @@ export async function updateEventIn(
 ): Promise<EventRow | null> {
   const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
   if (!row) return null;
-  if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date());
+  if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date(), publication);
   await afterSave?.(tx, row);
   return row;
 }

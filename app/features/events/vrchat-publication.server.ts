@@ -5,7 +5,7 @@
  * before anything is queued, so the form can say what to change.
  */
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
-import { queueCalendarJob, queueReplacedRemovals } from "~/db/calendar-jobs.server";
+import { lockCalendarAllowance, queueCalendarJob, queueReplacedRemovals } from "~/db/calendar-jobs.server";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type EventRow, type PublicationDetails, type PublicationRow } from "~/db/schema";
 import { eventEnd, eventStart } from "./event-timing";
@@ -18,7 +18,22 @@ import {
 } from "./vrchat-publication";
 import { truncate } from "~/utils/text";
 
-type Executor = Pick<Database, "select" | "insert" | "update">;
+type Executor = Pick<Database, "select" | "insert" | "update" | "execute">;
+
+/** Of the group's ~10 creations an hour, hosts together may use this many: the rest stays the admins'. */
+export const HOST_CALENDAR_SHARE = 4;
+
+/** A save that would publish past VRChat's hourly allowance (or past the hosts' share of it). */
+export class CalendarAllowanceError extends Error {
+  override name = "CalendarAllowanceError";
+  readonly field = "publishToVRChat";
+}
+
+/** Who saves, and what a save does when the allowance is used up: a person's is refused; the series' own look queues (the worker waits for room). */
+export interface CalendarSaver {
+  byHost?: boolean;
+  whenFull?: "refuse" | "queue";
+}
 
 /** VRChat sets no length in its description of the API; the entry links the page for the rest. */
 const DESCRIPTION_MAX = 1_000;
@@ -68,7 +83,7 @@ async function wantedPublication(db: Executor, eventId: string, lock: boolean): 
  * Creations VRChat counts in the last hour: entries created, and those queued to be (a save that
  * has not reached VRChat yet will create one).
  */
-async function recentCreations(db: Executor, now: Date): Promise<{ count: number; oldest: Date | null }> {
+async function recentCreations(db: Pick<Database, "select">, now: Date, { hostsOnly = false } = {}): Promise<{ count: number; oldest: Date | null }> {
   const since = new Date(now.getTime() - HOUR_MS);
   const [row] = await db
     .select({
@@ -77,12 +92,39 @@ async function recentCreations(db: Executor, now: Date): Promise<{ count: number
     })
     .from(vrchatPublications)
     .where(
-      or(
-        gt(vrchatPublications.vrchatCreatedAt, since),
-        and(eq(vrchatPublications.wanted, true), isNull(vrchatPublications.vrchatEventId), ne(vrchatPublications.state, "failed")),
+      and(
+        or(
+          gt(vrchatPublications.vrchatCreatedAt, since),
+          and(eq(vrchatPublications.wanted, true), isNull(vrchatPublications.vrchatEventId), ne(vrchatPublications.state, "failed")),
+        ),
+        hostsOnly ? eq(vrchatPublications.requestedByHost, true) : undefined,
       ),
     );
   return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}
+
+function allowanceMessage(used: number, oldest: Date | null, now: Date, limit: number, hosts: boolean) {
+  const freeAt = oldest ? oldest.getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+  const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+  const wait = `Save without publishing to VRChat, or try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  return hosts
+    ? `Hosts may publish ${limit} calendar events an hour to VRChat between them (the rest of the group's allowance is kept for the admins), and ${used} were published in the last hour. ${wait}`
+    : `VRChat lets a group create about ${limit} calendar events an hour, and ${used} were published in the last hour. ${wait}`;
+}
+
+/**
+ * Counts and reserves `creates` of VRChat's hourly calendar creations, under the allowance's lock
+ * (held to the end of the caller's transaction): the publications inserted next in it are the
+ * reservation. Throws CalendarAllowanceError when they do not fit (a host's: within the hosts' share).
+ */
+export async function reserveCalendarCreations(tx: Executor, creates: number, now: Date, { byHost = false }: { byHost?: boolean } = {}) {
+  if (creates <= 0) return;
+  await lockCalendarAllowance(tx);
+  const recent = await recentCreations(tx, now);
+  if (recent.count + creates > VRCHAT_CREATIONS_PER_HOUR) throw new CalendarAllowanceError(allowanceMessage(recent.count, recent.oldest, now, VRCHAT_CREATIONS_PER_HOUR, false));
+  if (!byHost) return;
+  const hosts = await recentCreations(tx, now, { hostsOnly: true });
+  if (hosts.count + creates > HOST_CALENDAR_SHARE) throw new CalendarAllowanceError(allowanceMessage(hosts.count, hosts.oldest, now, HOST_CALENDAR_SHARE, true));
 }
 
 /**
@@ -91,7 +133,7 @@ async function recentCreations(db: Executor, now: Date): Promise<{ count: number
  */
 export async function publicationProblem(
   db: Database,
-  { eventId, title, start, choice, now }: { eventId: string | null; title: string; start: Date; choice: PublicationChoice; now: Date },
+  { eventId, title, start, choice, now, byHost = false }: { eventId: string | null; title: string; start: Date; choice: PublicationChoice; now: Date; byHost?: boolean },
 ): Promise<{ field: string; error: string } | null> {
   const long = titleTooLongForVRChat(title);
   if (long) return { field: "title", error: long };
@@ -105,20 +147,20 @@ export async function publicationProblem(
     return { field: "eventDate", error: "VRChat's calendar takes only events that have not started yet. Change the date, or save without publishing to VRChat." };
   }
   const recent = await recentCreations(db, now);
-  if (recent.count >= VRCHAT_CREATIONS_PER_HOUR) {
-    const freeAt = recent.oldest ? recent.oldest.getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-    const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
-    return {
-      field: "publishToVRChat",
-      error: `VRChat lets a group create about ${VRCHAT_CREATIONS_PER_HOUR} calendar events an hour, and ${recent.count} were published in the last hour. Save without publishing to VRChat, or try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
-    };
+  if (recent.count >= VRCHAT_CREATIONS_PER_HOUR) return { field: "publishToVRChat", error: allowanceMessage(recent.count, recent.oldest, now, VRCHAT_CREATIONS_PER_HOUR, false) };
+  if (byHost) {
+    const hosts = await recentCreations(db, now, { hostsOnly: true });
+    if (hosts.count >= HOST_CALENDAR_SHARE) return { field: "publishToVRChat", error: allowanceMessage(hosts.count, hosts.oldest, now, HOST_CALENDAR_SHARE, true) };
   }
   return null;
 }
 
-/** How many calendar entries the group may still create within the hour (those queued counted). */
-export async function calendarCreationsLeft(db: Executor, now: Date): Promise<number> {
-  return Math.max(0, VRCHAT_CREATIONS_PER_HOUR - (await recentCreations(db, now)).count);
+/** How many calendar entries the group may still create within the hour (those queued counted), under the allowance's lock. */
+export async function calendarCreationsLeft(tx: Executor, now: Date, { byHost = false }: { byHost?: boolean } = {}): Promise<number> {
+  await lockCalendarAllowance(tx);
+  const all = VRCHAT_CREATIONS_PER_HOUR - (await recentCreations(tx, now)).count;
+  const left = byHost ? Math.min(all, HOST_CALENDAR_SHARE - (await recentCreations(tx, now, { hostsOnly: true })).count) : all;
+  return Math.max(0, left);
 }
 
 /**
@@ -144,6 +186,7 @@ export async function savePublication(
   choice: PublicationChoice | null,
   pageUrl: string,
   now: Date,
+  { byHost = false, whenFull = "refuse" }: CalendarSaver = {},
 ): Promise<void> {
   const current = await wantedPublication(tx, event.id, true);
   if (!choice) {
@@ -151,6 +194,8 @@ export async function savePublication(
     return;
   }
   const details = publicationDetails(event, choice, pageUrl);
+  // A new entry (the first, or one with another audience) spends one of VRChat's hourly creations.
+  const reserve = () => (whenFull === "refuse" ? reserveCalendarCreations(tx, 1, now, { byHost }) : Promise.resolve());
   if (current && current.details.accessType !== details.accessType) {
     await withdraw(tx, current, now, true);
   } else if (current) {
@@ -160,6 +205,8 @@ export async function savePublication(
     );
     const unchanged = same && current.state !== "failed";
     if (unchanged) return;
+    // One VRChat refused to create is created anew.
+    if (!current.vrchatEventId && current.state === "failed") await reserve();
     await tx
       .update(vrchatPublications)
       .set({ details, state: "pending", lastError: null, version: sql`${vrchatPublications.version} + 1` })
@@ -167,9 +214,10 @@ export async function savePublication(
     await queueCalendarJob(tx, current.id, now);
     return;
   }
+  await reserve();
   const [created] = await tx
     .insert(vrchatPublications)
-    .values({ eventId: event.id, details })
+    .values({ eventId: event.id, details, requestedByHost: byHost })
     .returning({ id: vrchatPublications.id });
   await queueCalendarJob(tx, created!.id, now);
 }
@@ -205,6 +253,8 @@ export async function listPublications(db: Database, eventIds: readonly string[]
     .where(and(inArray(vrchatPublications.eventId, [...eventIds]), or(eq(vrchatPublications.wanted, true), ne(vrchatPublications.state, "removed"))))
     .orderBy(desc(vrchatPublications.wanted), desc(vrchatPublications.updatedAt));
   const found = new Map<string, PublicationSummary>();
+  // An entry no longer wanted but still there (its replacement not on the calendar yet).
+  const kept = new Map(rows.filter((row) => row.eventId && !row.wanted && row.vrchatEventId && row.state !== "removed").map((row) => [row.eventId!, row.details.accessType]));
   for (const row of rows) {
     if (!row.eventId || found.has(row.eventId)) continue;
     found.set(row.eventId, {
@@ -214,6 +264,7 @@ export async function listPublications(db: Database, eventIds: readonly string[]
       accessType: row.details.accessType,
       lastError: row.lastError,
       choice: choiceOf(row.details),
+      keptAccessType: row.wanted ? (kept.get(row.eventId) ?? null) : null,
     });
   }
   return found;

@@ -8,8 +8,7 @@ import type { PublicationState } from "~/db/schema";
 
 /** VRChat's calendar refuses a longer title (`CreateCalendarEventRequest.title.maxLength`). */
 export const VRCHAT_TITLE_MAX = 64;
-/** About this many new calendar entries per group an hour, VRChat's own limit. */
-export const VRCHAT_CREATIONS_PER_HOUR = 10;
+export { VRCHAT_CREATIONS_PER_HOUR } from "~/utils/vrchat-limits";
 export const VRCHAT_LANGUAGES_MAX = 3;
 
 export const VRCHAT_CATEGORIES = {
@@ -164,6 +163,8 @@ export interface PublicationSummary {
   accessType: VRChatAccess;
   lastError: string | null;
   choice: PublicationChoice;
+  /** An earlier entry still on VRChat's calendar (a new one, for another audience, not there yet): who may see it. */
+  keptAccessType: VRChatAccess | null;
 }
 
 /** A publication as the Sanctum lists it: with its entry's page on VRChat, once it has one. */

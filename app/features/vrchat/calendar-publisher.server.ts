@@ -15,12 +15,13 @@
  */
 import { and, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { queueReplacedRemovals } from "~/db/calendar-jobs.server";
+import { calendarCreationsInHour, lockCalendarAllowance, queueReplacedRemovals } from "~/db/calendar-jobs.server";
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type PublicationDetails, type PublicationRow } from "~/db/schema";
 import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 import { truncate } from "~/utils/text";
+import { VRCHAT_CREATIONS_PER_HOUR } from "~/utils/vrchat-limits";
 
 /** VRChat's description sets no pattern for an entry's id: whatever non-empty id it gives is the entry's. */
 const CreatedSchema = z.object({ id: z.string().min(1).max(200) });
@@ -42,6 +43,17 @@ export interface CalendarPublisherOptions {
   spacingMs?: number;
   /** The pace shared with Dwell's other actions in VRChat (by default, one of its own at `spacingMs`). */
   pacer?: Pacer;
+  /** Creations VRChat allows a group an hour: never more are sent, whichever path queued them. */
+  creationsPerHour?: number;
+}
+
+/** No room in VRChat's hourly allowance yet: the job waits until the oldest creation is an hour old. */
+class AllowanceWait extends Error {
+  readonly waitMs: number;
+  constructor(waitMs: number) {
+    super("Waiting for room in VRChat's hourly allowance of calendar events");
+    this.waitMs = waitMs;
+  }
 }
 
 /** The address of an entry on VRChat's website. */
@@ -69,7 +81,7 @@ function updateBody(details: PublicationDetails) {
 
 const isNotFound = (error: unknown) => error instanceof VRChatError && error.status === 404;
 
-export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacingMs = 1_000, pacer }: CalendarPublisherOptions) {
+export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacingMs = 1_000, pacer, creationsPerHour = VRCHAT_CREATIONS_PER_HOUR }: CalendarPublisherOptions) {
   const paced = pacer ?? createPacer(spacingMs);
   // At most two calls per job (a look at the month, then the create), each perhaps after a new login.
   const maxDeliveryMs = 4 * timeoutMs + 2 * spacingMs;
@@ -127,7 +139,16 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
   async function create(row: PublicationRow): Promise<string> {
     const made = row.createAttemptedAt ? await findMade(row.details) : null;
     if (made) return published(row, { vrchatEventId: made, vrchatCreatedAt: row.createAttemptedAt });
-    await db.update(vrchatPublications).set({ createAttemptedAt: new Date() }).where(eq(vrchatPublications.id, row.id));
+    // The allowance counted and this creation reserved in one locked step: two workers (or processes) never overrun it.
+    const wait = await db.transaction(async (tx) => {
+      await lockCalendarAllowance(tx);
+      const now = new Date();
+      const used = await calendarCreationsInHour(tx, now, { excluding: row.id });
+      if (used.count >= creationsPerHour) return Math.max(1_000, (used.oldest?.getTime() ?? now.getTime()) + 60 * 60_000 - now.getTime());
+      await tx.update(vrchatPublications).set({ createAttemptedAt: now }).where(eq(vrchatPublications.id, row.id));
+      return 0;
+    });
+    if (wait > 0) throw new AllowanceWait(wait);
     const created = await paced(() => client.sendFor("POST", `/calendar/${groupId}/event`, createBody(row.details), CreatedSchema));
     return published(row, { vrchatEventId: created.id, vrchatCreatedAt: new Date() });
   }
@@ -191,7 +212,7 @@ export function createCalendarPublisher({ db, client, groupId, timeoutMs, spacin
     } catch (error) {
       // The card already says VRChat refused it: the reason is VRChat's own words (a 403 here is as often
       // one of its limits as a missing permission).
-      outcome = actionOutcomeOf(error, (reason) => `VRChat's answer: ${reason}`);
+      outcome = error instanceof AllowanceWait ? { kind: "retry", error: error.message, retryAfterMs: error.waitMs } : actionOutcomeOf(error, (reason) => `VRChat's answer: ${reason}`);
     }
     await db
       .update(vrchatPublications)
