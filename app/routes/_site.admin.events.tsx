@@ -306,7 +306,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               event={event}
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
-              instance={loaderData.instancesOn && event.worldId ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, role: null }) : undefined}
+              instance={loaderData.instancesOn && (event.worldId || event.applicationRequired) ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, role: null }) : undefined}
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,
                 review: loaderData.can.review || event.hostId === loaderData.viewerId,

@@ -36,7 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Only failures count, per (account, client) and per client: see sign-in-guard.server.ts.
   const now = new Date();
   const attempt = { email, client: clientKey(clientAddress), freeFailuresPerClient: config.RATE_LIMIT_SIGN_IN };
-  const wait = await signInWait(db, attempt, now);
+  const [account] = await db.select({ twoFactor: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.email, email));
+  const wait = await signInWait(db, attempt, now, { twoFactor: account?.twoFactor ?? false });
   if (wait > 0) {
     return data({ error: TOO_MANY }, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
   }

@@ -114,5 +114,13 @@ describe.runIf(ON_PGLITE)("an event's instance opens itself, on the server as de
     const page = await fetch(`${server.url}/events/${openId}`).then((r) => r.text());
     // The short link names neither the instance's owner nor its nonce; the member's instance is nowhere.
     for (const secret of ["nonce(", "~group(", "77777", "vrchat.com/home/launch"]) expect(page, secret).not.toContain(secret);
+
+    // An event with applications but no world still shows its attendees' role on its card.
+    const noWorld = await postForm(server.url, "/admin/events", { intent: "create", title: "Worldless Night", eventDate: "2031-05-01", eventTime: "20:00", timezone: "UTC", worldName: "Somewhere", applicationRequired: "on" }, { cookie });
+    expect(noWorld.status).toBe(302);
+    const cards = textOf(await sanctum());
+    const card = cards.slice(cards.indexOf("Worldless Night"));
+    expect(card).toContain("No VRChat world given: no instance opens for it by itself.");
+    expect(card).toContain("The attendees' VRChat role is made when the first attendee is approved");
   }, 120_000);
 });

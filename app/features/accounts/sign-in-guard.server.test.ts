@@ -66,6 +66,10 @@ describeEachDatabase("spacing out failed sign-ins", (kind) => {
     }
     const fromElsewhere = attempt(email, "192.0.2.77");
     expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(FIRST_DELAY_MS - 1);
+    // With two-factor sign-in, the owner at a client that never failed is not kept out by strangers' failures...
+    expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE), { twoFactor: true })).toBe(0);
+    // ...but a client that failed too waits, as does one of the guessers.
+    expect(await signInWait(database.db, attempt(email, "198.51.100.0"), later(FREE_FAILURES_ACCOUNT_WIDE), { twoFactor: true })).toBeGreaterThan(0);
     // Another account is not slowed; the owner's dashboard has the figure.
     expect(await signInWait(database.db, attempt("other@dwell.example", "192.0.2.77"), later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(0);
     expect(await accountSignInFailures(database.db, email, later(FREE_FAILURES_ACCOUNT_WIDE))).toEqual({

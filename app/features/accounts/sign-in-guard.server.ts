@@ -8,6 +8,10 @@
  * stranger's failures can make the account's owner wait on: at worst 15 minutes a try, while the
  * sessions already open (a week each) carry on. A success clears the pair only. Failures are
  * forgotten a day after the last one. See docs/decisions/018-sanctum-hardening.md and 026.
+ *
+ * So that a stranger who knows a staff e-mail cannot keep its owner out: an account with two-factor
+ * sign-in is let through the account-wide wait from a client that has no failures of its own (the
+ * passphrase alone then opens only the code step, and the code has its own limit).
  */
 import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
@@ -43,12 +47,17 @@ export function delayAfter(failures: number, free: number): number {
   return Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (failures - free));
 }
 
-/** Milliseconds until this attempt may be made (0: now). */
-export async function signInWait(db: Database, attempt: SignInAttempt, now: Date): Promise<number> {
+/**
+ * Milliseconds until this attempt may be made (0: now). `twoFactor`: the account has two-factor
+ * sign-in, and so a client with no failures of its own is not held by the account-wide key.
+ */
+export async function signInWait(db: Database, attempt: SignInAttempt, now: Date, { twoFactor = false }: { twoFactor?: boolean } = {}): Promise<number> {
   const keys = keysOf(attempt);
   const rows = await db.select().from(signInFailures).where(inArray(signInFailures.key, [keys.pair, keys.client, keys.account]));
+  const clean = !rows.some((row) => row.key !== keys.account);
   let wait = 0;
   for (const row of rows) {
+    if (row.key === keys.account && twoFactor && clean) continue;
     const free =
       row.key === keys.pair ? FREE_FAILURES_PER_ACCOUNT : row.key === keys.account ? FREE_FAILURES_ACCOUNT_WIDE : attempt.freeFailuresPerClient;
     const until = row.lastFailedAt.getTime() + delayAfter(row.failures, free);

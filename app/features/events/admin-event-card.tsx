@@ -131,7 +131,11 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
   const opensAt = event.instanceLeadMinutes === null ? null : new Date(new Date(event.startsAt).getTime() - event.instanceLeadMinutes * 60_000);
   let text: React.ReactNode;
   let button: React.ReactNode = null;
-  switch (instance.state) {
+  switch (event.worldId ? instance.state : "no-world") {
+    case "no-world":
+      // Its attendees' role is still kept (for an instance opened by hand with it): its state is below.
+      text = "No VRChat world given: no instance opens for it by itself.";
+      break;
     case "open":
       text = (
         <>
