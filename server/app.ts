@@ -4,9 +4,7 @@
  * database and the server share one module graph and one database connection.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { chmod } from "node:fs/promises";
-import type { AddressInfo, Socket } from "node:net";
-import { join } from "node:path";
+import type { AddressInfo } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -15,27 +13,15 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext, type AppContext } from "~/context";
-import { lockDataDir, type DataDirLock } from "~/db/data-dir-lock.server";
-import {
-  migrateDatabase,
-  openPglite,
-  openPostgres,
-  type Database,
-  type DatabaseHandle,
-} from "~/db/db.server";
-import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
+import type { Database, DatabaseHandle } from "~/db/db.server";
 import { buildNotificationChannels } from "~/features/notifications/channels.server";
-import { createOutboxWorker } from "~/features/notifications/outbox.server";
-import { markPublicationFailed } from "~/features/vrchat/calendar-publisher.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
-import { recordActionOutcome } from "~/features/applications/linked-accounts.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
-import { createReviewChannel, interactionKey as discordInteractionKey } from "~/features/discord/discord-review.server";
+import { interactionKey as discordInteractionKey } from "~/features/discord/discord-review.server";
 import { createDiscordOAuth } from "~/features/discord/discord-oauth.server";
 import { decideServices } from "~/flows/decide.server";
 import { answerInteraction } from "~/flows/discord-interaction.server";
-import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -43,20 +29,16 @@ import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
 import { loadConfig, type Config } from "~/utils/env.server";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
-import { pruneRateLimits } from "~/utils/rate-limit.server";
-import { adminSocketHandler, runAdminCommand, type AdminDeps, type AdminReply } from "./admin-commands";
-import { PGLITE_FOLDER } from "./backup";
-import { createPrivateFilesOnly, makeOwnerOnly, securePrivateDataDir } from "./private-data-dir";
+import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
+import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
 import { recordFirstStart } from "./demo-content";
 import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
 import { createPageCache } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
+import { openConfiguredDatabase } from "./database";
+import { startSchedule } from "./schedule";
 import { securityHeaders } from "./security-headers";
-import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
-import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
-import { eventRoleChannel, eventRoleServices, keepEventRoles, recordRoleOutcome } from "~/flows/event-role.server";
-import { createDiscordAnnouncementChannel } from "~/features/notifications/discord.server";
-import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
+import { startWorkers } from "./workers";
 
 /** What a visitor reads when a sync met problems; the admins see each one. */
 export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; the site's admins can see why.";
@@ -261,29 +243,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function openConfiguredDatabase(config: Config, onAdminConnection?: (socket: Socket) => void) {
-  if (config.DATABASE_URL) {
-    const database = openPostgres(config.DATABASE_URL);
-    await migrateDatabase(database, config.DATABASE_URL);
-    return { database, lock: null };
-  }
-  await securePrivateDataDir(config.DATA_DIR);
-  const lock: DataDirLock = await lockDataDir(config.DATA_DIR, onAdminConnection);
-  // Only the owner of the data folder may send account commands.
-  await chmod(lock.socketPath, 0o600);
-  try {
-    const database = await openPglite(join(config.DATA_DIR, PGLITE_FOLDER));
-    await migrateDatabase(database);
-    // The database engine makes its files readable by all; the folder's 0700 already shuts others
-    // out, and this keeps each file owner-only too.
-    await makeOwnerOnly(config.DATA_DIR);
-    return { database, lock };
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
   setLogLevel(config.LOG_LEVEL);
@@ -308,11 +267,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log.info("seeded demo content into the new embedded database");
   }
 
-  const outboxWorker = createOutboxWorker(database.db, channels, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
-  outboxWorker.start();
-  if (channels.length > 0) log.info("notifications enabled", { targets: channels.map((c) => c.target) });
-
-  // The group's live data: warm the cache now, and import the VRChat calendar on a schedule.
+  // The group's live data and the VRChat calendar, the Discord bot, and the outbox's workers.
   const vrchat = createVRChatServices(database.db, config, secret);
   const discord =
     config.DISCORD_BOT_TOKEN && config.DISCORD_GUILD_ID
@@ -326,132 +281,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           spendShared: sharedAllowance(database.db),
         })
       : null;
-  // Decisions' actions in VRChat and Discord: one job at a time, so their calls keep their pace.
-  // Events published to VRChat's calendar go the same way, so all of Dwell's calls to VRChat keep one pace.
-  const actionChannels = [
-    ...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []),
-    ...(vrchat.calendar ? [vrchat.calendar.publisher.channel] : []),
-    ...(discord?.channels ?? []),
-    // Review in Discord: its posts, their edits and the daily reminder keep the bot's one pace too.
-    ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? [createReviewChannel({ db: database.db, bot: discord, channelId: config.DISCORD_REVIEW_CHANNEL_ID })] : []),
-    // Events' own roles in VRChat (given, taken), on the same pace as every other call to VRChat.
-    ...(vrchat.roles ? [eventRoleChannel(eventRoleServices({ db: database.db, vrchat, notifications: { wake: () => actionWorker.wake() } }), config.VRCHAT_TIMEOUT_SECONDS * 1000)] : []),
-    // The group's announcements (an event's instance open).
-    ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
-      ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
-      : []),
-  ];
-  const actionWorker = createOutboxWorker(database.db, actionChannels, {
-    maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
-    batchSize: 1,
-    pollIntervalMs: 2_000,
-    onSettled: (job, outcome) => {
-      if (job.target === "vrchat_calendar") {
-        return outcome.kind === "delivered" ? Promise.resolve() : markPublicationFailed(database.db, job.payload, outcome.error);
-      }
-      if (job.target === "discord_review") {
-        if (outcome.kind !== "delivered") log.warn("a Discord review message could not be posted or edited", { error: outcome.error });
-        return Promise.resolve();
-      }
-      if (job.target === "discord_announcement") {
-        if (outcome.kind !== "delivered") log.warn("an announcement could not be posted in Discord", { error: outcome.error });
-        return Promise.resolve();
-      }
-      if (job.target === "vrchat_event_role") return recordRoleOutcome(database.db, job.payload, outcome);
-      const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
-      return recordActionOutcome(database.db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
-    },
-  });
-  actionWorker.start();
+  const workers = startWorkers({ db: database.db, config, channels, vrchat, discord });
   if (vrchat.membershipActions) log.info("decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS)");
   if (vrchat.calendar) log.info("events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS)");
   if (discord) log.info("the Discord bot is on", { memberRole: discord.roleConfigured });
   if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
   else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
-  const syncEvents = () => {
-    vrchat.eventSync.run("schedule").catch((error: unknown) => log.error("scheduled event sync failed", { error }));
-  };
-  const warmUp = setTimeout(() => {
-    vrchat.groupData.peek().catch((error: unknown) => log.error("reading the group data cache failed", { error }));
-    syncEvents();
-  }, 1_000);
-  warmUp.unref();
-  const syncSchedule = setInterval(syncEvents, config.VRCHAT_SYNC_MINUTES * 60 * 1000);
-  syncSchedule.unref();
-  // The dashboard's trend charts take a reading from each refresh; visitors start most of them, and
-  // this keeps quiet hours charted too: a look every 10 minutes, which refreshes only a stale cache.
-  const trendReadings =
-    vrchat.groupData.source === "vrchat"
-      ? setInterval(() => {
-          vrchat.groupData.peek().catch((error: unknown) => log.error("reading the group data cache failed", { error }));
-        }, 10 * 60 * 1000)
-      : null;
-  trendReadings?.unref();
-
-  // Hourly housekeeping: rate-limit windows older than a day are of no use, and files the database
-  // engine made since are narrowed to their owner.
-  const housekeeping = setInterval(() => {
-    if (database.kind === "pglite") {
-      makeOwnerOnly(config.DATA_DIR).catch((error: unknown) => log.warn("narrowing the data folder failed", { error }));
-    }
-    pruneRateLimits(database.db, new Date(Date.now() - 24 * 60 * 60 * 1000)).catch((error: unknown) =>
-      log.warn("pruning rate limits failed", { error }),
-    );
-    pruneSignInFailures(database.db, new Date()).catch((error: unknown) => log.warn("pruning sign-in failures failed", { error }));
-    remindReviewers();
-    keepSeriesAhead();
-  }, 60 * 60 * 1000);
-  housekeeping.unref();
-  // Repeating events keep their occurrences eight weeks ahead: each hour, and soon after a start.
-  function keepSeriesAhead() {
-    keepSeries(database.db, eventPageUrl(config.PUBLIC_URL), new Date())
-      .then((made) => {
-        if (made > 0) {
-          log.info("made the next events of repeating series", { made });
-          actionWorker.wake();
-        }
-      })
-      .catch((error: unknown) => log.error("keeping repeating events ahead failed", { error }));
-  }
-  const firstSeriesLook = setTimeout(keepSeriesAhead, 5_000);
-  firstSeriesLook.unref();
-  // Once a day, a line in the review channel when applications have waited more than a day.
-  function remindReviewers() {
-    if (!discord || !config.DISCORD_REVIEW_CHANNEL_ID) return;
-    remindWaitingApplications(database.db, `${config.PUBLIC_URL}/admin/applications`, new Date())
-      .then((done) => {
-        if (done === "sent") actionWorker.wake();
-      })
-      .catch((error: unknown) => log.warn("the review reminder failed", { error }));
-  }
-  const firstReminder = setTimeout(remindReviewers, 60_000);
-  firstReminder.unref();
-
-  // Events' instances open by themselves at their time: a look every 30 seconds (within a minute of it).
-  const instanceServices = eventInstanceServices({ db: database.db, config, vrchat, discord, notifications: { wake: () => actionWorker.wake() } });
-  // Reminders before events go out on the same look (each once, whatever the number of processes).
-  const reminderServices: ReminderServices = {
-    db: database.db,
-    leads: config.EVENT_REMINDERS,
-    directMessages: discord !== null,
-    announce: Boolean(config.DISCORD_ANNOUNCE_WEBHOOK_URL),
-    siteOrigin: config.PUBLIC_URL.replace(/\/+$/, ""),
-    wake: () => actionWorker.wake(),
-  };
-  const reminding = reminderServices.leads.length > 0 && (reminderServices.directMessages || reminderServices.announce);
-  const lookForInstances = () => {
-    if (instanceServices.instances) {
-      openDueInstances(instanceServices, new Date()).catch((error: unknown) => log.error("opening events' instances failed", { error }));
-      keepEventRoles(instanceServices.roles, new Date()).catch((error: unknown) => log.error("keeping events' roles failed", { error }));
-    }
-    if (reminding) sendDueReminders(reminderServices, new Date()).catch((error: unknown) => log.error("sending event reminders failed", { error }));
-  };
-  const looking = instanceServices.instances !== null || reminding;
-  const instanceLook = looking ? setInterval(lookForInstances, INSTANCE_LOOK_MS) : null;
-  instanceLook?.unref();
-  // A first look soon after a start: what came due while the server was down goes at once.
-  const firstInstanceLook = looking ? setTimeout(lookForInstances, 5_000) : null;
-  firstInstanceLook?.unref();
+  // Every job the server runs by itself (server/schedule.ts lists them).
+  const schedule = startSchedule({ db: database.db, databaseKind: database.kind, config, vrchat, discord, wakeActions: () => workers.actions.wake() });
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
@@ -468,8 +305,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     notifications: {
       targets,
       wake: () => {
-        outboxWorker.wake();
-        actionWorker.wake();
+        workers.notifications.wake();
+        workers.actions.wake();
       },
     },
     vrchat,
@@ -511,13 +348,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(housekeeping);
-      clearTimeout(warmUp);
-      clearInterval(syncSchedule);
-      if (trendReadings) clearInterval(trendReadings);
-      if (instanceLook) clearInterval(instanceLook);
-      if (firstInstanceLook) clearTimeout(firstInstanceLook);
-      clearTimeout(firstSeriesLook);
+      schedule.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => {
@@ -527,7 +358,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stopped;
       clearInterval(idle);
       clearTimeout(deadline);
-      await Promise.all([outboxWorker.stop(), actionWorker.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
+      await Promise.all([workers.notifications.stop(), workers.actions.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
       await database.close();
       await lock?.release();
       if (database.kind === "pglite") await makeOwnerOnly(config.DATA_DIR).catch(() => undefined);
@@ -538,21 +369,5 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   return { url, config, database, close };
 }
 
-/**
- * Runs an account command without a server (none is running, or the database is PostgreSQL,
- * which several processes may open at once). Takes the data folder's lock like a server would.
- */
-export async function runAdminCommandOffline(command: unknown, env?: Record<string, string | undefined>): Promise<AdminReply> {
-  const config = loadConfig(env);
-  createPrivateFilesOnly();
-  const secret = await resolveAuthSecret(config);
-  const { database, lock } = await openConfiguredDatabase(config);
-  try {
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
-    const auth = createAuth({ db: database.db, publicUrl: config.PUBLIC_URL, secret, mailer });
-    return await runAdminCommand({ db: database.db, auth }, command);
-  } finally {
-    await database.close();
-    await lock?.release();
-  }
-}
+// The server bundle is also the account commands' entry (scripts/users.ts).
+export { runAdminCommandOffline } from "./database";

@@ -84,11 +84,15 @@ export async function answerInteraction(services: InteractionServices, key: KeyO
   return { status: 200, body: await press(services, interaction, target) };
 }
 
-/** Records the interaction's id; false when it was seen before. Ids older than an hour are let go. */
+/** Records the interaction's id; false when it was seen before. */
 async function firstSeen(db: DecideServices["db"], id: string, now: Date): Promise<boolean> {
   const [row] = await db.insert(discordInteractions).values({ id, receivedAt: now }).onConflictDoNothing().returning({ id: discordInteractions.id });
-  if (row && Number(id.slice(-2)) === 0) await db.delete(discordInteractions).where(lt(discordInteractions.receivedAt, new Date(now.getTime() - 60 * 60_000)));
   return row !== undefined;
+}
+
+/** Interactions older than an hour can no longer be replayed (Discord's signature lasts five minutes): their ids go. */
+export async function forgetOldInteractions(db: DecideServices["db"], now: Date) {
+  await db.delete(discordInteractions).where(lt(discordInteractions.receivedAt, new Date(now.getTime() - 60 * 60_000)));
 }
 
 async function press(

@@ -7,7 +7,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, eventApplicationQuestions, eventApplications, events, outbox, profiles } from "~/db/schema";
-import { WAITLIST_MOVER } from "~/features/applications/review.server";
+import { WAITLIST_MOVER } from "~/features/applications/review-changes.server";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { answerFieldName } from "~/features/applications/answers";
 import { getApplicationStatus, newStatusToken } from "~/features/decisions/decisions.server";

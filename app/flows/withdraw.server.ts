@@ -8,7 +8,7 @@ import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { hasEventStarted } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
-import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "~/features/applications/review.server";
+import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "~/features/applications/review-changes.server";
 import type { DecideServices } from "./decision-effects.server";
 import { linkMovedUp, refillFor } from "./refill.server";
 import { queueRoleChange } from "./event-role.server";

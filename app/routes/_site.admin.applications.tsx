@@ -11,7 +11,9 @@ import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/a
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
 import { ReviewFilters } from "~/features/applications/review-filters";
-import { attendanceRecords, BULK_STATUSES, describeApplication, listAudit, listForReview, markAttendance, REVIEW_PAGE_SIZE, markSpam, ReviewQuerySchema, type AttendanceRecord } from "~/features/applications/review.server";
+import { describeApplication, listAudit, listForReview, REVIEW_PAGE_SIZE, ReviewQuerySchema } from "~/features/applications/review.server";
+import { BULK_STATUSES, markSpam } from "~/features/applications/review-changes.server";
+import { attendanceRecords, markAttendance, type AttendanceRecord } from "~/features/applications/attendance.server";
 import { formatShortDate, isEventPast } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";

@@ -10,7 +10,8 @@ import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import { STATUS_LABEL } from "./application-review";
-import type { AttendanceRecord, AuditEntry, ReviewedApplication } from "./review.server";
+import type { AuditEntry, ReviewedApplication } from "./review.server";
+import type { AttendanceRecord } from "./attendance.server";
 
 /** Long answers are cut in the review at this many characters (spec section 9). */
 export const REVIEW_ANSWER_LIMIT = 200;

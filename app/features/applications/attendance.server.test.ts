@@ -9,7 +9,9 @@ import { applicationAuditLog, eventApplicationQuestions, eventApplications, even
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { answerFieldName } from "./answers";
 import { listFormQuestions, submitApplication } from "./applications.server";
-import { attendanceRecords, listForReview, markAttendance, ReviewQuerySchema, reviewApplication } from "./review.server";
+import { listForReview, ReviewQuerySchema } from "./review.server";
+import { reviewApplication } from "./review-changes.server";
+import { attendanceRecords, markAttendance } from "./attendance.server";
 
 const keeper = { id: null as unknown as string, username: "keeper" };
 

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { useHydrated } from "~/utils/use-hydrated";
 import { OverCapacityDialog } from "./over-capacity-dialog";
-import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review.server";
+import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review-changes.server";
 
 
 /** The bulk decision form: each card's selection box belongs to it through its `form` attribute. */

@@ -5,7 +5,8 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../
 import { submitApplication } from "./applications.server";
 import { listPlaces, waitlistPosition } from "./capacity.server";
 import { fullMessage, placesLeftText } from "./places";
-import { reviewApplication, reviewApplications, type ReviewScope } from "./review.server";
+import { type ReviewScope } from "./review.server";
+import { reviewApplication, reviewApplications } from "./review-changes.server";
 
 describeEachDatabase("an event's places", (kind) => {
   let database: TestDatabase;

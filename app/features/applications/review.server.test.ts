@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, applications, eventApplications, events, outbox, profiles } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { exportCsv, listAudit, listForReview, markSpam, REVIEW_PAGE_SIZE, reviewApplication, reviewApplications, ReviewQuerySchema, type ReviewScope } from "./review.server";
+import { exportCsv, listAudit, listForReview, REVIEW_PAGE_SIZE, ReviewQuerySchema, type ReviewScope } from "./review.server";
+import { markSpam, reviewApplication, reviewApplications } from "./review-changes.server";
 
 const query = (values: Record<string, string> = {}) => ReviewQuerySchema.parse(values);
 

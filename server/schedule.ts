@@ -1,0 +1,129 @@
+/**
+ * Every job the server runs by itself, on a clock, in one list: what it does and how often. Each
+ * entry point it calls is the same flow a person's action calls (opening an instance, a reminder,
+ * a series' next events); each job is safe to run in several processes at once (its flow claims
+ * what it works on in the database), and a failed run is logged and tried at the next tick.
+ */
+import type { Database } from "~/db/db.server";
+import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
+import type { DiscordBot } from "~/features/discord/discord-bot.server";
+import type { VRChatServices } from "~/features/vrchat/vrchat.server";
+import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { forgetOldInteractions } from "~/flows/discord-interaction.server";
+import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
+import { keepEventRoles } from "~/flows/event-role.server";
+import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
+import { remindWaitingApplications } from "~/flows/review-reminder.server";
+import type { Config } from "~/utils/env.server";
+import { log } from "~/utils/log.server";
+import { pruneRateLimits } from "~/utils/rate-limit.server";
+import { makeOwnerOnly } from "./private-data-dir";
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+export interface ScheduleDeps {
+  db: Database;
+  databaseKind: "pglite" | "postgres";
+  config: Config;
+  vrchat: VRChatServices;
+  discord: DiscordBot | null;
+  /** Wakes the action worker once a job has queued actions. */
+  wakeActions: () => void;
+}
+
+/** A job: run `every` ms (and once `first` ms after the start, when given), while the server runs. */
+interface Job {
+  name: string;
+  every: number | null;
+  first?: number;
+  run: () => Promise<unknown>;
+}
+
+function jobsOf({ db, databaseKind, config, vrchat, discord, wakeActions }: ScheduleDeps): Job[] {
+  const instanceServices = eventInstanceServices({ db, config, vrchat, discord, notifications: { wake: wakeActions } });
+  const reminderServices: ReminderServices = {
+    db,
+    leads: config.EVENT_REMINDERS,
+    directMessages: discord !== null,
+    announce: Boolean(config.DISCORD_ANNOUNCE_WEBHOOK_URL),
+    siteOrigin: config.PUBLIC_URL.replace(/\/+$/, ""),
+    wake: wakeActions,
+  };
+  const reminding = reminderServices.leads.length > 0 && (reminderServices.directMessages || reminderServices.announce);
+  const reviewChannel = discord !== null && Boolean(config.DISCORD_REVIEW_CHANNEL_ID);
+  const jobs: Job[] = [
+    // Warm the group data's cache at the start (a visitor's page does the rest).
+    { name: "warming the group data", every: null, first: 1_000, run: () => vrchat.groupData.peek() },
+    // The group's public VRChat calendar, imported into the events.
+    { name: "the event sync", every: config.VRCHAT_SYNC_MINUTES * MINUTE, first: 1_000, run: () => vrchat.eventSync.run("schedule") },
+    // Repeating events keep their occurrences eight weeks ahead: each hour, and soon after a start.
+    {
+      name: "keeping repeating events ahead",
+      every: HOUR,
+      first: 5_000,
+      run: async () => {
+        const made = await keepSeries(db, eventPageUrl(config.PUBLIC_URL), new Date());
+        if (made > 0) {
+          log.info("made the next events of repeating series", { made });
+          wakeActions();
+        }
+      },
+    },
+    // Rate-limit windows and sign-in failures older than a day are of no use; files the embedded
+    // database made since are narrowed to their owner.
+    {
+      name: "housekeeping",
+      every: HOUR,
+      run: async () => {
+        if (databaseKind === "pglite") await makeOwnerOnly(config.DATA_DIR);
+        await pruneRateLimits(db, new Date(Date.now() - 24 * HOUR));
+        await pruneSignInFailures(db, new Date());
+        await forgetOldInteractions(db, new Date());
+      },
+    },
+  ];
+  // The dashboard's trend charts take a reading from each refresh; visitors start most of them, and
+  // this keeps quiet hours charted too: a look every 10 minutes, which refreshes only a stale cache.
+  if (vrchat.groupData.source === "vrchat") jobs.push({ name: "the trend readings", every: 10 * MINUTE, run: () => vrchat.groupData.peek() });
+  // Once a day, a line in the review channel when applications have waited more than a day.
+  if (reviewChannel) {
+    jobs.push({
+      name: "the review reminder",
+      every: HOUR,
+      first: MINUTE,
+      run: async () => {
+        if ((await remindWaitingApplications(db, `${config.PUBLIC_URL}/admin/applications`, new Date())) === "sent") wakeActions();
+      },
+    });
+  }
+  // Events' instances open by themselves at their time, and their roles are kept: a look every 30
+  // seconds (within a minute of the time), and a first one soon after a start.
+  if (instanceServices.instances) {
+    jobs.push(
+      { name: "opening events' instances", every: INSTANCE_LOOK_MS, first: 5_000, run: () => openDueInstances(instanceServices, new Date()) },
+      { name: "keeping events' roles", every: INSTANCE_LOOK_MS, first: 5_000, run: () => keepEventRoles(instanceServices.roles, new Date()) },
+    );
+  }
+  // Reminders before events (each once, whatever the number of processes).
+  if (reminding) jobs.push({ name: "sending event reminders", every: INSTANCE_LOOK_MS, first: 5_000, run: () => sendDueReminders(reminderServices, new Date()) });
+  return jobs;
+}
+
+/** Starts every job; `stop` clears their timers (a run under way finishes by itself). */
+export function startSchedule(deps: ScheduleDeps): { names: string[]; stop(): void } {
+  const timers: NodeJS.Timeout[] = [];
+  const jobs = jobsOf(deps);
+  for (const job of jobs) {
+    const run = () => {
+      job.run().catch((error: unknown) => log.error(`${job.name} failed`, { error }));
+    };
+    if (job.first !== undefined) timers.push(setTimeout(run, job.first));
+    if (job.every !== null) timers.push(setInterval(run, job.every));
+  }
+  for (const timer of timers) timer.unref();
+  return {
+    names: jobs.map((job) => job.name),
+    stop: () => timers.forEach((timer) => clearTimeout(timer)),
+  };
+}
