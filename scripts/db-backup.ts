@@ -11,15 +11,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DataDirLockedError, LOCK_SOCKET_NAME } from "../app/db/data-dir-lock.server.ts";
 import { loadConfig } from "../app/utils/env.server.ts";
-import {
-  backupPgliteDataDir,
-  backupPostgres,
-  defaultBackupPath,
-  PGLITE_FOLDER,
-  restorePgliteDataDir,
-  restorePostgres,
-  type BackupResult,
-} from "../server/backup.ts";
+import { backupPgliteDataDir, defaultBackupPath, PGLITE_FOLDER, restorePgliteDataDir, type BackupResult } from "../server/backup.ts";
+import { backupPostgres, restorePostgres } from "../server/backup-postgres.ts";
 import { root } from "../server/build.ts";
 import { askRunningServer } from "./ask-server.ts";
 

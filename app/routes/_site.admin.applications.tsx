@@ -1,13 +1,13 @@
-import { useEffect } from "react";
-import { data, href, Link, useRevalidator } from "react-router";
+import { data, href, Link } from "react-router";
 import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
-import { ApplicationCard, attendeeEntry, NOT_LINKED_DECIDED } from "~/features/applications/application-card";
+import { ApplicationCard } from "~/features/applications/application-card";
+import { attendeeEntry, NOT_LINKED_DECIDED } from "~/features/applications/application-card-lines";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { fullMessage, placesTakenText } from "~/features/applications/places";
-import { Pagination, ReviewEmpty, SummaryTiles } from "~/features/applications/application-review";
+import { Pagination, ReviewEmpty, SummaryTiles, useActionsProgress } from "~/features/applications/application-review";
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
 import { ReviewFilters } from "~/features/applications/review-filters";
@@ -269,18 +269,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
-}
-
-/** While an action in VRChat is under way, the page reads its state again every few seconds. */
-function useActionsProgress(underWay: boolean) {
-  const { revalidate } = useRevalidator();
-  useEffect(() => {
-    if (!underWay) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible") void revalidate();
-    }, 2_000);
-    return () => clearInterval(timer);
-  }, [underWay, revalidate]);
 }
 
 export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {

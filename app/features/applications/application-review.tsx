@@ -1,4 +1,5 @@
-import { Link, useSearchParams } from "react-router";
+import { useEffect } from "react";
+import { Link, useRevalidator, useSearchParams } from "react-router";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { ApplicationStatus } from "~/db/enums";
@@ -56,4 +57,16 @@ export function Pagination({ page, pageCount }: { page: number; pageCount: numbe
       {page < pageCount ? <Link to={link(page + 1)} className="text-aurora-300 hover:text-ember-300">Next</Link> : <span />}
     </nav>
   );
+}
+
+/** While an action in VRChat is under way, the page reads its state again every few seconds. */
+export function useActionsProgress(underWay: boolean) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void revalidate();
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [underWay, revalidate]);
 }
