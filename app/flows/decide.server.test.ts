@@ -14,7 +14,9 @@ import { createVRChatMembership } from "~/features/vrchat/vrchat-membership.serv
 import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { decideApplication, decideApplications, findReview, linkVRChatAccount, previewApproval, type DecideServices, type Decider } from "./decide.server";
+import { createDiscordBot } from "~/features/discord/discord-bot.server";
+import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot } from "../../tests/fakes/discord-bot";
+import { decideApplication, decideApplications, findReview, linkDiscordAccount, linkVRChatAccount, previewApproval, type DecideServices, type Decider } from "./decide.server";
 
 const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
 
@@ -137,5 +139,36 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
     expect(fake.calls.joinRequests ?? 0).toBe(0);
     expect(await linkedId(id)).toBeNull();
     expect(await previewApproval(quiet, await group(), [id])).toBeNull();
+  });
+
+  it("a Discord account linked after the approval gets its message (and the member role) then, once", async () => {
+    const bot = await startFakeDiscordBot();
+    bot.members.push({ id: fakeSnowflake(7), username: "mothlight-d", globalName: "Moth" });
+    const discord = createDiscordBot({ apiUrl: bot.url, token: FAKE_DISCORD_TOKEN, guildId: FAKE_GUILD_ID, memberRoleId: FAKE_MEMBER_ROLE_ID, siteUrl: "https://dwell.example", timeoutMs: 5_000 });
+    const withBot = { ...services, vrchat: { ...services.vrchat, membershipActions: false }, discord };
+    try {
+      // Approved while the handle found nobody (the member joined the server later): no DM then.
+      const id = await apply("Moth [Light](https://evil.example)");
+      expect(await decideApplication(withBot, await group(), { id, status: "approved" }, keeper)).toMatchObject({ kind: "decided" });
+      const dms = async () =>
+        (await database.db.select({ target: outbox.target, payload: outbox.payload }).from(outbox).where(eq(outbox.sourceId, id))).filter((job) => job.target.startsWith("discord_"));
+      expect(await dms()).toEqual([]);
+      // A staff member links them by hand: the approval's DM and the member role go now.
+      const account = { userId: fakeSnowflake(7), displayName: "Moth" };
+      expect(await linkDiscordAccount(withBot, await group(), id, account, keeper)).toEqual({ kind: "linked", acting: true });
+      const sent = await dms();
+      expect(sent.map((job) => job.target).sort()).toEqual(["discord_dm", "discord_role"]);
+      const content = (sent.find((job) => job.target === "discord_dm")!.payload as { content: string }).content;
+      expect(content).toContain("Moth \\[Light\\]\\(https\\:\\/\\/evil\\.example\\)");
+      // Unlinked and linked again: nothing more goes to the same account.
+      expect(await linkDiscordAccount(withBot, await group(), id, null, keeper)).toEqual({ kind: "unlinked" });
+      expect(await linkDiscordAccount(withBot, await group(), id, account, keeper)).toEqual({ kind: "linked", acting: false });
+      expect(await dms()).toHaveLength(2);
+      // A pending application's link sends nothing.
+      const waiting = await apply("Heron");
+      expect(await linkDiscordAccount(withBot, await group(), waiting, { userId: fakeSnowflake(8), displayName: "Heron" }, keeper)).toEqual({ kind: "linked", acting: false });
+    } finally {
+      await bot.close();
+    }
   });
 });
