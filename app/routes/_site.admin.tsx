@@ -4,6 +4,7 @@ import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, MESSAGES_LI
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
 import { allows, ROLE_LABEL, type Permission } from "~/utils/roles";
+import sanctumStylesheet from "~/sanctum.css?url";
 import type { Route } from "./+types/_site.admin";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -28,6 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { username, role } = await requireStaff(request, context);
   return { username, role: ROLE_LABEL[role], links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to) };
 }
+
+/** The Sanctum's own classes, beside the site's stylesheet: visitors never download them. */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sanctumStylesheet, precedence: "high" }];
 
 export function meta() {
   return [{ title: "The Sanctum · Dwell" }, { name: "robots", content: "noindex" }];

@@ -24,6 +24,16 @@ async function textRuns(page: Page): Promise<TextRun[]> {
     const probe = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
     const runs: TextRun[] = [];
     const seen = new Set<Element>();
+    // The opacity of an element and all its ancestors, each element's read once.
+    const opacities = new Map<Element, number>();
+    const opacityOf = (element: Element): number => {
+      const known = opacities.get(element);
+      if (known !== undefined) return known;
+      const own = Number(getComputedStyle(element).opacity);
+      const value = element.parentElement ? own * opacityOf(element.parentElement) : own;
+      opacities.set(element, value);
+      return value;
+    };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const element = node.parentElement;
@@ -54,8 +64,7 @@ async function textRuns(page: Page): Promise<TextRun[]> {
       probe.fillStyle = style.color;
       probe.fillRect(0, 0, 1, 1);
       const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
-      let opacity = 1;
-      for (let up: Element | null = element; up; up = up.parentElement) opacity *= Number(getComputedStyle(up).opacity);
+      const opacity = opacityOf(element);
       const size = parseFloat(style.fontSize);
       runs.push({
         text: node.textContent.trim().slice(0, 50),

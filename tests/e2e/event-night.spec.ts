@@ -200,11 +200,11 @@ test("an open event's instance, opened and closed from its card", async ({ brows
     await expect(card.getByTestId("event-instance")).toContainText("Instance open in VRChat · 0 people in it");
     await expect(card.getByRole("link", { name: "Join" })).toHaveAttribute("href", new RegExp(`^https://vrchat\\.com/home/launch\\?worldId=${FAKE_WORLD_ID}&instanceId=`));
     await card.screenshot({ path: `test-results/event-night-instance-${viewport.width}.png` });
-    // 'Group Public': visitors get its link on the event's page while it is open.
+    // 'Group Public': visitors get its short link on the event's page while it is open (no owner, no nonce).
     const visitor = await browser.newPage();
     await visitor.goto(`${server.url}/events`);
     await visitor.getByRole("link", { name: new RegExp(title) }).first().click();
-    await expect(visitor.getByRole("link", { name: "Join in VRChat" })).toHaveAttribute("href", new RegExp(`^https://vrchat\\.com/home/launch\\?worldId=${FAKE_WORLD_ID}&instanceId=`));
+    await expect(visitor.getByRole("link", { name: "Join in VRChat" })).toHaveAttribute("href", /^https:\/\/vrch\.at\/[^/?#~()]+$/);
     await visitor.close();
     const created = fake.instanceWrites.filter((write) => write.kind === "create").at(-1)!;
     expect(created.body).toMatchObject({ groupAccessType: "public", region: "eu", type: "group" });

@@ -52,7 +52,7 @@ test("the owner invites a reviewer, who joins, sets up two-factor, decides, and 
   await expectNoSeriousViolations(ownerPage, "the Team page");
 
   // Reviewers must sign in with a second key.
-  await ownerPage.getByRole("checkbox", { name: "Reviewer" }).check();
+  await ownerPage.getByRole("checkbox", { name: "Reviewer", exact: true }).check();
   await ownerPage.getByRole("button", { name: "Save two-factor settings" }).click();
   await expect(ownerPage.getByText("Two-factor settings saved.")).toBeVisible();
 
