@@ -30,7 +30,7 @@ async function apply(browser: Browser, title: string, name: string) {
 }
 
 test("an event's places: visitors see what is left, a full event keeps a waitlist, and going over asks first", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const title = `Lantern Walk ${Date.now()}`;
   await signIn(page);
   await page.getByRole("link", { name: "Create New Prophecy" }).click();

@@ -64,7 +64,7 @@ async function apply(browser: Browser, name: string) {
 }
 
 test("an event with its world and end; an attendee withdraws and the waitlist refills the place", async ({ page, browser }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   await newEventForm(page);
   await page.getByLabel("Title").fill(TITLE);
   await page.getByLabel("Event Date").fill(DATE);
@@ -216,7 +216,7 @@ test("an open event's instance, opened and closed from its card", async ({ brows
 });
 
 test("who gets in: the event's role for approved attendees, its role-only instance, and the join link", async ({ browser }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   fake.group.people.push({ id: fakeUserId(71), displayName: "Rowan Vale", status: "member" }, { id: fakeUserId(72), displayName: "Sorrel Finch", status: "member" });
   const start = new Date(Date.now() + 5 * 60 * 60 * 1000).toISOString();
   const title = "Role Night";

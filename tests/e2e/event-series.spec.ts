@@ -37,7 +37,7 @@ test.afterAll(async () => {
 });
 
 test("a weekly series: made on the form, found by visitors, changed from one event on", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${server.url}/admin/events`);
   await page.getByLabel("Email").fill(ADMIN.email);

@@ -43,7 +43,7 @@ async function expectInert(page: Page, path: string, shown: string, open?: (page
 }
 
 test("payloads in every field are shown as text, and never run", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
