@@ -10,6 +10,7 @@ import { eventApplicationQuestions, eventApplications, events, outbox, profiles 
 import { answerFieldName } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { getApplicationStatus, newStatusToken } from "~/features/decisions/decisions.server";
+import { readDiscordMarkdown } from "../../tests/fakes/discord";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
 import { sendDueReminders, startsIn, type ReminderServices } from "./event-reminders.server";
@@ -109,6 +110,19 @@ describeEachDatabase("reminders before an event", (kind) => {
     await database.db.update(events).set({ eventDate: later.slice(0, 10), eventTime: later.slice(11, 19) }).where(eq(events.id, event.id));
     await sendDueReminders(reminders, new Date(Date.now() + 61 * MINUTE));
     expect(await messages()).toHaveLength(1);
+  });
+
+  it("writes what hosts and world authors wrote so that Discord shows it as text: no masked link, no mention", async () => {
+    const event = await makeEvent(60 * MINUTE - 30_000, true);
+    await database.db.update(events).set({ title: "Night [claim your prize](https://evil.example) @everyone", worldName: "**Bold** <@&1> World" }).where(eq(events.id, event.id));
+    const early = await attendee(event.id, "Early");
+    await database.db.update(eventApplications).set({ reviewedAt: new Date(Date.now() - 2 * 24 * 60 * MINUTE) }).where(eq(eventApplications.id, early.id));
+    await sendDueReminders(reminders, new Date());
+    const [sent] = await messages();
+    const shown = readDiscordMarkdown(sent!.content.split("\n")[0]!);
+    expect(shown.formatting).toEqual([]);
+    expect(shown.shown).toContain("Night [claim your prize](https://evil.example) @everyone starts in 1 hour");
+    expect(shown.shown).toContain("in **Bold** <@&1> World.");
   });
 
   it("posts an open event's reminder in the announcement channel once per reminder time", async () => {

@@ -235,6 +235,20 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect(fake.actions.filter((action) => action.kind === "invite")).toEqual([expect.objectContaining({ userId: fakeUserId(7) })]);
   });
 
+  it("finds the account of one moved up by a withdrawal from the visitors' lookups, never the staff's", async () => {
+    // The staff's lookups are spent for this minute; the visitors' are not.
+    const client = createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5, maxAttempts: 1 });
+    const spent = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0, lookupCallsPerMinute: 0 });
+    const visitorsOnly: DecideServices = { ...decide, vrchat: { ...decide.vrchat, membership: spent } };
+    const event = await makeEvent(1);
+    const ash = await apply(event.id, "Ash", fakeUserId(1));
+    await decideApplication(visitorsOnly, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper);
+    const birch = await apply(event.id, "Birch", fakeUserId(2));
+    expect((await attendee(birch.id)).status).toBe("waitlist");
+    expect(await withdrawApplication(visitorsOnly, ash.token, new Date())).toEqual({ kind: "withdrawn" });
+    expect(await attendee(birch.id)).toMatchObject({ status: "approved", vrchatUserId: fakeUserId(2) });
+  });
+
   it("opens a role-only instance for an event with applications, and retires the role after the end", async () => {
     const event = await makeEvent(5, { startsIn: 10 * MINUTE, title: "A very long name for a night in the garden under lanterns, with music and stories" });
     const ash = await apply(event.id, "Ash", fakeUserId(1));

@@ -97,15 +97,7 @@ beforeAll(async () => {
   }
   ids.other = (await firstEventId())!;
   // The host makes an event of their own, as a host does: it is theirs to run.
-  const made = await postForm(
-    server.url,
-    "/admin/events",
-    { intent: "create", title: "The Host's Own Night", description: "", eventDate: "2031-05-01", eventTime: "20:00", timezone: "UTC", worldName: "The Hearth", applicationRequired: "on" },
-    { cookie: cookies.host },
-  );
-  expect(made.status).toBe(302);
-  const listed = await fetch(`${server.url}/events`).then((response) => response.text());
-  ids.hosted = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?The Host&#x27;s Own Night', "s").exec(listed)![1]!;
+  ids.hosted = await eventWithApplications("The Host's Own Night", "2031-05-01", "host");
   const apply = await fetch(`${server.url}/apply`).then((response) => response.text());
   const fields = [...apply.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
   const applied = await postForm(server.url, "/apply", Object.fromEntries(fields.map((field, i) => [field, ["Authz Moth", "authz-moth", "A friend", "Hi", ""][i]!])));
@@ -118,6 +110,19 @@ afterAll(async () => {
   await server?.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
+
+/** An event with applications made on the Sanctum's form by `who`; its id, as the public list links it. */
+async function eventWithApplications(title: string, eventDate: string, who: "host" | "admin") {
+  const made = await postForm(
+    server.url,
+    "/admin/events",
+    { intent: "create", title, description: "", eventDate, eventTime: "20:00", timezone: "UTC", worldName: "The Hearth", applicationRequired: "on" },
+    { cookie: cookies[who] },
+  );
+  expect(made.status).toBe(302);
+  const listed = await fetch(`${server.url}/events`).then((response) => response.text());
+  return new RegExp(`href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?${title.replace("'", "&#x27;")}`, "s").exec(listed)![1]!;
+}
 
 async function firstEventId() {
   const html = await (await fetch(`${server.url}/events`)).text();
@@ -308,15 +313,7 @@ describe("the Sanctum's actions", () => {
 describe("a host's own event's path", () => {
   it("reaches no other event's applications, whatever ids are put under it", async () => {
     // Another event with applications, and someone applying to it through the public form.
-    const made = await postForm(
-      server.url,
-      "/admin/events",
-      { intent: "create", title: "Someone Else's Night", description: "", eventDate: "2031-09-01", eventTime: "20:00", timezone: "UTC", worldName: "Elsewhere", applicationRequired: "on" },
-      { cookie: cookies.admin },
-    );
-    expect(made.status).toBe(302);
-    const listed = await fetch(`${server.url}/events`).then((response) => response.text());
-    const otherEvent = new RegExp('href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?Someone Else&#x27;s Night', "s").exec(listed)![1]!;
+    const otherEvent = await eventWithApplications("Someone Else's Night", "2031-09-01", "admin");
     const form = await fetch(`${server.url}/events/${otherEvent}/apply`).then((response) => response.text());
     const fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
     const applied = await postForm(server.url, `/events/${otherEvent}/apply`, Object.fromEntries(fields.map((field, i) => [field, i === 0 ? "Other Moth" : "other-moth"])));
