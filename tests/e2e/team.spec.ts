@@ -62,7 +62,7 @@ test("the owner invites a reviewer, who joins, sets up two-factor, decides, and 
   await expect(ownerPage.getByText(`Invitation made for ${REVIEWER.email}.`)).toBeVisible();
   const link = await ownerPage.getByLabel("Invitation link").inputValue();
   // Built from the site's own address (PUBLIC_URL; unset here: http://localhost and its port), never the request's Host.
-  expect(link).toMatch(new RegExp(`^http://localhost:${new URL(site.url).port}/admin/join/[A-Za-z0-9_-]{43}$`));
+  expect(link).toMatch(new RegExp(`^${site.server.publicUrl}/admin/join/[A-Za-z0-9_-]{43}$`));
   await ownerPage.screenshot({ path: test.info().outputPath("team-invited.png"), fullPage: true });
 
   // The reviewer, in a browser of their own.

@@ -405,7 +405,7 @@ describe("a decision that acts in Discord", () => {
     await until("the message", () => discord.messages.some((m) => m.userId === fakeSnowflake(4)));
     const { content } = discord.messages.find((m) => m.userId === fakeSnowflake(4))!;
     expect(content).toContain("Good news, Event Goer: your place at The Gathering at the Threshold is confirmed.");
-    expect(content).toContain(`Event page: ${site.server.url}/events/${eventId}`);
+    expect(content).toContain(`Event page: ${site.server.publicUrl}/events/${eventId}`);
     expect(content).toMatch(/Add it to your calendar: https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&text=The\+Gathering/);
     // An event approval grants no role.
     expect(discord.grants.filter((grant) => grant.startsWith(fakeSnowflake(4)))).toEqual([]);

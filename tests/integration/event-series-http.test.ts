@@ -121,7 +121,7 @@ describe.runIf(ON_PGLITE)("a repeating event, from the Sanctum's form to the vis
     await expect.poll(() => ours("Fireside Tales").length, { timeout: 20_000 }).toBe(8);
     const entries = ours("Fireside Tales").sort((a, b) => (a.startsAt ?? "").localeCompare(b.startsAt ?? ""));
     expect(entries.map((entry) => entry.startsAt)).toEqual(dates.map((date) => `${date}T20:00:00.000Z`));
-    expect(entries.map((entry) => entry.description)).toEqual(mine.map((card) => `Stories by the fire.\n\n${server.url}/events/${card.id}`));
+    expect(entries.map((entry) => entry.description)).toEqual(mine.map((card) => `Stories by the fire.\n\n${server.publicUrl}/events/${card.id}`));
   });
 
   it("changes this and the following events, keeps the series on a one-event edit, and ends it from an event on", async () => {

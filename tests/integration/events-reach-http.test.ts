@@ -39,10 +39,10 @@ it("serves the feed of the events as text/calendar, each event linking to its pa
   expect(upcomingIds.filter((id) => !feedIds.includes(id))).toEqual([]);
   for (const event of events.slice(0, 3)) {
     const url = event.component.getFirstPropertyValue("url") as string;
-    expect(url).toBe(`${server.url}/events/${event.uid.split("@")[0]}`);
+    expect(url).toBe(`${server.publicUrl}/events/${event.uid.split("@")[0]}`);
     expect((await fetch(url)).status).toBe(200);
   }
-  expect(page).toContain(`href="webcal://${new URL(server.url).host}/events.ics"`);
+  expect(page).toContain(`href="webcal://${new URL(server.publicUrl).host}/events.ics"`);
   expect(page).toContain("Subscribe to calendar");
 });
 
@@ -84,8 +84,8 @@ it("gives every public page a preview: title, description, address, and a pictur
     const { tags, canonical } = await previewOf(path);
     expect(tags.get("og:title"), path).toBeTruthy();
     expect(tags.get("og:description"), path).toBeTruthy();
-    expect(tags.get("og:url"), path).toBe(`${server.url}${path}`);
-    expect(canonical, path).toBe(`${server.url}${path}`);
+    expect(tags.get("og:url"), path).toBe(`${server.publicUrl}${path}`);
+    expect(canonical, path).toBe(`${server.publicUrl}${path}`);
     expect(tags.get("twitter:card"), path).toBe("summary_large_image");
     expect(tags.get("theme-color"), path).toBe("#07061a");
     expect([tags.get("og:image:width"), tags.get("og:image:height")]).toEqual(["1200", "630"]);
@@ -107,7 +107,7 @@ it("shows an event's title, time in its zone, world and 'Application required', 
   const { tags, jsonLd } = await previewOf(`/events/${id}`);
   expect(tags.get("og:title")).toBe("The Gathering at the Threshold");
   expect(tags.get("og:description")).toMatch(/^\w+day, \w+ \d+, 2026 at 8:00 PM E[SD]T · in The Black Cat · Application required\. /);
-  expect(tags.get("og:url")).toBe(`${server.url}/events/${id}`);
+  expect(tags.get("og:url")).toBe(`${server.publicUrl}/events/${id}`);
   expect(jsonLd).toMatchObject({
     "@context": "https://schema.org",
     "@type": "Event",
@@ -116,12 +116,12 @@ it("shows an event's title, time in its zone, world and 'Application required', 
     endDate: expect.stringMatching(/^2026-\d\d-\d\dT22:00:00-0[45]:00$/),
     eventStatus: "https://schema.org/EventScheduled",
     eventAttendanceMode: "https://schema.org/OnlineEventAttendanceMode",
-    location: { "@type": "VirtualLocation", name: "VRChat: The Black Cat", url: `${server.url}/events/${id}` },
+    location: { "@type": "VirtualLocation", name: "VRChat: The Black Cat", url: `${server.publicUrl}/events/${id}` },
     organizer: { "@type": "Organization", name: "The Dwellers" },
   });
   // The event's own picture, drawn on the server: what Discord fetches and shows.
   const picture = tags.get("og:image")!;
-  expect(picture).toMatch(new RegExp(`^${server.url}/events/${id}/card\\.jpg\\?v=\\d+$`));
+  expect(picture).toMatch(new RegExp(`^${server.publicUrl}/events/${id}/card\\.jpg\\?v=\\d+$`));
   expect(jsonLd!.image).toEqual([picture]);
   expect(tags.get("og:image:alt")).toMatch(/^The Gathering at the Threshold: \w+day, /);
   const image = await fetch(picture);
@@ -141,5 +141,5 @@ it("shows an event's title, time in its zone, world and 'Application required', 
   expect((await fetch(`${server.url}/events/00000000-0000-4000-8000-000000000000/card.jpg`)).status).toBe(404);
   const applyPreview = await previewOf(`/events/${id}/apply`);
   expect(applyPreview.tags.get("og:title")).toBe("Apply for The Gathering at the Threshold");
-  expect(applyPreview.tags.get("og:url")).toBe(`${server.url}/events/${id}/apply`);
+  expect(applyPreview.tags.get("og:url")).toBe(`${server.publicUrl}/events/${id}/apply`);
 });

@@ -106,7 +106,7 @@ describe("delivery through the outbox", () => {
     await expect.poll(() => discord.requests.length, { timeout: 15_000 }).toBe(5);
     expect(discord.requests[4]!.body.embeds[0]).toMatchObject({
       title: "New event application: The Gathering at the Threshold",
-      url: `${server!.url}/events/${eventId}`,
+      url: `${server!.publicUrl}/events/${eventId}`,
     });
   });
 });

@@ -117,7 +117,7 @@ describe("a forged Host, on a site without PUBLIC_URL", () => {
   });
 
   it("never sets a link Dwell sends or writes: the feeds, the previews and the staff's channel point at the site itself", async () => {
-    const own = server.url.replace("127.0.0.1", "localhost");
+    const own = server.publicUrl;
     const feed = await forged.get("/events.ics");
     expect(feed.status).toBe(200);
     expect(feed.body).toContain(`${own}/events/`);

@@ -80,7 +80,7 @@ describe.runIf(ON_PGLITE)("publishing to VRChat's calendar from the Sanctum", ()
 
     const html = await (await fetch(`${server.url}/admin/events`, { headers: { cookie } })).text();
     eventId = /\/events\/([0-9a-f-]{36})\/applications/.exec(html)![1]!;
-    expect(entry.description).toBe(`A slow walk through the lantern forest.\n\nApply on ${server.url}/events/${eventId}`);
+    expect(entry.description).toBe(`A slow walk through the lantern forest.\n\nApply on ${server.publicUrl}/events/${eventId}`);
     await expect.poll(() => admin("/admin/events"), { timeout: 5_000 }).toContain("On VRChat's calendar.");
     expect(await (await fetch(`${server.url}/admin/events`, { headers: { cookie } })).text()).toContain(
       `href="https://vrchat.com/home/group/${FAKE_GROUP_ID}/calendar/${entry.id}"`,

@@ -7,6 +7,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ServerProcess {
   url: string;
+  /** The address the site builds its links from: PUBLIC_URL, or without it http://localhost and its port. */
+  publicUrl: string;
   process: ChildProcess;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -88,8 +90,10 @@ function startOnce(env: Record<string, string>, timeoutMs: number, cwd: string):
       if (!match) return;
       clearTimeout(timer);
       child.stdout!.off("data", onData);
+      const url = match[1]!;
       resolve({
-        url: match[1]!,
+        url,
+        publicUrl: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${new URL(url).port}`,
         process: child,
         output,
         stop: (signal = "SIGTERM") =>
