@@ -101,11 +101,13 @@ test("the owner invites a reviewer, who joins, sets up two-factor, decides, and 
   const card = reviewer.getByRole("listitem").filter({ hasText: "Team Moth" });
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(card.getByText("Approved", { exact: true })).toBeVisible();
-  await reviewer.goto(`${site.url}/admin/events?new`);
+  // The reviewer stays on the address their invitation gave them (their session's cookie is for it).
+  const reviewersSite = site.server.publicUrl;
+  await reviewer.goto(`${reviewersSite}/admin/events?new`);
   await expect(reviewer.getByText("This part of the Sanctum is not open to the Reviewer role.")).toBeVisible();
-  const exported = await reviewer.request.get(`${site.url}/admin/applications/export`);
+  const exported = await reviewer.request.get(`${reviewersSite}/admin/applications/export`);
   expect(exported.status()).toBe(403);
-  await reviewer.goto(`${site.url}/admin/applications`);
+  await reviewer.goto(`${reviewersSite}/admin/applications`);
   await hydrated(reviewer);
 
   // The decision is in the history under the reviewer's name.
