@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "./hydrated";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -52,6 +53,8 @@ test.describe("group application", () => {
   test("works with the keyboard alone", async ({ page }) => {
     const name = `Wren-${unique()}`;
     await page.goto("/apply");
+    // Keys typed before the page hydrates can be lost as React takes the fields over.
+    await hydrated(page);
     await page.getByLabel("What is your VRChat username?").focus();
     await page.keyboard.type(name);
     await page.keyboard.press("Tab");

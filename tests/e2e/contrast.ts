@@ -39,16 +39,17 @@ async function textRuns(page: Page): Promise<TextRun[]> {
       const element = node.parentElement;
       if (!node.textContent?.trim() || !element || seen.has(element)) continue;
       seen.add(element);
-      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-      // WCAG exempts disabled controls, and text nobody sees.
-      if (element.closest("[disabled], [aria-disabled='true'], .sr-only, [aria-hidden='true']")) continue;
+      // Where the text is first (the cheapest question, and most of a long page is off screen):
+      // measured where it is wholly on screen, and only where nothing (a sticky header, a dialog's
+      // overlay) covers it.
       const range = document.createRange();
       range.selectNodeContents(node);
       const rect = range.getBoundingClientRect();
       if (rect.width < 2 || rect.height < 2) continue;
-      // Measured where it is wholly on screen, and only where nothing (a sticky header, a dialog's
-      // overlay) covers it.
       if (rect.top < 0 || rect.left < 0 || rect.bottom > innerHeight || rect.right > innerWidth) continue;
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      // WCAG exempts disabled controls, and text nobody sees.
+      if (element.closest("[disabled], [aria-disabled='true'], .sr-only, [aria-hidden='true']")) continue;
       // Its middle and the middles of its edges: a run half under the sticky header is measured on
       // the screenful where it is wholly in view, not here.
       const [midX, midY] = [rect.left + rect.width / 2, rect.top + rect.height / 2];

@@ -15,7 +15,7 @@ import { startOwnSite, type OwnSite } from "./own-site";
 const OWNER = { email: "keeper@dwell.example", password: "moonlight-keeper" };
 const REVIEWER = { email: "sky@dwell.example", username: "Sky", password: "a-reviewer-passphrase" };
 
-test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 let site: OwnSite;
 let secret = "";

@@ -19,8 +19,9 @@ afterAll(async () => {
   await Promise.all(running.map((server) => server.stop("SIGKILL")));
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
+// This file is about the server's own start: each creates its embedded database from nothing.
 async function start(env: Record<string, string>) {
-  const server = await startServerProcess(env);
+  const server = await startServerProcess(env, undefined, undefined, { newDatabase: true });
   running.push(server);
   return server;
 }

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { seedServerDatabase } from "./pglite-template";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -61,12 +62,25 @@ async function freePort(): Promise<string> {
   return String(port);
 }
 
+export interface StartOptions {
+  /** Let the server create its embedded database itself (a first start from nothing). */
+  newDatabase?: boolean;
+}
+
 /**
  * Starts a server and resolves once it listens; rejects with its output if it exits first. Without
  * a PORT of the test's own, it gets a free one (tried again should another process take it first),
  * so that the site's default address (`http://localhost:PORT`) is where it really is.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = SERVER_START_TIMEOUT_MS, cwd = root): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = SERVER_START_TIMEOUT_MS,
+  cwd = root,
+  { newDatabase = false }: StartOptions = {},
+): Promise<ServerProcess> {
+  // A data folder without a database gets a copy of the migrated template (see pglite-template.ts),
+  // unless the test is about the database's own first start.
+  if (env.DATA_DIR && !env.DATABASE_URL && !newDatabase) seedServerDatabase(env.DATA_DIR);
   if (env.PORT !== undefined) return startOnce(env, timeoutMs, cwd);
   for (let attempt = 1; ; attempt++) {
     try {

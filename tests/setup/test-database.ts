@@ -5,12 +5,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe } from "vitest";
-import {
-  migrateDatabase,
-  openPglite,
-  openPostgres,
-  type DatabaseHandle,
-} from "~/db/db.server";
+import { openPostgres, type DatabaseHandle } from "~/db/db.server";
+import { openMigratedPglite } from "./pglite-template";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -44,11 +40,7 @@ export interface TestDatabase extends DatabaseHandle {
 }
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === "pglite") {
-    const handle = await openPglite(null);
-    await migrateDatabase(handle);
-    return handle;
-  }
+  if (kind === "pglite") return openMigratedPglite();
   const name = `dwell_test_${randomUUID().replaceAll("-", "")}`;
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();
