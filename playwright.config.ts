@@ -22,8 +22,9 @@ export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
-  // Two: a third took as long on two cores (28.9 min against 29.3) and timed out more walks.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One: on two cores a second worker made each test about 2.8 times slower (decision 030), so one
+  // worker finishes sooner (the whole suite 23.7 min against 29–31 with two). E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   // A test's whole budget: the longest of the plain ones take 25–32 s under the full suite on two cores
