@@ -12,17 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { migrateDatabase, openPglite, wrapPglite, type DatabaseHandle } from "~/db/db.server";
+import { PGLITE_FOLDER } from "../../server/backup";
 
 /** Where the run's template lives; the global setup sets it, test processes inherit it. */
 const TEMPLATE_ENV = "DWELL_TEST_PGLITE_TEMPLATE";
-/** The server's database folder under DATA_DIR (server/backup.ts, PGLITE_FOLDER). */
-const SERVER_FOLDER = "pgdata";
 
 /** Makes the template (a database folder and its tar image) and returns how to remove it. */
 export async function makePgliteTemplate(): Promise<() => void> {
   if (process.env[TEMPLATE_ENV]) return () => {};
   const dir = mkdtempSync(join(tmpdir(), "dwell-test-template-"));
-  const pglite = await PGlite.create(join(dir, SERVER_FOLDER));
+  const pglite = await PGlite.create(join(dir, PGLITE_FOLDER));
   await migrateDatabase(wrapPglite(pglite));
   // The in-memory copies load a tar image of the same folder.
   const image = await pglite.dumpDataDir("none");
@@ -53,7 +52,7 @@ export async function openMigratedPglite(): Promise<DatabaseHandle> {
  */
 export function seedServerDatabase(dataDir: string): void {
   const dir = process.env[TEMPLATE_ENV];
-  const target = join(dataDir, SERVER_FOLDER);
+  const target = join(dataDir, PGLITE_FOLDER);
   if (!dir || existsSync(target)) return;
-  cpSync(join(dir, SERVER_FOLDER), target, { recursive: true });
+  cpSync(join(dir, PGLITE_FOLDER), target, { recursive: true });
 }
