@@ -283,6 +283,8 @@ test("who gets in: the event's role for approved attendees, its role-only instan
   await hydrated(page);
   await entry("Sorrel Finch").getByText("Show responses", { exact: true }).click();
   await entry("Sorrel Finch").getByRole("button", { name: /^This is them\s*: Sorrel Finch$/ }).click();
+  // The choice is saved when the panel shows it linked; reloading before then would cancel the request.
+  await expect(entry("Sorrel Finch").getByTestId("link-vrchat-linked")).toContainText("Sorrel Finch");
   await expect(async () => {
     await page.reload();
     await expect(entry("Sorrel Finch").getByTestId("attendee-entry")).toContainText("Can enter", { timeout: 1_000 });
