@@ -37,6 +37,10 @@ export default defineConfig({
     baseURL,
     timezoneId: "America/New_York",
     locale: "en-US",
+    // Visitors who prefer reduced motion: the walks test behaviour, and without it the header's
+    // endlessly pulsing LIVE NOW dot, drawn without a GPU in every open page, made them about a third
+    // slower (decision 030). accessibility.spec.ts looks at every page with motion as most people see it.
+    reducedMotion: "reduce",
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: chromiumPath,

@@ -77,3 +77,11 @@ export type Attendance = (typeof ATTENDANCE)[number];
  */
 export const SERIES_FREQUENCIES = ["weekly", "biweekly", "monthly"] as const;
 export type SeriesFrequency = (typeof SERIES_FREQUENCIES)[number];
+
+/**
+ * How an application's VRChat account was linked: proven by the applicant (a code in its bio),
+ * matched by name (their profile link under the name they gave, or the one join request by it), or
+ * chosen by a staff member.
+ */
+export const VRCHAT_LINK_WAYS = ["proven", "name", "staff"] as const;
+export type VRChatLinkWay = (typeof VRCHAT_LINK_WAYS)[number];

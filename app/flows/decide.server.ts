@@ -8,12 +8,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { isDecided, type ApplicationKind, type ApplicationStatus, type VRChatLinkWay } from "~/db/enums";
 import { eventApplications, outbox } from "~/db/schema";
 import { listLinkTargets, linkAccountIn, type LinkedAccount } from "~/features/applications/linked-accounts.server";
 import { type ReviewScope } from "~/features/applications/review.server";
 import { reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
 import type { Places } from "~/features/applications/places";
+import { getSiteSettings } from "~/features/accounts/team.server";
 import { applyDecision, listDecisionMessages } from "~/features/decisions/decisions.server";
 import { approvalNonce } from "~/features/discord/discord-bot.server";
 import { queueMembershipAction } from "~/features/vrchat/vrchat-membership.server";
@@ -50,12 +51,15 @@ export interface OneDecision {
 export type OneOutcome =
   | { kind: "decided"; notLinked: boolean }
   | { kind: "missing" }
+  /** Its form or event approves only applicants whose VRChat account is proven, and this one's is not. */
+  | { kind: "needs-proof" }
   /** Decided by someone else meanwhile (a group application), or withdrawn by the applicant. */
   | { kind: "conflict" }
   | { kind: "full"; places: Places };
 
 /** One application's decision (or, for an event application, its notes). */
 export async function decideApplication(services: DecideServices, review: Review, decision: OneDecision, decider: Decider): Promise<OneOutcome> {
+  if ((await unproven(services, review, [decision.id], decision.status)) > 0) return { kind: "needs-proof" };
   const now = new Date();
   const links = await linksFor(services, review.scope, [decision.id], decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider, { block: decision.block, reason: decision.reason });
@@ -78,10 +82,28 @@ export async function decideApplication(services: DecideServices, review: Review
   return { kind: "decided", notLinked: tally.notLinked > 0 };
 }
 
-export type ManyOutcome = (BulkOutcome & { kind: "decided"; notLinked: number }) | { kind: "full"; places: Places; approving: number };
+export type ManyOutcome =
+  | (BulkOutcome & { kind: "decided"; notLinked: number })
+  | { kind: "full"; places: Places; approving: number }
+  /** Some of them are not proven where proof is required: none was decided. */
+  | { kind: "needs-proof"; count: number };
+
+/**
+ * Where the form or the event requires a proven VRChat account, how many of these applications a
+ * decision to `status` would approve (or put on the waitlist) without one: such decisions wait.
+ */
+async function unproven(services: DecideServices, review: Review, ids: string[], status: ApplicationStatus | undefined): Promise<number> {
+  if (status !== "approved" && status !== "waitlist") return 0;
+  const required = review.event ? review.event.requiresProof : (await getSiteSettings(services.db)).groupRequiresProof;
+  if (!required) return 0;
+  const targets = await listLinkTargets(services.db, review.scope.kind, ids);
+  return targets.filter((target) => target.status !== status && target.vrchatLinkedHow !== "proven").length;
+}
 
 /** Several applications of one review approved or rejected at once (the bulk bar). */
 export async function decideApplications(services: DecideServices, review: Review, decision: { ids: string[]; status: BulkStatus; overCapacity?: boolean }, decider: Decider): Promise<ManyOutcome> {
+  const waiting = await unproven(services, review, decision.ids, decision.status);
+  if (waiting > 0) return { kind: "needs-proof", count: waiting };
   const now = new Date();
   const links = await linksFor(services, review.scope, decision.ids, decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider);
@@ -137,19 +159,46 @@ export async function linkVRChatAccount(services: DecideServices, applicationId:
   const account = userId && services.vrchat.membership ? await services.vrchat.membership.describeUser(userId) : null;
   if (userId && !account) return { kind: "unknown-account" };
   const actor = { id: decider.id, name: deciderName(decider) };
+  return linkAndComplete(services, applicationId, account ? { userId: account.id, displayName: account.displayName } : null, actor, decider, scope, "staff");
+}
+
+/**
+ * The applicant's proof that a VRChat account is theirs (read in its bio): linked as proven, over a
+ * link made by name, and a decision already made acts on it as a staff member's choice would.
+ */
+export async function linkProvenAccount(services: DecideServices, application: { kind: ApplicationKind; id: string; eventId: string | null }, account: LinkedAccount, actor: { name: string }) {
+  const scope: ReviewScope = application.kind === "event" && application.eventId ? { kind: "event", eventId: application.eventId } : { kind: "group" };
+  // The applicant's own act: no staff member's rights (such as inviting to the group) come with it.
+  const decider: Decider = { id: "", username: actor.name, via: "sanctum", role: null };
+  return linkAndComplete(services, application.id, account, { id: null, name: actor.name }, decider, scope, "proven");
+}
+
+/** Links (or unlinks) the account, and completes in VRChat what a decision already made would have done. */
+async function linkAndComplete(
+  services: DecideServices,
+  applicationId: string,
+  account: LinkedAccount | null,
+  actor: { id: string | null; name: string },
+  decider: Decider,
+  scope: ReviewScope,
+  how: VRChatLinkWay,
+): Promise<HandLinkOutcome> {
   const outcome = await services.db.transaction(async (tx) => {
     const [before] = await listLinkTargets(tx, scope.kind, [applicationId]);
     if (!before || !(await inScope(tx, applicationId, scope))) return { kind: "missing" } as const;
-    const changed = await linkAccountIn(tx, scope.kind, applicationId, "vrchat", account ? { userId: account.id, displayName: account.displayName } : null, actor);
+    const changed = await linkAccountIn(tx, scope.kind, applicationId, "vrchat", account, actor, { how });
+    // A proof of the account already linked changes how it is linked, not what was done with it.
+    const moved = changed && before.vrchatUserId !== (account?.userId ?? null);
     const now = new Date();
     let acting = false;
-    if (changed && scope.kind === "event" && services.vrchat.roles) {
+    const queueActor = { id: actor.id ?? "", name: actor.name };
+    if (moved && scope.kind === "event" && services.vrchat.roles) {
       // The attendee's role follows the account: taken from the one unlinked, given to the one linked.
       const mayInvite = await mayInviteToGroup(tx, services.vrchat.membershipActions, decider);
-      acting = await queueRoleChange(tx, applicationId, scope.eventId, actor, now, { previousUserId: before.vrchatUserId, mayInvite });
-    } else if (changed && account && scope.kind === "group" && services.vrchat.membershipActions && isDecided(before.status)) {
+      acting = await queueRoleChange(tx, applicationId, scope.eventId, queueActor, now, { previousUserId: before.vrchatUserId, mayInvite });
+    } else if (moved && account && scope.kind === "group" && services.vrchat.membershipActions && isDecided(before.status)) {
       acting = true;
-      await queueMembershipAction(tx, { applicationKind: "group", applicationId, userId: account.id, action: before.status === "approved" ? "accept" : "reject", block: false, actor }, now);
+      await queueMembershipAction(tx, { applicationKind: "group", applicationId, userId: account.userId, action: before.status === "approved" ? "accept" : "reject", block: false, actor: queueActor }, now);
     }
     if (!account) return { kind: "unlinked" } as const;
     return { kind: "linked", displayName: account.displayName, acting } as const;

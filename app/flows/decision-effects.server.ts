@@ -204,7 +204,7 @@ export function effectsOf(
     templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
     const vrchat = links.vrchat.get(decided.id);
     if (vrchat) {
-      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true });
+      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" });
     }
     const discord = links.discord.get(decided.id);
     if (discord) {

@@ -84,7 +84,7 @@ export async function linkMovedUp(services: DecideServices, review: Review, refi
     const templates = await listDecisionMessages(tx, { kind: "event", eventId: scope.eventId });
     for (const target of targets) {
       const vrchat = links.vrchat.get(target.id);
-      if (vrchat && (await linkAccountIn(tx, "event", target.id, "vrchat", vrchat.account, { id: null, name: `${actor.name} (moved up: ${vrchat.how})` }, { onlyIfUnlinked: true }))) {
+      if (vrchat && (await linkAccountIn(tx, "event", target.id, "vrchat", vrchat.account, { id: null, name: `${actor.name} (moved up: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" }))) {
         if (services.vrchat.roles) await queueRoleChange(tx, target.id, scope.eventId, actor, now);
       }
       const discord = links.discord.get(target.id);

@@ -60,7 +60,8 @@ const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try again.";
 const CLOSED_MESSAGE = "Applications are not currently available";
 
 export type SubmissionOutcome =
-  | { ok: true; statusToken: string; waitlisted: boolean }
+  /** `provable`: it names a VRChat account the applicant may prove is theirs, on the status page. */
+  | { ok: true; statusToken: string; waitlisted: boolean; provable: boolean }
   | {
       ok: false;
       status: 400 | 403 | 404 | 409 | 429 | 503;
@@ -171,6 +172,8 @@ export async function submitPublicApplication(
   try {
     const questions = await listFormQuestionsKept(db, scope);
     const status = newStatusToken();
+    // The application names a VRChat account the applicant can prove is theirs (on the status page).
+    let provable = false;
     const result = await submitApplication(db, {
       scope,
       questions,
@@ -179,7 +182,10 @@ export async function submitPublicApplication(
       statusTokenHash: status.hash,
       vet:
         questions.some((q) => q.questionType === "vrchat_profile")
-          ? (answers) => checkProfileLink(services, client, questions, answers, now)
+          ? (answers) => {
+              provable = services.vrchat.membership !== null && profileLinkAnswer(questions, answers) !== null;
+              return checkProfileLink(services, client, questions, answers, now);
+            }
           : undefined,
       onStored: async (tx, stored) => {
         const notification = toApplicationNotification(stored, eventTitle, eventUrl);
@@ -198,7 +204,7 @@ export async function submitPublicApplication(
       return { ok: false, status: result.status, error: result.message, questionId: result.questionId, values };
     }
     notifications.wake();
-    return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist" };
+    return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist", provable };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });
     return { ok: false, status: 503, error: SUBMIT_FAILED_MESSAGE, values };

@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, eventApplicationQuestions, eventApplications, events, outbox, profiles } from "~/db/schema";
 import { WAITLIST_MOVER } from "~/features/applications/review-changes.server";
+import { linkAccount } from "~/features/applications/linked-accounts.server";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { answerFieldName } from "~/features/applications/answers";
 import { getApplicationStatus, newStatusToken } from "~/features/decisions/decisions.server";
@@ -91,6 +92,26 @@ describeEachDatabase("places that refill themselves", (kind) => {
     expect((await getApplicationStatus(database.db, ash.token, new Date()))?.status).toBe("withdrawn");
     expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "already" });
     expect(await statuses(event.id)).toEqual({ Ash: "withdrawn", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
+  });
+
+  it("where the event requires a proven VRChat account, a freed place approves only a proven applicant, and staff cannot approve the others", async () => {
+    const event = await makeEvent(1, "automatic");
+    await database.db.update(events).set({ requiresProof: true }).where(eq(events.id, event.id));
+    const ash = await apply(event.id, "Ash");
+    const review = (await findReview(database.db, event.id))!;
+    expect(await decideApplication(services, review, { id: ash.id, status: "approved" }, keeper)).toEqual({ kind: "needs-proof" });
+    await linkAccount(database.db, "event", ash.id, "vrchat", { userId: "usr_00000001-aaaa-4bbb-8ccc-000000000001", displayName: "Ash" }, { id: null, name: "the applicant" }, { how: "proven" });
+    await approve(event.id, ash.id);
+    const birch = await apply(event.id, "Birch");
+    const cedar = await apply(event.id, "Cedar");
+    await linkAccount(database.db, "event", cedar.id, "vrchat", { userId: "usr_00000003-aaaa-4bbb-8ccc-000000000003", displayName: "Cedar" }, { id: null, name: "the applicant" }, { how: "proven" });
+    // Birch is matched by name only: still waiting for proof.
+    await linkAccount(database.db, "event", birch.id, "vrchat", { userId: "usr_00000002-aaaa-4bbb-8ccc-000000000002", displayName: "Birch" }, { id: null, name: "the decision" }, { how: "name" });
+    expect(await statuses(event.id)).toEqual({ Ash: "approved", Birch: "waitlist", Cedar: "waitlist" });
+    expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "withdrawn" });
+    expect(await statuses(event.id)).toEqual({ Ash: "withdrawn", Birch: "waitlist", Cedar: "approved" });
+    expect(await decideApplications(services, review, { ids: [birch.id, cedar.id], status: "approved" }, keeper)).toEqual({ kind: "needs-proof", count: 1 });
+    expect(await decideApplication(services, review, { id: birch.id, status: "rejected" }, keeper)).toMatchObject({ kind: "decided" });
   });
 
   it("moves the first on the waitlist to Pending and tells staff (not the spreadsheet) when the event says so", async () => {

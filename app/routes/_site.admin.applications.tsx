@@ -5,6 +5,7 @@ import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import { ApplicationCard } from "~/features/applications/application-card";
 import { attendeeEntry, NOT_LINKED_DECIDED } from "~/features/applications/application-card-lines";
+import { NEEDS_PROOF_MESSAGE } from "~/features/applications/proof";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles, useActionsProgress } from "~/features/applications/application-review";
@@ -35,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
-  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord> };
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false };
   let found;
   try {
     found = await findReview(db, params.eventId);
@@ -61,7 +62,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       : null;
     // How the same people did at the group's other events, for the cards.
     const records: Record<string, AttendanceRecord> = found.event ? await attendanceRecords(db, found.event.id, review.applications) : {};
-    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records };
+    const requiresProof = found.event ? found.event.requiresProof : settings.groupRequiresProof;
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records, requiresProof };
   } catch (error) {
     log.error("failed to load applications for review", { error });
     return data({ error: loadError, ...nothing }, { status: 503 });
@@ -227,6 +229,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
       const outcome = await decideApplications(services, found, { ids: bulk.data.ids, status, overCapacity: bulk.data.overCapacity === "yes" }, decider);
       if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, outcome.approving), full: true as const }, { status: 409 });
+      if (outcome.kind === "needs-proof") return data({ error: needsProofMessage(outcome.count) }, { status: 409 });
       return { ok: true as const, bulk: { status, outcome } } satisfies BulkResult;
     } catch (error) {
       log.error("failed to review applications in bulk", { error });
@@ -260,11 +263,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (outcome.kind === "conflict") return data({ error: failed }, { status: 409 });
     if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, 1), full: true as const }, { status: 409 });
     if (outcome.kind === "missing") return data({ error: failed }, { status: 404 });
+    if (outcome.kind === "needs-proof") return data({ error: NEEDS_PROOF_MESSAGE }, { status: 409 });
     return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED } : { ok: true as const };
   } catch (error) {
     log.error("failed to review an application", { error });
     return data({ error: failed }, { status: 503 });
   }
+}
+
+/** A bulk approval refused because some of the chosen have not proven their VRChat account. */
+function needsProofMessage(count: number) {
+  const whom = count === 1 ? "1 of them has" : `${count.toLocaleString("en-US")} of them have`;
+  return `Nothing was changed: ${whom} not proven their VRChat account, and this form approves only proven accounts. Leave them out, or reject them.`;
 }
 
 export function meta({ params }: Route.MetaArgs) {
@@ -353,6 +363,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     audit={audit.filter((entry) => entry.applicationId === application.id)}
                     actions={jobs.filter((job) => job.sourceId === application.id)}
                     blockOption={vrchat.actions}
+                    requiresProof={loaderData.requiresProof}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}

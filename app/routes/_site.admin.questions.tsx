@@ -2,7 +2,9 @@ import { data, href } from "react-router";
 import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
+import { getSiteSettings, setGroupRequiresProof } from "~/features/accounts/team.server";
 import { getEvent } from "~/features/events/events.server";
+import { RequireProofForm } from "~/features/questions/require-proof-form";
 import { AddQuestionForm, QuestionList } from "~/features/questions/question-editor";
 import { QUESTION_TYPES_OF, questionInputFromForm } from "~/features/questions/question-input";
 import {
@@ -35,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const failed = (error: unknown) => {
     log.error("failed to load questions", { error });
-    return data({ error: "Failed to load event and questions", event: null, questions: [] }, { status: 503 });
+    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false }, { status: 503 });
   };
   let found;
   try {
@@ -43,11 +45,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   } catch (error) {
     return failed(error);
   }
-  if (!found) return data({ error: NOT_FOUND, event: null, questions: [] }, { status: 404 });
+  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   try {
     const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired, inSeries: found.event.seriesId !== null } : null;
-    return { error: null, event, questions: await listQuestions(db, found.scope) };
+    // The group's form is set here; an event's, in its editor.
+    const requiresProof = found.event ? found.event.requiresProof : (await getSiteSettings(db)).groupRequiresProof;
+    return { error: null, event, questions: await listQuestions(db, found.scope), requiresProof };
   } catch (error) {
     return failed(error);
   }
@@ -80,6 +84,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (error) {
       log.error(`failed to ${intent} a question`, { error });
       return data({ error: intent === "add" ? "Failed to add question" : "Failed to update question" }, { status: 503 });
+    }
+  }
+  if (intent === "require-proof") {
+    if (found.event) return data({ error: "Unknown action." }, { status: 400 });
+    try {
+      await setGroupRequiresProof(db, form.get("requiresProof") === "on", { id: viewer.id, username: viewer.username });
+      return { ok: true };
+    } catch (error) {
+      log.error("failed to change whether group applications need a proven VRChat account", { error });
+      return data({ error: "The setting could not be saved." }, { status: 503 });
     }
   }
   if (intent === "delete") {
@@ -150,6 +164,7 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
           ) : null}
           {event?.inSeries ? <UseForFollowing what="questions" /> : null}
           {copied ? <Notice>{copied}</Notice> : null}
+          {isEvent ? null : <RequireProofForm required={loaderData.requiresProof} />}
           <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
           <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
         </>

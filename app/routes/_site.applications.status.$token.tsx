@@ -3,13 +3,15 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { WITHDRAWABLE_STATUSES } from "~/db/enums";
 import { decideServices } from "~/flows/decide.server";
 import { withdrawApplication } from "~/flows/withdraw.server";
+import { checkProof, proofView, startProof } from "~/flows/prove-account.server";
+import { ProofPanel } from "~/features/applications/proof-panel";
 import { attendeeWayIn } from "~/flows/event-role.server";
-import { hasEventStarted, formatLongDate } from "~/features/events/event-timing";
+import { hasEventStarted, formatLongDate, formatLongDateTime } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { appContext } from "~/context";
+import { appContext, type AppContext } from "~/context";
 import { waitlistPosition } from "~/features/applications/capacity.server";
 import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
@@ -33,8 +35,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // An approved attendee's way in: the instance's link once it is open and they hold the event's role.
     const wayIn = event && status.status === "approved" ? await attendeeWayIn({ db, roles: vrchat.roles }, id, now) : null;
     const groupUrl = wayIn?.joinGroupFirst && config.VRCHAT_GROUP_ID ? `https://vrchat.com/home/group/${config.VRCHAT_GROUP_ID}` : null;
+    // Proof is offered only where Dwell can read VRChat to check it.
+    const proof = vrchat.membership ? await proofView(db, { kind: status.kind, id, status: status.status }, now) : { kind: "none" as const };
     return {
-      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw, wayIn, groupUrl },
+      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw, wayIn, groupUrl, proof },
       error: null,
     };
   } catch (error) {
@@ -52,6 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => null);
   const intent = form?.get("intent");
   if (intent === "withdraw-ask") return { confirming: true, notice: null };
+  if (intent === "prove-start" || intent === "prove-check") return prove(ctx, params.token, intent);
   if (intent !== "withdraw") return data({ confirming: false, notice: "Unknown action." }, { status: 400 });
   try {
     const outcome = await withdrawApplication(decideServices(ctx), params.token, new Date());
@@ -62,6 +67,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     log.error("failed to withdraw an application", { error });
     return data({ confirming: false, notice: "Your application could not be withdrawn just now. Please try again in a moment." }, { status: 503 });
+  }
+}
+
+/** 'Prove this account is yours' and 'Check' (see flows/prove-account). */
+async function prove(ctx: AppContext, token: string, intent: "prove-start" | "prove-check") {
+  try {
+    const outcome = intent === "prove-start" ? await startProof(ctx.db, token, new Date()) : await checkProof(decideServices(ctx), token, new Date());
+    if (outcome.kind === "refused") return data({ confirming: false, notice: outcome.message || INVALID_STATUS_LINK }, { status: outcome.status });
+    return { confirming: false, notice: null };
+  } catch (error) {
+    log.error("failed to prove an applicant's VRChat account", { error });
+    return data({ confirming: false, notice: "VRChat could not be asked just now. Please try again in a moment." }, { status: 503 });
   }
 }
 
@@ -168,6 +185,7 @@ export default function ApplicationStatusPage({ loaderData, actionData }: Route.
             The hosts have not linked your VRChat account to this application yet. Once they do, you are given the event&apos;s role in VRChat, and with it the way in.
           </p>
         ) : null}
+        <ProofPanel proof={status.proof} formatDate={(iso) => formatLongDateTime(new Date(iso), timeZone)} />
         {actionData?.notice ? <p role="status" className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200">{actionData.notice}</p> : null}
         {status.canWithdraw ? <Withdraw confirming={actionData?.confirming === true} /> : null}
       </Card>

@@ -166,7 +166,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
               ? `Your application for ${event.title} has been received. The hosts will be in touch on Discord.`
               : "Your application has been received. The Dwellers will review it and reach out to you on Discord."}
           </p>
-          <StatusLink token={actionData.statusToken} />
+          <StatusLink token={actionData.statusToken} provable={actionData.provable} />
           {event ? (
             <Button asChild variant="outline">
               <Link to={href("/events/:id", { id: event.id })}>Back to Event</Link>
@@ -209,7 +209,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** The applicant's private link: the only way back to their application, so it says to keep it. */
-function StatusLink({ token }: { token: string }) {
+function StatusLink({ token, provable }: { token: string; provable: boolean }) {
   return (
     <div className="flex flex-col items-center gap-2">
       <Button asChild>
@@ -218,6 +218,11 @@ function StatusLink({ token }: { token: string }) {
       <p className="max-w-md text-sm text-mist-400">
         Keep this link: it is private to you, and it is the only way to see your application's status here.
       </p>
+      {provable ? (
+        <Button asChild variant="outline" className="mt-2">
+          <Link to={`${href("/applications/status/:token", { token })}#proof-heading`}>Prove this account is yours</Link>
+        </Button>
+      ) : null}
     </div>
   );
 }

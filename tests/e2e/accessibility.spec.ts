@@ -84,6 +84,10 @@ const test = base.extend<{ admin: Page }, { site: Site }>({
   },
 });
 
+// Pages as most visitors see them, with motion (the suite's default is reduced motion); the tests
+// of the preference below ask for it themselves.
+test.use({ reducedMotion: "no-preference" });
+
 /** Waits until the page has hydrated and settled, so what axe sees is what a visitor gets. */
 async function settle(page: Page) {
   await page.waitForLoadState("networkidle");

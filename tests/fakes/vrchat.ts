@@ -155,6 +155,9 @@ export interface FakePerson {
   status: "none" | "requested" | "invited" | "member" | "banned" | "userblocked";
   /** Their join request was rejected with a block: they cannot ask again. */
   blocked?: boolean;
+  /** What they wrote about themselves, and their status line (`GET /users/{userId}`). */
+  bio?: string;
+  statusDescription?: string;
 }
 
 /** An action VRChat carried out, with when it arrived. */
@@ -564,7 +567,7 @@ function searchedUser(person: FakePerson) {
     isFriend: false,
     last_platform: "standalonewindows",
     status: "offline",
-    statusDescription: "",
+    statusDescription: person.statusDescription ?? "",
     tags: [],
   };
 }
@@ -881,7 +884,7 @@ export async function startFakeVRChat(
     if (user) {
       return ["user", () => {
         const who = person(user[1]!);
-        return who ? { ...searchedUser(who), bio: "", bioLinks: [], date_joined: "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
+        return who ? { ...searchedUser(who), bio: who.bio ?? "", bioLinks: [], date_joined: "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
       }];
     }
     const world = /^\/worlds\/([^/]+)$/.exec(path);

@@ -295,3 +295,70 @@ describe("a staff member linking their own Discord account", () => {
     await stolen.body?.cancel();
   });
 });
+
+describe("a proven VRChat account, where the group's form requires one", () => {
+  it("the Sanctum and Discord wait for the applicant's proof; the status page gives the code and checks it", async () => {
+    fake.group.people.push({ id: fakeUserId(3), displayName: "Wren Ash", status: "requested" });
+    // The owner asks for profile links, and requires proof, in the Sanctum.
+    const added = await postForm(server.url, "/admin/questions", { intent: "add", question: "Your VRChat profile link", questionType: "vrchat_profile" }, { cookie: cookies.owner });
+    expect(added.status).toBe(200);
+    await added.body?.cancel();
+    const required = await postForm(server.url, "/admin/questions", { intent: "require-proof", requiresProof: "on" }, { cookie: cookies.owner });
+    expect(required.status).toBe(200);
+    await required.body?.cancel();
+    const questionsPage = await fetch(`${server.url}/admin/questions`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
+    expect(questionsPage).toMatch(/<input type="checkbox"[^>]*name="requiresProof" checked=""/);
+    // A host may not change it.
+    const host = await signIn(server.url, "ember@dwell.example", "moonlight-over-the-ember");
+    const hostRefused = await postForm(server.url, "/admin/questions", { intent: "require-proof" }, { cookie: host });
+    expect(hostRefused.status).toBe(403);
+    await hostRefused.body?.cancel();
+    expect(await fetch(`${server.url}/admin/questions`, { headers: { cookie: cookies.owner } }).then((r) => r.text())).toMatch(/name="requiresProof" checked=""/);
+
+    // Wren applies with her own profile link: VRChat names it as she named herself, so it is linked by name.
+    const form = await fetch(`${server.url}/apply`).then((response) => response.text());
+    const names = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const answers = ["Wren Ash", "wrenash-discord", "A friend", "I mend the lanterns", "", `https://vrchat.com/home/user/${fakeUserId(3)}`];
+    const applied = await postForm(server.url, "/apply", Object.fromEntries(names.map((field, i) => [field, answers[i]!])));
+    const appliedHtml = await applied.text();
+    expect(applied.status).toBe(200);
+    expect(appliedHtml).toContain("Prove this account is yours");
+    const token = /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(appliedHtml)![1]!;
+    expect(await reviewText("Wren Ash")).toContain("Matched by name");
+    expect(await reviewText("Wren Ash")).toContain("Needs a proven VRChat account");
+
+    // Not yet: from Discord, and from the Sanctum.
+    const { post, approve } = await reviewPost("Wren Ash");
+    const early = await signer.send(server.url, fakePress(KEEPER_DISCORD, approve, post.id));
+    expect(early.json).toMatchObject({ type: 4, data: { flags: 64, content: "This application can be approved only once the applicant has proven their VRChat account. Nothing was changed." } });
+    const id = await applicationIdOf("Wren Ash");
+    const sanctum = await postForm(server.url, "/admin/applications", { intent: "status", id, status: "approved" }, { cookie: cookies.owner });
+    expect(sanctum.status).toBe(409);
+    expect(await sanctum.text()).toContain("can be approved only once the applicant has proven their VRChat account");
+    expect(await reviewText("Wren Ash")).toContain("Pending");
+    expect(fake.actions.some((action) => action.userId === fakeUserId(3))).toBe(false);
+
+    // The status page offers the proof, gives a code, and checks the bio.
+    const status = `/applications/status/${token}`;
+    expect(await statusText(token)).toContain("Prove this account is yours");
+    const started = await postForm(server.url, status, { intent: "prove-start" });
+    expect(started.status).toBe(200);
+    const code = /dwell-[2-9A-Z]{4}/.exec(await started.text())![0];
+    const early2 = await postForm(server.url, status, { intent: "prove-check" });
+    expect(early2.status).toBe(409);
+    expect(await early2.text()).toContain("The code is not in that account&#x27;s bio or status yet.");
+    fake.group.people.find((person) => person.id === fakeUserId(3))!.bio = `Lantern mender. ${code}`;
+    const checked = await postForm(server.url, status, { intent: "prove-check" });
+    expect(checked.status).toBe(200);
+    await checked.body?.cancel();
+    expect(await statusText(token)).toContain("Your VRChat account (Wren Ash) is proven. You may remove the code from your bio now.");
+    const card = await reviewText("Wren Ash");
+    expect(card).toContain("Proven by bio code");
+    expect(card).not.toContain("Needs a proven VRChat account");
+
+    // Now the same press approves, and the join request is accepted in VRChat.
+    const pressed = await signer.send(server.url, fakePress(KEEPER_DISCORD, approve, post.id));
+    expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by keeper in Discord" } });
+    await until("the accept in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(3) && action.kind === "accept"));
+  }, 90_000);
+});

@@ -97,6 +97,8 @@ export const siteSettings = pgTable(
     id: integer().primaryKey().default(1),
     /** An event approval by a role that may decide group applications invites a non-member to the group. */
     eventApprovalInvites: boolean().notNull().default(false),
+    /** A group application is approved only once its VRChat account is proven (a bio code). */
+    groupRequiresProof: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [check("site_settings_one_row_check", sql`${table.id} = 1`)],

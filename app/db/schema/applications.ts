@@ -1,7 +1,18 @@
 /** The questions asked, the applications (the group's and events'), their decision messages and history. */
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { APPLICATION_STATUSES, ATTENDANCE, ATTENDEE_ROLES, GROUP_APPLICATION_STATUSES, QUESTION_TYPES, type ApplicationStatus, type Attendance, type AttendeeRole } from "../enums";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  APPLICATION_STATUSES,
+  ATTENDANCE,
+  ATTENDEE_ROLES,
+  GROUP_APPLICATION_STATUSES,
+  QUESTION_TYPES,
+  VRCHAT_LINK_WAYS,
+  type ApplicationStatus,
+  type Attendance,
+  type AttendeeRole,
+  type VRChatLinkWay,
+} from "../enums";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 import { events } from "./events";
@@ -72,6 +83,9 @@ const applicantHearsBack = (table: string) => ({
   /** The applicant's account in the group's Discord server, as linked (a user id, and its name then). */
   discordUserId: text(),
   discordDisplayName: text(),
+  /** How the VRChat account was linked (null: none is), and for a staff member's choice, their name. */
+  vrchatLinkedHow: text().$type<VRChatLinkWay>(),
+  vrchatLinkedBy: text(),
 });
 
 export const applications = pgTable(
@@ -101,6 +115,7 @@ export const applications = pgTable(
   },
   (table) => [
     check("applications_status_check", sql`${table.status} in ${inList(GROUP_APPLICATION_STATUSES)}`),
+    check("applications_vrchat_linked_how_check", sql`${table.vrchatLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     uniqueIndex("applications_vrchat_username_key")
       .on(normalized(table.vrchatUsername))
       .where(claims(table.vrchatUsername, table.spamAt)),
@@ -145,6 +160,7 @@ export const eventApplications = pgTable(
   },
   (table) => [
     check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
+    check("event_applications_vrchat_linked_how_check", sql`${table.vrchatLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     check("event_applications_event_role_check", sql`${table.eventRole} in ${inList(ATTENDEE_ROLES)}`),
     check(
       "event_applications_status_check",
@@ -224,5 +240,27 @@ export const statusLinks = pgTable(
   (table) => [
     check("status_links_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
     index("status_links_application_idx").on(table.applicationId),
+  ],
+);
+
+/**
+ * An applicant's proof that a VRChat account is theirs: a short code they put in its bio (or
+ * status) for Dwell to read. One per application, for the account it names; a new code replaces
+ * an expired one. `provenAt`: when Dwell read it there.
+ */
+export const vrchatProofs = pgTable(
+  "vrchat_proofs",
+  {
+    applicationKind: text().$type<"group" | "event">().notNull(),
+    applicationId: uuid().notNull(),
+    vrchatUserId: text().notNull(),
+    code: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    provenAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.applicationKind, table.applicationId] }),
+    check("vrchat_proofs_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
   ],
 );

@@ -45,6 +45,8 @@ export const events = pgTable(
     /** Who may enter the instance of an event without applications. */
     instanceAccess: text().$type<InstanceAccess>().notNull().default("members"),
     applicationRequired: boolean().notNull().default(false),
+    /** An application is approved only once its VRChat account is proven (a bio code). */
+    requiresProof: boolean().notNull().default(false),
     applicationDeadline: timestamp({ withTimezone: true }),
     maxAttendees: integer(),
     /** When a place frees: approve the first on the waitlist, or move them to Pending. */
@@ -220,6 +222,8 @@ export interface SeriesTemplate {
   worldImageUrl: string | null;
   worldChecked: boolean;
   applicationRequired: boolean;
+  /** Approvals wait for a proven VRChat account (absent in templates saved before it existed: no). */
+  requiresProof?: boolean;
   /** The application deadline: this many days before the date (null: none). */
   deadlineDays: number | null;
   maxAttendees: number | null;

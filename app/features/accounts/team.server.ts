@@ -288,11 +288,23 @@ export async function findMemberByDiscord(db: Pick<Database, "select">, discordU
 export interface SiteSettings {
   /** An event approval by an owner, admin or reviewer invites a non-member to the group in VRChat. */
   eventApprovalInvites: boolean;
+  /** A group application is approved only once its VRChat account is proven. */
+  groupRequiresProof: boolean;
 }
 
 export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
-  const [row] = await db.select({ eventApprovalInvites: siteSettings.eventApprovalInvites }).from(siteSettings);
-  return { eventApprovalInvites: row?.eventApprovalInvites ?? false };
+  const [row] = await db.select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof }).from(siteSettings);
+  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false };
+}
+
+/** 'Require a proven VRChat account' for the group's form, in the team's history. */
+export async function setGroupRequiresProof(db: Database, required: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await getSiteSettings(tx);
+    if (before.groupRequiresProof === required) return;
+    await tx.insert(siteSettings).values({ id: 1, groupRequiresProof: required }).onConflictDoUpdate({ target: siteSettings.id, set: { groupRequiresProof: required } });
+    await record(tx, actor, required ? "required a proven VRChat account before a group application is approved" : "stopped requiring a proven VRChat account for group applications");
+  });
 }
 
 export async function setEventApprovalInvites(db: Database, allowed: boolean, actor: Actor): Promise<void> {

@@ -1,6 +1,7 @@
 /** The lines an application's card is made of: its answers, its history, its actions in VRChat and Discord, and who can enter. */
 import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
 import { type ReactNode } from "react";
+import type { VRChatLinkWay } from "~/db/enums";
 import type { FormQuestion } from "./answers";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
@@ -92,6 +93,13 @@ export interface CardSelection {
 export const NOT_LINKED_LABEL = "Not linked in VRChat";
 export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
 export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
+
+/** How the applicant's VRChat account was linked, as the card says it. */
+export function linkedHowLabel(how: VRChatLinkWay, by: string | null): string {
+  if (how === "proven") return "Proven by bio code";
+  if (how === "name") return "Matched by name";
+  return by ? `Chosen by ${by}` : "Chosen by staff";
+}
 
 /** Whether an approved attendee can get into the event's role-only instance, and why not. */
 export type AttendeeEntry = "given" | "not_member" | "not_member_invited" | "no_account";

@@ -9,10 +9,26 @@ import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
 import { OverCapacityDialog } from "./over-capacity-dialog";
+import { NEEDS_PROOF_TEXT } from "./proof";
 import { STATUS_LABEL } from "./application-review";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
-import { PROFILE_CHECK_TEXT, STATUS_TONE, answerText, auditLine, ActionLine, NOT_LINKED_LABEL, NOT_LINKED_HOW, ENTRY_TEXT, ATTENDANCE_LABEL, attendanceRecordText, type ActionState, type CardSelection, type AttendeeEntry } from "./application-card-lines";
+import {
+  PROFILE_CHECK_TEXT,
+  STATUS_TONE,
+  answerText,
+  auditLine,
+  ActionLine,
+  NOT_LINKED_LABEL,
+  NOT_LINKED_HOW,
+  ENTRY_TEXT,
+  ATTENDANCE_LABEL,
+  attendanceRecordText,
+  linkedHowLabel,
+  type ActionState,
+  type CardSelection,
+  type AttendeeEntry,
+} from "./application-card-lines";
 
 
 export function ApplicationCard({
@@ -24,6 +40,7 @@ export function ApplicationCard({
   selection,
   actions = [],
   blockOption = false,
+  requiresProof = false,
   notLinked = false,
   entry = null,
   vrchatPanel,
@@ -43,6 +60,8 @@ export function ApplicationCard({
   actions?: ActionState[];
   /** A rejection can also block the account (linked, or linked at the decision) from asking to join again. */
   blockOption?: boolean;
+  /** Its form or event approves only applicants whose VRChat account is proven. */
+  requiresProof?: boolean;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
   /** An approved attendee of an event whose instance admits its role: can they get in? */
@@ -162,6 +181,19 @@ export function ApplicationCard({
                 {application.vrchatDisplayName ?? application.vrchatUserId}
               </a>{" "}
               <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
+              {application.vrchatLinkedHow ? (
+                <>
+                  {" "}
+                  <Badge tone={application.vrchatLinkedHow === "proven" ? "live" : "muted"} data-testid="vrchat-linked-how">
+                    {linkedHowLabel(application.vrchatLinkedHow, application.vrchatLinkedBy)}
+                  </Badge>
+                </>
+              ) : null}
+            </p>
+          ) : null}
+          {requiresProof && application.vrchatLinkedHow !== "proven" && !application.spam && (application.status === "pending" || application.status === "waitlist") ? (
+            <p className="mt-1 text-sm text-ember-300" data-testid="needs-proof">
+              <Badge tone="gold">Needs a proven VRChat account</Badge> <span>{NEEDS_PROOF_TEXT}</span>
             </p>
           ) : null}
           {notLinked ? (

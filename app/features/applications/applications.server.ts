@@ -86,7 +86,7 @@ const FORM_ACTOR = "the applicant (their form)";
 function profileColumns(finding: ProfileFinding | undefined) {
   if (!finding) return {};
   if (finding.check === "confirmed") {
-    return { vrchatUserId: finding.account.userId, vrchatDisplayName: finding.account.displayName };
+    return { vrchatUserId: finding.account.userId, vrchatDisplayName: finding.account.displayName, vrchatLinkedHow: "name" as const };
   }
   return { vrchatProfileCheck: finding.check };
 }

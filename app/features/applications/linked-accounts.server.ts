@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { ApplicationKind, ApplicationStatus } from "~/db/enums";
+import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { truncate } from "~/utils/text";
@@ -64,6 +64,8 @@ export interface LinkTarget {
   vrchatUsername: string;
   discordHandle: string;
   vrchatUserId: string | null;
+  vrchatDisplayName: string | null;
+  vrchatLinkedHow: VRChatLinkWay | null;
   discordUserId: string | null;
   /** The VRChat account the applicant's profile-link answer names (their claim, not an identity). */
   claimedVRChatUserId: string | null;
@@ -82,6 +84,8 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
         vrchatUsername: eventApplications.vrchatUsername,
         discordHandle: eventApplications.discordId,
         vrchatUserId: eventApplications.vrchatUserId,
+        vrchatDisplayName: eventApplications.vrchatDisplayName,
+        vrchatLinkedHow: eventApplications.vrchatLinkedHow,
         discordUserId: eventApplications.discordUserId,
         responses: eventApplications.responses,
       })
@@ -108,6 +112,8 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
         vrchatUsername: applications.vrchatUsername,
         discordHandle: applications.discordId,
         vrchatUserId: applications.vrchatUserId,
+        vrchatDisplayName: applications.vrchatDisplayName,
+        vrchatLinkedHow: applications.vrchatLinkedHow,
         discordUserId: applications.discordUserId,
         responses: applications.responses,
       })
@@ -122,10 +128,18 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
 const claimIn = (responses: Record<string, string>, questions: { question: string }[]) =>
   questions.map((q) => vrchatUserIdFrom(responses[q.question] ?? "")).find((id) => id !== null) ?? null;
 
+export interface LinkOptions {
+  /** The link a decision makes by itself, which never replaces one already made. */
+  onlyIfUnlinked?: boolean;
+  /** How a VRChat account was linked (a staff member's choice unless said): see VRCHAT_LINK_WAYS. */
+  how?: VRChatLinkWay;
+}
+
 /**
- * Links an application to an account (null: unlinks it), in the history under `actor`.
- * `onlyIfUnlinked`: the link a decision makes by itself, which never replaces a staff member's
- * choice. False when nothing changed (no such application, the same account, or already linked).
+ * Links an application to an account (null: unlinks it), in the history under `actor`. False when
+ * nothing changed (no such application, the same account, or already linked with `onlyIfUnlinked`).
+ * A VRChat account linked again by a stronger way (the applicant's proof of the account a staff
+ * member or a name chose) changes how it is linked, though not the account.
  */
 export async function linkAccount(
   db: Database,
@@ -134,7 +148,7 @@ export async function linkAccount(
   service: LinkedService,
   account: LinkedAccount | null,
   actor: HistoryActor,
-  options: { onlyIfUnlinked?: boolean } = {},
+  options: LinkOptions = {},
 ): Promise<boolean> {
   if (!columnsOf(kind, service) || !z.uuid().safeParse(applicationId).success) return false;
   return db.transaction((tx) => linkAccountIn(tx, kind, applicationId, service, account, actor, options));
@@ -148,22 +162,31 @@ export async function linkAccountIn(
   service: LinkedService,
   account: LinkedAccount | null,
   actor: HistoryActor,
-  { onlyIfUnlinked = false } = {},
+  { onlyIfUnlinked = false, how = "staff" }: LinkOptions = {},
 ): Promise<boolean> {
   const columns = columnsOf(kind, service);
   if (!columns) return false;
   const { table } = columns;
   const [current] = await tx
-    .select({ userId: columns.userId, displayName: columns.displayName })
+    .select({ userId: columns.userId, displayName: columns.displayName, how: table.vrchatLinkedHow })
     .from(table)
     .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
     .for("update");
   if (!current) return false;
   if (onlyIfUnlinked && current.userId) return false;
-  if ((current.userId ?? null) === (account?.userId ?? null)) return false;
-  const set = service === "vrchat"
-    ? { vrchatUserId: account?.userId ?? null, vrchatDisplayName: account?.displayName ?? null, vrchatProfileCheck: null }
-    : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
+  const sameAccount = (current.userId ?? null) === (account?.userId ?? null);
+  const provenNow = service === "vrchat" && account !== null && how === "proven" && current.how !== "proven";
+  if (sameAccount && !provenNow) return false;
+  const set =
+    service === "vrchat"
+      ? {
+          vrchatUserId: account?.userId ?? null,
+          vrchatDisplayName: account?.displayName ?? null,
+          vrchatProfileCheck: null,
+          vrchatLinkedHow: account ? how : null,
+          vrchatLinkedBy: account && how === "staff" ? actor.name : null,
+        }
+      : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
   await tx.update(table).set(set).where(eq(table.id, applicationId));
   await tx.insert(applicationAuditLog).values({
     applicationKind: kind,
@@ -172,7 +195,7 @@ export async function linkAccountIn(
     actorName: actor.name,
     field: service,
     fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
-    toValue: account ? `linked to ${account.displayName} (${account.userId})` : "unlinked",
+    toValue: account ? `${how === "proven" ? "proven by a code in its bio:" : "linked to"} ${account.displayName} (${account.userId})` : "unlinked",
   });
   return true;
 }

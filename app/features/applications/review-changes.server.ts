@@ -21,10 +21,11 @@ export const WAITLIST_MOVER = "Dwell (a place freed)";
  * the free places exceed the applications already pending). The caller holds the event's row lock
  * (`lockPlaces`), so however many places free at once, never more are filled than there are. (The
  * flows call it only before the event ends.) `onMoved` runs for each (in the transaction) to act on it.
+ * Where the event requires a proven VRChat account, only proven applicants are approved this way.
  */
 export async function promoteFromWaitlist(tx: Transaction, eventId: string, now: Date, onMoved?: OnDecided): Promise<{ id: string; status: "approved" | "pending" }[]> {
   const [event] = await tx
-    .select({ max: events.maxAttendees, promotion: events.waitlistPromotion })
+    .select({ max: events.maxAttendees, promotion: events.waitlistPromotion, requiresProof: events.requiresProof })
     .from(events)
     .where(eq(events.id, eventId));
   if (!event) return [];
@@ -42,7 +43,15 @@ export async function promoteFromWaitlist(tx: Transaction, eventId: string, now:
   const first = await tx
     .select({ id: eventApplications.id })
     .from(eventApplications)
-    .where(and(eq(eventApplications.eventId, eventId), eq(eventApplications.status, "waitlist"), isNull(eventApplications.spamAt)))
+    .where(
+      and(
+        eq(eventApplications.eventId, eventId),
+        eq(eventApplications.status, "waitlist"),
+        isNull(eventApplications.spamAt),
+        // Approval waits for proof where the event requires it: those not proven keep their turn.
+        status === "approved" && event.requiresProof ? eq(eventApplications.vrchatLinkedHow, "proven") : undefined,
+      ),
+    )
     .orderBy(asc(eventApplications.submittedAt), asc(eventApplications.id))
     .limit(Math.min(moving, 1_000))
     .for("update");

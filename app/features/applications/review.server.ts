@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance, type AttendeeRole } from "~/db/enums";
+import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance, type AttendeeRole, type VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
 import { columnsOf, liveOf, type ReviewScope } from "./review-scope.server";
@@ -32,6 +32,9 @@ export interface ReviewedApplication {
   /** The applicant's VRChat account, as linked by an admin (group applications). */
   vrchatUserId: string | null;
   vrchatDisplayName: string | null;
+  /** How the VRChat account was linked, and by which staff member when they chose it. */
+  vrchatLinkedHow: VRChatLinkWay | null;
+  vrchatLinkedBy: string | null;
   /** What became of a profile link the form could not link at once (see the submission flow). */
   vrchatProfileCheck: "claimed" | "unchecked" | null;
   /** The applicant's account in the group's Discord server, as linked by an admin. */
@@ -86,6 +89,8 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         vrchatUserId,
         vrchatDisplayName,
         vrchatProfileCheck,
+        vrchatLinkedHow: table.vrchatLinkedHow,
+        vrchatLinkedBy: table.vrchatLinkedBy,
         discordUserId: table.discordUserId,
         discordDisplayName: table.discordDisplayName,
         attendance,

@@ -118,6 +118,13 @@ export function AdminEventForm({
             <Field id={id("max")} label="Max Attendees" hint="Leave empty for unlimited.">
               <input id={id("max")} name="maxAttendees" type="number" min={1} step={1} defaultValue={event?.maxAttendees ?? ""} className={fieldClass} {...invalid("maxAttendees")} />
             </Field>
+            <label className="flex items-start gap-3 text-sm text-mist-100 sm:col-span-2">
+              <input type="checkbox" name="requiresProof" defaultChecked={event?.requiresProof} className="mt-0.5 size-5 shrink-0 accent-ember-400" />
+              <span>
+                <span className="font-semibold">Require a proven VRChat account</span>
+                <span className="block text-mist-400">Applicants prove their account with a code in their VRChat bio; until they do, their application can only be rejected. Ask for their VRChat profile link in the questions (or choose the account on their card) so there is an account to prove.</span>
+              </span>
+            </label>
             <div className="sm:col-span-2">
               <Field id={id("promotion")} label="When a place frees" hint="A place frees when an attendee withdraws or is rejected, or when you raise Max Attendees.">
                 <select id={id("promotion")} name="waitlistPromotion" defaultValue={event?.waitlistPromotion ?? "pending"} className={fieldClass} {...invalid("waitlistPromotion")}>

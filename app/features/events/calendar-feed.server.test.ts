@@ -21,6 +21,7 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     instanceRegion: "us",
     instanceAccess: "members",
     applicationRequired: false,
+    requiresProof: false,
     applicationDeadline: null,
     maxAttendees: null,
     applicationInstructions: null,

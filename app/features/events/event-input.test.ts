@@ -18,6 +18,7 @@ describe("the event form's rules", () => {
       endTime: "22:00",
       worldId: null,
       applicationRequired: false,
+      requiresProof: false,
       featured: false,
       applicationDeadline: undefined,
       maxAttendees: undefined,
@@ -27,6 +28,12 @@ describe("the event form's rules", () => {
       instanceRegion: "us",
       instanceAccess: "members",
     });
+  });
+
+  it("requires a proven VRChat account only of an event that takes applications", () => {
+    expect(EventInputSchema.parse({ ...base, applicationRequired: "on", requiresProof: "on" }).requiresProof).toBe(true);
+    expect(EventInputSchema.parse({ ...base, requiresProof: "on" }).requiresProof).toBe(false);
+    expect(EventInputSchema.parse({ ...base, applicationRequired: "on" }).requiresProof).toBe(false);
   });
 
   it.each([

@@ -45,6 +45,7 @@ export const EventInputSchema = z
         }),
     ),
     applicationRequired: checkbox,
+    requiresProof: checkbox,
     applicationDeadline: optional(z.iso.date({ error: "Application Deadline must be a date" })),
     maxAttendees: optional(
       z.coerce
@@ -78,7 +79,7 @@ export const EventInputSchema = z
     const event = { ...rest, ...end, worldId: worldLink ?? null, instanceLeadMinutes: instanceLead };
     return event.applicationRequired
       ? event
-      : { ...event, applicationDeadline: undefined, maxAttendees: undefined, applicationInstructions: undefined };
+      : { ...event, requiresProof: false, applicationDeadline: undefined, maxAttendees: undefined, applicationInstructions: undefined };
   });
 
 export type EventInput = z.output<typeof EventInputSchema>;

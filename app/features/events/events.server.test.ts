@@ -186,6 +186,7 @@ describe("toEventDetail", () => {
         instanceRegion: "us",
         instanceAccess: "members",
         applicationRequired: false,
+        requiresProof: false,
         applicationDeadline: null,
         maxAttendees: null,
         applicationInstructions: null,

@@ -190,6 +190,8 @@ export interface AdminEventSummary extends EventSummary {
   /** VRChat confirmed its world (false when it has none, or it was not checked). */
   worldChecked: boolean;
   waitlistPromotion: WaitlistPromotion;
+  /** Approvals wait for a proven VRChat account. */
+  requiresProof: boolean;
   instanceLeadMinutes: number | null;
   instanceRegion: InstanceRegion;
   instanceAccess: InstanceAccess;
@@ -237,6 +239,7 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     hostId: event.hostId,
     worldChecked: event.worldCheckedAt !== null,
     waitlistPromotion: event.waitlistPromotion,
+    requiresProof: event.requiresProof,
     instanceLeadMinutes: event.instanceLeadMinutes,
     instanceRegion: event.instanceRegion,
     instanceAccess: event.instanceAccess,
@@ -258,6 +261,7 @@ function eventValues(input: EventInput | EventToSave) {
     timezone: input.timezone,
     worldName: input.worldName,
     applicationRequired: input.applicationRequired,
+    requiresProof: input.requiresProof,
     applicationDeadline: input.applicationDeadline ? applicationDeadlineFor(input.applicationDeadline, input.timezone) : null,
     maxAttendees: input.maxAttendees ?? null,
     applicationInstructions: input.applicationInstructions ?? null,

@@ -61,7 +61,15 @@ const GroupMemberSchema = z.object({
 const JoinRequestsSchema = z.array(GroupMemberSchema.nullable());
 /** `GET /groups/{groupId}/members/{userId}`: null when the user has no membership at all. */
 const MembershipSchema = GroupMemberSchema.nullable();
-const UserSchema = z.object({ id: z.string(), displayName: z.string(), currentAvatarThumbnailImageUrl: imageUrl, profilePicOverride: imageUrl });
+const UserSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  currentAvatarThumbnailImageUrl: imageUrl,
+  profilePicOverride: imageUrl,
+  /** What the user wrote about themselves, and their status line: where an applicant puts a proof code. */
+  bio: z.string().nullish(),
+  statusDescription: z.string().nullish(),
+});
 const UserSearchSchema = z.array(UserSchema);
 
 function statusOf(raw: string | null | undefined): MembershipStatus {
@@ -232,6 +240,27 @@ export function createVRChatMembership(options: MembershipOptions) {
     return { id: userId, displayName: user.displayName };
   }
 
+  /**
+   * An account's bio and status as VRChat has them now (never from the cache: the applicant has just
+   * changed them), for an applicant's proof: one call, never retried, from the visitors' allowance
+   * (a LookupBudgetError once it is spent). Null when VRChat has no such user.
+   */
+  async function readProfileText(userId: string): Promise<{ id: string; displayName: string; text: string } | null> {
+    if (!USER_ID.test(userId)) return null;
+    const key = `user:${userId}`;
+    visitorLookups.forget(key);
+    let user;
+    try {
+      user = await visitorLookups.get(key, () => client.get(`/users/${encodeURIComponent(userId)}`, UserSchema, undefined, { once: true }));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+    if (user.id !== userId) throw new VRChatError("VRChat answered a user lookup with another user's id", null, null, "refused-shape");
+    lookups.forget(key);
+    return { id: userId, displayName: user.displayName, text: [user.bio ?? "", user.statusDescription ?? ""].join("\n") };
+  }
+
   /** A user by id, from the staff's lookups: null when VRChat has no such user. */
   async function userById(userId: string, allowance: LookupAllowance = "staff") {
     let user;
@@ -315,6 +344,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     matchApplicant,
     describeUser,
     describeApplicantProfile,
+    readProfileText,
     membershipNow,
     invite,
     /** The outbox channel of the actions. */
