@@ -36,6 +36,8 @@ export default [
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),
       route("questions", "routes/_site.admin.questions.tsx", { id: "group-questions" }),
+      // The group's screening rules (owners and admins).
+      route("screening", "routes/_site.admin.screening.tsx"),
       // One review screen for both kinds of applications, and their CSV exports.
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),

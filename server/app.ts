@@ -288,12 +288,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
   else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
   // Every job the server runs by itself (server/schedule.ts lists them).
-  const schedule = startSchedule({ db: database.db, databaseKind: database.kind, config, vrchat, discord, wakeActions: () => workers.actions.wake() });
+  const targets = channels.map((channel) => channel.target);
+  const schedule = startSchedule({ db: database.db, databaseKind: database.kind, config, vrchat, discord, targets, wakeActions: () => workers.actions.wake() });
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
   const build = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
-  const targets = channels.map((channel) => channel.target);
   const health = createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer });
   ready.deps.health = health;
   const app = createApp({

@@ -14,6 +14,9 @@ import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders
 import { keepEventRoles } from "~/flows/event-role.server";
 import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
 import { remindWaitingApplications } from "~/flows/review-reminder.server";
+import { decideServices } from "~/flows/decide.server";
+import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
+import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 import { pruneRateLimits } from "~/utils/rate-limit.server";
@@ -28,6 +31,8 @@ export interface ScheduleDeps {
   config: Config;
   vrchat: VRChatServices;
   discord: DiscordBot | null;
+  /** The staff's notification channels (a decision's refill tells them who moved up). */
+  targets: readonly NotificationTarget[];
   /** Wakes the action worker once a job has queued actions. */
   wakeActions: () => void;
 }
@@ -40,7 +45,7 @@ interface Job {
   run: () => Promise<unknown>;
 }
 
-function jobsOf({ db, databaseKind, config, vrchat, discord, wakeActions }: ScheduleDeps): Job[] {
+function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions }: ScheduleDeps): Job[] {
   const instanceServices = eventInstanceServices({ db, config, vrchat, discord, notifications: { wake: wakeActions } });
   const reminderServices: ReminderServices = {
     db,
@@ -105,6 +110,17 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, wakeActions }: Sche
       { name: "keeping events' roles", every: INSTANCE_LOOK_MS, first: 5_000, run: () => keepEventRoles(instanceServices.roles, new Date()) },
     );
   }
+  // Screening: the group's rules applied to what arrived, and again to what waited for VRChat.
+  const screening = { ...decideServices({ db, config, vrchat, discord, notifications: { wake: wakeActions, targets } }), autoApprovalsPerHour: config.SCREENING_AUTO_APPROVALS_PER_HOUR };
+  jobs.push({
+    name: "screening applications",
+    every: SCREENING_LOOK_MS,
+    first: 5_000,
+    run: async () => {
+      const tally = await runScreenings(screening, new Date());
+      if (tally.approved + tally.rejected + tally.flagged > 0) log.info("screened applications", tally);
+    },
+  });
   // Reminders before events (each once, whatever the number of processes).
   if (reminding) jobs.push({ name: "sending event reminders", every: INSTANCE_LOOK_MS, first: 5_000, run: () => sendDueReminders(reminderServices, new Date()) });
   return jobs;

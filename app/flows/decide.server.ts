@@ -15,6 +15,7 @@ import { type ReviewScope } from "~/features/applications/review.server";
 import { reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
 import type { Places } from "~/features/applications/places";
 import { getSiteSettings } from "~/features/accounts/team.server";
+import { queueScreening } from "~/features/screening/screenings.server";
 import { applyDecision, listDecisionMessages } from "~/features/decisions/decisions.server";
 import { approvalNonce } from "~/features/discord/discord-bot.server";
 import { queueMembershipAction } from "~/features/vrchat/vrchat-membership.server";
@@ -69,7 +70,7 @@ export async function decideApplication(services: DecideServices, review: Review
     review.scope,
     decision.id,
     { status: decision.status, notes: review.scope.kind === "event" ? decision.notes : undefined },
-    { id: decider.id, username: deciderName(decider) },
+    { id: decider.id || null, username: deciderName(decider) },
     now,
     onDecided,
     { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved },
@@ -108,7 +109,7 @@ export async function decideApplications(services: DecideServices, review: Revie
   const links = await linksFor(services, review.scope, decision.ids, decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider);
   const refill = refillFor(services, review, now);
-  const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id, username: deciderName(decider) }, now, onDecided, {
+  const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id || null, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,
     refill: refill?.onMoved,
   });
@@ -200,6 +201,8 @@ async function linkAndComplete(
       acting = true;
       await queueMembershipAction(tx, { applicationKind: "group", applicationId, userId: account.userId, action: before.status === "approved" ? "accept" : "reject", block: false, actor: queueActor }, now);
     }
+    // An open application's rules look again at the account now linked (or how it is linked now).
+    if (changed && account && (before.status === "pending" || before.status === "waitlist")) await queueScreening(tx, { kind: scope.kind, id: applicationId }, now);
     if (!account) return { kind: "unlinked" } as const;
     return { kind: "linked", displayName: account.displayName, acting } as const;
   });

@@ -72,7 +72,8 @@ export function decideServices(from: {
 export interface Decider {
   id: string;
   username: string;
-  via: "sanctum" | "discord";
+  /** `rule`: a screening rule decided (its name is the username: 'rule "…"'). */
+  via: "sanctum" | "discord" | "rule";
   /** Null for the site's own hand (a place refilled). */
   role: StaffRole | null;
 }
@@ -204,11 +205,11 @@ export function effectsOf(
     templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
     const vrchat = links.vrchat.get(decided.id);
     if (vrchat) {
-      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" });
+      await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id || null, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" });
     }
     const discord = links.discord.get(decided.id);
     if (discord) {
-      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
+      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id || null, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
     }
     const linked = await applyDecision(tx, decided, { ...texts, templates: await templates, note: reason } satisfies DecisionContext);
     const now = new Date();

@@ -23,6 +23,7 @@ import {
 } from "~/features/applications/applications.server";
 import { applicantIdentity, profileLinkAnswer, type FormQuestion } from "~/features/applications/answers";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
+import { queueScreening } from "~/features/screening/screenings.server";
 import { buildDiscordEmbed } from "~/features/notifications/discord.server";
 import {
   checkFormFilling,
@@ -188,6 +189,8 @@ export async function submitPublicApplication(
             }
           : undefined,
       onStored: async (tx, stored) => {
+        // The group's screening rules look at it within a few seconds (flows/screen-applications).
+        await queueScreening(tx, { kind: scope.kind, id: stored.id }, now);
         const notification = toApplicationNotification(stored, eventTitle, eventUrl);
         await enqueueNotification(tx, notification, notifications.targets, stored.id);
         // The staff's review channel in Discord gets it with 'Approve' and 'Reject'.

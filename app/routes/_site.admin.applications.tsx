@@ -4,8 +4,9 @@ import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import { ApplicationCard } from "~/features/applications/application-card";
-import { attendeeEntry, NOT_LINKED_DECIDED } from "~/features/applications/application-card-lines";
-import { NEEDS_PROOF_MESSAGE } from "~/features/applications/proof";
+import { attendeeEntry, DECISION_ACTION_TARGETS, NOT_LINKED_DECIDED, type ScreeningLine } from "~/features/applications/application-card-lines";
+import { NEEDS_PROOF_MESSAGE, needsProofMessage } from "~/features/applications/proof";
+import { listScreenings } from "~/features/screening/screenings.server";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles, useActionsProgress } from "~/features/applications/application-review";
@@ -36,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
-  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false };
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine> };
   let found;
   try {
     found = await findReview(db, params.eventId);
@@ -55,7 +56,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [review, questions, settings] = await Promise.all([listForReview(db, found.scope, query), listFormQuestions(db, found.scope), getSiteSettings(db)]);
     vrchat.invitesFromApprovals = vrchat.actions && settings.eventApprovalInvites;
     const ids = review.applications.map((a) => a.id);
-    const [audit, jobs] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, ACTION_TARGETS)]);
+    const [audit, jobs, screenings] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, DECISION_ACTION_TARGETS), listScreenings(db, found.scope.kind, ids)]);
     const places = found.event ? ((await listPlaces(db, [found.event.id])).get(found.event.id) ?? null) : null;
     const event = found.event
       ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places, ended: isEventPast(found.event, new Date()) }
@@ -63,7 +64,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // How the same people did at the group's other events, for the cards.
     const records: Record<string, AttendanceRecord> = found.event ? await attendanceRecords(db, found.event.id, review.applications) : {};
     const requiresProof = found.event ? found.event.requiresProof : settings.groupRequiresProof;
-    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records, requiresProof };
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records, requiresProof, screenings };
   } catch (error) {
     log.error("failed to load applications for review", { error });
     return data({ error: loadError, ...nothing }, { status: 503 });
@@ -95,9 +96,6 @@ const LinkSchema = z.object({ id: z.string().max(100), account: z.string().trim(
 
 export const LINK_HINT = "Paste a VRChat profile link (https://vrchat.com/home/user/usr_…) or a user id.";
 export const DISCORD_LINK_HINT = "Paste the applicant's Discord user id (Discord: User Settings → Advanced → Developer Mode, then Copy User ID).";
-
-/** The outbox targets of decisions' actions, shown on the cards. */
-const ACTION_TARGETS = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"] as const;
 
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
@@ -271,12 +269,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** A bulk approval refused because some of the chosen have not proven their VRChat account. */
-function needsProofMessage(count: number) {
-  const whom = count === 1 ? "1 of them has" : `${count.toLocaleString("en-US")} of them have`;
-  return `Nothing was changed: ${whom} not proven their VRChat account, and this form approves only proven accounts. Leave them out, or reject them.`;
-}
-
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
 }
@@ -364,6 +356,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     actions={jobs.filter((job) => job.sourceId === application.id)}
                     blockOption={vrchat.actions}
                     requiresProof={loaderData.requiresProof}
+                    screening={loaderData.screenings[application.id] ?? null}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}

@@ -61,6 +61,11 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .default(20),
+  /**
+   * Screening rules approve at most this many applications an hour (all processes together); past
+   * it, applications wait for staff with the flag 'Automatic approvals paused: hourly limit'.
+   */
+  SCREENING_AUTO_APPROVALS_PER_HOUR: z.coerce.number({ error: "expected a number of approvals" }).int().min(0).max(10_000).default(30),
   /** Submissions per minute from everyone together: a flood from many addresses stops here. */
   RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
   /**

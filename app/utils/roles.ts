@@ -22,6 +22,8 @@ const GRANTS = {
   /** Every event: edit, delete, publish, import from VRChat's calendar, sync. */
   "events.all": ["owner", "admin"],
   "group.questions": ["owner", "admin"],
+  /** The screening rules that decide applications by themselves. */
+  screening: ["owner", "admin"],
   messages: ["owner", "admin"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],

@@ -209,6 +209,7 @@ const ADMIN_SCREENS: Screen[] = [
     },
   },
   { name: "group applications", path: () => "/admin/applications" },
+  { name: "screening rules", path: () => "/admin/screening" },
   { name: "a group application opened", path: (site) => `/admin/applications?q=${site.applicant}`, open: openApplication },
   { name: "event applications", path: (site) => `/admin/events/${site.gatheringId}/applications` },
   {

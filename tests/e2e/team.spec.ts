@@ -96,6 +96,7 @@ test("the owner invites a reviewer, who joins, sets up two-factor, decides, and 
   const sidebar = reviewer.getByRole("navigation", { name: "Sanctum" });
   await expect(sidebar.getByRole("link", { name: "Team" })).toHaveCount(0);
   await expect(sidebar.getByRole("link", { name: "Ritual Questions" })).toHaveCount(0);
+  await expect(sidebar.getByRole("link", { name: "Screening" })).toHaveCount(0);
   await sidebar.getByRole("link", { name: "Ritual Applications" }).click();
   await expect(reviewer.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
   const card = reviewer.getByRole("listitem").filter({ hasText: "Team Moth" });

@@ -295,6 +295,7 @@ export const OPERATIONS = [
   { name: "getGroupMember", method: "GET", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
   { name: "searchUsers", method: "GET", path: /^\/users$/, query: { search: z.string(), n, offset, developerType: z.string() } },
   { name: "getUser", method: "GET", path: /^\/users\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
+  { name: "getUserGroups", method: "GET", path: /^\/users\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/groups$/, query: {} },
   {
     name: "respondGroupJoinRequest",
     method: "PUT",
@@ -322,6 +323,18 @@ export const OPERATIONS = [
   { name: "addGroupMemberRole", method: "PUT", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/[^/]+$/, query: {} },
   { name: "removeGroupMemberRole", method: "DELETE", path: /^\/groups\/grp_[^/]+\/members\/(?:usr_[^/]+|[A-Za-z0-9]{10})\/roles\/[^/]+$/, query: {} },
 ] as const;
+
+/** LimitedUserGroups (`GET /users/{userId}/groups`): no field is required; these are the ones it names that Dwell reads or the fake gives. */
+export const LimitedUserGroupsSchema = z.object({
+  id: z.string().optional(),
+  groupId: groupId.optional(),
+  name: z.string().optional(),
+  shortCode: z.string().optional(),
+  discriminator: z.string().optional(),
+  memberCount: z.number().int().optional(),
+  isRepresenting: z.boolean().optional(),
+  mutualGroup: z.boolean().optional(),
+});
 
 /** GroupRole: no field is required by the description; these are the ones it names. */
 export const GroupRoleSchema = z.object({

@@ -158,6 +158,12 @@ export interface FakePerson {
   /** What they wrote about themselves, and their status line (`GET /users/{userId}`). */
   bio?: string;
   statusDescription?: string;
+  /** What screening reads: trust tags (`system_trust_*`), `date_joined`, `ageVerificationStatus`. */
+  tags?: string[];
+  dateJoined?: string;
+  ageVerificationStatus?: "18+" | "hidden" | "verified";
+  /** The groups they are a member of (`GET /users/{userId}/groups`). */
+  groups?: string[];
 }
 
 /** An action VRChat carried out, with when it arrived. */
@@ -340,6 +346,7 @@ export type FakeEndpoint =
   | "membership"
   | "searchUsers"
   | "user"
+  | "userGroups"
   | "respondRequest"
   | "invite"
   | "createCalendarEvent"
@@ -568,7 +575,7 @@ function searchedUser(person: FakePerson) {
     last_platform: "standalonewindows",
     status: "offline",
     statusDescription: person.statusDescription ?? "",
-    tags: [],
+    tags: person.tags ?? [],
   };
 }
 
@@ -884,7 +891,15 @@ export async function startFakeVRChat(
     if (user) {
       return ["user", () => {
         const who = person(user[1]!);
-        return who ? { ...searchedUser(who), bio: who.bio ?? "", bioLinks: [], date_joined: "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
+        return who ? { ...searchedUser(who), bio: who.bio ?? "", bioLinks: [], date_joined: who.dateJoined ?? "2024-01-01", friendKey: "", last_activity: ISO_EPOCH, last_login: ISO_EPOCH, profilePicOverride: "", profilePicOverrideThumbnail: "", pronouns: "", state: "offline", userIcon: "", ageVerificationStatus: who.ageVerificationStatus ?? "hidden", ageVerified: false, allowAvatarCopying: false } : new Refusal(404, "User not found");
+      }];
+    }
+    const theirGroups = /^\/users\/([^/]+)\/groups$/.exec(path);
+    if (theirGroups) {
+      return ["userGroups", () => {
+        const who = person(theirGroups[1]!);
+        if (!who) return new Refusal(404, "User not found");
+        return (who.groups ?? []).map((groupId, i) => ({ id: `gmem_00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, groupId, name: `Group ${i + 1}`, shortCode: `GRP${i}`, discriminator: "0000", memberCount: 10, isRepresenting: false, mutualGroup: false }));
       }];
     }
     const world = /^\/worlds\/([^/]+)$/.exec(path);

@@ -38,6 +38,7 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/applications": [{ url: () => "/admin/applications", expect: REVIEWERS }],
   "admin/applications/export": [{ url: () => "/admin/applications/export", expect: ADMINS }],
   "admin/messages": [{ url: () => "/admin/messages", expect: ADMINS }],
+  "admin/screening": [{ url: () => "/admin/screening", expect: ADMINS }],
   "admin/events/:eventId/questions": [
     { url: () => `/admin/events/${ids.hosted}/questions`, expect: { ...ADMINS, host: 200 } },
     { url: () => `/admin/events/${ids.other}/questions`, expect: ADMINS },
@@ -204,6 +205,14 @@ async function pageText(url: string) {
 /** Sanctum actions, each with a form that changes something a person can see (`shows`, read as `reader`). */
 const ACTIONS: { name: string; path: () => string; form: () => Record<string, string>; shows: () => string; reader?: Who; allowed: Who[] }[] = [
   { name: "add a group question", path: () => "/admin/questions", form: () => ({ intent: "add", question: "Injected?", questionType: "text" }), shows: () => "/apply", allowed: ["owner", "admin"] },
+  {
+    name: "add a screening rule",
+    path: () => "/admin/screening",
+    form: () => ({ intent: "add", name: "Injected", scope: "group", proven: "on", outcome: "approve" }),
+    shows: () => "/admin/screening",
+    reader: "owner",
+    allowed: ["owner", "admin"],
+  },
   {
     name: "add a question to the host's event",
     path: () => `/admin/events/${ids.hosted}/questions`,

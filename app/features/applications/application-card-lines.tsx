@@ -94,6 +94,29 @@ export const NOT_LINKED_LABEL = "Not linked in VRChat";
 export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
 export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
 
+/** The outbox targets of decisions' actions, shown on the cards. */
+export const DECISION_ACTION_TARGETS = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"] as const;
+
+/** What the screening rules made of an application, as its card shows it. */
+export interface ScreeningLine {
+  state: string;
+  ruleName: string | null;
+  outcome: string | null;
+  flag: string | null;
+}
+
+export const SCREENING_WAITS = "Screening waits for VRChat";
+
+/** The card's screening line: a flag, a wait for VRChat, or the rule that decided; null for nothing to say. */
+export function screeningText(line: ScreeningLine, status: string): { tone: "gold" | "muted"; text: string } | null {
+  if (line.state === "waiting") return { tone: "gold", text: SCREENING_WAITS };
+  if (line.state !== "done") return null;
+  if (line.flag) return { tone: "gold", text: line.flag };
+  if (line.ruleName && line.outcome === "approve" && status === "approved") return { tone: "muted", text: `Approved by rule "${line.ruleName}"` };
+  if (line.ruleName && line.outcome === "reject" && status === "rejected") return { tone: "muted", text: `Rejected by rule "${line.ruleName}"` };
+  return null;
+}
+
 /** How the applicant's VRChat account was linked, as the card says it. */
 export function linkedHowLabel(how: VRChatLinkWay, by: string | null): string {
   if (how === "proven") return "Proven by bio code";

@@ -25,6 +25,8 @@ import {
   ATTENDANCE_LABEL,
   attendanceRecordText,
   linkedHowLabel,
+  screeningText,
+  type ScreeningLine,
   type ActionState,
   type CardSelection,
   type AttendeeEntry,
@@ -41,6 +43,7 @@ export function ApplicationCard({
   actions = [],
   blockOption = false,
   requiresProof = false,
+  screening = null,
   notLinked = false,
   entry = null,
   vrchatPanel,
@@ -62,6 +65,8 @@ export function ApplicationCard({
   blockOption?: boolean;
   /** Its form or event approves only applicants whose VRChat account is proven. */
   requiresProof?: boolean;
+  /** What the screening rules made of it. */
+  screening?: ScreeningLine | null;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
   /** An approved attendee of an event whose instance admits its role: can they get in? */
@@ -72,6 +77,7 @@ export function ApplicationCard({
   discordPanel?: () => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const screened = screening && !application.spam ? screeningText(screening, application.status) : null;
   // The panels look again once the decision or its actions change what VRChat and Discord have.
   const lookupKey = `${application.status}:${actions.map((action) => action.status).join()}`;
   const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string; full?: boolean }>();
@@ -189,6 +195,11 @@ export function ApplicationCard({
                   </Badge>
                 </>
               ) : null}
+            </p>
+          ) : null}
+          {screened ? (
+            <p className="mt-1 text-sm" data-testid="screening">
+              <Badge tone={screened.tone}>{screened.text}</Badge>
             </p>
           ) : null}
           {requiresProof && application.vrchatLinkedHow !== "proven" && !application.spam && (application.status === "pending" || application.status === "waitlist") ? (

@@ -19,6 +19,12 @@ export const PROOF_TEXTS = {
 
 /** A decision refused while the applicant's account is not proven, where proof is required. */
 export const NEEDS_PROOF_MESSAGE = "This application can be approved only once the applicant has proven their VRChat account.";
+/** A bulk approval refused because some of the chosen have not proven their VRChat account. */
+export function needsProofMessage(count: number) {
+  const whom = count === 1 ? "1 of them has" : `${count.toLocaleString("en-US")} of them have`;
+  return `Nothing was changed: ${whom} not proven their VRChat account, and this form approves only proven accounts. Leave them out, or reject them.`;
+}
+
 /** The card's line under 'Needs a proven VRChat account'. */
 export const NEEDS_PROOF_TEXT = "They can prove it on their status page with a code in their VRChat bio; until then it can only be rejected.";
 

@@ -42,7 +42,8 @@ export function liveOf(scope: ReviewScope) {
 }
 
 export interface Reviewer {
-  id: string;
+  /** Null for the site's own hand (a screening rule). */
+  id: string | null;
   username: string;
 }
 

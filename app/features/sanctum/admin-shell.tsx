@@ -1,4 +1,4 @@
-import { CalendarDays, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
+import { CalendarDays, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -34,6 +34,12 @@ export const QUESTIONS_LINK: SanctumLink = {
   to: "/admin/questions",
   label: "Ritual Questions",
   icon: <ListChecks aria-hidden="true" className="size-4" />,
+};
+
+export const SCREENING_LINK: SanctumLink = {
+  to: "/admin/screening",
+  label: "Screening",
+  icon: <Filter aria-hidden="true" className="size-4" />,
 };
 
 export const MESSAGES_LINK: SanctumLink = {

@@ -17,6 +17,7 @@ import {
   GroupMemberSchema,
   LimitedUserSearchSchema,
   UserSchema,
+  LimitedUserGroupsSchema,
   GroupPostsSchema,
   GroupSchema,
   InstanceSchema,
@@ -45,6 +46,7 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   membership: GroupMemberSchema,
   searchUsers: LimitedUserSearchSchema.array(),
   user: UserSchema,
+  userGroups: LimitedUserGroupsSchema.array(),
   createCalendarEvent: CalendarEventSchema,
   updateCalendarEvent: CalendarEventSchema,
   deleteCalendarEvent: DeleteCalendarEventSuccessSchema,
@@ -67,7 +69,7 @@ beforeAll(async () => {
   }
   // The lookups of an applicant and the actions of decisions.
   fake.group.people.push(
-    { id: fakeUserId(1), displayName: "Moth Light", status: "requested", thumbnailUrl: "https://files.vrchat.cloud/thumb.png" },
+    { id: fakeUserId(1), displayName: "Moth Light", status: "requested", thumbnailUrl: "https://files.vrchat.cloud/thumb.png", tags: ["system_trust_basic", "system_trust_known"], ageVerificationStatus: "18+", groups: ["grp_00000000-0000-4000-8000-000000000001"] },
     { id: fakeUserId(2), displayName: "Moth", status: "none" },
     { id: fakeUserId(3), displayName: "Moth Keeper", status: "member" },
     { id: fakeUserId(4), displayName: "Other", status: "requested" },
@@ -75,6 +77,8 @@ beforeAll(async () => {
   const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
   await membership.findCandidates("moth light");
   await membership.describeUser(fakeUserId(2));
+  // What screening reads: the account, its groups, its standing in the group.
+  await membership.screeningFacts(fakeUserId(1), { groups: true, standing: true });
   const act = (userId: string, action: "accept" | "reject", block = false) =>
     membership.channel.deliver({ applicationKind: "group", applicationId: crypto.randomUUID(), userId, action, block, actor: { id: "a", name: "Admin" } });
   await act(fakeUserId(1), "accept");
@@ -113,7 +117,7 @@ it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
   expect([...seen].sort()).toEqual([
     "calendar", "createCalendarEvent", "currentUser", "deleteCalendarEvent", "group", "groupInstances", "instance", "invite", "joinRequests",
-    "members", "membership", "posts", "respondRequest", "searchUsers", "updateCalendarEvent", "user", "userGroupInstances",
+    "members", "membership", "posts", "respondRequest", "searchUsers", "updateCalendarEvent", "user", "userGroupInstances", "userGroups",
   ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {
     const parsed = ANSWERS[endpoint]?.safeParse(body);

@@ -16,11 +16,12 @@ import { log } from "~/utils/log.server";
 import { sameName } from "~/utils/text";
 import { createLookupCache, LookupBudgetError, type LookupAllowance } from "~/utils/lookup-cache.server";
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
+import { accountFactsOf, ScreenedUserSchema, type AccountFacts } from "~/utils/vrchat-account";
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import { JoinRequestsSchema, MembershipSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipStatus } from "./vrchat-people";
 
-export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
-export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+export { imageUrl, MEMBERSHIP_STATUSES, type MembershipStatus } from "./vrchat-people";
 
 export interface VRChatCandidate {
   id: string;
@@ -38,54 +39,6 @@ const USER_ID = VRCHAT_USER_ID;
 /** A user id from an id or a profile link. */
 export const userIdFrom = vrchatUserIdFrom;
 
-/** A picture's address, kept only when it is one (https, or http on a test's loopback). */
-export const imageUrl = z
-  .string()
-  .nullish()
-  .transform((value) => (value && /^https?:\/\//.test(value) ? value : null));
-
-/** A GroupMember, as the join requests list and the single membership read answer it. */
-const GroupMemberSchema = z.object({
-  userId: z.string(),
-  membershipStatus: z.string(),
-  user: z
-    .object({
-      displayName: z.string().nullish(),
-      currentAvatarThumbnailImageUrl: imageUrl,
-      thumbnailUrl: imageUrl,
-      profilePicOverride: imageUrl,
-    })
-    .nullish(),
-});
-/** An entry can be null (the API marks GroupMember nullable): such entries are skipped. */
-const JoinRequestsSchema = z.array(GroupMemberSchema.nullable());
-/** `GET /groups/{groupId}/members/{userId}`: null when the user has no membership at all. */
-const MembershipSchema = GroupMemberSchema.nullable();
-const UserSchema = z.object({
-  id: z.string(),
-  displayName: z.string(),
-  currentAvatarThumbnailImageUrl: imageUrl,
-  profilePicOverride: imageUrl,
-  /** What the user wrote about themselves, and their status line: where an applicant puts a proof code. */
-  bio: z.string().nullish(),
-  statusDescription: z.string().nullish(),
-});
-const UserSearchSchema = z.array(UserSchema);
-
-function statusOf(raw: string | null | undefined): MembershipStatus {
-  switch (raw) {
-    case "member":
-    case "requested":
-    case "invited":
-    case "banned":
-      return raw;
-    case "userblocked":
-      return "blocked";
-    default:
-      return "none";
-  }
-}
-
 /** What the decision's rule found for an applicant: their account, or why none was chosen. */
 export type ApplicantMatch =
   | { account: { userId: string; displayName: string }; how: "profile" | "request" }
@@ -100,6 +53,8 @@ export interface MembershipOptions {
   lookupCallsPerMinute?: number;
   /** Calls the public forms' profile-link checks may make per minute, all visitors together: never the staff's. */
   visitorCallsPerMinute?: number;
+  /** Calls screening may make per minute (its own allowance). */
+  screeningCallsPerMinute?: number;
   /** The least time between two calls of the actions. */
   actionSpacingMs?: number;
   /** The pace shared with Dwell's other actions in VRChat (by default, one of its own at `actionSpacingMs`). */
@@ -157,6 +112,14 @@ export function createVRChatMembership(options: MembershipOptions) {
     budgetMessage: "The site's VRChat lookups for applicants are spent for this minute.",
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:visitors", perMinute)),
+  });
+  // Screening's own allowance: applications arriving in a crowd never spend the staff's lookups.
+  const screeningLookups = createLookupCache({
+    ttlMs: cacheMs,
+    callsPerMinute: options.screeningCallsPerMinute ?? 30,
+    budgetMessage: "Screening's VRChat lookups are spent for this minute.",
+    now,
+    spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:screening", perMinute)),
   });
   const paced = options.pacer ?? createPacer(actionSpacingMs, now);
   const allowanceOf = (allowance: LookupAllowance) => (allowance === "visitors" ? visitorLookups : lookups);
@@ -261,6 +224,34 @@ export function createVRChatMembership(options: MembershipOptions) {
     return { id: userId, displayName: user.displayName, text: [user.bio ?? "", user.statusDescription ?? ""].join("\n") };
   }
 
+  /**
+   * What screening reads of an account: one `GET /users/{userId}` (its trust tags, age, 18+ and bio),
+   * its groups (`GET /users/{userId}/groups`) and its standing in the group (banned or not) only when
+   * a rule asks; from screening's own allowance (a LookupBudgetError once it is spent). Null when
+   * VRChat has no such user.
+   */
+  async function screeningFacts(
+    userId: string,
+    asks: { groups: boolean; standing: boolean },
+  ): Promise<{ account: AccountFacts; groups: string[] | null; banned: boolean | null } | null> {
+    if (!USER_ID.test(userId)) return null;
+    let user;
+    try {
+      user = await screeningLookups.get(`screen:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, ScreenedUserSchema));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+    if (user.id !== userId) throw new VRChatError("VRChat answered a user lookup with another user's id", null, null, "refused-shape");
+    const groups = asks.groups
+      ? (await screeningLookups.get(`groups:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}/groups`, UserGroupsSchema))).flatMap((entry) => (entry?.groupId ? [entry.groupId] : []))
+      : null;
+    const banned = asks.standing
+      ? (await screeningLookups.get(`standing:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus))) === "banned"
+      : null;
+    return { account: accountFactsOf(user), groups, banned };
+  }
+
   /** A user by id, from the staff's lookups: null when VRChat has no such user. */
   async function userById(userId: string, allowance: LookupAllowance = "staff") {
     let user;
@@ -345,6 +336,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     describeUser,
     describeApplicantProfile,
     readProfileText,
+    screeningFacts,
     membershipNow,
     invite,
     /** The outbox channel of the actions. */

@@ -1,0 +1,81 @@
+/**
+ * The screening page's rule form, as posted: one checkbox per condition (with its own fields), the
+ * scope, and the outcome. Read into a RuleInput and checked by the rules' schema, so a rule that can
+ * never hold is refused with the schema's message.
+ */
+import type { z } from "zod";
+import { TRUST_RANK_LABEL, type TrustRank } from "~/utils/vrchat-account";
+import { RuleInputSchema, type Condition, type Rule, type RuleInput } from "./screening-rules";
+
+/** A choice question a rule can name, with its options. */
+export interface ChoiceQuestion {
+  question: string;
+  options: string[];
+}
+
+/** Words and ids typed one per line or separated by commas. */
+export const listOf = (value: FormDataEntryValue | null) =>
+  String(value ?? "")
+    .split(/[\n,]/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+const on = (form: FormData, name: string) => form.get(name) === "on";
+/** A number as typed (NaN when it is not one, for the schema to refuse). */
+const number = (form: FormData, name: string) => (text(form, name) === "" ? Number.NaN : Number(text(form, name)));
+
+export function ruleInputFromForm(form: FormData): z.ZodSafeParseResult<RuleInput> {
+  const conditions: unknown[] = [];
+  if (on(form, "trust")) conditions.push({ kind: "trust_at_least", rank: text(form, "trustRank") });
+  if (on(form, "age")) conditions.push({ kind: "account_older_than", days: number(form, "ageDays") });
+  if (on(form, "adult")) conditions.push({ kind: "shows_18_plus" });
+  if (on(form, "bioHas")) conditions.push({ kind: "bio_contains", words: listOf(form.get("bioHasWords")) });
+  if (on(form, "bioLacks")) conditions.push({ kind: "bio_lacks", words: listOf(form.get("bioLacksWords")) });
+  if (on(form, "proven")) conditions.push({ kind: "proven" });
+  if (on(form, "banned")) conditions.push({ kind: "banned" });
+  if (on(form, "groups")) conditions.push({ kind: "in_groups", groupIds: listOf(form.get("groupIds")) });
+  if (on(form, "noShows")) conditions.push({ kind: "no_shows_at_least", count: number(form, "noShowCount") });
+  if (on(form, "answer")) {
+    conditions.push({ kind: text(form, "answerIs") === "not" ? "answer_is_not" : "answer_is", question: text(form, "answerQuestion"), options: form.getAll("answerOptions").map(String) });
+  }
+  const scopeKind = text(form, "scope");
+  const scope = scopeKind === "event" ? { kind: "event", eventId: text(form, "eventId") } : { kind: scopeKind };
+  const outcomeKind = text(form, "outcome");
+  const outcome = outcomeKind === "reject" ? { kind: "reject", message: text(form, "message") } : outcomeKind === "flag" ? { kind: "flag", flag: text(form, "flag") } : { kind: outcomeKind };
+  return RuleInputSchema.safeParse({ name: text(form, "name"), scope, conditions, outcome });
+}
+
+/** A condition as the list of rules says it. */
+export function conditionText(condition: Condition): string {
+  switch (condition.kind) {
+    case "trust_at_least":
+      return `Trust rank at least ${TRUST_RANK_LABEL[condition.rank as TrustRank]}`;
+    case "account_older_than":
+      return `Account older than ${condition.days.toLocaleString("en-US")} ${condition.days === 1 ? "day" : "days"}`;
+    case "shows_18_plus":
+      return "Shows 18+";
+    case "bio_contains":
+      return `Bio contains any of: ${condition.words.join(", ")}`;
+    case "bio_lacks":
+      return `Bio contains none of: ${condition.words.join(", ")}`;
+    case "proven":
+      return "Has a proven VRChat account";
+    case "banned":
+      return "Is banned from the group";
+    case "in_groups":
+      return `Member of any of: ${condition.groupIds.join(", ")}`;
+    case "no_shows_at_least":
+      return `${condition.count.toLocaleString("en-US")} or more no-shows at the group's events`;
+    case "answer_is":
+      return `'${condition.question}' is one of: ${condition.options.join(", ")}`;
+    case "answer_is_not":
+      return `'${condition.question}' is none of: ${condition.options.join(", ")}`;
+  }
+}
+
+export function outcomeText(outcome: Rule["outcome"]): string {
+  if (outcome.kind === "approve") return "Approve automatically";
+  if (outcome.kind === "reject") return "Reject automatically";
+  return `Send to review with the flag '${outcome.flag}'`;
+}

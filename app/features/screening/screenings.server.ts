@@ -1,0 +1,122 @@
+/**
+ * Each application's screening, as a small queue in the database: queued when it arrives (or its
+ * account is linked later), claimed by one worker at a time, `waiting` while VRChat cannot be read,
+ * and `done` with what the rules made of it.
+ */
+import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
+import { applications, eventApplications, screeningRules, screenings, type ScreeningScope } from "~/db/schema";
+
+type Executor = Pick<Database, "select" | "insert" | "update">;
+
+/** How long a worker holds a claimed screening before another may take it (a crashed one lets go). */
+const CLAIM_MS = 2 * 60 * 1000;
+
+/**
+ * Queues an application's screening (in the caller's transaction), when some rule could apply to it:
+ * a new screening replaces what an earlier one found.
+ */
+export async function queueScreening(tx: Executor, application: { kind: ApplicationKind; id: string }, now: Date): Promise<boolean> {
+  const scopes: ScreeningScope[] = application.kind === "group" ? ["group"] : ["events", "event"];
+  const [rule] = await tx.select({ id: screeningRules.id }).from(screeningRules).where(inArray(screeningRules.scope, scopes)).limit(1);
+  if (!rule) return false;
+  const fresh = { state: "queued" as const, nextAttemptAt: now, attempts: 0, lockedUntil: null, ruleName: null, outcome: null, flag: null };
+  await tx
+    .insert(screenings)
+    .values({ applicationKind: application.kind, applicationId: application.id, ...fresh })
+    .onConflictDoUpdate({ target: [screenings.applicationKind, screenings.applicationId], set: fresh });
+  return true;
+}
+
+export interface Claimed {
+  kind: ApplicationKind;
+  id: string;
+  attempts: number;
+}
+
+/** Up to `limit` screenings due now, claimed for this worker. */
+export async function claimDueScreenings(db: Database, now: Date, limit: number): Promise<Claimed[]> {
+  const due = db
+    .select({ kind: screenings.applicationKind, id: screenings.applicationId })
+    .from(screenings)
+    .where(and(ne(screenings.state, "done"), lte(screenings.nextAttemptAt, now), or(isNull(screenings.lockedUntil), lte(screenings.lockedUntil, now))))
+    .orderBy(screenings.nextAttemptAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const rows = await db
+    .update(screenings)
+    .set({ lockedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${screenings.attempts} + 1` })
+    .where(sql`(${screenings.applicationKind}, ${screenings.applicationId}) in (${due})`)
+    .returning({ kind: screenings.applicationKind, id: screenings.applicationId, attempts: screenings.attempts });
+  return rows;
+}
+
+export type ScreeningRecord =
+  | { state: "waiting"; retryAt: Date; ruleName: string; facts?: unknown }
+  | { state: "done"; ruleName: string | null; outcome: "approve" | "reject" | "flag" | null; flag: string | null; facts?: unknown };
+
+/** What a screening found; it lets go of its claim. */
+export async function recordScreening(db: Pick<Database, "update">, application: { kind: ApplicationKind; id: string }, record: ScreeningRecord) {
+  const set =
+    record.state === "waiting"
+      ? { state: "waiting" as const, nextAttemptAt: record.retryAt, ruleName: record.ruleName, outcome: null, flag: null, facts: record.facts ?? null }
+      : { state: "done" as const, ruleName: record.ruleName, outcome: record.outcome, flag: record.flag, facts: record.facts ?? null };
+  await db
+    .update(screenings)
+    .set({ ...set, lockedUntil: null })
+    .where(and(eq(screenings.applicationKind, application.kind), eq(screenings.applicationId, application.id)));
+}
+
+/** What screening needs of an application (null: gone, or marked as spam). */
+export interface ScreeningSubject {
+  kind: ApplicationKind;
+  id: string;
+  eventId: string | null;
+  status: ApplicationStatus;
+  vrchatUsername: string;
+  vrchatUserId: string | null;
+  vrchatLinkedHow: VRChatLinkWay | null;
+  discordUserId: string | null;
+  answers: Record<string, string>;
+}
+
+export async function screeningSubject(db: Pick<Database, "select">, application: { kind: ApplicationKind; id: string }): Promise<ScreeningSubject | null> {
+  if (application.kind === "event") {
+    const [row] = await db
+      .select({
+        eventId: eventApplications.eventId,
+        status: eventApplications.status,
+        vrchatUsername: eventApplications.vrchatUsername,
+        vrchatUserId: eventApplications.vrchatUserId,
+        vrchatLinkedHow: eventApplications.vrchatLinkedHow,
+        discordUserId: eventApplications.discordUserId,
+        answers: eventApplications.responses,
+      })
+      .from(eventApplications)
+      .where(and(eq(eventApplications.id, application.id), isNull(eventApplications.spamAt)));
+    return row ? { kind: "event", id: application.id, ...row } : null;
+  }
+  const [row] = await db
+    .select({
+      status: applications.status,
+      vrchatUsername: applications.vrchatUsername,
+      vrchatUserId: applications.vrchatUserId,
+      vrchatLinkedHow: applications.vrchatLinkedHow,
+      discordUserId: applications.discordUserId,
+      answers: applications.responses,
+    })
+    .from(applications)
+    .where(and(eq(applications.id, application.id), isNull(applications.spamAt)));
+  return row ? { kind: "group", id: application.id, eventId: null, ...row } : null;
+}
+
+/** The screenings of these applications, by id, for their cards: the state, the rule, and the flag. */
+export async function listScreenings(db: Pick<Database, "select">, kind: ApplicationKind, ids: readonly string[]): Promise<Record<string, { state: string; ruleName: string | null; outcome: string | null; flag: string | null }>> {
+  if (ids.length === 0) return {};
+  const rows = await db
+    .select({ id: screenings.applicationId, state: screenings.state, ruleName: screenings.ruleName, outcome: screenings.outcome, flag: screenings.flag })
+    .from(screenings)
+    .where(and(eq(screenings.applicationKind, kind), inArray(screenings.applicationId, [...ids])));
+  return Object.fromEntries(rows.map(({ id, ...row }) => [id, row]));
+}

@@ -1,0 +1,176 @@
+/**
+ * Screening against the VRChat fake over loopback and a real database: rules added as the page adds
+ * them, applications sent as the form stores them, the scheduled job's run, and what it decided,
+ * flagged or left waiting, through the ordinary decision flow.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { applicationAuditLog, applicationQuestions, applications, outbox, profiles, rateLimits, screeningRules, screenings, vrchatSessions } from "~/db/schema";
+import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
+import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
+import { newStatusToken } from "~/features/decisions/decisions.server";
+import { addRule } from "~/features/screening/screening-rules.server";
+import { queueScreening } from "~/features/screening/screenings.server";
+import type { RuleInput } from "~/features/screening/screening-rules";
+import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
+import { createVRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
+import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
+import { linkProvenAccount, linkVRChatAccount } from "./decide.server";
+import { runScreenings, SCREENING_TEXTS, type ScreeningServices } from "./screen-applications.server";
+
+const KNOWN_OVER_30: RuleInput = {
+  name: "Known users over 30 days",
+  scope: { kind: "group" },
+  conditions: [{ kind: "trust_at_least", rank: "known_user" }, { kind: "account_older_than", days: 30 }, { kind: "shows_18_plus" }],
+  outcome: { kind: "approve" },
+};
+const NEWCOMERS: RuleInput = { name: "Young accounts", scope: { kind: "group" }, conditions: [{ kind: "trust_at_least", rank: "visitor" }], outcome: { kind: "flag", flag: "A young account: look closely" } };
+const KNOWN_TAGS = ["system_trust_basic", "system_trust_known", "system_trust_trusted"];
+
+describeEachDatabase("screening applications by the group's rules", (kind) => {
+  let database: TestDatabase;
+  let fake: FakeVRChat;
+  let questions: FormQuestion[];
+  let services: ScreeningServices;
+  let keeperId = "";
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await database.db.insert(applicationQuestions).values([
+      { question: "What is your VRChat username?", orderIndex: 0 },
+      { question: "What is your Discord username?", orderIndex: 1 },
+      { question: "How did you find the Dwellers?", questionType: "select", options: ["A friend", "Discord"], orderIndex: 2 },
+    ]);
+    questions = await listFormQuestions(database.db, { kind: "group" });
+    const [profile] = await database.db.insert(profiles).values({ username: "keeper", email: "keeper@dwell.example", role: "admin" }).returning({ id: profiles.id });
+    keeperId = profile!.id;
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    for (const table of [applications, applicationAuditLog, outbox, vrchatSessions, rateLimits, screeningRules, screenings]) await database.db.delete(table);
+    fake = await startFakeVRChat();
+    fake.group.people.push(
+      { id: fakeUserId(1), displayName: "Moth Light", status: "requested", tags: KNOWN_TAGS, dateJoined: "2023-04-01", ageVerificationStatus: "18+" },
+      { id: fakeUserId(2), displayName: "Fresh Fern", status: "requested", tags: [], dateJoined: new Date().toISOString().slice(0, 10), ageVerificationStatus: "hidden" },
+      { id: fakeUserId(3), displayName: "Quiet Heron", status: "requested", tags: KNOWN_TAGS, dateJoined: "2022-01-01", ageVerificationStatus: "18+" },
+    );
+    const membership = createVRChatMembership({
+      client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 }),
+      groupId: FAKE_GROUP_ID,
+      timeoutMs: 2_000,
+      actionSpacingMs: 0,
+    });
+    services = { db: database.db, vrchat: { membership, membershipActions: true }, discord: null, discordInvite: null, wake: () => {}, siteOrigin: "https://dwell.example", autoApprovalsPerHour: 30 };
+  });
+  afterEach(() => fake.close());
+
+  /** Sends an application as the form stores it (its screening queued with it); linked by name when given. */
+  async function apply(username: string, linked?: { userId: string; displayName: string }, found = "A friend") {
+    const values: Record<string, string> = {
+      [answerFieldName(questions[0]!.id)]: username,
+      [answerFieldName(questions[1]!.id)]: `${username.replaceAll(" ", "").toLowerCase()}-d`,
+      [answerFieldName(questions[2]!.id)]: found,
+    };
+    const now = new Date();
+    const result = await submitApplication(database.db, {
+      scope: { kind: "group" },
+      questions,
+      fields: (name) => values[name],
+      now,
+      statusTokenHash: newStatusToken().hash,
+      vet: linked ? async () => ({ found: { check: "confirmed", account: linked } }) : undefined,
+      onStored: async (tx, stored) => {
+        await queueScreening(tx, { kind: "group", id: stored.id }, now);
+      },
+    });
+    if (!result.ok) throw new Error(result.message);
+    return result.application.id;
+  }
+
+  const state = async (id: string) => {
+    const [application] = await database.db.select({ status: applications.status, message: applications.decisionMessage }).from(applications).where(eq(applications.id, id));
+    const [screening] = await database.db.select({ state: screenings.state, rule: screenings.ruleName, outcome: screenings.outcome, flag: screenings.flag }).from(screenings).where(eq(screenings.applicationId, id));
+    return { ...application!, screening: screening ?? null };
+  };
+  const jobs = async () => (await database.db.select({ payload: outbox.payload }).from(outbox).where(eq(outbox.target, "vrchat_membership"))).map((job) => job.payload as { userId: string; action: string });
+  const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+  it("approves a known user over 30 days and 18+ through the decision flow, and flags a young account", async () => {
+    await addRule(database.db, KNOWN_OVER_30, null);
+    await addRule(database.db, NEWCOMERS, null);
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    const fern = await apply("Fresh Fern", { userId: fakeUserId(2), displayName: "Fresh Fern" });
+    expect(await runScreenings(services, new Date())).toMatchObject({ approved: 1, flagged: 1, rejected: 0 });
+    expect(await state(moth)).toMatchObject({ status: "approved", screening: { state: "done", rule: "Known users over 30 days", outcome: "approve", flag: null } });
+    expect(await state(fern)).toMatchObject({ status: "pending", screening: { state: "done", rule: "Young accounts", outcome: "flag", flag: "A young account: look closely" } });
+    // Acted on in VRChat once, as a staff member's approval is; recorded under the rule's name.
+    expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(1), action: "accept" })]);
+    const [history] = await database.db.select({ actor: applicationAuditLog.actorName, actorId: applicationAuditLog.actorId, to: applicationAuditLog.toValue }).from(applicationAuditLog).where(eq(applicationAuditLog.field, "status"));
+    expect(history).toEqual({ actor: 'rule "Known users over 30 days"', actorId: null, to: "approved" });
+    // One user read each; nothing more is asked, nothing screened twice.
+    expect(fake.calls.user).toBe(2);
+    expect(await runScreenings(services, later(5))).toMatchObject({ approved: 0, flagged: 0 });
+    expect(fake.calls.user).toBe(2);
+  });
+
+  it("rejects by a rule with its message, and leaves an application no rule matches to staff", async () => {
+    await addRule(database.db, { name: "Found on Discord", scope: { kind: "group" }, conditions: [{ kind: "answer_is", question: "How did you find the Dwellers?", options: ["Discord"] }], outcome: { kind: "reject", message: "We take members by introduction only." } }, null);
+    const heron = await apply("Quiet Heron", undefined, "Discord");
+    const moth = await apply("Moth Light", undefined, "A friend");
+    expect(await runScreenings(services, new Date())).toMatchObject({ rejected: 1, none: 1 });
+    const rejected = await state(heron);
+    expect(rejected.status).toBe("rejected");
+    expect(rejected.message).toContain("We take members by introduction only.");
+    expect(await state(moth)).toMatchObject({ status: "pending", screening: { state: "done", rule: null } });
+    // No VRChat condition: VRChat was not asked.
+    expect(fake.calls.user ?? 0).toBe(0);
+  });
+
+  it("waits while VRChat cannot be read, never deciding on missing facts, and decides once it can", async () => {
+    await addRule(database.db, KNOWN_OVER_30, null);
+    await addRule(database.db, { ...NEWCOMERS, outcome: { kind: "reject", message: "No." } }, null);
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    await fake.setMode("down");
+    expect(await runScreenings(services, new Date())).toMatchObject({ waiting: 1, approved: 0, rejected: 0 });
+    expect(await state(moth)).toMatchObject({ status: "pending", screening: { state: "waiting", rule: "Known users over 30 days" } });
+    // Not due yet: nothing is asked.
+    expect(await runScreenings(services, new Date())).toMatchObject({ waiting: 0 });
+    await fake.setMode("normal");
+    expect(await runScreenings(services, later(2))).toMatchObject({ approved: 1 });
+    expect(await state(moth)).toMatchObject({ status: "approved", screening: { state: "done", outcome: "approve" } });
+  });
+
+  it("holds to the hourly limit of automatic approvals, flagging the rest for staff", async () => {
+    services.autoApprovalsPerHour = 1;
+    await addRule(database.db, KNOWN_OVER_30, null);
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    const heron = await apply("Quiet Heron", { userId: fakeUserId(3), displayName: "Quiet Heron" });
+    expect(await runScreenings(services, new Date())).toMatchObject({ approved: 1, flagged: 1 });
+    const statuses = [await state(moth), await state(heron)];
+    expect(statuses.map((s) => s.status).sort()).toEqual(["approved", "pending"]);
+    expect(statuses.find((s) => s.status === "pending")!.screening).toMatchObject({ flag: SCREENING_TEXTS.paused });
+  });
+
+  it("screens again when the account is linked later, and approves automatically only a proven or name-matched one", async () => {
+    await addRule(database.db, KNOWN_OVER_30, null);
+    const heron = await apply("Quiet Heron");
+    expect(await runScreenings(services, new Date())).toMatchObject({ none: 1 });
+    // A staff member's choice: the rule holds, but a chosen account is not approved by a rule.
+    await linkVRChatAccount(services, heron, fakeUserId(3), { id: keeperId, username: "keeper", via: "sanctum", role: "admin" });
+    expect(await runScreenings(services, new Date())).toMatchObject({ flagged: 1 });
+    expect((await state(heron)).screening).toMatchObject({ outcome: "flag", flag: expect.stringContaining("neither proven nor matched by name") });
+    // Proven now (the flow a bio code's check calls): screened again, and approved.
+    await linkProvenAccount(services, { kind: "group", id: heron, eventId: null }, { userId: fakeUserId(3), displayName: "Quiet Heron" }, { name: "the applicant" });
+    expect(await runScreenings(services, new Date())).toMatchObject({ approved: 1 });
+  });
+
+  it("a rule for events does not touch the group's applications", async () => {
+    await addRule(database.db, { ...KNOWN_OVER_30, scope: { kind: "events" } }, null);
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    // No rule could apply: nothing was even queued.
+    expect((await state(moth)).screening).toBeNull();
+    expect(await runScreenings(services, new Date())).toMatchObject({ approved: 0, none: 0 });
+  });
+});

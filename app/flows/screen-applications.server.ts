@@ -1,0 +1,132 @@
+/**
+ * Screening: the group's rules applied to applications around the clock. An application is queued
+ * when it arrives and again when its VRChat account is linked later (a proof, a staff member's
+ * choice); a scheduled job works through the queue, reads what the rules in scope need from VRChat
+ * (one user read each, their groups only when a rule asks, their standing in the group only when a
+ * rule asks about bans) from screening's own allowance, and acts on the first rule that holds.
+ *
+ * Every automatic decision is an ordinary decision through flows/decide, made by 'rule "<name>"':
+ * recorded, reversible, acting in VRChat and Discord as a staff member's would. It is never taken on
+ * facts that could not be read (the screening waits and runs again), approves only a proven or
+ * name-matched account, and at most SCREENING_AUTO_APPROVALS_PER_HOUR approvals an hour.
+ */
+import type { Database } from "~/db/db.server";
+import { attendanceRecords } from "~/features/applications/attendance.server";
+import { asksVRChat, inScope, needsGroups, screen, type Facts, type Rule } from "~/features/screening/screening-rules";
+import { listRules } from "~/features/screening/screening-rules.server";
+import { claimDueScreenings, recordScreening, screeningSubject, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { log } from "~/utils/log.server";
+import { hitRateLimit } from "~/utils/rate-limit.server";
+import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
+
+export const SCREENING_TEXTS = {
+  paused: "Automatic approvals paused: hourly limit",
+  full: "Every place is taken: the rule's approval is left to staff",
+  needsProof: "The rule would approve, but this form approves only proven accounts",
+} as const;
+
+/** How often the queue is looked at: an application is screened within about this long of arriving. */
+export const SCREENING_LOOK_MS = 15_000;
+
+/** When a screening that could not read VRChat runs again: sooner at first, then every half hour. */
+const retryAfterMs = (attempts: number) => Math.min(30, 2 ** Math.max(0, attempts - 1)) * 60 * 1000;
+
+export interface ScreeningServices extends DecideServices {
+  /** Automatic approvals allowed an hour, all processes together. */
+  autoApprovalsPerHour: number;
+}
+
+/** The rule's hand in the history and in Discord: 'rule "Known users over 30 days"'. */
+export const ruleDecider = (rule: Pick<Rule, "name">): Decider => ({ id: "", username: `rule "${rule.name}"`, via: "rule", role: null });
+
+/** The facts the rules in scope need, each read once; what could not be read stays null. */
+async function factsOf(services: ScreeningServices, subject: ScreeningSubject, rules: readonly Rule[]): Promise<Facts> {
+  const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
+  const [record] = Object.values(await attendanceRecords(services.db, subject.eventId ?? "00000000-0000-0000-0000-000000000000", [subject]));
+  const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: null, noShows: record?.noShows ?? 0, answers: subject.answers };
+  if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: false };
+  const membership = services.vrchat.membership;
+  if (!membership) return facts;
+  const standing = rules.some((rule) => rule.conditions.some((condition) => condition.kind === "banned"));
+  if (!rules.some(asksVRChat) && !standing) return facts;
+  try {
+    const read = await membership.screeningFacts(subject.vrchatUserId, { groups: needsGroups(rules), standing });
+    if (!read) return { ...facts, vrchat: "none", banned: false };
+    return { ...facts, vrchat: read.account, groups: read.groups, banned: read.banned };
+  } catch (error) {
+    log.warn("screening could not read VRChat", { error: error instanceof Error ? error.message : String(error) });
+  }
+  return facts;
+}
+
+/** Screens one claimed application: its rules' verdict, acted on. */
+async function screenOne(services: ScreeningServices, claimed: { kind: "group" | "event"; id: string; attempts: number }, allRules: readonly Rule[], now: Date) {
+  const subject = await screeningSubject(services.db, claimed);
+  // Decided meanwhile, withdrawn, or marked as spam: nothing to screen.
+  if (!subject || (subject.status !== "pending" && subject.status !== "waitlist")) {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null });
+    return "skipped" as const;
+  }
+  const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
+  const rules = allRules.filter((rule) => inScope(rule, where));
+  const facts = await factsOf(services, subject, rules);
+  const verdict = screen(rules, facts, now);
+  const kept = { vrchat: facts.vrchat, groups: facts.groups, banned: facts.banned, noShows: facts.noShows, linkedHow: facts.linkedHow };
+  if (verdict.kind === "none") {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept });
+    return "none" as const;
+  }
+  if (verdict.kind === "wait") {
+    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept });
+    return "waiting" as const;
+  }
+  const { rule, outcome } = verdict;
+  const flagged = (flag: string) => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept });
+  if (outcome.kind === "flag") {
+    await flagged(outcome.flag);
+    return "flagged" as const;
+  }
+  if (outcome.kind === "approve") {
+    const allowance = await hitRateLimit(services.db, { key: "screening-approvals", limit: services.autoApprovalsPerHour, windowMs: 60 * 60_000, now });
+    if (!allowance.allowed) {
+      await flagged(SCREENING_TEXTS.paused);
+      return "flagged" as const;
+    }
+  }
+  const review = await findReview(services.db, subject.eventId ?? undefined);
+  if (!review) {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null });
+    return "skipped" as const;
+  }
+  const decided = await decideApplication(
+    services,
+    review,
+    { id: subject.id, status: outcome.kind === "approve" ? "approved" : "rejected", reason: outcome.kind === "reject" ? outcome.message : null },
+    ruleDecider(rule),
+  );
+  if (decided.kind === "full") await flagged(SCREENING_TEXTS.full);
+  else if (decided.kind === "needs-proof") await flagged(SCREENING_TEXTS.needsProof);
+  else await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: decided.kind === "decided" ? outcome.kind : null, flag: null, facts: kept });
+  return decided.kind === "decided" ? (outcome.kind === "approve" ? ("approved" as const) : ("rejected" as const)) : ("flagged" as const);
+}
+
+export type ScreeningTally = Record<"approved" | "rejected" | "flagged" | "waiting" | "none" | "skipped", number>;
+
+/** The scheduled job: screens what is due, `limit` at a time. */
+export async function runScreenings(services: ScreeningServices, now: Date, limit = 25): Promise<ScreeningTally> {
+  const tally: ScreeningTally = { approved: 0, rejected: 0, flagged: 0, waiting: 0, none: 0, skipped: 0 };
+  const claimed = await claimDueScreenings(services.db as Database, now, limit);
+  if (claimed.length === 0) return tally;
+  const rules = await listRules(services.db);
+  for (const one of claimed) {
+    try {
+      tally[await screenOne(services, one, rules, now)] += 1;
+    } catch (error) {
+      // Let go of it: it is tried again at the next run.
+      log.error("screening an application failed", { error });
+      await recordScreening(services.db, one, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(one.attempts)), ruleName: "" });
+      tally.waiting += 1;
+    }
+  }
+  return tally;
+}

@@ -1,0 +1,82 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { ErrorAlert } from "~/components/ui/alert";
+import { appContext } from "~/context";
+import { getEvent } from "~/features/events/events.server";
+import { ruleInputFromForm } from "~/features/screening/rule-form";
+import { addRule, deleteRule, listRuleChoices, listRules, moveRule } from "~/features/screening/screening-rules.server";
+import { AddRuleForm, RuleList } from "~/features/screening/screening-page";
+import type { ChoiceQuestion } from "~/features/screening/rule-form";
+import { requireStaff } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import type { Route } from "./+types/_site.admin.screening";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff(request, context, "screening");
+  const { db, config } = context.get(appContext);
+  const empty = { error: null as string | null, rules: [] as Awaited<ReturnType<typeof listRules>>, events: [] as { id: string; title: string }[], questions: [] as ChoiceQuestion[], autoApprovalsPerHour: config.SCREENING_AUTO_APPROVALS_PER_HOUR };
+  try {
+    const [rules, choices] = await Promise.all([listRules(db), listRuleChoices(db)]);
+    return { ...empty, rules, ...choices };
+  } catch (error) {
+    log.error("failed to load the screening rules", { error });
+    return data({ ...empty, error: "The screening rules could not be loaded just now." }, { status: 503 });
+  }
+}
+
+const MoveSchema = z.object({ id: z.uuid(), direction: z.enum(["up", "down"]) });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "screening");
+  const { db } = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  const intent = form.get("intent");
+  try {
+    if (intent === "add") {
+      const parsed = ruleInputFromForm(form);
+      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+      if (parsed.data.scope.kind === "event" && !(await getEvent(db, parsed.data.scope.eventId))) return data({ error: "Event not found" }, { status: 404 });
+      const added = await addRule(db, parsed.data, viewer.id);
+      if (!added.ok) return data({ error: added.error }, { status: added.status });
+      return { ok: true as const, message: `Rule "${parsed.data.name}" added.` };
+    }
+    if (intent === "delete") {
+      const id = z.uuid().safeParse(form.get("id"));
+      if (!id.success || !(await deleteRule(db, id.data))) return data({ error: "This rule no longer exists." }, { status: 404 });
+      return { ok: true as const, message: "Rule deleted." };
+    }
+    if (intent === "move") {
+      const move = MoveSchema.safeParse({ id: form.get("id"), direction: form.get("direction") });
+      if (!move.success) return data({ error: "This rule no longer exists." }, { status: 400 });
+      if (!(await moveRule(db, move.data.id, move.data.direction))) return data({ error: "This rule cannot move further." }, { status: 409 });
+      return { ok: true as const, message: null };
+    }
+  } catch (error) {
+    log.error("failed to change the screening rules", { error });
+    return data({ error: "The rules could not be saved just now." }, { status: 503 });
+  }
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export function meta() {
+  return [{ title: "Screening · The Sanctum" }];
+}
+
+export default function ScreeningPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { error, rules, events, questions, autoApprovalsPerHour } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="font-display text-4xl text-mist-100">Screening</h1>
+        <p className="mt-2 max-w-2xl text-mist-300">
+          Rules the group's applications meet as they arrive, and again when an applicant's VRChat account is linked. The first rule whose conditions all hold
+          decides; when none does, the application waits for staff as before. Nothing is decided on facts VRChat could not give, and at most{" "}
+          {autoApprovalsPerHour.toLocaleString("en-US")} applications are approved automatically an hour.
+        </p>
+      </div>
+      {error ? <ErrorAlert>{error}</ErrorAlert> : <RuleList rules={rules} events={events} />}
+      <AddRuleForm events={events} questions={questions} failure={actionData && "error" in actionData ? actionData.error : null} />
+    </div>
+  );
+}
