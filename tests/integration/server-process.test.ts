@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { ON_PGLITE, ON_POSTGRES, postgresUrl } from "../setup/test-database";
 import { runUserCommand } from "../setup/sanctum-client";
-import { killDuringStart, runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
+import { killDuringStart, runServerProcess, SERVER_START_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const dirs: string[] = [];
 const running: ServerProcess[] = [];
@@ -26,7 +26,9 @@ async function start(env: Record<string, string>) {
   return server;
 }
 
-describe.runIf(ON_PGLITE)("the server process on the embedded database", () => {
+// Each test starts servers (some two or more, one after the other, on a database made from nothing):
+// each start may take its whole allowance on a busy machine.
+describe.runIf(ON_PGLITE)("the server process on the embedded database", { timeout: 2 * SERVER_START_TIMEOUT_MS }, () => {
   it("seeds demo content on a new data folder, serves pages, and answers 404s", async () => {
     const server = await start({ DATA_DIR: dataDir() });
     const events = await fetch(`${server.url}/events`);
