@@ -12,10 +12,11 @@ import { isDecided, type ApplicationKind, type ApplicationStatus, type VRChatLin
 import { eventApplications, outbox } from "~/db/schema";
 import { listLinkTargets, linkAccountIn, type LinkedAccount } from "~/features/applications/linked-accounts.server";
 import { type ReviewScope } from "~/features/applications/review.server";
-import { reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
+import { lastStatusChange, reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
 import type { Places } from "~/features/applications/places";
 import { getSiteSettings } from "~/features/accounts/team.server";
-import { queueScreening } from "~/features/screening/screenings.server";
+import { ruleNameOf } from "~/features/screening/screening-rules";
+import { markReopened, queueScreening } from "~/features/screening/screenings.server";
 import { applyDecision, listDecisionMessages } from "~/features/decisions/decisions.server";
 import { approvalNonce } from "~/features/discord/discord-bot.server";
 import { queueMembershipAction } from "~/features/vrchat/vrchat-membership.server";
@@ -61,6 +62,7 @@ export type OneOutcome =
 /** One application's decision (or, for an event application, its notes). */
 export async function decideApplication(services: DecideServices, review: Review, decision: OneDecision, decider: Decider): Promise<OneOutcome> {
   if ((await unproven(services, review, [decision.id], decision.status)) > 0) return { kind: "needs-proof" };
+  const reopening = review.scope.kind === "group" && decision.status === "pending" ? await ruleDecision(services.db, decision.id) : null;
   const now = new Date();
   const links = await linksFor(services, review.scope, [decision.id], decision.status);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider, { block: decision.block, reason: decision.reason });
@@ -73,14 +75,28 @@ export async function decideApplication(services: DecideServices, review: Review
     { id: decider.id || null, username: deciderName(decider) },
     now,
     onDecided,
-    { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved },
+    { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved, reopenFrom: reopening?.status },
   );
   if (done === "conflict") return { kind: "conflict" };
+  if (done === true && reopening) {
+    const undone = reopening.status === "approved" ? "approved" : "rejected";
+    await markReopened(services.db, { kind: "group", id: decision.id }, `Reopened by ${deciderName(decider)}: rule "${reopening.rule}" had ${undone} it`);
+  }
   if (typeof done === "object") return { kind: "full", places: done.full };
   if (!done) return { kind: "missing" };
   services.wake();
   await linkMovedUp(services, review, refill, "staff");
   return { kind: "decided", notLinked: tally.notLinked > 0 };
+}
+
+/**
+ * A group application whose status a screening rule set (its last change): what the rule set, and
+ * which rule. Such a decision can be reopened by staff (back to Pending); a person's cannot.
+ */
+async function ruleDecision(db: Database, id: string) {
+  const last = await lastStatusChange(db, "group", id);
+  const rule = last && last.actorId === null ? ruleNameOf(last.actorName) : null;
+  return rule && last?.status && isDecided(last.status as ApplicationStatus) ? { rule, status: last.status as ApplicationStatus } : null;
 }
 
 export type ManyOutcome =

@@ -12,9 +12,12 @@
  */
 import type { Database } from "~/db/db.server";
 import { attendanceRecords } from "~/features/applications/attendance.server";
-import { asksVRChat, inScope, needsGroups, screen, type Facts, type Rule } from "~/features/screening/screening-rules";
-import { listRules } from "~/features/screening/screening-rules.server";
-import { claimDueScreenings, recordScreening, screeningSubject, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { asksVRChat, inScope, needsGroups, ruleActorName, screen, type Facts, type Rule, type RuleInput } from "~/features/screening/screening-rules";
+import { DRAFT_RULE_ID, tryRules, type TrialResult } from "~/features/screening/screening-trial";
+import { addRule, listRules, type RuleChange } from "~/features/screening/screening-rules.server";
+import { LookupBudgetError } from "~/utils/lookup-cache.server";
+import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { claimDueScreenings, recordScreening, screeningSubject, trialSubjects, type ScreeningSubject } from "~/features/screening/screenings.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
@@ -37,13 +40,26 @@ export interface ScreeningServices extends DecideServices {
 }
 
 /** The rule's hand in the history and in Discord: 'rule "Known users over 30 days"'. */
-export const ruleDecider = (rule: Pick<Rule, "name">): Decider => ({ id: "", username: `rule "${rule.name}"`, via: "rule", role: null });
+export const ruleDecider = (rule: Pick<Rule, "name">): Decider => ({ id: "", username: ruleActorName(rule.name), via: "rule", role: null });
+
+/** No event's id: what the group's applications' no-shows are counted against (every event counts). */
+const NO_EVENT = "00000000-0000-0000-0000-000000000000";
+
+/** The no-shows of these people at the group's events, their own event left out. */
+async function noShowsOf(db: Database, people: { id: string; eventId: string | null; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[]) {
+  const byEvent = Map.groupBy(people, (person) => person.eventId ?? NO_EVENT);
+  const counts: Record<string, number> = {};
+  for (const [eventId, group] of byEvent) {
+    for (const [id, record] of Object.entries(await attendanceRecords(db, eventId, group))) counts[id] = record.noShows;
+  }
+  return counts;
+}
 
 /** The facts the rules in scope need, each read once; what could not be read stays null. */
 async function factsOf(services: ScreeningServices, subject: ScreeningSubject, rules: readonly Rule[]): Promise<Facts> {
   const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
-  const [record] = Object.values(await attendanceRecords(services.db, subject.eventId ?? "00000000-0000-0000-0000-000000000000", [subject]));
-  const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: null, noShows: record?.noShows ?? 0, answers: subject.answers };
+  const noShows = (await noShowsOf(services.db as Database, [subject]))[subject.id] ?? 0;
+  const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: null, noShows, answers: subject.answers };
   if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: false };
   const membership = services.vrchat.membership;
   if (!membership) return facts;
@@ -57,6 +73,42 @@ async function factsOf(services: ScreeningServices, subject: ScreeningSubject, r
     log.warn("screening could not read VRChat", { error: error instanceof Error ? error.message : String(error) });
   }
   return facts;
+}
+
+export type RuleAdded = RuleChange | { ok: false; status: 422 | 503; error: string };
+
+/**
+ * A new rule, once the groups it names are known to VRChat (one `GET /groups/{groupId}` each, from
+ * the staff's lookups): a rule naming a group that does not exist could never hold. Without VRChat
+ * on the site, a rule naming groups is refused: it could never be read either.
+ */
+export async function addScreeningRule(db: Database, membership: VRChatMembership | null, input: RuleInput, by: string | null): Promise<RuleAdded> {
+  const named = [...new Set(input.conditions.flatMap((condition) => (condition.kind === "in_groups" ? condition.groupIds : [])))];
+  if (named.length > 0) {
+    if (!membership) return { ok: false, status: 422, error: "VRChat is not configured on this site: a rule cannot ask about other groups." };
+    for (const id of named) {
+      try {
+        if ((await membership.groupName(id)) === null) return { ok: false, status: 422, error: `VRChat has no group ${id}.` };
+      } catch (error) {
+        if (!(error instanceof LookupBudgetError)) log.warn("could not check a rule's group in VRChat", { error: error instanceof Error ? error.message : String(error) });
+        return { ok: false, status: 503, error: "VRChat could not confirm the groups just now: the rule was not saved. Try again in a moment." };
+      }
+    }
+  }
+  return addRule(db, input, by);
+}
+
+/** How many decided applications 'Try these rules' looks back on. */
+export const TRIAL_SIZE = 200;
+
+/**
+ * 'Try these rules': the saved rules, with `draft` after them when given, met with the last
+ * TRIAL_SIZE decided applications. Writes nothing and asks VRChat nothing.
+ */
+export async function tryScreeningRules(db: Database, draft: RuleInput | null, now: Date): Promise<TrialResult> {
+  const saved = await listRules(db);
+  const rules = draft ? [...saved, { ...draft, id: DRAFT_RULE_ID }] : saved;
+  return tryRules(rules, await trialSubjects(db, TRIAL_SIZE, (people) => noShowsOf(db, people)), now);
 }
 
 /** Screens one claimed application: its rules' verdict, acted on. */

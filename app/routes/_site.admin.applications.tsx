@@ -4,7 +4,7 @@ import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import { ApplicationCard } from "~/features/applications/application-card";
-import { attendeeEntry, DECISION_ACTION_TARGETS, NOT_LINKED_DECIDED, type ScreeningLine } from "~/features/applications/application-card-lines";
+import { attendeeEntry, DECISION_ACTION_TARGETS, NOT_LINKED_DECIDED, ONLY_RULES_REOPEN, REOPEN_NOTE, type ScreeningLine } from "~/features/applications/application-card-lines";
 import { NEEDS_PROOF_MESSAGE, needsProofMessage } from "~/features/applications/proof";
 import { listScreenings } from "~/features/screening/screenings.server";
 import { listPlaces } from "~/features/applications/capacity.server";
@@ -239,7 +239,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const failed =
     found.scope.kind === "event"
       ? "Failed to update application status"
-      : `Failed to ${parsed.success && parsed.data.intent === "status" ? (parsed.data.status === "approved" ? "approve" : "reject") : "update"} application`;
+      : `Failed to ${parsed.success && parsed.data.intent === "status" ? ({ approved: "approve", pending: "reopen" } as Record<string, string>)[parsed.data.status] ?? "reject" : "update"} application`;
   if (!parsed.success) return data({ error: failed }, { status: 400 });
   const change = parsed.data;
   // Group applications are approved or rejected once, from pending (spec); event ones any to any.
@@ -258,11 +258,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       },
       decider,
     );
-    if (outcome.kind === "conflict") return data({ error: failed }, { status: 409 });
+    if (outcome.kind === "conflict") return data({ error: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? ONLY_RULES_REOPEN : failed }, { status: 409 });
     if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, 1), full: true as const }, { status: 409 });
     if (outcome.kind === "missing") return data({ error: failed }, { status: 404 });
     if (outcome.kind === "needs-proof") return data({ error: NEEDS_PROOF_MESSAGE }, { status: 409 });
-    return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED } : { ok: true as const };
+    return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED } : { ok: true as const, message: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? REOPEN_NOTE : undefined };
   } catch (error) {
     log.error("failed to review an application", { error });
     return data({ error: failed }, { status: 503 });

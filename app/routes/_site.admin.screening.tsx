@@ -3,8 +3,9 @@ import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { getEvent } from "~/features/events/events.server";
-import { ruleInputFromForm } from "~/features/screening/rule-form";
-import { addRule, deleteRule, listRuleChoices, listRules, moveRule } from "~/features/screening/screening-rules.server";
+import { draftIsEmpty, ruleInputFromForm } from "~/features/screening/rule-form";
+import { addScreeningRule, tryScreeningRules } from "~/flows/screen-applications.server";
+import { deleteRule, listRuleChoices, listRules, moveRule } from "~/features/screening/screening-rules.server";
 import { AddRuleForm, RuleList } from "~/features/screening/screening-page";
 import type { ChoiceQuestion } from "~/features/screening/rule-form";
 import { requireStaff } from "~/utils/admin-guard.server";
@@ -28,7 +29,7 @@ const MoveSchema = z.object({ id: z.uuid(), direction: z.enum(["up", "down"]) })
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "screening");
-  const { db } = context.get(appContext);
+  const { db, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const intent = form.get("intent");
@@ -37,9 +38,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const parsed = ruleInputFromForm(form);
       if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
       if (parsed.data.scope.kind === "event" && !(await getEvent(db, parsed.data.scope.eventId))) return data({ error: "Event not found" }, { status: 404 });
-      const added = await addRule(db, parsed.data, viewer.id);
+      const added = await addScreeningRule(db, vrchat.membership, parsed.data, viewer.id);
       if (!added.ok) return data({ error: added.error }, { status: added.status });
       return { ok: true as const, message: `Rule "${parsed.data.name}" added.` };
+    }
+    if (intent === "try") {
+      // 'Try these rules': the saved rules, with the rule being written after them when there is one.
+      const parsed = draftIsEmpty(form) ? null : ruleInputFromForm(form);
+      if (parsed && !parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+      return { trial: await tryScreeningRules(db, parsed?.data ?? null, new Date()) };
     }
     if (intent === "delete") {
       const id = z.uuid().safeParse(form.get("id"));

@@ -141,4 +141,28 @@ test("rules written on the Screening page approve one applicant and flag another
   await expect(entry(MOTH.name).getByTestId("screening")).toHaveText('Approved by rule "Known users over 30 days"');
   await expect(entry(FERN.name).getByTestId("screening")).toHaveText("A young account: look closely");
   await page.screenshot({ path: "test-results/screening-cards-wide.png", fullPage: true });
+
+  // Staff reject Fern; 'Try these rules' then sets a rule being written beside what was decided, saving nothing.
+  await hydrated(page);
+  await entry(FERN.name).getByRole("button", { name: "Reject" }).click();
+  await expect(entry(FERN.name).getByText("Rejected", { exact: true })).toBeVisible();
+  await page.goto(`${server.url}/admin/screening`);
+  await hydrated(page);
+  await form.getByLabel("Name").fill("Everyone 18+");
+  await form.getByLabel("Trust rank at least").check();
+  await form.getByLabel("Trust rank", { exact: true }).selectOption({ label: "Visitor" });
+  await form.getByLabel("Approve automatically").check();
+  await form.getByRole("button", { name: "Try these rules" }).click();
+  const trial = page.getByTestId("trial");
+  await expect(trial).toContainText("Tried on the last 2 decided applications");
+  const row = (name: string) => trial.getByRole("row").filter({ has: page.getByRole("rowheader", { name }) });
+  // Moth: approved by the first rule, as she was. Fern: the flag comes first, so the draft never meets her.
+  await expect(row("Known users over 30 days")).toContainText(/Known users over 30 days\s*1\s*0\s*0\s*0/);
+  await expect(row("Young accounts")).toContainText(/Young accounts\s*0\s*0\s*1\s*0/);
+  await expect(row("Everyone 18+ (not saved yet)")).toContainText(/0\s*0\s*0\s*0/);
+  await expect(trial).toContainText("Where a rule would have approved or rejected, staff decided the same.");
+  // The rule being written is still there, and nothing was added.
+  await expect(form.getByLabel("Name")).toHaveValue("Everyone 18+");
+  await expect(rules.locator(":scope > li")).toHaveCount(2);
+  await page.screenshot({ path: "test-results/screening-trial-wide.png", fullPage: true });
 });

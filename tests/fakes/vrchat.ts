@@ -212,6 +212,8 @@ export interface FakeRoleWrite {
 
 export interface FakeGroup {
   name: string;
+  /** Other groups VRChat knows (`GET /groups/{groupId}` for another id); any other id is 404. */
+  otherGroups?: { id: string; name: string }[];
   /** The group's roles (`GET /groups/{groupId}/roles`), and the ones made and deleted. */
   roles: FakeRole[];
   /** Roles made from now on get ids without the `grol_` prefix (GroupRoleID sets no pattern). */
@@ -336,6 +338,7 @@ export type FakeEndpoint =
   | "totp"
   | "currentUser"
   | "group"
+  | "otherGroup"
   | "userGroupInstances"
   | "groupInstances"
   | "instance"
@@ -912,6 +915,13 @@ export async function startFakeVRChat(
       }];
     }
     if (path === g) return ["group", () => ({ id: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", memberCount: group.memberCount, onlineMemberCount: group.onlineMemberCount })];
+    const other = /^\/groups\/(grp_[^/]+)$/.exec(path);
+    if (other) {
+      return ["otherGroup", () => {
+        const found = group.otherGroups?.find((known) => known.id === other[1]);
+        return found ? { id: found.id, name: found.name, shortCode: "OTHER", memberCount: 10, onlineMemberCount: 1 } : new Refusal(404, "Group not found");
+      }];
+    }
     if (path === `${g}/instances`) {
       return ["groupInstances", () =>
         group.instances.filter((i) => !i.closed).map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),

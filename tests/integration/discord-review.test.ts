@@ -66,7 +66,7 @@ async function reviewPost(name: string) {
 async function reviewText(name: string) {
   const html = await fetch(`${server.url}/admin/applications?status=all`, { headers: { cookie: cookies.owner } }).then((r) => r.text());
   const start = html.lastIndexOf("<li", html.indexOf(`>${name}<`));
-  return html.slice(start, html.indexOf("</details>", start)).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+  return html.slice(start, html.indexOf("</details>", start)).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, " ");
 }
 
 async function applicationIdOf(name: string) {
@@ -361,4 +361,60 @@ describe("a proven VRChat account, where the group's form requires one", () => {
     expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by keeper in Discord" } });
     await until("the accept in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(3) && action.kind === "accept"));
   }, 90_000);
+});
+
+describe("a screening rule's decision", () => {
+  it("is an ordinary decision: acted on in VRChat once, named in the Discord review message, and reopened by staff", async () => {
+    const known = ["system_trust_basic", "system_trust_known", "system_trust_trusted"];
+    fake.group.people.push({ id: fakeUserId(4), displayName: "Moth Known", status: "requested", tags: known, dateJoined: "2023-04-01", ageVerificationStatus: "18+" });
+    // The form no longer requires proof (the test above asked for it); a name-matched account may be approved by a rule.
+    const unrequired = await postForm(server.url, "/admin/questions", { intent: "require-proof" }, { cookie: cookies.owner });
+    expect(unrequired.status).toBe(200);
+    await unrequired.body?.cancel();
+    createAccountWithCommand(dataDir, "rook@dwell.example", "moonlight-over-the-rook", "reviewer");
+    const reviewer = await signIn(server.url, "rook@dwell.example", "moonlight-over-the-rook");
+    const rule = { intent: "add", name: "Known users over 30 days", scope: "group", trust: "on", trustRank: "known_user", age: "on", ageDays: "30", adult: "on", outcome: "approve" };
+    // A reviewer may not write rules; the owner may.
+    const refused = await postForm(server.url, "/admin/screening", rule, { cookie: reviewer });
+    expect(refused.status).toBe(403);
+    await refused.body?.cancel();
+    const added = await postForm(server.url, "/admin/screening", rule, { cookie: cookies.owner });
+    expect(added.status).toBe(200);
+    await added.body?.cancel();
+
+    // Moth applies with her profile link (the form asks for it since the test above): linked by name at once.
+    const form = await fetch(`${server.url}/apply`).then((response) => response.text());
+    const names = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((m) => m[1]!);
+    const answers = ["Moth Known", "mothknown-discord", "A friend", "I tend the lanterns", "", `https://vrchat.com/home/user/${fakeUserId(4)}`];
+    const applied = await postForm(server.url, "/apply", Object.fromEntries(names.map((field, i) => [field, answers[i]!])));
+    expect(applied.status).toBe(200);
+    await applied.body?.cancel();
+    const { post } = await reviewPost("Moth Known");
+    await until("the rule's approval in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(4) && action.kind === "accept"), 60_000);
+    await until("the review message's edit", () => discord.channelPosts.find((p) => p.id === post.id)!.edits > 0, 60_000);
+    const edited = discord.channelPosts.find((p) => p.id === post.id)!;
+    // As Discord shows it: punctuation escaped with a backslash reads as itself.
+    expect(edited.content.replace(/\\([!-/:-@[-`{-~])/g, "$1")).toBe('✅ Approved by rule "Known users over 30 days"');
+    expect(edited.components).toEqual([]);
+    expect(await reviewText("Moth Known")).toContain('Approved by rule "Known users over 30 days"');
+
+    // Staff reopen it from the Sanctum: Pending again, and the review message gets its buttons back.
+    const id = await applicationIdOf("Moth Known");
+    const reopened = await postForm(server.url, "/admin/applications", { intent: "status", id, status: "pending" }, { cookie: reviewer });
+    expect(reopened.status).toBe(200);
+    await reopened.body?.cancel();
+    const card = await reviewText("Moth Known");
+    expect(card).toContain('Reopened by rook: rule "Known users over 30 days" had approved it');
+    expect(card).toContain("Pending");
+    await until("the buttons back in Discord", () => (discord.channelPosts.find((p) => p.id === post.id)!.components.length ?? 0) > 0, 60_000);
+    // A person's decision is not reopened.
+    const staffDecided = await postForm(server.url, "/admin/applications", { intent: "status", id, status: "rejected" }, { cookie: reviewer });
+    expect(staffDecided.status).toBe(200);
+    await staffDecided.body?.cancel();
+    const again = await postForm(server.url, "/admin/applications", { intent: "status", id, status: "pending" }, { cookie: reviewer });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("Only a decision made by a screening rule can be reopened");
+    // Accepted in VRChat once, by the rule.
+    expect(fake.actions.filter((action) => action.userId === fakeUserId(4) && action.kind === "accept")).toHaveLength(1);
+  }, 120_000);
 });

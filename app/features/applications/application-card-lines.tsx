@@ -107,6 +107,14 @@ export interface ScreeningLine {
 
 export const SCREENING_WAITS = "Screening waits for VRChat";
 
+/** A group application decided by a rule can go back to staff ('Reopen'); a person's decision cannot. */
+export const ONLY_RULES_REOPEN = "Only a decision made by a screening rule can be reopened, and only while it stands.";
+export const REOPEN_NOTE = "Back to Pending for staff to decide. What the rule did in VRChat stays as it is.";
+
+/** Whether the card offers 'Reopen': a group decision a rule made, still standing. */
+export const reopenable = (line: ScreeningLine | null, status: string) =>
+  line !== null && line.state === "done" && line.ruleName !== null && !line.flag && ((line.outcome === "approve" && status === "approved") || (line.outcome === "reject" && status === "rejected"));
+
 /** The card's screening line: a flag, a wait for VRChat, or the rule that decided; null for nothing to say. */
 export function screeningText(line: ScreeningLine, status: string): { tone: "gold" | "muted"; text: string } | null {
   if (line.state === "waiting") return { tone: "gold", text: SCREENING_WAITS };

@@ -26,6 +26,8 @@ import {
   attendanceRecordText,
   linkedHowLabel,
   screeningText,
+  reopenable,
+  REOPEN_NOTE,
   type ScreeningLine,
   type ActionState,
   type CardSelection,
@@ -198,8 +200,20 @@ export function ApplicationCard({
             </p>
           ) : null}
           {screened ? (
-            <p className="mt-1 text-sm" data-testid="screening">
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm" data-testid="screening">
               <Badge tone={screened.tone}>{screened.text}</Badge>
+              {mode === "group" && reopenable(screening, application.status) ? (
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  disabled={busy}
+                  title={REOPEN_NOTE}
+                  onClick={() => fetcher.submit({ intent: "status", id: application.id, status: "pending" }, { method: "post" })}
+                >
+                  Reopen
+                </Button>
+              ) : null}
             </p>
           ) : null}
           {requiresProof && application.vrchatLinkedHow !== "proven" && !application.spam && (application.status === "pending" || application.status === "waitlist") ? (

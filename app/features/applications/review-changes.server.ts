@@ -3,7 +3,7 @@
  * status (one, or a page in bulk), spam marks, a place freed going to the waitlist's first, and an
  * applicant's withdrawal.
  */
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
@@ -80,7 +80,7 @@ export async function reviewApplication(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-  { overCapacity = false, refill }: ReviewOptions = {},
+  { overCapacity = false, refill, reopenFrom }: ReviewOptions = {},
 ): Promise<boolean | "conflict" | { full: Places }> {
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
@@ -98,7 +98,8 @@ export async function reviewApplication(
     if (!current) return false;
     // A withdrawal is the applicant's final word: no decision, from anywhere, changes it.
     if (current.status === "withdrawn" && change.status !== undefined && change.status !== "withdrawn") return "conflict";
-    if (scope.kind === "group" && (current.status !== "pending" || !GROUP_APPLICATION_STATUSES.includes(change.status as never) || change.status === "pending")) {
+    const reopening = scope.kind === "group" && change.status === "pending" && reopenFrom !== undefined && current.status === reopenFrom;
+    if (scope.kind === "group" && !reopening && (current.status !== "pending" || !GROUP_APPLICATION_STATUSES.includes(change.status as never) || change.status === "pending")) {
       return "conflict";
     }
     if (places && current.status !== "approved" && places.left < 1 && !overCapacity) return { full: places };
@@ -279,4 +280,15 @@ export async function withdrawEventApplication(tx: Transaction, eventId: string,
   await tx.update(eventApplications).set({ status: "withdrawn", withdrawnAt: now, decisionMessage: null }).where(eq(eventApplications.id, id));
   await tx.insert(applicationAuditLog).values({ applicationKind: "event", applicationId: id, actorId: null, actorName: APPLICANT_ACTOR, field: "status", fromValue: current.status, toValue: "withdrawn" });
   return "withdrawn";
+}
+
+/** The last change of an application's status: who made it, and to what (null: never decided). */
+export async function lastStatusChange(db: Pick<Database, "select">, kind: ApplicationKind, id: string) {
+  const [entry] = await db
+    .select({ actorId: applicationAuditLog.actorId, actorName: applicationAuditLog.actorName, status: applicationAuditLog.toValue })
+    .from(applicationAuditLog)
+    .where(and(eq(applicationAuditLog.applicationKind, kind), eq(applicationAuditLog.applicationId, id), eq(applicationAuditLog.field, "status")))
+    .orderBy(desc(applicationAuditLog.createdAt), desc(applicationAuditLog.id))
+    .limit(1);
+  return entry ?? null;
 }

@@ -63,4 +63,9 @@ export interface ReviewOptions {
    * (see `promoteFromWaitlist`), each moved application acted on by this.
    */
   refill?: OnDecided;
+  /**
+   * A group application decided by a screening rule goes back to Pending for staff: allowed only
+   * while it still has the status the rule gave it.
+   */
+  reopenFrom?: ApplicationStatus;
 }

@@ -25,6 +25,11 @@ const on = (form: FormData, name: string) => form.get(name) === "on";
 /** A number as typed (NaN when it is not one, for the schema to refuse). */
 const number = (form: FormData, name: string) => (text(form, name) === "" ? Number.NaN : Number(text(form, name)));
 
+const CONDITION_BOXES = ["trust", "age", "adult", "bioHas", "bioLacks", "proven", "banned", "groups", "noShows", "answer"];
+
+/** Whether the form holds no rule yet (no name, no condition): 'Try these rules' then tries the saved ones. */
+export const draftIsEmpty = (form: FormData) => text(form, "name") === "" && !CONDITION_BOXES.some((name) => on(form, name));
+
 export function ruleInputFromForm(form: FormData): z.ZodSafeParseResult<RuleInput> {
   const conditions: unknown[] = [];
   if (on(form, "trust")) conditions.push({ kind: "trust_at_least", rank: text(form, "trustRank") });

@@ -11,8 +11,10 @@ import { fieldClass } from "~/components/ui/field";
 import { TRUST_RANKS, TRUST_RANK_LABEL } from "~/utils/vrchat-account";
 import { conditionText, outcomeText, type ChoiceQuestion } from "./rule-form";
 import type { Rule } from "./screening-rules";
+import type { TrialResult } from "./screening-trial";
+import { TrialView } from "./screening-trial-view";
 
-type Result = { ok?: boolean; error?: string; message?: string | null };
+type Result = { ok?: boolean; error?: string; message?: string | null; trial?: TrialResult };
 
 /** Tells a fetcher's outcome once it is back: an error, or the message. */
 function useOutcomeToast(fetcher: { state: string; data?: Result }) {
@@ -156,7 +158,6 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
         </p>
       ) : null}
       <fetcher.Form key={round} method="post" className="mt-4 space-y-5">
-        <input type="hidden" name="intent" value="add" />
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="space-y-1">
             <label htmlFor={`${id}-name`} className="block text-sm font-semibold text-mist-100">
@@ -278,10 +279,21 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
             <p className="pl-7 text-xs text-mist-400">Only an applicant whose VRChat account is proven or matched by name is approved automatically; the others are flagged for staff.</p>
           ) : null}
         </fieldset>
-        <Button type="submit" disabled={fetcher.state !== "idle"}>
-          Add Rule
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" name="intent" value="add" disabled={fetcher.state !== "idle"}>
+            Add Rule
+          </Button>
+          <Button type="submit" name="intent" value="try" variant="outline" formNoValidate disabled={fetcher.state !== "idle"}>
+            Try these rules
+          </Button>
+        </div>
+        <p className="text-xs text-mist-400">'Try these rules' shows what the saved rules, with this one after them, would have done with the last 200 decided applications.</p>
       </fetcher.Form>
+      {fetcher.data?.trial ? (
+        <div className="mt-6 border-t border-aurora-400/15 pt-6">
+          <TrialView trial={fetcher.data.trial} />
+        </div>
+      ) : null}
     </Card>
   );
 }

@@ -137,6 +137,11 @@ export function inScope(rule: Pick<Rule, "scope">, where: Facts["where"]): boole
 }
 
 
+/** A rule's name where a person's would be: in the history, on the card, in Discord. */
+export const ruleActorName = (name: string) => `rule "${name}"`;
+/** The rule's name in an actor's name, when a rule made the change (null: a person did). */
+export const ruleNameOf = (actorName: string) => /^rule "(.*)"$/s.exec(actorName)?.[1] ?? null;
+
 export const APPROVE_NEEDS_IDENTITY_FLAG = "Not approved automatically: the VRChat account is neither proven nor matched by name";
 
 export type Verdict =

@@ -3,10 +3,12 @@
  * account is linked later), claimed by one worker at a time, `waiting` while VRChat cannot be read,
  * and `done` with what the rules made of it.
  */
-import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
 import { applications, eventApplications, screeningRules, screenings, type ScreeningScope } from "~/db/schema";
+import type { Facts } from "./screening-rules";
+import type { TrialSubject } from "./screening-trial";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
 
@@ -68,6 +70,14 @@ export async function recordScreening(db: Pick<Database, "update">, application:
     .where(and(eq(screenings.applicationKind, application.kind), eq(screenings.applicationId, application.id)));
 }
 
+/** Staff took back what a rule decided: the card says so, and no rule decides it again unless it is screened anew. */
+export async function markReopened(db: Pick<Database, "update">, application: { kind: ApplicationKind; id: string }, text: string) {
+  await db
+    .update(screenings)
+    .set({ state: "done", outcome: "flag", flag: text, lockedUntil: null })
+    .where(and(eq(screenings.applicationKind, application.kind), eq(screenings.applicationId, application.id)));
+}
+
 /** What screening needs of an application (null: gone, or marked as spam). */
 export interface ScreeningSubject {
   kind: ApplicationKind;
@@ -119,4 +129,64 @@ export async function listScreenings(db: Pick<Database, "select">, kind: Applica
     .from(screenings)
     .where(and(eq(screenings.applicationKind, kind), inArray(screenings.applicationId, [...ids])));
   return Object.fromEntries(rows.map(({ id, ...row }) => [id, row]));
+}
+
+/** What a screening kept of what it read (see flows/screen-applications). */
+type KeptFacts = Pick<Facts, "vrchat" | "groups" | "banned" | "noShows" | "linkedHow">;
+
+/**
+ * The last `limit` decided applications (the group's and events', newest decision first), each with
+ * the facts its screening read; where none were read, only what Dwell knows itself (`noShowsOf`
+ * gives the no-shows, by application id).
+ */
+export async function trialSubjects(
+  db: Pick<Database, "select">,
+  limit: number,
+  noShowsOf: (people: { id: string; eventId: string | null; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[]) => Promise<Record<string, number>>,
+): Promise<TrialSubject[]> {
+  const decided = ["approved", "rejected", "waitlist"];
+  const columns = (table: typeof applications | typeof eventApplications) => ({
+    id: table.id,
+    status: table.status,
+    reviewedAt: table.reviewedAt,
+    vrchatUsername: table.vrchatUsername,
+    vrchatUserId: table.vrchatUserId,
+    vrchatLinkedHow: table.vrchatLinkedHow,
+    discordUserId: table.discordUserId,
+    answers: table.responses,
+    facts: screenings.facts,
+  });
+  const [group, event] = await Promise.all([
+    db
+      .select({ ...columns(applications), eventId: sql<string | null>`null` })
+      .from(applications)
+      .leftJoin(screenings, and(eq(screenings.applicationKind, "group"), eq(screenings.applicationId, applications.id)))
+      .where(and(inArray(applications.status, decided as never), isNull(applications.spamAt), isNotNull(applications.reviewedAt)))
+      .orderBy(desc(applications.reviewedAt))
+      .limit(limit),
+    db
+      .select({ ...columns(eventApplications), eventId: eventApplications.eventId })
+      .from(eventApplications)
+      .leftJoin(screenings, and(eq(screenings.applicationKind, "event"), eq(screenings.applicationId, eventApplications.id)))
+      .where(and(inArray(eventApplications.status, decided as never), isNull(eventApplications.spamAt), isNotNull(eventApplications.reviewedAt)))
+      .orderBy(desc(eventApplications.reviewedAt))
+      .limit(limit),
+  ]);
+  const rows = [...group.map((row) => ({ ...row, kind: "group" as const })), ...event.map((row) => ({ ...row, kind: "event" as const }))]
+    .sort((a, b) => b.reviewedAt!.getTime() - a.reviewedAt!.getTime())
+    .slice(0, limit);
+  const noShows = await noShowsOf(rows.filter((row) => !row.facts));
+  return rows.map((row) => {
+    const kept = row.facts as KeptFacts | null;
+    const facts: Facts = {
+      where: row.eventId ? { kind: "event", eventId: row.eventId } : { kind: "group" },
+      linkedHow: row.vrchatLinkedHow,
+      vrchat: kept?.vrchat ?? (row.vrchatUserId ? null : "none"),
+      groups: kept?.groups ?? null,
+      banned: kept?.banned ?? (row.vrchatUserId ? null : false),
+      noShows: kept?.noShows ?? noShows[row.id] ?? 0,
+      answers: row.answers,
+    };
+    return { kind: row.kind, id: row.id, eventId: row.eventId, name: row.vrchatUsername, status: row.status, facts };
+  });
 }

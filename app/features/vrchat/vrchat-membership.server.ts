@@ -80,6 +80,9 @@ export interface MembershipAction {
   actor: { id: string; name: string };
 }
 
+/** Of a Group (`GET /groups/{groupId}`), what a screening rule naming it needs: that it exists, and its name. */
+const NamedGroupSchema = z.object({ id: z.string(), name: z.string() });
+
 const MembershipActionSchema = z.object({
   applicationKind: z.literal("group"),
   applicationId: z.uuid(),
@@ -252,6 +255,16 @@ export function createVRChatMembership(options: MembershipOptions) {
     return { account: accountFactsOf(user), groups, banned };
   }
 
+  /** Another group's name, from the staff's lookups (`GET /groups/{groupId}`): null when VRChat has no such group. */
+  async function groupName(otherGroupId: string): Promise<string | null> {
+    try {
+      return (await lookups.get(`group:${otherGroupId}`, () => client.get(`/groups/${encodeURIComponent(otherGroupId)}`, NamedGroupSchema))).name;
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   /** A user by id, from the staff's lookups: null when VRChat has no such user. */
   async function userById(userId: string, allowance: LookupAllowance = "staff") {
     let user;
@@ -337,6 +350,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     describeApplicantProfile,
     readProfileText,
     screeningFacts,
+    groupName,
     membershipNow,
     invite,
     /** The outbox channel of the actions. */
