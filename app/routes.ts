@@ -38,6 +38,8 @@ export default [
       route("questions", "routes/_site.admin.questions.tsx", { id: "group-questions" }),
       // The group's screening rules (owners and admins).
       route("screening", "routes/_site.admin.screening.tsx"),
+      // The group's join requests made in VRChat.
+      route("join-requests", "routes/_site.admin.join-requests.tsx"),
       // One review screen for both kinds of applications, and their CSV exports.
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),

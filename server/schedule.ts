@@ -16,6 +16,7 @@ import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
 import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
+import { JOIN_REQUESTS_READ_MS, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
@@ -121,6 +122,19 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
       if (tally.approved + tally.rejected + tally.flagged > 0) log.info("screened applications", tally);
     },
   });
+  // The group's join requests in VRChat: one read of the list a minute (new ones are screened).
+  const membership = vrchat.membership;
+  if (membership) {
+    jobs.push({
+      name: "reading join requests",
+      every: JOIN_REQUESTS_READ_MS,
+      first: 10_000,
+      run: async () => {
+        const read = await readJoinRequests(db, membership, new Date());
+        if (read.added + read.gone > 0) log.info("read the group's join requests", read);
+      },
+    });
+  }
   // Reminders before events (each once, whatever the number of processes).
   if (reminding) jobs.push({ name: "sending event reminders", every: INSTANCE_LOOK_MS, first: 5_000, run: () => sendDueReminders(reminderServices, new Date()) });
   return jobs;

@@ -17,7 +17,10 @@ import { DRAFT_RULE_ID, tryRules, type TrialResult } from "~/features/screening/
 import { addRule, listRules, type RuleChange } from "~/features/screening/screening-rules.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { claimDueScreenings, recordScreening, screeningSubject, trialSubjects, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { claimDueScreenings, recordScreening, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
+import { getSiteSettings } from "~/features/accounts/team.server";
+import { decideJoinRequests } from "./join-requests.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
@@ -56,8 +59,8 @@ async function noShowsOf(db: Database, people: { id: string; eventId: string | n
 }
 
 /** The facts the rules in scope need, each read once; what could not be read stays null. */
-async function factsOf(services: ScreeningServices, subject: ScreeningSubject, rules: readonly Rule[]): Promise<Facts> {
-  const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
+type FactsSubject = Pick<ScreeningSubject, "id" | "eventId" | "vrchatUserId" | "vrchatLinkedHow" | "discordUserId" | "vrchatUsername" | "answers">;
+async function factsOf(services: ScreeningServices, subject: FactsSubject, rules: readonly Rule[], where: Facts["where"]): Promise<Facts> {
   const noShows = (await noShowsOf(services.db as Database, [subject]))[subject.id] ?? 0;
   const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: null, noShows, answers: subject.answers };
   if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: false };
@@ -111,9 +114,61 @@ export async function tryScreeningRules(db: Database, draft: RuleInput | null, n
   return tryRules(rules, await trialSubjects(db, TRIAL_SIZE, (people) => noShowsOf(db, people)), now);
 }
 
+const kept = (facts: Facts) => ({ vrchat: facts.vrchat, groups: facts.groups, banned: facts.banned, noShows: facts.noShows, linkedHow: facts.linkedHow });
+
+/**
+ * Screens one join request that came without an application: what the group's rules say is always
+ * kept (staff see it in the list); it is acted on only when the owner let the rules decide join requests.
+ */
+async function screenJoinRequest(services: ScreeningServices, claimed: Claimed, allRules: readonly Rule[], now: Date): Promise<keyof ScreeningTally> {
+  const request = await joinRequestSubject(services.db, claimed.id);
+  // Decided or ended meanwhile, or the person applied on the site: their application is screened instead.
+  if (!request || request.goneAt || request.decision || (await openApplicationOf(services.db, request.userId))) {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null });
+    return "skipped";
+  }
+  const where: Facts["where"] = { kind: "join_request" };
+  const rules = allRules.filter((rule) => inScope(rule, where));
+  const subject = { id: request.id, eventId: null, vrchatUserId: request.userId, vrchatLinkedHow: null, discordUserId: null, vrchatUsername: request.displayName, answers: {} };
+  const facts = await factsOf(services, subject, rules, where);
+  const verdict = screen(rules, facts, now);
+  if (verdict.kind === "none") {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
+    return "none";
+  }
+  if (verdict.kind === "wait") {
+    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept(facts) });
+    return "waiting";
+  }
+  const { rule, outcome } = verdict;
+  const flagged = async (flag: string) => {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept(facts) });
+    return "flagged" as const;
+  };
+  if (outcome.kind === "flag") return flagged(outcome.flag);
+  // Left for staff: the list says what the rule would do.
+  const said = () => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: outcome.kind, flag: null, facts: kept(facts) });
+  if (!(await getSiteSettings(services.db)).joinRequestsByRules || !services.vrchat.membershipActions) {
+    await said();
+    return "none";
+  }
+  if (outcome.kind === "approve") {
+    const allowance = await hitRateLimit(services.db, { key: "screening-approvals", limit: services.autoApprovalsPerHour, windowMs: 60 * 60_000, now });
+    if (!allowance.allowed) return flagged(SCREENING_TEXTS.paused);
+  }
+  const decided = await decideJoinRequests(services, [request.id], { decision: outcome.kind === "approve" ? "accept" : "reject", block: false }, ruleDecider(rule));
+  if ("kind" in decided || decided.decided === 0) {
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
+    return "skipped";
+  }
+  await said();
+  return outcome.kind === "approve" ? "approved" : "rejected";
+}
+
 /** Screens one claimed application: its rules' verdict, acted on. */
-async function screenOne(services: ScreeningServices, claimed: { kind: "group" | "event"; id: string; attempts: number }, allRules: readonly Rule[], now: Date) {
-  const subject = await screeningSubject(services.db, claimed);
+async function screenOne(services: ScreeningServices, claimed: Claimed, allRules: readonly Rule[], now: Date): Promise<keyof ScreeningTally> {
+  if (claimed.kind === "join_request") return screenJoinRequest(services, claimed, allRules, now);
+  const subject = await screeningSubject(services.db, { kind: claimed.kind, id: claimed.id });
   // Decided meanwhile, withdrawn, or marked as spam: nothing to screen.
   if (!subject || (subject.status !== "pending" && subject.status !== "waitlist")) {
     await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null });
@@ -121,19 +176,18 @@ async function screenOne(services: ScreeningServices, claimed: { kind: "group" |
   }
   const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
   const rules = allRules.filter((rule) => inScope(rule, where));
-  const facts = await factsOf(services, subject, rules);
+  const facts = await factsOf(services, subject, rules, where);
   const verdict = screen(rules, facts, now);
-  const kept = { vrchat: facts.vrchat, groups: facts.groups, banned: facts.banned, noShows: facts.noShows, linkedHow: facts.linkedHow };
   if (verdict.kind === "none") {
-    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept });
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
     return "none" as const;
   }
   if (verdict.kind === "wait") {
-    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept });
+    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept(facts) });
     return "waiting" as const;
   }
   const { rule, outcome } = verdict;
-  const flagged = (flag: string) => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept });
+  const flagged = (flag: string) => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept(facts) });
   if (outcome.kind === "flag") {
     await flagged(outcome.flag);
     return "flagged" as const;
@@ -158,7 +212,7 @@ async function screenOne(services: ScreeningServices, claimed: { kind: "group" |
   );
   if (decided.kind === "full") await flagged(SCREENING_TEXTS.full);
   else if (decided.kind === "needs-proof") await flagged(SCREENING_TEXTS.needsProof);
-  else await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: decided.kind === "decided" ? outcome.kind : null, flag: null, facts: kept });
+  else await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: decided.kind === "decided" ? outcome.kind : null, flag: null, facts: kept(facts) });
   return decided.kind === "decided" ? (outcome.kind === "approve" ? ("approved" as const) : ("rejected" as const)) : ("flagged" as const);
 }
 

@@ -24,6 +24,8 @@ const GRANTS = {
   "group.questions": ["owner", "admin"],
   /** The screening rules that decide applications by themselves. */
   screening: ["owner", "admin"],
+  /** What happens to join requests that come without an application: left for staff, or the rules'. */
+  "join-requests.rules": ["owner"],
   messages: ["owner", "admin"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],

@@ -162,6 +162,8 @@ export interface FakePerson {
   tags?: string[];
   dateJoined?: string;
   ageVerificationStatus?: "18+" | "hidden" | "verified";
+  /** When they asked to join (the GroupMember's `createdAt`). */
+  requestedAt?: string;
   /** The groups they are a member of (`GET /users/{userId}/groups`). */
   groups?: string[];
 }
@@ -554,6 +556,7 @@ function groupMemberOf(person: FakePerson, withUser: boolean) {
     isRepresenting: false,
     isSubscribedToAnnouncements: false,
     joinedAt: person.status === "member" ? ISO_EPOCH : null,
+    createdAt: person.requestedAt ?? ISO_EPOCH,
     lastPostReadAt: null,
     mRoleIds: [],
     membershipStatus: person.status === "none" ? "inactive" : person.status,

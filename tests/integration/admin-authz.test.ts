@@ -39,6 +39,7 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/applications/export": [{ url: () => "/admin/applications/export", expect: ADMINS }],
   "admin/messages": [{ url: () => "/admin/messages", expect: ADMINS }],
   "admin/screening": [{ url: () => "/admin/screening", expect: ADMINS }],
+  "admin/join-requests": [{ url: () => "/admin/join-requests", expect: REVIEWERS }],
   "admin/events/:eventId/questions": [
     { url: () => `/admin/events/${ids.hosted}/questions`, expect: { ...ADMINS, host: 200 } },
     { url: () => `/admin/events/${ids.other}/questions`, expect: ADMINS },
@@ -212,6 +213,14 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     shows: () => "/admin/screening",
     reader: "owner",
     allowed: ["owner", "admin"],
+  },
+  {
+    name: "let the screening rules decide join requests",
+    path: () => "/admin/join-requests",
+    form: () => ({ intent: "rules", handling: "rules" }),
+    shows: () => "/admin/join-requests",
+    reader: "owner",
+    allowed: ["owner"],
   },
   {
     name: "add a question to the host's event",

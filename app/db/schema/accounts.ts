@@ -99,6 +99,8 @@ export const siteSettings = pgTable(
     eventApprovalInvites: boolean().notNull().default(false),
     /** A group application is approved only once its VRChat account is proven (a bio code). */
     groupRequiresProof: boolean().notNull().default(false),
+    /** A join request with no application: left for staff, or decided by the screening rules. */
+    joinRequestsByRules: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [check("site_settings_one_row_check", sql`${table.id} = 1`)],

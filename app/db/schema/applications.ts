@@ -219,7 +219,7 @@ export const applicationAuditLog = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
+    check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event', 'join_request')`),
     check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance')`),
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],

@@ -1,6 +1,6 @@
 /** The group's screening rules, and each application's screening: what the rules made of it. */
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 import { events } from "./events";
@@ -34,6 +34,9 @@ export const screeningRules = pgTable(
   ],
 );
 
+/** What is screened: an application of the group or of an event, or a join request made in VRChat. */
+export type ScreenedKind = "group" | "event" | "join_request";
+
 export const SCREENING_STATES = ["queued", "waiting", "done"] as const;
 export type ScreeningState = (typeof SCREENING_STATES)[number];
 
@@ -46,7 +49,8 @@ export type ScreeningState = (typeof SCREENING_STATES)[number];
 export const screenings = pgTable(
   "screenings",
   {
-    applicationKind: text().$type<"group" | "event">().notNull(),
+    /** An application's kind, or `join_request` (its id a join_requests row's). */
+    applicationKind: text().$type<ScreenedKind>().notNull(),
     applicationId: uuid().notNull(),
     state: text().$type<ScreeningState>().notNull().default("queued"),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -61,8 +65,42 @@ export const screenings = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.applicationKind, table.applicationId] }),
-    check("screenings_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
+    check("screenings_kind_check", sql`${table.applicationKind} in ('group', 'event', 'join_request')`),
     check("screenings_state_check", sql`${table.state} in ${inList(SCREENING_STATES)}`),
     index("screenings_due_idx").on(table.nextAttemptAt).where(sql`${table.state} <> 'done'`),
+  ],
+);
+
+export const JOIN_REQUEST_DECISIONS = ["accept", "reject"] as const;
+export type JoinRequestDecision = (typeof JOIN_REQUEST_DECISIONS)[number];
+
+/**
+ * A request to join the group made in VRChat, as Dwell last read VRChat's list (about once a minute):
+ * the account (its id is the requester's own), when it asked, and whether it is still waiting there
+ * (`gone_at`: accepted, rejected or withdrawn, by Dwell or in VRChat by hand). Dwell's own decision on
+ * it, when it made one, with who made it (a staff member, or a rule).
+ */
+export const joinRequests = pgTable(
+  "join_requests",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatUserId: text().notNull(),
+    displayName: text().notNull(),
+    thumbnailUrl: text(),
+    /** When they asked, as VRChat says (null: it did not say). */
+    requestedAt: timestamp({ withTimezone: true }),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    goneAt: timestamp({ withTimezone: true }),
+    decision: text().$type<JoinRequestDecision>(),
+    block: boolean().notNull().default(false),
+    decidedBy: text(),
+    decidedById: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    decidedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("join_requests_user_key").on(table.vrchatUserId),
+    check("join_requests_decision_check", sql`${table.decision} is null or ${table.decision} in ${inList(JOIN_REQUEST_DECISIONS)}`),
+    index("join_requests_waiting_idx").on(table.requestedAt).where(sql`${table.goneAt} is null`),
   ],
 );

@@ -290,11 +290,15 @@ export interface SiteSettings {
   eventApprovalInvites: boolean;
   /** A group application is approved only once its VRChat account is proven. */
   groupRequiresProof: boolean;
+  /** A join request with no application is decided by the screening rules (else left for staff). */
+  joinRequestsByRules: boolean;
 }
 
 export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
-  const [row] = await db.select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof }).from(siteSettings);
-  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false };
+  const [row] = await db
+    .select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof, joinRequestsByRules: siteSettings.joinRequestsByRules })
+    .from(siteSettings);
+  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false, joinRequestsByRules: row?.joinRequestsByRules ?? false };
 }
 
 /** 'Require a proven VRChat account' for the group's form, in the team's history. */
@@ -313,5 +317,15 @@ export async function setEventApprovalInvites(db: Database, allowed: boolean, ac
     if (before.eventApprovalInvites === allowed) return;
     await tx.insert(siteSettings).values({ id: 1, eventApprovalInvites: allowed }).onConflictDoUpdate({ target: siteSettings.id, set: { eventApprovalInvites: allowed } });
     await record(tx, actor, allowed ? "allowed event approvals by owners, admins and reviewers to invite to the group in VRChat" : "stopped event approvals from inviting to the group in VRChat");
+  });
+}
+
+/** What happens to a join request with no application: 'Apply the screening rules', or 'Leave it for staff'. */
+export async function setJoinRequestsByRules(db: Database, byRules: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await getSiteSettings(tx);
+    if (before.joinRequestsByRules === byRules) return;
+    await tx.insert(siteSettings).values({ id: 1, joinRequestsByRules: byRules }).onConflictDoUpdate({ target: siteSettings.id, set: { joinRequestsByRules: byRules } });
+    await record(tx, actor, byRules ? "let the screening rules decide join requests that come without an application" : "left join requests without an application for staff");
   });
 }

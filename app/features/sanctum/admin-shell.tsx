@@ -1,4 +1,4 @@
-import { CalendarDays, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
+import { CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -28,6 +28,12 @@ export const APPLICATIONS_LINK: SanctumLink = {
   to: "/admin/applications",
   label: "Ritual Applications",
   icon: <Inbox aria-hidden="true" className="size-4" />,
+};
+
+export const JOIN_REQUESTS_LINK: SanctumLink = {
+  to: "/admin/join-requests",
+  label: "Join Requests",
+  icon: <DoorOpen aria-hidden="true" className="size-4" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {

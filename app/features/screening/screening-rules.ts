@@ -60,8 +60,11 @@ export interface Rule extends RuleInput {
 
 /** What an application is screened on. `vrchat` and `groups` are null when they could not be read. */
 export interface Facts {
-  /** Where the application was sent: the group's form, or an event's. */
-  where: { kind: "group" } | { kind: "event"; eventId: string };
+  /**
+   * Where the application was sent: the group's form, or an event's; or a join request made in
+   * VRChat without one (the group's rules apply to it; it has no answers).
+   */
+  where: { kind: "group" } | { kind: "event"; eventId: string } | { kind: "join_request" };
   /** How its VRChat account is linked (null: none is). */
   linkedHow: VRChatLinkWay | null;
   /**
@@ -123,15 +126,18 @@ function holds(condition: Condition, facts: Facts, now: Date): boolean | null {
     case "no_shows_at_least":
       return facts.noShows >= condition.count;
     case "answer_is":
+      // A join request has no answers: a condition on them never holds, either way.
+      if (facts.where.kind === "join_request") return false;
       return condition.options.includes((facts.answers[condition.question] ?? "").trim());
     case "answer_is_not":
+      if (facts.where.kind === "join_request") return false;
       return !condition.options.includes((facts.answers[condition.question] ?? "").trim());
   }
 }
 
 /** Whether a rule's scope covers where the application was sent. */
 export function inScope(rule: Pick<Rule, "scope">, where: Facts["where"]): boolean {
-  if (rule.scope.kind === "group") return where.kind === "group";
+  if (rule.scope.kind === "group") return where.kind === "group" || where.kind === "join_request";
   if (rule.scope.kind === "events") return where.kind === "event";
   return where.kind === "event" && where.eventId === rule.scope.eventId;
 }
@@ -162,7 +168,9 @@ export function screen(rules: readonly Rule[], facts: Facts, now: Date): Verdict
     const results = rule.conditions.map((condition) => holds(condition, facts, now));
     if (results.includes(false)) continue;
     if (results.includes(null)) return { kind: "wait", rule };
-    if (rule.outcome.kind === "approve" && facts.linkedHow !== "proven" && facts.linkedHow !== "name") {
+    // A join request is made by the account itself: who it is is not in doubt.
+    const known = facts.where.kind === "join_request" || facts.linkedHow === "proven" || facts.linkedHow === "name";
+    if (rule.outcome.kind === "approve" && !known) {
       return { kind: "decide", rule, outcome: { kind: "flag", flag: APPROVE_NEEDS_IDENTITY_FLAG } };
     }
     return { kind: "decide", rule, outcome: rule.outcome };

@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
-import { applications, eventApplications, screeningRules, screenings, type ScreeningScope } from "~/db/schema";
+import { applications, eventApplications, screeningRules, screenings, type ScreenedKind, type ScreeningScope } from "~/db/schema";
 import type { Facts } from "./screening-rules";
 import type { TrialSubject } from "./screening-trial";
 
@@ -19,8 +19,8 @@ const CLAIM_MS = 2 * 60 * 1000;
  * Queues an application's screening (in the caller's transaction), when some rule could apply to it:
  * a new screening replaces what an earlier one found.
  */
-export async function queueScreening(tx: Executor, application: { kind: ApplicationKind; id: string }, now: Date): Promise<boolean> {
-  const scopes: ScreeningScope[] = application.kind === "group" ? ["group"] : ["events", "event"];
+export async function queueScreening(tx: Executor, application: { kind: ScreenedKind; id: string }, now: Date): Promise<boolean> {
+  const scopes: ScreeningScope[] = application.kind === "event" ? ["events", "event"] : ["group"];
   const [rule] = await tx.select({ id: screeningRules.id }).from(screeningRules).where(inArray(screeningRules.scope, scopes)).limit(1);
   if (!rule) return false;
   const fresh = { state: "queued" as const, nextAttemptAt: now, attempts: 0, lockedUntil: null, ruleName: null, outcome: null, flag: null };
@@ -32,7 +32,7 @@ export async function queueScreening(tx: Executor, application: { kind: Applicat
 }
 
 export interface Claimed {
-  kind: ApplicationKind;
+  kind: ScreenedKind;
   id: string;
   attempts: number;
 }
@@ -59,7 +59,7 @@ export type ScreeningRecord =
   | { state: "done"; ruleName: string | null; outcome: "approve" | "reject" | "flag" | null; flag: string | null; facts?: unknown };
 
 /** What a screening found; it lets go of its claim. */
-export async function recordScreening(db: Pick<Database, "update">, application: { kind: ApplicationKind; id: string }, record: ScreeningRecord) {
+export async function recordScreening(db: Pick<Database, "update">, application: { kind: ScreenedKind; id: string }, record: ScreeningRecord) {
   const set =
     record.state === "waiting"
       ? { state: "waiting" as const, nextAttemptAt: record.retryAt, ruleName: record.ruleName, outcome: null, flag: null, facts: record.facts ?? null }
@@ -122,7 +122,7 @@ export async function screeningSubject(db: Pick<Database, "select">, application
 }
 
 /** The screenings of these applications, by id, for their cards: the state, the rule, and the flag. */
-export async function listScreenings(db: Pick<Database, "select">, kind: ApplicationKind, ids: readonly string[]): Promise<Record<string, { state: string; ruleName: string | null; outcome: string | null; flag: string | null }>> {
+export async function listScreenings(db: Pick<Database, "select">, kind: ScreenedKind, ids: readonly string[]): Promise<Record<string, { state: string; ruleName: string | null; outcome: string | null; flag: string | null }>> {
   if (ids.length === 0) return {};
   const rows = await db
     .select({ id: screenings.applicationId, state: screenings.state, ruleName: screenings.ruleName, outcome: screenings.outcome, flag: screenings.flag })

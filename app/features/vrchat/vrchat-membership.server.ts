@@ -71,7 +71,8 @@ const JOIN_REQUESTS_PAGE = 100;
 const SEARCH_RESULTS = 5;
 
 export interface MembershipAction {
-  applicationKind: "group";
+  /** A group application's decision, or a join request's decided without one (its id a join_requests row's). */
+  applicationKind: "group" | "join_request";
   applicationId: string;
   userId: string;
   action: "accept" | "reject";
@@ -84,7 +85,7 @@ export interface MembershipAction {
 const NamedGroupSchema = z.object({ id: z.string(), name: z.string() });
 
 const MembershipActionSchema = z.object({
-  applicationKind: z.literal("group"),
+  applicationKind: z.enum(["group", "join_request"]),
   applicationId: z.uuid(),
   userId: z.string().regex(USER_ID),
   action: z.enum(["accept", "reject"]),
@@ -129,6 +130,29 @@ export function createVRChatMembership(options: MembershipOptions) {
 
   const joinRequests = (allowance: LookupAllowance = "staff") =>
     allowanceOf(allowance).get("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
+
+  /**
+   * The group's join requests as VRChat lists them now, for the scheduled read (not a lookup: it is
+   * never cached, and it is the same few calls each minute): pages of JOIN_REQUESTS_PAGE, up to
+   * `maxPages`, the newest first.
+   */
+  async function listJoinRequests(maxPages = 10): Promise<{ userId: string; displayName: string; thumbnailUrl: string | null; requestedAt: string | null }[]> {
+    const found = [];
+    for (let page = 0; page < maxPages; page += 1) {
+      const entries = await client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: page * JOIN_REQUESTS_PAGE });
+      for (const entry of entries) {
+        if (!entry || !USER_ID.test(entry.userId)) continue;
+        found.push({
+          userId: entry.userId,
+          displayName: entry.user?.displayName ?? entry.userId,
+          thumbnailUrl: entry.user?.thumbnailUrl ?? entry.user?.currentAvatarThumbnailImageUrl ?? entry.user?.profilePicOverride ?? null,
+          requestedAt: entry.createdAt ?? null,
+        });
+      }
+      if (entries.length < JOIN_REQUESTS_PAGE) break;
+    }
+    return found;
+  }
 
   const membership = (userId: string) =>
     cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus));
@@ -351,6 +375,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     readProfileText,
     screeningFacts,
     groupName,
+    listJoinRequests,
     membershipNow,
     invite,
     /** The outbox channel of the actions. */

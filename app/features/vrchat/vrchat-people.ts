@@ -17,6 +17,8 @@ export const imageUrl = z
 export const GroupMemberSchema = z.object({
   userId: z.string(),
   membershipStatus: z.string(),
+  /** When the membership (here: the request) was made. */
+  createdAt: z.string().nullish(),
   user: z
     .object({
       displayName: z.string().nullish(),

@@ -1,0 +1,200 @@
+import { useEffect, useId, useState } from "react";
+import { href, Link, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { TRUST_RANK_LABEL } from "~/utils/vrchat-account";
+import type { JoinRequestView } from "./join-requests.server";
+
+export const JOIN_REQUESTS_INTRO =
+  "People who pressed 'Request to join' in VRChat, read from VRChat about once a minute. VRChat gives no way to message them, so Dwell cannot point them to the form: link the site's /apply page in the group's VRChat description.";
+
+type Result = { ok?: boolean; error?: string; message?: string };
+
+function useOutcomeToast(fetcher: { state: string; data?: Result }) {
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.error) toast.error(fetcher.data.error);
+    else if (fetcher.data.message) toast.success(fetcher.data.message);
+  }, [fetcher.state, fetcher.data]);
+}
+
+const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
+/** 'Leave it for staff' or 'Apply the screening rules': the owner's choice, shown to everyone. */
+export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; mayChoose: boolean }) {
+  const fetcher = useFetcher<Result>();
+  useOutcomeToast(fetcher);
+  const [choice, setChoice] = useState(byRules ? "rules" : "staff");
+  return (
+    <Card className="p-5">
+      <fetcher.Form method="post" className="space-y-3">
+        <input type="hidden" name="intent" value="rules" />
+        <fieldset className="space-y-2" disabled={!mayChoose}>
+          <legend className="text-sm font-semibold text-mist-100">A join request with no application</legend>
+          {[
+            ["staff", "Leave it for staff"],
+            ["rules", "Apply the screening rules"],
+          ].map(([value, label]) => (
+            <label key={value} className="flex items-center gap-3 text-sm text-mist-100">
+              <input type="radio" name="handling" value={value} checked={choice === value} onChange={() => setChoice(value!)} className="size-4 accent-ember-400" />
+              {label}
+            </label>
+          ))}
+          <p className="text-xs text-mist-400">
+            With the rules, the first of the group form's rules that holds accepts or rejects the request in VRChat; the rest stay for staff. Either way, each request
+            shows what the rules say.
+          </p>
+        </fieldset>
+        {mayChoose ? (
+          <Button type="submit" size="sm" disabled={fetcher.state !== "idle"}>
+            Save
+          </Button>
+        ) : (
+          <p className="text-xs text-mist-400">Only the owner chooses this.</p>
+        )}
+      </fetcher.Form>
+    </Card>
+  );
+}
+
+/** What the rules say of a request, or what became of it. */
+function stateOf(request: JoinRequestView): { tone: "live" | "danger" | "gold" | "muted"; text: string } | null {
+  if (request.decision === "accept") return { tone: "live", text: `Accepted by ${request.decidedBy}` };
+  if (request.decision === "reject") return { tone: "danger", text: `${request.block ? "Rejected and blocked" : "Rejected"} by ${request.decidedBy}` };
+  if (request.gone) return { tone: "muted", text: "No longer waiting in VRChat (answered or withdrawn there)" };
+  const screening = request.screening;
+  if (!screening) return null;
+  if (screening.state === "waiting") return { tone: "gold", text: "Screening waits for VRChat" };
+  if (screening.state !== "done") return { tone: "muted", text: "Being screened" };
+  if (screening.flag) return { tone: "gold", text: screening.flag };
+  if (screening.ruleName && screening.outcome === "approve") return { tone: "muted", text: `Rule "${screening.ruleName}" would accept` };
+  if (screening.ruleName && screening.outcome === "reject") return { tone: "muted", text: `Rule "${screening.ruleName}" would reject` };
+  return { tone: "muted", text: "No rule holds: for staff" };
+}
+
+function Facts({ request }: { request: JoinRequestView }) {
+  const facts = request.facts;
+  if (!facts) return <p className="text-sm text-mist-400">Not read from VRChat yet.</p>;
+  const age = request.accountAgeDays;
+  return (
+    <p className="flex flex-wrap gap-x-3 gap-y-1 text-sm text-mist-300">
+      <span>{TRUST_RANK_LABEL[facts.trustRank]}</span>
+      <span>{age === null ? "Account age unknown" : `Account ${age.toLocaleString("en-US")} days old`}</span>
+      <span>{facts.shows18 ? "Shows 18+" : "18+ not shown"}</span>
+    </p>
+  );
+}
+
+const DECISIONS = [
+  ["accept", "Accept", "primary"],
+  ["reject", "Reject", "outline"],
+  ["block", "Reject and block", "danger"],
+] as const;
+
+/** The requests waiting (oldest first), then those answered in the last week; each decided alone or with others. */
+export function JoinRequestList({ requests, acts }: { requests: JoinRequestView[]; acts: boolean }) {
+  const fetcher = useFetcher<Result>();
+  useOutcomeToast(fetcher);
+  const [selected, setSelected] = useState<string[]>([]);
+  const id = useId();
+  const open = requests.filter((request) => !request.gone && !request.decision);
+  const busy = fetcher.state !== "idle";
+  if (requests.length === 0) return <EmptyState title="No join requests" description="Nobody is waiting to join in VRChat. New requests show here within about a minute." />;
+  const decide = (decision: string, ids: string[]) => {
+    const form = new FormData();
+    form.set("intent", "decide");
+    form.set("decision", decision);
+    for (const one of ids) form.append("ids", one);
+    void fetcher.submit(form, { method: "post" });
+    setSelected((now) => now.filter((one) => !ids.includes(one)));
+  };
+  return (
+    <section aria-labelledby={`${id}-heading`} className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id={`${id}-heading`} className="font-display text-2xl text-mist-100">
+          Waiting ({open.length.toLocaleString("en-US")})
+        </h2>
+        {acts && open.length > 0 ? (
+          <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Selected join requests">
+            <label className="flex items-center gap-2 text-sm text-mist-200">
+              <input
+                type="checkbox"
+                checked={selected.length === open.length}
+                onChange={(event) => setSelected(event.target.checked ? open.map((request) => request.id) : [])}
+                className="size-4 accent-ember-400"
+              />
+              Select all waiting
+            </label>
+            {DECISIONS.map(([decision, label, variant]) => (
+              <Button key={decision} type="button" size="sm" variant={variant} disabled={busy || selected.length === 0} onClick={() => decide(decision, selected)}>
+                {label} selected ({selected.length.toLocaleString("en-US")})
+              </Button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <ul className="space-y-3" aria-label="Join requests">
+        {requests.map((request) => {
+          const state = stateOf(request);
+          const waiting = !request.gone && !request.decision;
+          return (
+            <li key={request.id}>
+              <Card className="flex flex-wrap items-start gap-4 p-4" aria-busy={busy}>
+                {acts && waiting ? (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${request.displayName}`}
+                    checked={selected.includes(request.id)}
+                    onChange={(event) => setSelected((now) => (event.target.checked ? [...now, request.id] : now.filter((one) => one !== request.id)))}
+                    className="mt-1 size-4 accent-ember-400"
+                  />
+                ) : null}
+                {request.thumbnailUrl ? (
+                  <img src={request.thumbnailUrl} alt="" width={64} height={48} className="h-12 w-16 rounded-md object-cover" loading="lazy" referrerPolicy="no-referrer" />
+                ) : (
+                  <div className="h-12 w-16 rounded-md bg-white/5" aria-hidden="true" />
+                )}
+                <div className="min-w-0 flex-1 basis-56 space-y-1">
+                  <h3 className="font-semibold break-words text-mist-100">
+                    <a href={`https://vrchat.com/home/user/${request.userId}`} target="_blank" rel="noopener noreferrer" className="hover:underline">
+                      {request.displayName}
+                    </a>
+                  </h3>
+                  <Facts request={request} />
+                  <p className="text-xs text-mist-400">{request.requestedAt ? `Asked on ${dateText(request.requestedAt)}` : "When they asked is not known"}</p>
+                  {request.application ? (
+                    <p className="text-sm text-mist-200">
+                      Applied on the site:{" "}
+                      <Link to={`${href("/admin/applications")}?${new URLSearchParams({ q: request.application.name, status: "all" })}`} className="text-aurora-300 underline-offset-2 hover:underline">
+                        {request.application.status === "pending" ? "Pending" : request.application.status[0]!.toUpperCase() + request.application.status.slice(1)}
+                      </Link>
+                    </p>
+                  ) : (
+                    <p className="text-sm text-mist-400">No application on the site.</p>
+                  )}
+                  {state ? (
+                    <p data-testid="join-request-state">
+                      <Badge tone={state.tone}>{state.text}</Badge>
+                    </p>
+                  ) : null}
+                </div>
+                {acts && waiting ? (
+                  <div className="flex flex-wrap gap-2" role="group" aria-label={`Answer ${request.displayName}`}>
+                    {DECISIONS.map(([decision, label, variant]) => (
+                      <Button key={decision} type="button" size="sm" variant={variant} disabled={busy} onClick={() => decide(decision, [request.id])}>
+                        {label}
+                      </Button>
+                    ))}
+                  </div>
+                ) : null}
+              </Card>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { ErrorAlert } from "~/components/ui/alert";
+import { appContext } from "~/context";
+import { getSiteSettings } from "~/features/accounts/team.server";
+import { listJoinRequests, type JoinRequestView } from "~/features/screening/join-requests.server";
+import { JoinRequestList, JoinRequestSettings, JOIN_REQUESTS_INTRO } from "~/features/screening/join-requests-page";
+import { JOIN_REQUEST_TEXTS } from "~/features/screening/join-requests";
+import { chooseJoinRequestHandling, decideJoinRequests } from "~/flows/join-requests.server";
+import { decideServices, type Decider } from "~/flows/decide.server";
+import { requireStaff } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { allows } from "~/utils/roles";
+import type { Route } from "./+types/_site.admin.join-requests";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireStaff(request, context, "group.review");
+  const { db, vrchat } = context.get(appContext);
+  const base = {
+    configured: vrchat.membership !== null,
+    acts: vrchat.membershipActions,
+    mayChooseRules: allows(viewer.role, "join-requests.rules"),
+    byRules: false,
+    requests: [] as JoinRequestView[],
+    error: null as string | null,
+  };
+  try {
+    const [settings, requests] = await Promise.all([getSiteSettings(db), listJoinRequests(db, new Date())]);
+    return { ...base, byRules: settings.joinRequestsByRules, requests };
+  } catch (error) {
+    log.error("failed to load the join requests", { error });
+    return data({ ...base, error: "The join requests could not be loaded just now." }, { status: 503 });
+  }
+}
+
+const DecideSchema = z.object({
+  decision: z.enum(["accept", "reject", "block"], { error: "Choose accept, reject, or reject and block." }),
+  ids: z.array(z.uuid()).min(1, { error: "Select at least one join request first." }).max(500),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "group.review");
+  const app = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  const intent = form.get("intent");
+  try {
+    if (intent === "rules") {
+      if (!allows(viewer.role, "join-requests.rules")) return data({ error: "Only the owner chooses what happens to join requests." }, { status: 403 });
+      const byRules = form.get("handling") === "rules";
+      await chooseJoinRequestHandling(app.db, byRules, { id: viewer.id, username: viewer.username }, new Date());
+      return { ok: true as const, message: byRules ? "The screening rules now decide join requests that come without an application." : "Join requests without an application are left for staff." };
+    }
+    if (intent === "decide") {
+      const parsed = DecideSchema.safeParse({ decision: form.get("decision"), ids: form.getAll("ids") });
+      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+      const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
+      const { decision } = parsed.data;
+      const outcome = await decideJoinRequests(decideServices(app), parsed.data.ids, { decision: decision === "accept" ? "accept" : "reject", block: decision === "block" }, decider);
+      if ("kind" in outcome) return data({ error: JOIN_REQUEST_TEXTS.noActions }, { status: 409 });
+      if (outcome.decided === 0) {
+        const why = outcome.needsProof > 0 ? JOIN_REQUEST_TEXTS.needsProof : JOIN_REQUEST_TEXTS.nothing;
+        return data({ error: why }, { status: 409 });
+      }
+      return { ok: true as const, message: JOIN_REQUEST_TEXTS.done(outcome) };
+    }
+  } catch (error) {
+    log.error("failed to decide join requests", { error });
+    return data({ error: "The join requests could not be answered just now." }, { status: 503 });
+  }
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export function meta() {
+  return [{ title: "Join Requests · The Sanctum" }];
+}
+
+export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
+  const { configured, acts, mayChooseRules, byRules, requests, error } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="font-display text-4xl text-mist-100">Join Requests</h1>
+        <p className="mt-2 max-w-2xl text-mist-300">{JOIN_REQUESTS_INTRO}</p>
+      </div>
+      {error ? <ErrorAlert>{error}</ErrorAlert> : null}
+      {!configured ? (
+        <ErrorAlert>VRChat is not configured on this site: there are no join requests to read.</ErrorAlert>
+      ) : (
+        <>
+          <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
+          {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
+          <JoinRequestList requests={requests} acts={acts} />
+        </>
+      )}
+    </div>
+  );
+}
