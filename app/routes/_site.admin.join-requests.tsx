@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { getSiteSettings } from "~/features/accounts/team.server";
+import { listJobsFor } from "~/features/notifications/outbox.server";
 import { listJoinRequests, type JoinRequestView } from "~/features/screening/join-requests.server";
 import { JoinRequestList, JoinRequestSettings, JOIN_REQUESTS_INTRO } from "~/features/screening/join-requests-page";
 import { JOIN_REQUEST_TEXTS } from "~/features/screening/join-requests";
@@ -22,11 +23,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mayChooseRules: allows(viewer.role, "join-requests.rules"),
     byRules: false,
     requests: [] as JoinRequestView[],
+    /** The VRChat action of each request Dwell decided: its state, by request id. */
+    actions: {} as Record<string, { status: string; text: string }>,
     error: null as string | null,
   };
   try {
     const [settings, requests] = await Promise.all([getSiteSettings(db), listJoinRequests(db, new Date())]);
-    return { ...base, byRules: settings.joinRequestsByRules, requests };
+    const jobs = await listJobsFor(db, requests.filter((request) => request.decision).map((request) => request.id), ["vrchat_membership"]);
+    // The latest job of each: sent (with what VRChat said), waiting, or failed.
+    const actions = Object.fromEntries(
+      jobs.map((job) => [job.sourceId, { status: job.status, text: job.status === "delivered" ? (job.result ?? "Done") : job.status === "failed" ? `Failed: ${job.lastError ?? "unknown"}` : "Waiting to be sent to VRChat" }]),
+    );
+    return { ...base, byRules: settings.joinRequestsByRules, requests, actions };
   } catch (error) {
     log.error("failed to load the join requests", { error });
     return data({ ...base, error: "The join requests could not be loaded just now." }, { status: 503 });
@@ -76,7 +84,7 @@ export function meta() {
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
-  const { configured, acts, mayChooseRules, byRules, requests, error } = loaderData;
+  const { configured, acts, mayChooseRules, byRules, requests, actions, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -90,7 +98,7 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
         <>
           <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
           {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
-          <JoinRequestList requests={requests} acts={acts} />
+          <JoinRequestList requests={requests} acts={acts} actions={actions} />
         </>
       )}
     </div>

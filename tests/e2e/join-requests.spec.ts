@@ -100,6 +100,12 @@ test("join requests made in VRChat are screened, decided by the rules when the o
       [HERON.id, "accept", false],
     ].sort(),
   );
+  // Each answer's outcome in VRChat, as the action worker reported it.
+  await expect(async () => {
+    await page.reload();
+    await expect(entry(page, FERN.name).getByTestId("join-request-action")).toHaveText("In VRChat: Join request rejected and blocked in VRChat", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(entry(page, ASH.name).getByTestId("join-request-action")).toHaveText("In VRChat: Join request accepted in VRChat");
   await page.screenshot({ path: "test-results/join-requests-wide.png", fullPage: true });
   const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() });
   await narrow.goto(`${server.url}/admin/join-requests`);

@@ -202,7 +202,7 @@ export async function linkAccountIn(
 
 /** What every action's job carries: whose application, and which admin's decision caused it. */
 const ActionSubjectSchema = z.object({
-  applicationKind: z.enum(["group", "event"]),
+  applicationKind: z.enum(["group", "event", "join_request"]),
   applicationId: z.uuid(),
   actor: z.object({ id: z.string(), name: z.string() }),
 });

@@ -95,7 +95,7 @@ const DECISIONS = [
 ] as const;
 
 /** The requests waiting (oldest first), then those answered in the last week; each decided alone or with others. */
-export function JoinRequestList({ requests, acts }: { requests: JoinRequestView[]; acts: boolean }) {
+export function JoinRequestList({ requests, acts, actions }: { requests: JoinRequestView[]; acts: boolean; actions: Record<string, { status: string; text: string }> }) {
   const fetcher = useFetcher<Result>();
   useOutcomeToast(fetcher);
   const [selected, setSelected] = useState<string[]>([]);
@@ -178,6 +178,11 @@ export function JoinRequestList({ requests, acts }: { requests: JoinRequestView[
                   {state ? (
                     <p data-testid="join-request-state">
                       <Badge tone={state.tone}>{state.text}</Badge>
+                    </p>
+                  ) : null}
+                  {actions[request.id] ? (
+                    <p data-testid="join-request-action" className={actions[request.id]!.status === "failed" ? "text-sm text-red-300" : "text-sm text-mist-300"}>
+                      In VRChat: {actions[request.id]!.text}
                     </p>
                   ) : null}
                 </div>
