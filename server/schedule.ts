@@ -16,7 +16,7 @@ import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
 import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
-import { JOIN_REQUESTS_READ_MS, readJoinRequests } from "~/flows/join-requests.server";
+import { JOIN_REQUESTS_READ_MS, JOIN_REQUESTS_UNREAD, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
@@ -124,14 +124,24 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
   });
   // The group's join requests in VRChat: one read of the list a minute (new ones are screened).
   const membership = vrchat.membership;
-  if (membership) {
+  if (membership && config.VRCHAT_READ_JOIN_REQUESTS) {
+    // A failure is logged once until it changes or the list is read again (a bot without the
+    // permission would otherwise say so every minute); the job keeps its one read a minute.
+    let lastFailure: string | null = null;
     jobs.push({
       name: "reading join requests",
       every: JOIN_REQUESTS_READ_MS,
       first: 10_000,
       run: async () => {
-        const read = await readJoinRequests(db, membership, new Date());
-        if (read.added + read.gone > 0) log.info("read the group's join requests", read);
+        try {
+          const read = await readJoinRequests(db, membership, new Date());
+          lastFailure = null;
+          if (read.added + read.gone > 0) log.info("read the group's join requests", read);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          if (message !== lastFailure) log.warn(JOIN_REQUESTS_UNREAD, { error: message });
+          lastFailure = message;
+        }
       },
     });
   }

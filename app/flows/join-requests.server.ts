@@ -16,6 +16,9 @@ import { decideApplication, deciderName, findReview, type DecideServices, type D
 /** How often the list is read: about once a minute. */
 export const JOIN_REQUESTS_READ_MS = 60_000;
 
+/** What the log says when VRChat's list could not be read (once until it changes, or reads again). */
+export const JOIN_REQUESTS_UNREAD = "could not read the group's join requests from VRChat; they are read again each minute";
+
 /** Pages of the list read each time (100 requests each): past this many, the oldest wait for the next reads. */
 export const JOIN_REQUEST_PAGES = 10;
 

@@ -16,9 +16,10 @@ import type { Route } from "./+types/_site.admin.join-requests";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "group.review");
-  const { db, vrchat } = context.get(appContext);
+  const { db, vrchat, config } = context.get(appContext);
   const base = {
     configured: vrchat.membership !== null,
+    reads: config.VRCHAT_READ_JOIN_REQUESTS,
     acts: vrchat.membershipActions,
     mayChooseRules: allows(viewer.role, "join-requests.rules"),
     byRules: false,
@@ -84,7 +85,7 @@ export function meta() {
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
-  const { configured, acts, mayChooseRules, byRules, requests, actions, error } = loaderData;
+  const { configured, reads, acts, mayChooseRules, byRules, requests, actions, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -97,6 +98,7 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
+          {!reads ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.notRead}</p> : null}
           {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
           <JoinRequestList requests={requests} acts={acts} actions={actions} />
         </>

@@ -158,6 +158,11 @@ const EnvSchema = z.object({
   VRCHAT_PUBLISH_EVENTS: booleanFromEnv.default(false),
   /** `true`: Dwell opens the group instance of an event with a world, at its time ('Open the instance'). */
   VRCHAT_OPEN_INSTANCES: booleanFromEnv.default(false),
+  /**
+   * Dwell reads the group's join requests from VRChat once a minute (Sanctum → Join Requests);
+   * `false` for a bot whose role may not see them.
+   */
+  VRCHAT_READ_JOIN_REQUESTS: booleanFromEnv.default(true),
   /** Members read per refresh (100 per page). */
   VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });

@@ -244,7 +244,11 @@ describe("VRChat failing", () => {
     // One log line per failed refresh, at most one refresh per window (after each failure the lease
     // is held for a window), and nothing else complaining: the visitors did not multiply it.
     const elapsed = Date.now() - started;
-    const lines = problems(logSince(server, from)).filter(aboutVRChat);
+    // The join requests' own read (a staff-side job, once a minute) says once that it failed.
+    const JOIN_REQUESTS_UNREAD = "could not read the group's join requests from VRChat; they are read again each minute";
+    const all = problems(logSince(server, from)).filter(aboutVRChat);
+    expect(all.filter((line) => line.msg === JOIN_REQUESTS_UNREAD).length).toBeLessThanOrEqual(1);
+    const lines = all.filter((line) => line.msg !== JOIN_REQUESTS_UNREAD);
     const failures = lines.filter(isFailure);
     expect(lines).toEqual(failures);
     expect(failures.length).toBeLessThanOrEqual(Math.floor(elapsed / (VRCHAT_WINDOW_SECONDS * 1000)) + 1);

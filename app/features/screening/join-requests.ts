@@ -14,6 +14,7 @@ export interface JoinRequestOutcome {
 const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export const JOIN_REQUEST_TEXTS = {
+  notRead: "Dwell does not read the group's join requests on this site (VRCHAT_READ_JOIN_REQUESTS is false): the list stays as it was last read.",
   noActions: "Dwell does not act in VRChat on this site (VRCHAT_MEMBERSHIP_ACTIONS is off): answer join requests in VRChat.",
   nothing: "Nothing was changed: these join requests were decided already, or are no longer waiting in VRChat.",
   needsProof: "Nothing was changed: their application can be approved only once they have proven their VRChat account.",
