@@ -40,6 +40,8 @@ export default [
       route("screening", "routes/_site.admin.screening.tsx"),
       // The group's join requests made in VRChat.
       route("join-requests", "routes/_site.admin.join-requests.tsx"),
+      // The group's one ban list (VRChat's, Discord's and the site's).
+      route("bans", "routes/_site.admin.bans.tsx"),
       // One review screen for both kinds of applications, and their CSV exports.
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),

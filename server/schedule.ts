@@ -16,6 +16,7 @@ import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
 import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
+import { BANS_READ_MS, readVRChatBans } from "~/flows/bans.server";
 import { JOIN_REQUESTS_READ_MS, JOIN_REQUESTS_UNREAD, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
@@ -140,6 +141,26 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           if (message !== lastFailure) log.warn(JOIN_REQUESTS_UNREAD, { error: message });
+          lastFailure = message;
+        }
+      },
+    });
+  }
+  // VRChat's ban list, where Dwell acts on the group's membership: about every ten minutes.
+  if (membership && vrchat.membershipActions) {
+    let lastFailure: string | null = null;
+    jobs.push({
+      name: "reading bans",
+      every: BANS_READ_MS,
+      first: 20_000,
+      run: async () => {
+        try {
+          const read = await readVRChatBans(db, membership, new Date());
+          lastFailure = null;
+          if (read.added + read.lifted > 0) log.info("read the group's bans in VRChat", read);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          if (message !== lastFailure) log.warn("could not read the group's bans from VRChat; they are read again in ten minutes", { error: message });
           lastFailure = message;
         }
       },

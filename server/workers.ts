@@ -23,7 +23,7 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
 } {
   const notifications = createOutboxWorker(db, channels, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
   const actionChannels = [
-    ...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel] : []),
+    ...(vrchat.membership && vrchat.membershipActions ? [vrchat.membership.channel, vrchat.membership.bans.channel] : []),
     // Events published to VRChat's calendar keep the same pace as every other call to VRChat.
     ...(vrchat.calendar ? [vrchat.calendar.publisher.channel] : []),
     ...(discord?.channels ?? []),
@@ -53,6 +53,11 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
         return Promise.resolve();
       }
       if (job.target === "vrchat_event_role") return recordRoleOutcome(db, job.payload, outcome);
+      // A ban's jobs: their state is what the Bans page shows.
+      if (job.target === "vrchat_ban" || job.target === "discord_ban") {
+        if (outcome.kind !== "delivered") log.warn("a ban could not be carried out", { target: job.target, error: outcome.error });
+        return Promise.resolve();
+      }
       const text = outcome.kind === "delivered" ? (outcome.result ?? "Done") : `Failed: ${outcome.error}`;
       return recordActionOutcome(db, job.target === "vrchat_membership" ? "vrchat" : "discord", job.payload, text);
     },

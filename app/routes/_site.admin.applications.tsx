@@ -4,6 +4,7 @@ import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { APPLICATION_STATUSES } from "~/db/enums";
 import { ApplicationCard } from "~/features/applications/application-card";
+import { banLinesFor } from "~/features/bans/bans.server";
 import { attendeeEntry, DECISION_ACTION_TARGETS, NOT_LINKED_DECIDED, ONLY_RULES_REOPEN, REOPEN_NOTE, type ScreeningLine } from "~/features/applications/application-card-lines";
 import { NEEDS_PROOF_MESSAGE, needsProofMessage } from "~/features/applications/proof";
 import { listScreenings } from "~/features/screening/screenings.server";
@@ -18,17 +19,16 @@ import { BULK_STATUSES, markSpam } from "~/features/applications/review-changes.
 import { attendanceRecords, markAttendance, type AttendanceRecord } from "~/features/applications/attendance.server";
 import { formatShortDate, isEventPast } from "~/features/events/event-timing";
 import { listJobsFor, retryOutboxJob } from "~/features/notifications/outbox.server";
-import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { DiscordLinkPanel } from "~/features/discord/discord-link-panel";
 import { VRChatLinkPanel } from "~/features/vrchat/vrchat-link-panel";
-import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
-import { decideApplication, decideApplications, decideServices, findReview, linkDiscordAccount, linkVRChatAccount, type Decider } from "~/flows/decide.server";
+import { decideApplication, decideApplications, decideServices, findReview, type Decider } from "~/flows/decide.server";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
+import { linkIntent } from "./admin-application-links.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
-  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine> };
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine>, banned: {} as Record<string, string> };
   let found;
   try {
     found = await findReview(db, params.eventId);
@@ -56,7 +56,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [review, questions, settings] = await Promise.all([listForReview(db, found.scope, query), listFormQuestions(db, found.scope), getSiteSettings(db)]);
     vrchat.invitesFromApprovals = vrchat.actions && settings.eventApprovalInvites;
     const ids = review.applications.map((a) => a.id);
-    const [audit, jobs, screenings] = await Promise.all([listAudit(db, ids), listJobsFor(db, ids, DECISION_ACTION_TARGETS), listScreenings(db, found.scope.kind, ids)]);
+    const [audit, jobs, screenings, banned] = await Promise.all([
+      listAudit(db, ids),
+      listJobsFor(db, ids, DECISION_ACTION_TARGETS),
+      listScreenings(db, found.scope.kind, ids),
+      banLinesFor(db, review.applications),
+    ]);
     const places = found.event ? ((await listPlaces(db, [found.event.id])).get(found.event.id) ?? null) : null;
     const event = found.event
       ? { id: found.event.id, title: found.event.title, applicationRequired: found.event.applicationRequired, places, ended: isEventPast(found.event, new Date()) }
@@ -64,7 +69,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // How the same people did at the group's other events, for the cards.
     const records: Record<string, AttendanceRecord> = found.event ? await attendanceRecords(db, found.event.id, review.applications) : {};
     const requiresProof = found.event ? found.event.requiresProof : settings.groupRequiresProof;
-    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records, requiresProof, screenings };
+    return { error: null, event, review, questions, audit, jobs, vrchat, discord, query, may, records, requiresProof, screenings, banned };
   } catch (error) {
     log.error("failed to load applications for review", { error });
     return data({ error: loadError, ...nothing }, { status: 503 });
@@ -92,10 +97,6 @@ export const ATTENDANCE_TOO_EARLY = "Attendance is marked once the event has end
 
 const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string().max(100) });
 
-const LinkSchema = z.object({ id: z.string().max(100), account: z.string().trim().max(300) });
-
-export const LINK_HINT = "Paste a VRChat profile link (https://vrchat.com/home/user/usr_…) or a user id.";
-export const DISCORD_LINK_HINT = "Paste the applicant's Discord user id (Discord: User Settings → Advanced → Developer Mode, then Copy User ID).";
 
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
@@ -116,50 +117,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const decider: Decider = { ...reviewer, via: "sanctum", role: viewer.role };
 
   const intent = form?.get("intent");
-  if (intent === "link-vrchat" || intent === "unlink-vrchat") {
-    const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
-    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
-    try {
-      if (intent === "unlink-vrchat") {
-        const unlinked = await linkVRChatAccount(services, link.data.id, null, decider, found.scope);
-        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-        return { ok: true as const, message: "The VRChat account is no longer linked." };
-      }
-      if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
-      const userId = userIdFrom(link.data.account);
-      if (!userId) return data({ error: LINK_HINT }, { status: 400 });
-      const linked = await linkVRChatAccount(services, link.data.id, userId, decider, found.scope);
-      if (linked.kind === "unknown-account") return data({ error: "VRChat has no user with that id." }, { status: 404 });
-      if (linked.kind !== "linked") return data({ error: "Failed to update application" }, { status: 404 });
-      const acting = linked.acting ? " Its decision now acts there." : "";
-      return { ok: true as const, message: `Linked to ${linked.displayName} in VRChat.${acting}` };
-    } catch (error) {
-      log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
-      return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
-    }
-  }
-  if (intent === "link-discord" || intent === "unlink-discord") {
-    const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
-    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
-    try {
-      if (intent === "unlink-discord") {
-        const unlinked = await linkDiscordAccount(services, found, link.data.id, null, decider);
-        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-        return { ok: true as const, message: "The Discord account is no longer linked." };
-      }
-      if (!discord) return data({ error: "The Discord bot is not configured on this site." }, { status: 409 });
-      const userId = discordUserIdFrom(link.data.account);
-      if (!userId) return data({ error: DISCORD_LINK_HINT }, { status: 400 });
-      const member = await discord.describeMember(userId);
-      if (!member) return data({ error: "No member of the Discord server has that id." }, { status: 404 });
-      const linked = await linkDiscordAccount(services, found, link.data.id, { userId: member.id, displayName: member.displayName }, decider);
-      if (linked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-      const acting = linked.kind === "linked" && linked.acting ? " Their approval's message goes to them now." : "";
-      return { ok: true as const, message: `Linked to ${member.displayName} in Discord.${acting}` };
-    } catch (error) {
-      log.warn("failed to link a Discord account", { error: error instanceof Error ? error.message : String(error) });
-      return data({ error: "Discord could not be asked just now. Try again in a moment." }, { status: 503 });
-    }
+  if (intent === "link-vrchat" || intent === "unlink-vrchat" || intent === "link-discord" || intent === "unlink-discord") {
+    return linkIntent(intent, form, { services, vrchat, discord, found, decider });
   }
   if (intent === "retry-job") {
     const jobId = z.uuid().safeParse(form?.get("job"));
@@ -357,6 +316,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     blockOption={vrchat.actions}
                     requiresProof={loaderData.requiresProof}
                     screening={loaderData.screenings[application.id] ?? null}
+                    banned={loaderData.banned[application.id] ?? null}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { Toaster } from "~/components/ui/toaster";
-import { AdminShell, APPLICATIONS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { AdminShell, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
 import { allows, ROLE_LABEL, type Permission } from "~/utils/roles";
@@ -20,6 +20,7 @@ const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
   { link: EVENTS_LINK, permission: "sanctum" },
   { link: APPLICATIONS_LINK, permission: "group.review" },
   { link: JOIN_REQUESTS_LINK, permission: "group.review" },
+  { link: BANS_LINK, permission: "sanctum" },
   { link: QUESTIONS_LINK, permission: "group.questions" },
   { link: SCREENING_LINK, permission: "screening" },
   { link: MESSAGES_LINK, permission: "messages" },

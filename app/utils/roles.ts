@@ -26,6 +26,8 @@ const GRANTS = {
   screening: ["owner", "admin"],
   /** What happens to join requests that come without an application: left for staff, or the rules'. */
   "join-requests.rules": ["owner"],
+  /** Ban and unban, in VRChat and Discord (everyone on the team sees the list). */
+  bans: ["owner", "admin"],
   messages: ["owner", "admin"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],

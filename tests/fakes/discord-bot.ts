@@ -51,6 +51,8 @@ export interface FakeDiscordBot {
   members: FakeDiscordMember[];
   /** Roles granted, as `userId:roleId`, in order. */
   grants: string[];
+  /** The server's bans: user id → the audit log's reason (decoded; null without one). */
+  bans: Map<string, string | null>;
   messages: FakeDiscordMessage[];
   /** Messages posted in the review channel, edits applied. */
   channelPosts: FakeChannelMessage[];
@@ -73,6 +75,7 @@ export const fakeSnowflake = (n: number) => String(300000000000000000n + BigInt(
 export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   const members: FakeDiscordMember[] = [];
   const grants: string[] = [];
+  const bans = new Map<string, string | null>();
   const messages: FakeDiscordMessage[] = [];
   const requests: FakeDiscordBot["requests"] = [];
   const channels = new Map<string, string>();
@@ -155,6 +158,17 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       const found = members.find((m) => m.id === member[1]);
       return found ? send(res, 200, memberObject(found)) : fail(res, 404, 10007, "Unknown Member");
     }
+    const ban = new RegExp(`^${g}/bans/(\\d+)$`).exec(path);
+    if (ban && req.method === "PUT") {
+      const reason = req.headers["x-audit-log-reason"];
+      bans.set(ban[1]!, typeof reason === "string" ? decodeURIComponent(reason) : null);
+      return send(res, 204);
+    }
+    if (ban && req.method === "DELETE") {
+      if (!bans.has(ban[1]!)) return fail(res, 404, 10026, "Unknown Ban");
+      bans.delete(ban[1]!);
+      return send(res, 204);
+    }
     const role = new RegExp(`^${g}/members/(\\d+)/roles/(\\d+)$`).exec(path);
     if (req.method === "PUT" && role) {
       const found = members.find((m) => m.id === role[1]);
@@ -218,6 +232,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     url: `http://127.0.0.1:${port}/api/v10`,
     members,
     grants,
+    bans,
     messages,
     channelPosts,
     requests,

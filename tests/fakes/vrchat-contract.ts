@@ -310,6 +310,9 @@ export const OPERATIONS = [
     query: {},
     body: z.strictObject({ userId, confirmOverrideBlock: z.boolean().optional() }),
   },
+  { name: "getGroupBans", method: "GET", path: /^\/groups\/grp_[^/]+\/bans$/, query: { n, offset } },
+  { name: "banGroupMember", method: "POST", path: /^\/groups\/grp_[^/]+\/bans$/, query: {}, body: z.strictObject({ userId }) },
+  { name: "unbanGroupMember", method: "DELETE", path: /^\/groups\/grp_[^/]+\/bans\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
   { name: "getGroupRoles", method: "GET", path: /^\/groups\/grp_[^/]+\/roles$/, query: {} },
   {
     name: "createGroupRole",

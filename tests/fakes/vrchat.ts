@@ -164,13 +164,15 @@ export interface FakePerson {
   ageVerificationStatus?: "18+" | "hidden" | "verified";
   /** When they asked to join (the GroupMember's `createdAt`). */
   requestedAt?: string;
+  /** When they were banned (the GroupMember's `bannedAt`). */
+  bannedAt?: string;
   /** The groups they are a member of (`GET /users/{userId}/groups`). */
   groups?: string[];
 }
 
 /** An action VRChat carried out, with when it arrived. */
 export interface FakeAction {
-  kind: "accept" | "reject" | "invite";
+  kind: "accept" | "reject" | "invite" | "ban" | "unban";
   userId: string;
   block?: boolean;
   /** An invite sent over the user's own block of the group (VRChat's default when the caller does not say). */
@@ -353,6 +355,9 @@ export type FakeEndpoint =
   | "user"
   | "userGroups"
   | "respondRequest"
+  | "bans"
+  | "ban"
+  | "unban"
   | "invite"
   | "createCalendarEvent"
   | "updateCalendarEvent"
@@ -557,6 +562,7 @@ function groupMemberOf(person: FakePerson, withUser: boolean) {
     isSubscribedToAnnouncements: false,
     joinedAt: person.status === "member" ? ISO_EPOCH : null,
     createdAt: person.requestedAt ?? ISO_EPOCH,
+    bannedAt: person.status === "banned" ? (person.bannedAt ?? ISO_EPOCH) : null,
     lastPostReadAt: null,
     mRoleIds: [],
     membershipStatus: person.status === "none" ? "inactive" : person.status,
@@ -709,6 +715,29 @@ export async function startFakeVRChat(
           who.blocked = block === true;
         }
         return {};
+      }];
+    }
+    if (method === "POST" && path === `${g}/bans`) {
+      return ["ban", () => {
+        const { userId } = (body ?? {}) as { userId?: string };
+        const who = person(String(userId));
+        if (!who) return new Refusal(404, "User not found");
+        if (who.status === "banned") return new Refusal(400, "User is already banned․");
+        actions.push({ kind: "ban", userId: who.id, at: Date.now() });
+        who.status = "banned";
+        who.bannedAt = new Date().toISOString();
+        return groupMemberOf(who, false);
+      }];
+    }
+    const unban = new RegExp(`^${g}/bans/([^/]+)$`).exec(path);
+    if (method === "DELETE" && unban) {
+      return ["unban", () => {
+        const who = person(unban[1]!);
+        if (!who) return new Refusal(404, "User not found");
+        if (who.status !== "banned") return new Refusal(400, "User is not banned․");
+        actions.push({ kind: "unban", userId: who.id, at: Date.now() });
+        who.status = "none";
+        return groupMemberOf(who, false);
       }];
     }
     if (method === "POST" && path === `${g}/invites`) {
@@ -876,6 +905,9 @@ export async function startFakeVRChat(
 
   function route(path: string, url: URL): [FakeEndpoint, () => unknown, RegExpExecArray?] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
+    if (path === `${g}/bans`) {
+      return ["bans", () => page(group.people.filter((p) => p.status === "banned"), url).map((p) => groupMemberOf(p, true))];
+    }
     if (path === `${g}/requests`) {
       return ["joinRequests", () => page(group.people.filter((p) => p.status === "requested" && !p.blocked), url).map((p) => groupMemberOf(p, true))];
     }

@@ -40,6 +40,7 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/messages": [{ url: () => "/admin/messages", expect: ADMINS }],
   "admin/screening": [{ url: () => "/admin/screening", expect: ADMINS }],
   "admin/join-requests": [{ url: () => "/admin/join-requests", expect: REVIEWERS }],
+  "admin/bans": [{ url: () => "/admin/bans", expect: ALL_STAFF }],
   "admin/events/:eventId/questions": [
     { url: () => `/admin/events/${ids.hosted}/questions`, expect: { ...ADMINS, host: 200 } },
     { url: () => `/admin/events/${ids.other}/questions`, expect: ADMINS },
@@ -211,6 +212,14 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     path: () => "/admin/screening",
     form: () => ({ intent: "add", name: "Injected", scope: "group", proven: "on", outcome: "approve" }),
     shows: () => "/admin/screening",
+    reader: "owner",
+    allowed: ["owner", "admin"],
+  },
+  {
+    name: "ban someone by their Discord account",
+    path: () => "/admin/bans",
+    form: () => ({ intent: "ban", account: "", discord: "300000000000000099", reason: "Injected?" }),
+    shows: () => "/admin/bans",
     reader: "owner",
     allowed: ["owner", "admin"],
   },

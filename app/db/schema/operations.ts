@@ -22,6 +22,8 @@ export const OUTBOX_TARGETS = [
   "discord_review",
   "discord_announcement",
   "vrchat_event_role",
+  "vrchat_ban",
+  "discord_ban",
 ] as const;
 
 /**

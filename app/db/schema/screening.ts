@@ -104,3 +104,36 @@ export const joinRequests = pgTable(
     index("join_requests_waiting_idx").on(table.requestedAt).where(sql`${table.goneAt} is null`),
   ],
 );
+
+export const BAN_SOURCES = ["vrchat", "dwell"] as const;
+export type BanSource = (typeof BAN_SOURCES)[number];
+
+/**
+ * The group's ban list: those Dwell read from VRChat's (`source` vrchat, kept in step about every ten
+ * minutes) and those made in Dwell (`dwell`, sent to VRChat and Discord as outbox jobs), each with who
+ * banned, when and why. An unban keeps the row (`lifted_at`), so the history stays readable. One ban
+ * in force per VRChat account, and per Discord account without one.
+ */
+export const bans = pgTable(
+  "bans",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatUserId: text(),
+    discordUserId: text(),
+    displayName: text().notNull(),
+    reason: text(),
+    source: text().$type<BanSource>().notNull(),
+    bannedBy: text(),
+    bannedById: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    bannedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    liftedAt: timestamp({ withTimezone: true }),
+    liftedBy: text(),
+    ...timestamps,
+  },
+  (table) => [
+    check("bans_source_check", sql`${table.source} in ${inList(BAN_SOURCES)}`),
+    check("bans_someone_check", sql`${table.vrchatUserId} is not null or ${table.discordUserId} is not null`),
+    uniqueIndex("bans_vrchat_in_force_key").on(table.vrchatUserId).where(sql`${table.liftedAt} is null and ${table.vrchatUserId} is not null`),
+    uniqueIndex("bans_discord_in_force_key").on(table.discordUserId).where(sql`${table.liftedAt} is null and ${table.vrchatUserId} is null`),
+  ],
+);

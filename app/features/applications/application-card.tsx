@@ -46,6 +46,7 @@ export function ApplicationCard({
   blockOption = false,
   requiresProof = false,
   screening = null,
+  banned = null,
   notLinked = false,
   entry = null,
   vrchatPanel,
@@ -69,6 +70,8 @@ export function ApplicationCard({
   requiresProof?: boolean;
   /** What the screening rules made of it. */
   screening?: ScreeningLine | null;
+  /** The applicant is on the group's ban list: 'Banned on DATE by X: reason'. */
+  banned?: string | null;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
   /** An approved attendee of an event whose instance admits its role: can they get in? */
@@ -197,6 +200,11 @@ export function ApplicationCard({
                   </Badge>
                 </>
               ) : null}
+            </p>
+          ) : null}
+          {banned ? (
+            <p className="mt-1 text-sm break-words" data-testid="banned">
+              <Badge tone="danger">{banned}</Badge>
             </p>
           ) : null}
           {screened ? (

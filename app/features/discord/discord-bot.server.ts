@@ -101,7 +101,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
   });
   const cached = <T>(key: string, load: () => Promise<T>, allowance: LookupAllowance = "staff") => (allowance === "visitors" ? visitorLookups : lookups).get(key, load);
 
-  async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  async function call(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${apiUrl}${path}`, {
@@ -110,6 +110,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
           Authorization: `Bot ${token}`,
           "User-Agent": userAgent,
           ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...extraHeaders,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: "error",
@@ -207,6 +208,24 @@ export function createDiscordBot(options: DiscordBotOptions) {
     return "Decision sent by direct message";
   }
 
+  /** A ban or unban in the server, with its reason in the server's audit log; done already counts as done. */
+  async function banAction(job: BanJob): Promise<string> {
+    const path = `/guilds/${guildId}/bans/${job.userId}`;
+    if (job.action === "ban") {
+      // The audit log's reason goes in a header, URI-encoded (at most 512 characters).
+      await call("PUT", path, {}, job.reason ? { "X-Audit-Log-Reason": encodeURIComponent(truncate(job.reason, 400)) } : {});
+      lookups.forget(`member:${job.userId}`);
+      return "Banned in Discord";
+    }
+    try {
+      await call("DELETE", path);
+      return "Unbanned in Discord";
+    } catch (error) {
+      if (error instanceof DiscordError && error.code === 10026) return "Not banned in Discord: nothing to do";
+      throw error;
+    }
+  }
+
   /** A message in a channel of the server (the review channel): its id, to edit it later. */
   async function postMessage(channelId: string, body: Record<string, unknown>): Promise<{ id: string }> {
     return z.object({ id: z.string() }).parse(await call("POST", `/channels/${channelId}/messages`, body));
@@ -251,13 +270,14 @@ export function createDiscordBot(options: DiscordBotOptions) {
           return job.success && job.data.private ? { ...job.data, content: PRIVATE_MESSAGE_KEPT } : null;
         },
       },
+      channel("discord_ban", BanJobSchema, banAction),
     ] as const,
   };
 }
 
 export type DiscordBot = ReturnType<typeof createDiscordBot>;
 
-type JobTarget = "discord_role" | "discord_dm" | "discord_review";
+type JobTarget = "discord_role" | "discord_dm" | "discord_review" | "discord_ban";
 
 type ActionOutcome =
   | { kind: "delivered"; result: string }
@@ -276,6 +296,8 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
     const what =
       target === "discord_role"
         ? "grant the role (its role must be above the member role, with Manage Roles)"
+        : target === "discord_ban"
+          ? "ban members (Ban Members, and its role above theirs)"
         : target === "discord_review"
           ? "post in the review channel (View Channel and Send Messages there)"
           : "send the message";
@@ -291,6 +313,9 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
 
 const actor = z.object({ id: z.string(), name: z.string() });
 const RoleJobSchema = z.object({ applicationKind: z.enum(["group", "event"]), applicationId: z.uuid(), userId: z.string().regex(SNOWFLAKE), actor });
+/** A ban or unban in the server (`banId`: the row in `bans`). */
+export const BanJobSchema = z.object({ action: z.enum(["ban", "unban"]), banId: z.uuid(), userId: z.string().regex(SNOWFLAKE), reason: z.string().max(2000).nullable(), actor });
+export type BanJob = z.infer<typeof BanJobSchema>;
 const MessageJobSchema = RoleJobSchema.extend({
   content: z.string().min(1).max(2000),
   nonce: z.string().max(25),

@@ -1,4 +1,4 @@
-import { CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
+import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -34,6 +34,12 @@ export const JOIN_REQUESTS_LINK: SanctumLink = {
   to: "/admin/join-requests",
   label: "Join Requests",
   icon: <DoorOpen aria-hidden="true" className="size-4" />,
+};
+
+export const BANS_LINK: SanctumLink = {
+  to: "/admin/bans",
+  label: "Bans",
+  icon: <Ban aria-hidden="true" className="size-4" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {

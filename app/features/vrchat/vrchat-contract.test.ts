@@ -43,6 +43,10 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   members: GroupMemberListSchema,
   currentUser: CurrentUserSchema.or(TwoFactorRequiredSchema),
   joinRequests: GroupMemberListSchema,
+  bans: GroupMemberListSchema,
+  ban: GroupMemberSchema,
+  unban: GroupMemberSchema,
+  otherGroup: GroupSchema,
   membership: GroupMemberSchema,
   searchUsers: LimitedUserSearchSchema.array(),
   user: UserSchema,
@@ -84,6 +88,14 @@ beforeAll(async () => {
   await act(fakeUserId(1), "accept");
   await act(fakeUserId(2), "accept");
   await act(fakeUserId(4), "reject", true);
+  // The join requests' read, another group named by a rule, and a ban and its unban (then the bans' read).
+  await membership.listJoinRequests(1);
+  fake.group.otherGroups = [{ id: "grp_0a0a0a0a-1111-4222-8333-444444444444", name: "The Lantern Guild" }];
+  await membership.groupName("grp_0a0a0a0a-1111-4222-8333-444444444444");
+  const banJob = (action: "ban" | "unban") => membership.bans.channel.deliver({ action, banId: crypto.randomUUID(), userId: fakeUserId(3), actor: { id: "a", name: "Admin" } });
+  await banJob("ban");
+  await membership.bans.list(1);
+  await banJob("unban");
   // An event published to the calendar, edited, then taken off it.
   const publisher = createCalendarPublisher({ db: database.db, client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, spacingMs: 0 });
   const [event] = await database.db.insert(events).values({ title: "Lantern Walk", eventDate: "2031-05-01", eventTime: "20:00", worldName: "W" }).returning();
@@ -116,8 +128,8 @@ afterAll(async () => {
 it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
   expect([...seen].sort()).toEqual([
-    "calendar", "createCalendarEvent", "currentUser", "deleteCalendarEvent", "group", "groupInstances", "instance", "invite", "joinRequests",
-    "members", "membership", "posts", "respondRequest", "searchUsers", "updateCalendarEvent", "user", "userGroupInstances", "userGroups",
+    "ban", "bans", "calendar", "createCalendarEvent", "currentUser", "deleteCalendarEvent", "group", "groupInstances", "instance", "invite", "joinRequests",
+    "members", "membership", "otherGroup", "posts", "respondRequest", "searchUsers", "unban", "updateCalendarEvent", "user", "userGroupInstances", "userGroups",
   ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {
     const parsed = ANSWERS[endpoint]?.safeParse(body);
@@ -132,11 +144,13 @@ it("is asked only what VRChat's API offers, within its limits, always saying who
   expect([...fake.userAgents]).toEqual([`${USER_AGENT_PRODUCT} admins@dwell.example`]);
 });
 
-it("acts in VRChat only as asked: one accept, one invite, one reject with a block", () => {
+it("acts in VRChat only as asked: one accept, one invite, one reject with a block, one ban and its unban", () => {
   expect(fake.actions.map(({ kind, userId, block }) => ({ kind, userId, block }))).toEqual([
     { kind: "accept", userId: fakeUserId(1), block: undefined },
     { kind: "invite", userId: fakeUserId(2), block: undefined },
     { kind: "reject", userId: fakeUserId(4), block: true },
+    { kind: "ban", userId: fakeUserId(3), block: undefined },
+    { kind: "unban", userId: fakeUserId(3), block: undefined },
   ]);
 });
 

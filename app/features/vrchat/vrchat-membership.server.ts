@@ -19,6 +19,7 @@ import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { accountFactsOf, ScreenedUserSchema, type AccountFacts } from "~/utils/vrchat-account";
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import { createVRChatBans } from "./vrchat-bans.server";
 import { JoinRequestsSchema, MembershipSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipStatus } from "./vrchat-people";
 
 export { imageUrl, MEMBERSHIP_STATUSES, type MembershipStatus } from "./vrchat-people";
@@ -376,6 +377,8 @@ export function createVRChatMembership(options: MembershipOptions) {
     screeningFacts,
     groupName,
     listJoinRequests,
+    /** The group's ban list in VRChat, and bans and unbans there (paced with every other action). */
+    bans: createVRChatBans({ client, groupId, paced, timeoutMs, actionSpacingMs, forget: (userId) => lookups.forget(`member:${userId}`) }),
     membershipNow,
     invite,
     /** The outbox channel of the actions. */

@@ -19,6 +19,8 @@ export const GroupMemberSchema = z.object({
   membershipStatus: z.string(),
   /** When the membership (here: the request) was made. */
   createdAt: z.string().nullish(),
+  /** When the user was banned (the bans list). */
+  bannedAt: z.string().nullish(),
   user: z
     .object({
       displayName: z.string().nullish(),

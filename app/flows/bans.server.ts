@@ -1,0 +1,99 @@
+/**
+ * A ban, wherever it is made (the Bans page; later a card, a join request): recorded in Dwell's list,
+ * sent to VRChat (`POST /groups/{groupId}/bans`) and, when the person's Discord account is known and
+ * the bot is there, to Discord (`PUT /guilds/{guildId}/bans/{userId}`, with the reason), each as an
+ * outbox job (paced, sent once, its outcome shown); and their open applications rejected through
+ * flows/decide, as a staff member's rejection. An unban lifts it in the same places. The group's own
+ * list in VRChat is read on a schedule, so bans made there are known too.
+ */
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import type { Database } from "~/db/db.server";
+import { applications, eventApplications, outbox } from "~/db/schema";
+import { addBan, liftBan, syncVRChatBans, type Ban } from "~/features/bans/bans.server";
+import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { decideApplications, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
+
+/** How often VRChat's ban list is read. */
+export const BANS_READ_MS = 10 * 60_000;
+
+/** The scheduled read of VRChat's ban list (pages of 100, up to 10). */
+export async function readVRChatBans(db: Database, membership: VRChatMembership, now: Date) {
+  const listed = await membership.bans.list(10);
+  return syncVRChatBans(db, listed, listed.length < 1_000, now);
+}
+
+export interface Person {
+  vrchatUserId: string | null;
+  discordUserId: string | null;
+  displayName: string;
+}
+
+export type BanOutcome = { kind: "banned"; ban: Ban; rejected: number } | { kind: "already"; ban: Ban };
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The jobs that carry a ban (or unban) to VRChat and Discord, where each can act. */
+async function queueBanJobs(tx: Tx, services: DecideServices, ban: Ban, action: "ban" | "unban", actor: { id: string; name: string }, now: Date) {
+  const jobs = [
+    ...(ban.vrchatUserId && services.vrchat.membershipActions
+      ? [{ target: "vrchat_ban" as const, payload: { action, banId: ban.id, userId: ban.vrchatUserId, actor } }]
+      : []),
+    ...(ban.discordUserId && services.discord ? [{ target: "discord_ban" as const, payload: { action, banId: ban.id, userId: ban.discordUserId, reason: ban.reason, actor } }] : []),
+  ];
+  if (jobs.length > 0) await tx.insert(outbox).values(jobs.map((job) => ({ ...job, sourceId: ban.id, nextAttemptAt: now })));
+  return jobs.length;
+}
+
+/** Their applications still open (the group's pending, events' pending or waitlisted), by review. */
+async function openApplicationsOf(db: Database, person: Person) {
+  const byGroup = (table: typeof applications | typeof eventApplications) =>
+    or(...(person.vrchatUserId ? [eq(table.vrchatUserId, person.vrchatUserId)] : []), ...(person.discordUserId ? [eq(table.discordUserId, person.discordUserId)] : []));
+  const group = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(and(byGroup(applications), eq(applications.status, "pending"), isNull(applications.spamAt)));
+  const event = await db
+    .select({ id: eventApplications.id, eventId: eventApplications.eventId })
+    .from(eventApplications)
+    .where(and(byGroup(eventApplications), inArray(eventApplications.status, ["pending", "waitlist"]), isNull(eventApplications.spamAt)));
+  return { group: group.map((row) => row.id), events: Map.groupBy(event, (row) => row.eventId) };
+}
+
+/** Bans a person: recorded, sent to VRChat and Discord, their open applications rejected. */
+export async function banPerson(services: DecideServices, person: Person, reason: string | null, decider: Decider): Promise<BanOutcome> {
+  const now = new Date();
+  const actor = { id: decider.id, name: deciderName(decider) };
+  const added = await services.db.transaction(async (tx) => {
+    const result = await addBan(tx, person, reason, { id: decider.id || null, name: actor.name }, now);
+    if (result.kind === "banned") await queueBanJobs(tx, services, result.ban, "ban", actor, now);
+    return result;
+  });
+  if (added.kind === "already") return added;
+  services.wake();
+  let rejected = 0;
+  const open = await openApplicationsOf(services.db, person);
+  if (open.group.length > 0) {
+    const outcome = await decideApplications(services, (await findReview(services.db, undefined))!, { ids: open.group, status: "rejected" }, decider);
+    if (outcome.kind === "decided") rejected += outcome.changed;
+  }
+  for (const [eventId, rows] of open.events) {
+    const review = await findReview(services.db, eventId);
+    if (!review) continue;
+    const outcome = await decideApplications(services, review, { ids: rows.map((row) => row.id), status: "rejected" }, decider);
+    if (outcome.kind === "decided") rejected += outcome.changed;
+  }
+  return { kind: "banned", ban: added.ban, rejected };
+}
+
+/** Lifts a ban in Dwell, VRChat and Discord. Null when it was not in force. */
+export async function unbanPerson(services: DecideServices, banId: string, decider: Decider): Promise<Ban | null> {
+  const now = new Date();
+  const actor = { id: decider.id, name: deciderName(decider) };
+  const lifted = await services.db.transaction(async (tx) => {
+    const ban = await liftBan(tx, banId, actor.name, now);
+    if (ban) await queueBanJobs(tx, services, ban, "unban", actor, now);
+    return ban;
+  });
+  if (lifted) services.wake();
+  return lifted;
+}

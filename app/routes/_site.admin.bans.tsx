@@ -1,0 +1,107 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { ErrorAlert } from "~/components/ui/alert";
+import { appContext } from "~/context";
+import { BanForm, BanList, BANS_INTRO, BAN_TEXTS } from "~/features/bans/bans-page";
+import { listBans, type Ban } from "~/features/bans/bans.server";
+import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
+import { listJobsFor } from "~/features/notifications/outbox.server";
+import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { banPerson, unbanPerson } from "~/flows/bans.server";
+import { decideServices, type Decider } from "~/flows/decide.server";
+import { requireStaff } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { allows } from "~/utils/roles";
+import type { Route } from "./+types/_site.admin.bans";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireStaff(request, context, "sanctum");
+  const { db } = context.get(appContext);
+  const base = { mayBan: allows(viewer.role, "bans"), bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
+  try {
+    const bans = await listBans(db, new Date());
+    const jobs = await listJobsFor(db, bans.map((ban) => ban.id), ["vrchat_ban", "discord_ban"]);
+    const byBan: Record<string, { target: string; status: string; text: string }[]> = {};
+    // VRChat's first, then Discord's, whatever order they were written in.
+    for (const job of jobs.toSorted((a, b) => (a.target === b.target ? 0 : a.target === "vrchat_ban" ? -1 : 1))) {
+      const text = job.status === "delivered" ? (job.result ?? "Done") : job.status === "failed" ? `Failed: ${job.lastError ?? "unknown"}` : BAN_TEXTS.waiting(job.target);
+      (byBan[job.sourceId] ??= []).push({ target: job.target, status: job.status, text });
+    }
+    return { ...base, bans, jobs: byBan };
+  } catch (error) {
+    log.error("failed to load the bans", { error });
+    return data({ ...base, error: "The ban list could not be loaded just now." }, { status: 503 });
+  }
+}
+
+const BanSchema = z.object({
+  account: z.string().trim().max(500),
+  discord: z.string().trim().max(100),
+  reason: z.string().trim().min(1, { error: "Give the reason: the team reads it later, and Discord's audit log keeps it." }).max(1_000),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "bans");
+  const app = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
+  const services = decideServices(app);
+  const intent = form.get("intent");
+  try {
+    if (intent === "ban") {
+      const parsed = BanSchema.safeParse({ account: form.get("account") ?? "", discord: form.get("discord") ?? "", reason: form.get("reason") ?? "" });
+      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+      const { account, discord, reason } = parsed.data;
+      if (!account && !discord) return data({ error: BAN_TEXTS.nobody }, { status: 400 });
+      const vrchatUserId = account ? userIdFrom(account) : null;
+      if (account && !vrchatUserId) return data({ error: BAN_TEXTS.vrchatHint }, { status: 400 });
+      const discordUserId = discord ? discordUserIdFrom(discord) : null;
+      if (discord && !discordUserId) return data({ error: BAN_TEXTS.discordHint }, { status: 400 });
+      let displayName = discordUserId ? `Discord user ${discordUserId}` : "";
+      if (vrchatUserId) {
+        if (!app.vrchat.membership) return data({ error: "VRChat is not configured on this site: ban by Discord account only." }, { status: 409 });
+        const user = await app.vrchat.membership.describeUser(vrchatUserId).catch(() => undefined);
+        if (user === undefined) return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
+        if (user === null) return data({ error: "VRChat has no user with that id." }, { status: 404 });
+        displayName = user.displayName;
+      } else if (discordUserId && app.discord) {
+        const member = await app.discord.describeMember(discordUserId).catch(() => null);
+        if (member) displayName = member.displayName;
+      }
+      const outcome = await banPerson(services, { vrchatUserId, discordUserId, displayName }, reason, decider);
+      if (outcome.kind === "already") return data({ error: BAN_TEXTS.already(outcome.ban) }, { status: 409 });
+      return { ok: true as const, message: BAN_TEXTS.banned(outcome.ban.displayName, outcome.rejected) };
+    }
+    if (intent === "unban") {
+      const id = z.uuid().safeParse(form.get("id"));
+      if (!id.success) return data({ error: BAN_TEXTS.notInForce }, { status: 400 });
+      const lifted = await unbanPerson(services, id.data, decider);
+      if (!lifted) return data({ error: BAN_TEXTS.notInForce }, { status: 409 });
+      return { ok: true as const, message: `${lifted.displayName} is no longer banned.` };
+    }
+  } catch (error) {
+    log.error("failed to change a ban", { error });
+    return data({ error: "The ban could not be saved just now." }, { status: 503 });
+  }
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export function meta() {
+  return [{ title: "Bans · The Sanctum" }];
+}
+
+export default function BansPage({ loaderData }: Route.ComponentProps) {
+  const { mayBan, bans, jobs, error } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="font-display text-4xl text-mist-100">Bans</h1>
+        <p className="mt-2 max-w-2xl text-mist-300">{BANS_INTRO}</p>
+      </div>
+      {error ? <ErrorAlert>{error}</ErrorAlert> : null}
+      {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">Owners and admins ban and unban; the whole team sees the list.</p>}
+      <BanList bans={bans} jobs={jobs} mayBan={mayBan} />
+    </div>
+  );
+}
