@@ -17,6 +17,7 @@ CREATE TABLE "bans" (
 );
 --> statement-breakpoint
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
+ALTER TABLE "site_settings" ADD COLUMN "reject_banned" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "bans" ADD CONSTRAINT "bans_banned_by_id_profiles_id_fk" FOREIGN KEY ("banned_by_id") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "bans_vrchat_in_force_key" ON "bans" USING btree ("vrchat_user_id") WHERE "bans"."lifted_at" is null and "bans"."vrchat_user_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "bans_discord_in_force_key" ON "bans" USING btree ("discord_user_id") WHERE "bans"."lifted_at" is null and "bans"."vrchat_user_id" is null;--> statement-breakpoint

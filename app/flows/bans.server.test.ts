@@ -4,11 +4,12 @@
  * person's open applications, is refused a second time, and is lifted by an unban; VRChat's own list
  * is kept in step.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationQuestions, applications, bans, eventApplications, events, outbox, profiles, vrchatSessions } from "~/db/schema";
+import { applicationAuditLog, applicationQuestions, applications, bans, eventApplications, events, outbox, profiles, siteSettings, vrchatSessions } from "~/db/schema";
 import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
+import { setRejectBanned } from "~/features/accounts/team.server";
 import { banInForce, listBans } from "~/features/bans/bans.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
@@ -18,7 +19,7 @@ import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../../tests/fakes/discord-bot";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { banPerson, readVRChatBans, unbanPerson } from "./bans.server";
+import { banPerson, readVRChatBans, rejectIfBanned, unbanPerson } from "./bans.server";
 import type { DecideServices, Decider } from "./decide.server";
 
 describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
@@ -41,7 +42,7 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
-    for (const table of [applications, eventApplications, events, bans, outbox, vrchatSessions]) await database.db.delete(table);
+    for (const table of [applications, applicationAuditLog, eventApplications, events, bans, outbox, vrchatSessions, siteSettings]) await database.db.delete(table);
     [fake, bot] = await Promise.all([startFakeVRChat(), startFakeDiscordBot()]);
     fake.group.people.push({ id: CROW.vrchat, displayName: CROW.name, status: "requested" }, { id: fakeUserId(2), displayName: "Old Foe", status: "banned", bannedAt: "2025-01-02T03:04:05.000Z" });
     bot.members.push({ id: CROW.discord, username: "pushycrow", globalName: CROW.name });
@@ -138,5 +139,17 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
     fake.group.people.find((person) => person.id === fakeUserId(2))!.status = "none";
     expect(await readVRChatBans(database.db, membership, new Date())).toEqual({ added: 0, lifted: 1 });
     expect(await banInForce(database.db, { vrchatUserId: fakeUserId(2), discordUserId: null })).toBeNull();
+  });
+
+  it("rejects a banned person's new application as it arrives only when the owner chose so", async () => {
+    await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
+    const first = await applyToGroup(CROW.name);
+    expect(await rejectIfBanned(services, { kind: "group", id: first, eventId: null })).toBe(false);
+    expect((await database.db.select({ status: applications.status }).from(applications).where(eq(applications.id, first)))[0]!.status).toBe("pending");
+    await setRejectBanned(database.db, true, { id: keeper.id, username: "keeper" });
+    expect(await rejectIfBanned(services, { kind: "group", id: first, eventId: null })).toBe(true);
+    expect((await database.db.select({ status: applications.status }).from(applications).where(eq(applications.id, first)))[0]!.status).toBe("rejected");
+    const [history] = await database.db.select({ actor: applicationAuditLog.actorName, to: applicationAuditLog.toValue }).from(applicationAuditLog).where(and(eq(applicationAuditLog.applicationId, first), eq(applicationAuditLog.field, "status")));
+    expect(history).toEqual({ actor: "Dwell (the ban list)", to: "rejected" });
   });
 });

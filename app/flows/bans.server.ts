@@ -9,9 +9,10 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { applications, eventApplications, outbox } from "~/db/schema";
-import { addBan, liftBan, syncVRChatBans, type Ban } from "~/features/bans/bans.server";
+import { getSiteSettings } from "~/features/accounts/team.server";
+import { addBan, banInForce, liftBan, syncVRChatBans, type Ban } from "~/features/bans/bans.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { decideApplications, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
+import { decideApplication, decideApplications, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
 
 /** How often VRChat's ban list is read. */
 export const BANS_READ_MS = 10 * 60_000;
@@ -96,4 +97,41 @@ export async function unbanPerson(services: DecideServices, banId: string, decid
   });
   if (lifted) services.wake();
   return lifted;
+}
+
+/** Who rejects a banned person's new application, in its history. */
+export const BAN_LIST_DECIDER: Decider = { id: "", username: "Dwell (the ban list)", via: "rule", role: null };
+
+/**
+ * A new application from a banned person (by its VRChat account, else its Discord account): rejected
+ * as it arrives when the owner chose so; otherwise its card says who banned them, when and why.
+ */
+export async function rejectIfBanned(services: DecideServices, application: { kind: "group" | "event"; id: string; eventId: string | null }): Promise<boolean> {
+  if (!(await getSiteSettings(services.db)).rejectBanned) return false;
+  const table = application.kind === "event" ? eventApplications : applications;
+  const [person] = await services.db.select({ vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId }).from(table).where(eq(table.id, application.id));
+  if (!person || !(await banInForce(services.db, person))) return false;
+  const review = await findReview(services.db, application.eventId ?? undefined);
+  if (!review) return false;
+  return (await decideApplication(services, review, { id: application.id, status: "rejected" }, BAN_LIST_DECIDER)).kind === "decided";
+}
+
+/**
+ * 'Ban' on an application's card: the applicant, by the accounts linked to the application (VRChat,
+ * Discord). An application with neither linked cannot be banned from its card: a name is only a claim.
+ */
+export async function banApplicant(
+  services: DecideServices,
+  application: { kind: "group" | "event"; id: string; eventId: string | null },
+  reason: string,
+  decider: Decider,
+): Promise<BanOutcome | { kind: "missing" } | { kind: "no-account" }> {
+  const table = application.kind === "event" ? eventApplications : applications;
+  const [row] = await services.db
+    .select({ vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId, name: table.vrchatUsername, eventId: application.kind === "event" ? eventApplications.eventId : applications.id })
+    .from(table)
+    .where(eq(table.id, application.id));
+  if (!row || (application.kind === "event" && row.eventId !== application.eventId)) return { kind: "missing" };
+  if (!row.vrchatUserId && !row.discordUserId) return { kind: "no-account" };
+  return banPerson(services, { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, displayName: row.name }, reason, decider);
 }

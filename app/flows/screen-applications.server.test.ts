@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationAuditLog, applicationQuestions, applications, outbox, profiles, rateLimits, screeningRules, screenings, vrchatSessions } from "~/db/schema";
+import { applicationAuditLog, applicationQuestions, applications, bans, outbox, profiles, rateLimits, screeningRules, screenings, vrchatSessions } from "~/db/schema";
 import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
@@ -49,7 +49,7 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
-    for (const table of [applications, applicationAuditLog, outbox, vrchatSessions, rateLimits, screeningRules, screenings]) await database.db.delete(table);
+    for (const table of [applications, applicationAuditLog, outbox, vrchatSessions, rateLimits, screeningRules, screenings, bans]) await database.db.delete(table);
     fake = await startFakeVRChat();
     fake.group.people.push(
       { id: fakeUserId(1), displayName: "Moth Light", status: "requested", tags: KNOWN_TAGS, dateJoined: "2023-04-01", ageVerificationStatus: "18+" },
@@ -252,5 +252,17 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
     await fake.setMode("normal");
     expect(await addScreeningRule(database.db, membership, rule([known, other]), keeperId)).toMatchObject({ ok: true });
     expect(fake.calls.otherGroup).toBeGreaterThanOrEqual(3);
+  });
+
+  it("the 'banned' condition holds for someone on the group's ban list without asking VRChat", async () => {
+    await addRule(database.db, { name: "Banned", scope: { kind: "group" }, conditions: [{ kind: "banned" }], outcome: { kind: "reject", message: "Not here." } }, null);
+    await database.db.insert(bans).values({ vrchatUserId: fakeUserId(2), displayName: "Fresh Fern", source: "dwell", bannedBy: "keeper", reason: "Spam." });
+    const fern = await apply("Fresh Fern", { userId: fakeUserId(2), displayName: "Fresh Fern" });
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    expect(await runScreenings(services, new Date())).toMatchObject({ rejected: 1, none: 1 });
+    expect(await state(fern)).toMatchObject({ status: "rejected" });
+    expect(await state(moth)).toMatchObject({ status: "pending" });
+    // Moth's standing was read from VRChat (not on the list); Fern's was not needed.
+    expect(fake.calls.membership).toBe(1);
   });
 });

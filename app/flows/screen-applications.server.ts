@@ -20,6 +20,7 @@ import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.serve
 import { claimDueScreenings, recordScreening, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
 import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
 import { getSiteSettings } from "~/features/accounts/team.server";
+import { banInForce } from "~/features/bans/bans.server";
 import { decideJoinRequests } from "./join-requests.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
@@ -62,16 +63,20 @@ async function noShowsOf(db: Database, people: { id: string; eventId: string | n
 type FactsSubject = Pick<ScreeningSubject, "id" | "eventId" | "vrchatUserId" | "vrchatLinkedHow" | "discordUserId" | "vrchatUsername" | "answers">;
 async function factsOf(services: ScreeningServices, subject: FactsSubject, rules: readonly Rule[], where: Facts["where"]): Promise<Facts> {
   const noShows = (await noShowsOf(services.db as Database, [subject]))[subject.id] ?? 0;
-  const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: null, noShows, answers: subject.answers };
-  if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: false };
+  const standing = rules.some((rule) => rule.conditions.some((condition) => condition.kind === "banned"));
+  // On the group's ban list (by VRChat account, else Discord account): banned, whatever VRChat says.
+  const listed = standing && (await banInForce(services.db, { vrchatUserId: subject.vrchatUserId, discordUserId: subject.discordUserId })) !== null;
+  const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: listed ? true : null, noShows, answers: subject.answers };
+  if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: listed };
   const membership = services.vrchat.membership;
   if (!membership) return facts;
-  const standing = rules.some((rule) => rule.conditions.some((condition) => condition.kind === "banned"));
-  if (!rules.some(asksVRChat) && !standing) return facts;
+  // Their standing in VRChat is read only when a rule asks and the list has not answered.
+  const readStanding = standing && !listed;
+  if (!rules.some(asksVRChat) && !readStanding) return facts;
   try {
-    const read = await membership.screeningFacts(subject.vrchatUserId, { groups: needsGroups(rules), standing });
-    if (!read) return { ...facts, vrchat: "none", banned: false };
-    return { ...facts, vrchat: read.account, groups: read.groups, banned: read.banned };
+    const read = await membership.screeningFacts(subject.vrchatUserId, { groups: needsGroups(rules), standing: readStanding });
+    if (!read) return { ...facts, vrchat: "none", banned: listed };
+    return { ...facts, vrchat: read.account, groups: read.groups, banned: listed || read.banned };
   } catch (error) {
     log.warn("screening could not read VRChat", { error: error instanceof Error ? error.message : String(error) });
   }

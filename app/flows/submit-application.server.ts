@@ -49,6 +49,8 @@ import { clientKey } from "~/utils/client-key.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { prefix, sameName } from "~/utils/text";
+import { rejectIfBanned } from "./bans.server";
+import { decideServices } from "./decide.server";
 
 /** A client's profile-link lookups in VRChat per hour; past them, its links are kept unchecked. */
 export const PROFILE_LOOKUPS_PER_CLIENT_HOUR = 3;
@@ -207,6 +209,10 @@ export async function submitPublicApplication(
       return { ok: false, status: result.status, error: result.message, questionId: result.questionId, values };
     }
     notifications.wake();
+    // A banned person's application: rejected now when the owner chose so (never failing the submission).
+    await rejectIfBanned(decideServices(services), { kind: scope.kind, id: result.application.id, eventId: eventId ?? null }).catch((error: unknown) =>
+      log.error("could not check a new application against the ban list", { error }),
+    );
     return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist", provable };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });

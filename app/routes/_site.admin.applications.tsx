@@ -29,6 +29,7 @@ import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
 import { linkIntent } from "./admin-application-links.server";
+import { banApplicant } from "~/flows/bans.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
@@ -37,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
   const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
-  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine>, banned: {} as Record<string, string> };
+  const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false, ban: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine>, banned: {} as Record<string, string> };
   let found;
   try {
     found = await findReview(db, params.eventId);
@@ -51,6 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const may = {
     export: found.event ? allowsOnEvent(viewer, "export", found.event) : allows(viewer.role, "group.export"),
     messages: allows(viewer.role, "messages"),
+    ban: allows(viewer.role, "bans"),
   };
   try {
     const [review, questions, settings] = await Promise.all([listForReview(db, found.scope, query), listFormQuestions(db, found.scope), getSiteSettings(db)]);
@@ -119,6 +121,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = form?.get("intent");
   if (intent === "link-vrchat" || intent === "unlink-vrchat" || intent === "link-discord" || intent === "unlink-discord") {
     return linkIntent(intent, form, { services, vrchat, discord, found, decider });
+  }
+  if (intent === "ban") {
+    if (!allows(viewer.role, "bans")) return data({ error: "Owners and admins ban; reviewers and hosts see bans." }, { status: 403 });
+    const ban = z.object({ id: z.uuid(), reason: z.string().trim().min(1, { error: "Give the reason: the team reads it later." }).max(1_000) }).safeParse({ id: form?.get("id"), reason: form?.get("reason") ?? "" });
+    if (!ban.success) return data({ error: ban.error.issues[0]!.message }, { status: 400 });
+    const target = { kind: found.scope.kind, id: ban.data.id, eventId: found.event?.id ?? null };
+    const banned = await banApplicant(services, target, ban.data.reason, decider).catch((error: unknown) => {
+      log.error("failed to ban an applicant", { error });
+      return { kind: "failed" as const };
+    });
+    if (banned.kind === "failed") return data({ error: "The ban could not be saved just now." }, { status: 503 });
+    if (banned.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
+    if (banned.kind === "no-account") return data({ error: "Link their VRChat or Discord account first: a name alone is only a claim." }, { status: 409 });
+    if (banned.kind === "already") return data({ error: `${banned.ban.displayName} is already banned. Nothing was changed.` }, { status: 409 });
+    return { ok: true as const, message: `${banned.ban.displayName} is banned.` };
   }
   if (intent === "retry-job") {
     const jobId = z.uuid().safeParse(form?.get("job"));
@@ -317,6 +334,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     requiresProof={loaderData.requiresProof}
                     screening={loaderData.screenings[application.id] ?? null}
                     banned={loaderData.banned[application.id] ?? null}
+                    banOption={loaderData.may.ban}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}

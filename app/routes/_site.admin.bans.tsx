@@ -2,7 +2,8 @@ import { data } from "react-router";
 import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
-import { BanForm, BanList, BANS_INTRO, BAN_TEXTS } from "~/features/bans/bans-page";
+import { getSiteSettings, setRejectBanned } from "~/features/accounts/team.server";
+import { BanForm, BanList, BANS_INTRO, BAN_TEXTS, RejectBannedSetting } from "~/features/bans/bans-page";
 import { listBans, type Ban } from "~/features/bans/bans.server";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { listJobsFor } from "~/features/notifications/outbox.server";
@@ -17,9 +18,9 @@ import type { Route } from "./+types/_site.admin.bans";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "sanctum");
   const { db } = context.get(appContext);
-  const base = { mayBan: allows(viewer.role, "bans"), bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
+  const base = { mayBan: allows(viewer.role, "bans"), mayChoose: allows(viewer.role, "bans.settings"), rejectBanned: false, bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
   try {
-    const bans = await listBans(db, new Date());
+    const [bans, settings] = await Promise.all([listBans(db, new Date()), getSiteSettings(db)]);
     const jobs = await listJobsFor(db, bans.map((ban) => ban.id), ["vrchat_ban", "discord_ban"]);
     const byBan: Record<string, { target: string; status: string; text: string }[]> = {};
     // VRChat's first, then Discord's, whatever order they were written in.
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const text = job.status === "delivered" ? (job.result ?? "Done") : job.status === "failed" ? `Failed: ${job.lastError ?? "unknown"}` : BAN_TEXTS.waiting(job.target);
       (byBan[job.sourceId] ??= []).push({ target: job.target, status: job.status, text });
     }
-    return { ...base, bans, jobs: byBan };
+    return { ...base, rejectBanned: settings.rejectBanned, bans, jobs: byBan };
   } catch (error) {
     log.error("failed to load the bans", { error });
     return data({ ...base, error: "The ban list could not be loaded just now." }, { status: 503 });
@@ -45,6 +46,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (form.get("intent") === "reject-banned") {
+    if (!allows(viewer.role, "bans.settings")) return data({ error: "Only the owner chooses this." }, { status: 403 });
+    const reject = form.get("rejectBanned") === "on";
+    await setRejectBanned(app.db, reject, { id: viewer.id, username: viewer.username });
+    return { ok: true as const, message: reject ? BAN_TEXTS.rejecting : BAN_TEXTS.flagging };
+  }
   const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
   const services = decideServices(app);
   const intent = form.get("intent");
@@ -92,7 +99,7 @@ export function meta() {
 }
 
 export default function BansPage({ loaderData }: Route.ComponentProps) {
-  const { mayBan, bans, jobs, error } = loaderData;
+  const { mayBan, mayChoose, rejectBanned, bans, jobs, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -100,6 +107,7 @@ export default function BansPage({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 max-w-2xl text-mist-300">{BANS_INTRO}</p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
+      <RejectBannedSetting rejectBanned={rejectBanned} mayChoose={mayChoose} />
       {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">Owners and admins ban and unban; the whole team sees the list.</p>}
       <BanList bans={bans} jobs={jobs} mayBan={mayBan} />
     </div>

@@ -4,7 +4,8 @@ import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { listJobsFor } from "~/features/notifications/outbox.server";
-import { listJoinRequests, type JoinRequestView } from "~/features/screening/join-requests.server";
+import { joinRequestSubject, listJoinRequests, type JoinRequestView } from "~/features/screening/join-requests.server";
+import { banPerson } from "~/flows/bans.server";
 import { JoinRequestList, JoinRequestSettings, JOIN_REQUESTS_INTRO } from "~/features/screening/join-requests-page";
 import { JOIN_REQUEST_TEXTS } from "~/features/screening/join-requests";
 import { chooseJoinRequestHandling, decideJoinRequests } from "~/flows/join-requests.server";
@@ -22,6 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     reads: config.VRCHAT_READ_JOIN_REQUESTS,
     acts: vrchat.membershipActions,
     mayChooseRules: allows(viewer.role, "join-requests.rules"),
+    mayBan: allows(viewer.role, "bans"),
     byRules: false,
     requests: [] as JoinRequestView[],
     /** The VRChat action of each request Dwell decided: its state, by request id. */
@@ -60,6 +62,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       await chooseJoinRequestHandling(app.db, byRules, { id: viewer.id, username: viewer.username }, new Date());
       return { ok: true as const, message: byRules ? "The screening rules now decide join requests that come without an application." : "Join requests without an application are left for staff." };
     }
+    if (intent === "ban") {
+      if (!allows(viewer.role, "bans")) return data({ error: "Owners and admins ban; reviewers and hosts see bans." }, { status: 403 });
+      const id = z.uuid().safeParse(form.get("id"));
+      const reason = z.string().trim().min(1, { error: "Give the reason: the team reads it later." }).max(1_000).safeParse(form.get("reason") ?? "");
+      if (!reason.success) return data({ error: reason.error.issues[0]!.message }, { status: 400 });
+      const request = id.success ? await joinRequestSubject(app.db, id.data) : null;
+      if (!request) return data({ error: "This join request is no longer in the list." }, { status: 404 });
+      const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
+      const banned = await banPerson(decideServices(app), { vrchatUserId: request.userId, discordUserId: null, displayName: request.displayName }, reason.data, decider);
+      if (banned.kind === "already") return data({ error: `${request.displayName} is already banned. Nothing was changed.` }, { status: 409 });
+      return { ok: true as const, message: `${request.displayName} is banned.` };
+    }
     if (intent === "decide") {
       const parsed = DecideSchema.safeParse({ decision: form.get("decision"), ids: form.getAll("ids") });
       if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
@@ -85,7 +99,7 @@ export function meta() {
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
-  const { configured, reads, acts, mayChooseRules, byRules, requests, actions, error } = loaderData;
+  const { configured, reads, acts, mayChooseRules, mayBan, byRules, requests, actions, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -100,7 +114,7 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
           <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
           {!reads ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.notRead}</p> : null}
           {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
-          <JoinRequestList requests={requests} acts={acts} actions={actions} />
+          <JoinRequestList requests={requests} acts={acts} actions={actions} mayBan={mayBan} />
         </>
       )}
     </div>

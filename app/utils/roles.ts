@@ -28,6 +28,8 @@ const GRANTS = {
   "join-requests.rules": ["owner"],
   /** Ban and unban, in VRChat and Discord (everyone on the team sees the list). */
   bans: ["owner", "admin"],
+  /** Whether a banned person's new application is rejected as it arrives. */
+  "bans.settings": ["owner"],
   messages: ["owner", "admin"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],

@@ -18,6 +18,7 @@ import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "banwarden@dwell.example", password: "moonlight-banwarden" };
 const CROW = { id: fakeUserId(81), discord: fakeSnowflake(81), name: "Pushy Crow" };
+const FOX = { id: fakeUserId(82), name: "Sly Fox" };
 
 let fake: FakeVRChat;
 let bot: FakeDiscordBot;
@@ -27,7 +28,7 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(HOOK_TIMEOUT_MS);
   [fake, bot] = await Promise.all([startFakeVRChat(), startFakeDiscordBot()]);
-  fake.group.people.push({ id: CROW.id, displayName: CROW.name, status: "requested" });
+  fake.group.people.push({ id: CROW.id, displayName: CROW.name, status: "requested" }, { id: FOX.id, displayName: FOX.name, status: "requested" });
   bot.members.push({ id: CROW.discord, username: "pushycrow", globalName: CROW.name });
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-bans-"));
   server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_SIGN_IN: "1000", VRCHAT_MEMBERSHIP_ACTIONS: "true", ...fakeVRChatEnv(fake), ...fakeDiscordBotEnv(bot) });
@@ -54,17 +55,19 @@ test("a ban from the Bans page reaches VRChat and Discord, rejects the applicati
   await add.getByRole("button", { name: "Add Question" }).click();
   await expect(page.getByText("Your VRChat profile link").first()).toBeVisible();
 
-  // Crow applies with their profile link.
-  const visitor = await browser.newPage();
-  await visitor.goto(`${server.url}/apply`);
-  await visitor.getByLabel("What is your VRChat username?").fill(CROW.name);
-  await visitor.getByLabel("What is your Discord username?").fill("pushycrow");
-  await visitor.getByLabel("How did you find the Dwellers?").selectOption("A friend");
-  await visitor.getByLabel("Tell us about yourself").fill("I push.");
-  await visitor.getByLabel("Your VRChat profile link").fill(`https://vrchat.com/home/user/${CROW.id}`);
-  await visitor.getByRole("button", { name: "Complete the Ritual" }).click();
-  await expect(visitor.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
-  await visitor.close();
+  // Crow and Fox apply with their profile links.
+  for (const person of [CROW, FOX]) {
+    const visitor = await browser.newPage();
+    await visitor.goto(`${server.url}/apply`);
+    await visitor.getByLabel("What is your VRChat username?").fill(person.name);
+    await visitor.getByLabel("What is your Discord username?").fill(person.name.replace(" ", "").toLowerCase());
+    await visitor.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+    await visitor.getByLabel("Tell us about yourself").fill("I push.");
+    await visitor.getByLabel("Your VRChat profile link").fill(`https://vrchat.com/home/user/${person.id}`);
+    await visitor.getByRole("button", { name: "Complete the Ritual" }).click();
+    await expect(visitor.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+    await visitor.close();
+  }
 
   await page.getByRole("link", { name: "Bans" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Bans" })).toBeVisible();
@@ -103,6 +106,18 @@ test("a ban from the Bans page reaches VRChat and Discord, rejects the applicati
   const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: CROW.name });
   await expect(card.getByText("Rejected", { exact: true })).toBeVisible();
   await expect(card.getByTestId("banned")).toHaveText(/^Banned on .* by banwarden: Harassed members at the door\.$/);
+
+  // 'Ban' on Fox's card, with the reason asked in a dialog: rejected, banned in VRChat, and the card says so.
+  await hydrated(page);
+  const fox = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: FOX.name });
+  await fox.getByRole("button", { name: `Ban ${FOX.name}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await dialog.getByLabel("Reason").fill("Stole a lantern.");
+  await dialog.getByRole("button", { name: "Ban", exact: true }).click();
+  await expect(page.getByText(`${FOX.name} is banned.`)).toBeVisible();
+  await expect(fox.getByTestId("banned")).toHaveText(/^Banned on .* by banwarden: Stole a lantern\.$/);
+  await expect(fox.getByText("Rejected", { exact: true })).toBeVisible();
+  await expect.poll(() => fake.actions.filter((action) => action.kind === "ban").map((action) => action.userId), { timeout: 30_000 }).toEqual([CROW.id, FOX.id]);
 
   // The unban lifts it in VRChat and Discord.
   await page.goto(`${server.url}/admin/bans`);

@@ -107,6 +107,16 @@ test("join requests made in VRChat are screened, decided by the rules when the o
   }).toPass({ timeout: 30_000 });
   await expect(entry(page, ASH.name).getByTestId("join-request-action")).toHaveText("In VRChat: Join request accepted in VRChat");
   await page.screenshot({ path: "test-results/join-requests-wide.png", fullPage: true });
+
+  // 'Ban' from the list, with the reason asked in a dialog: banned in VRChat, and on the Bans page.
+  await hydrated(page);
+  await entry(page, HERON.name).getByRole("button", { name: `Ban ${HERON.name}` }).click();
+  await page.getByRole("alertdialog").getByLabel("Reason").fill("Came back under a new name.");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ban", exact: true }).click();
+  await expect(page.getByText(`${HERON.name} is banned.`)).toBeVisible();
+  await expect.poll(() => fake.actions.filter((action) => action.kind === "ban").map((action) => action.userId), { timeout: 30_000 }).toEqual([HERON.id]);
+  await page.goto(`${server.url}/admin/bans`);
+  await expect(page.getByRole("list", { name: "Bans" }).getByRole("listitem").filter({ hasText: HERON.name })).toContainText("by doorwarden: Came back under a new name.");
   const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() });
   await narrow.goto(`${server.url}/admin/join-requests`);
   await narrow.screenshot({ path: "test-results/join-requests-narrow.png", fullPage: true });

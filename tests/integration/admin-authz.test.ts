@@ -224,6 +224,14 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     allowed: ["owner", "admin"],
   },
   {
+    name: "reject banned people's applications automatically",
+    path: () => "/admin/bans",
+    form: () => ({ intent: "reject-banned", rejectBanned: "on" }),
+    shows: () => "/admin/bans",
+    reader: "owner",
+    allowed: ["owner"],
+  },
+  {
     name: "let the screening rules decide join requests",
     path: () => "/admin/join-requests",
     form: () => ({ intent: "rules", handling: "rules" }),

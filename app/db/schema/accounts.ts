@@ -101,6 +101,8 @@ export const siteSettings = pgTable(
     groupRequiresProof: boolean().notNull().default(false),
     /** A join request with no application: left for staff, or decided by the screening rules. */
     joinRequestsByRules: boolean().notNull().default(false),
+    /** A banned person's new application is rejected as it arrives (else flagged for staff). */
+    rejectBanned: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [check("site_settings_one_row_check", sql`${table.id} = 1`)],

@@ -292,13 +292,15 @@ export interface SiteSettings {
   groupRequiresProof: boolean;
   /** A join request with no application is decided by the screening rules (else left for staff). */
   joinRequestsByRules: boolean;
+  /** A banned person's new application is rejected as it arrives. */
+  rejectBanned: boolean;
 }
 
 export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
   const [row] = await db
-    .select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof, joinRequestsByRules: siteSettings.joinRequestsByRules })
+    .select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof, joinRequestsByRules: siteSettings.joinRequestsByRules, rejectBanned: siteSettings.rejectBanned })
     .from(siteSettings);
-  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false, joinRequestsByRules: row?.joinRequestsByRules ?? false };
+  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false, joinRequestsByRules: row?.joinRequestsByRules ?? false, rejectBanned: row?.rejectBanned ?? false };
 }
 
 /** 'Require a proven VRChat account' for the group's form, in the team's history. */
@@ -327,5 +329,15 @@ export async function setJoinRequestsByRules(db: Database, byRules: boolean, act
     if (before.joinRequestsByRules === byRules) return;
     await tx.insert(siteSettings).values({ id: 1, joinRequestsByRules: byRules }).onConflictDoUpdate({ target: siteSettings.id, set: { joinRequestsByRules: byRules } });
     await record(tx, actor, byRules ? "let the screening rules decide join requests that come without an application" : "left join requests without an application for staff");
+  });
+}
+
+/** 'Reject a banned person's new applications automatically', in the team's history. */
+export async function setRejectBanned(db: Database, reject: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await getSiteSettings(tx);
+    if (before.rejectBanned === reject) return;
+    await tx.insert(siteSettings).values({ id: 1, rejectBanned: reject }).onConflictDoUpdate({ target: siteSettings.id, set: { rejectBanned: reject } });
+    await record(tx, actor, reject ? "let Dwell reject a banned person's new applications as they arrive" : "left a banned person's new applications for staff (flagged)");
   });
 }

@@ -4,6 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { BanDialog } from "~/components/ui/ban-dialog";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
@@ -47,6 +48,7 @@ export function ApplicationCard({
   requiresProof = false,
   screening = null,
   banned = null,
+  banOption = false,
   notLinked = false,
   entry = null,
   vrchatPanel,
@@ -72,6 +74,8 @@ export function ApplicationCard({
   screening?: ScreeningLine | null;
   /** The applicant is on the group's ban list: 'Banned on DATE by X: reason'. */
   banned?: string | null;
+  /** The viewer may ban the applicant (by the accounts linked to the application). */
+  banOption?: boolean;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
   /** An approved attendee of an event whose instance admits its role: can they get in? */
@@ -208,8 +212,10 @@ export function ApplicationCard({
             </p>
           ) : null}
           {screened ? (
-            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm" data-testid="screening">
-              <Badge tone={screened.tone}>{screened.text}</Badge>
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+              <Badge tone={screened.tone} data-testid="screening">
+                {screened.text}
+              </Badge>
               {mode === "group" && reopenable(screening, application.status) ? (
                 <Button
                   type="button"
@@ -279,6 +285,9 @@ export function ApplicationCard({
             <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{ATTENDANCE_LABEL[application.attendance]}</Badge>
           ) : null}
           {decisions.map(statusButton)}
+          {banOption && !banned && (application.vrchatUserId || application.discordUserId) ? (
+            <BanDialog name={application.vrchatUsername} busy={busy} onBan={(reason) => void fetcher.submit({ intent: "ban", id: application.id, reason }, { method: "post" })} />
+          ) : null}
           <fetcher.Form method="post" onSubmit={refuseWhileBusy}>
             <input type="hidden" name="intent" value={application.spam ? "not-spam" : "spam"} />
             <input type="hidden" name="id" value={application.id} />

@@ -23,6 +23,8 @@ export const BAN_TEXTS = {
   notInForce: "This ban is not in force: it was lifted already, or it is not in the list.",
   already: (ban: Pick<Ban, "displayName" | "bannedAt" | "bannedBy">) => `${ban.displayName} is already banned (on ${dateText(ban.bannedAt)} by ${ban.bannedBy ?? "VRChat"}). Nothing was changed.`,
   banned: (name: string, rejected: number) => `${name} is banned.${rejected > 0 ? ` ${count(rejected, "open application was", "open applications were")} rejected.` : ""}`,
+  rejecting: "A banned person's new applications are now rejected as they arrive.",
+  flagging: "A banned person's new applications now wait for staff, flagged.",
   waiting: (target: string) => (target === "vrchat_ban" ? "Waiting to be sent to VRChat" : "Waiting to be sent to Discord"),
 };
 
@@ -35,6 +37,31 @@ function useOutcomeToast(fetcher: { state: string; data?: Result }) {
     if (fetcher.data.error) toast.error(fetcher.data.error);
     else if (fetcher.data.message) toast.success(fetcher.data.message);
   }, [fetcher.state, fetcher.data]);
+}
+
+/** The owner's choice: a banned person's new application rejected as it arrives, or flagged for staff. */
+export function RejectBannedSetting({ rejectBanned, mayChoose }: { rejectBanned: boolean; mayChoose: boolean }) {
+  const fetcher = useFetcher<Result>();
+  useOutcomeToast(fetcher);
+  const [checked, setChecked] = useState(rejectBanned);
+  return (
+    <Card className="p-5">
+      <fetcher.Form method="post" className="flex flex-wrap items-center gap-4">
+        <input type="hidden" name="intent" value="reject-banned" />
+        <label className="flex flex-1 basis-72 items-center gap-3 text-sm text-mist-100">
+          <input type="checkbox" name="rejectBanned" checked={checked} disabled={!mayChoose} onChange={(event) => setChecked(event.target.checked)} className="size-5 accent-ember-400" />
+          Reject a banned person's new applications as they arrive (otherwise their card says who banned them, when and why)
+        </label>
+        {mayChoose ? (
+          <Button type="submit" size="sm" disabled={fetcher.state !== "idle"}>
+            Save
+          </Button>
+        ) : (
+          <p className="text-xs text-mist-400">Only the owner chooses this.</p>
+        )}
+      </fetcher.Form>
+    </Card>
+  );
 }
 
 /** 'Ban someone': their VRChat account, their Discord account, and why. */

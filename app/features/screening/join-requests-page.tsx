@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { BanDialog } from "~/components/ui/ban-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { TRUST_RANK_LABEL } from "~/utils/vrchat-account";
 import type { JoinRequestView } from "./join-requests.server";
@@ -95,7 +96,18 @@ const DECISIONS = [
 ] as const;
 
 /** The requests waiting (oldest first), then those answered in the last week; each decided alone or with others. */
-export function JoinRequestList({ requests, acts, actions }: { requests: JoinRequestView[]; acts: boolean; actions: Record<string, { status: string; text: string }> }) {
+export function JoinRequestList({
+  requests,
+  acts,
+  actions,
+  mayBan,
+}: {
+  requests: JoinRequestView[];
+  acts: boolean;
+  actions: Record<string, { status: string; text: string }>;
+  /** Owners and admins may ban from here. */
+  mayBan: boolean;
+}) {
   const fetcher = useFetcher<Result>();
   useOutcomeToast(fetcher);
   const [selected, setSelected] = useState<string[]>([]);
@@ -195,6 +207,7 @@ export function JoinRequestList({ requests, acts, actions }: { requests: JoinReq
                     ))}
                   </div>
                 ) : null}
+                {mayBan && acts ? <BanDialog name={request.displayName} busy={busy} onBan={(reason) => void fetcher.submit({ intent: "ban", id: request.id, reason }, { method: "post" })} /> : null}
               </Card>
             </li>
           );

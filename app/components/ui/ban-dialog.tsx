@@ -1,0 +1,32 @@
+import { useId, useState } from "react";
+import { Button } from "./button";
+import { ConfirmDialog } from "./confirm-dialog";
+import { fieldClass } from "./field";
+
+/** 'Ban' with its reason asked in a dialog: the reason goes with the ban (and into Discord's audit log). */
+export function BanDialog({ name, busy, onBan }: { name: string; busy: boolean; onBan: (reason: string) => void }) {
+  const [reason, setReason] = useState("");
+  const id = useId();
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button type="button" size="sm" variant="danger" disabled={busy} aria-label={`Ban ${name}`}>
+          Ban
+        </Button>
+      }
+      title={`Ban ${name}?`}
+      description="They are banned in VRChat and, when their Discord account is known, in the Discord server; their open applications are rejected."
+      action={
+        <div className="flex w-full flex-col gap-2">
+          <label htmlFor={id} className="text-sm font-semibold text-mist-100">
+            Reason
+          </label>
+          <textarea id={id} rows={2} maxLength={1000} value={reason} onChange={(event) => setReason(event.target.value)} className={fieldClass} />
+          <Button type="button" variant="danger" disabled={busy || reason.trim() === ""} onClick={() => onBan(reason.trim())} className="self-end">
+            Ban
+          </Button>
+        </div>
+      }
+    />
+  );
+}
