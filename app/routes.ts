@@ -42,6 +42,9 @@ export default [
       route("join-requests", "routes/_site.admin.join-requests.tsx"),
       // The group's one ban list (VRChat's, Discord's and the site's).
       route("bans", "routes/_site.admin.bans.tsx"),
+      // Everything Dwell knows of one person, and the search that finds them.
+      route("people", "routes/_site.admin.people._index.tsx"),
+      route("people/:key", "routes/_site.admin.people.$key.tsx"),
       // One review screen for both kinds of applications, and their CSV exports.
       route("events/:eventId/applications", "routes/_site.admin.applications.tsx", { id: "event-applications" }),
       route("applications", "routes/_site.admin.applications.tsx", { id: "group-applications" }),

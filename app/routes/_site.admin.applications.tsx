@@ -30,6 +30,7 @@ import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
 import { linkIntent } from "./admin-application-links.server";
 import { banApplicant } from "~/flows/bans.server";
+import { personPath } from "~/utils/person-key";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
@@ -53,6 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     export: found.event ? allowsOnEvent(viewer, "export", found.event) : allows(viewer.role, "group.export"),
     messages: allows(viewer.role, "messages"),
     ban: allows(viewer.role, "bans"),
+    people: allows(viewer.role, "people"),
   };
   try {
     const [review, questions, settings] = await Promise.all([listForReview(db, found.scope, query), listFormQuestions(db, found.scope), getSiteSettings(db)]);
@@ -335,6 +337,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
                     screening={loaderData.screenings[application.id] ?? null}
                     banned={loaderData.banned[application.id] ?? null}
                     banOption={loaderData.may.ban}
+                    fileHref={loaderData.may.people ? personPath({ ...application, applicationId: application.id }) : null}
                     notLinked={mode === "group" && vrchat.actions && !application.spam && application.status !== "pending" && application.vrchatUserId === null}
                     entry={mode === "event" && vrchat.roles ? attendeeEntry(application, vrchat.invitesFromApprovals) : null}
                     vrchatPanel={() => <VRChatLinkPanel applicationId={application.id} eventId={event?.id} configured={vrchat.configured} />}

@@ -18,7 +18,7 @@ import type { Route } from "./+types/_site.admin.bans";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "sanctum");
   const { db } = context.get(appContext);
-  const base = { mayBan: allows(viewer.role, "bans"), mayChoose: allows(viewer.role, "bans.settings"), rejectBanned: false, bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
+  const base = { mayBan: allows(viewer.role, "bans"), files: allows(viewer.role, "people"), mayChoose: allows(viewer.role, "bans.settings"), rejectBanned: false, bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
   try {
     const [bans, settings] = await Promise.all([listBans(db, new Date()), getSiteSettings(db)]);
     const jobs = await listJobsFor(db, bans.map((ban) => ban.id), ["vrchat_ban", "discord_ban"]);
@@ -99,7 +99,7 @@ export function meta() {
 }
 
 export default function BansPage({ loaderData }: Route.ComponentProps) {
-  const { mayBan, mayChoose, rejectBanned, bans, jobs, error } = loaderData;
+  const { mayBan, mayChoose, rejectBanned, bans, jobs, error, files } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -109,7 +109,7 @@ export default function BansPage({ loaderData }: Route.ComponentProps) {
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       <RejectBannedSetting rejectBanned={rejectBanned} mayChoose={mayChoose} />
       {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">Owners and admins ban and unban; the whole team sees the list.</p>}
-      <BanList bans={bans} jobs={jobs} mayBan={mayBan} />
+      <BanList bans={bans} jobs={jobs} mayBan={mayBan} files={files} />
     </div>
   );
 }

@@ -24,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     acts: vrchat.membershipActions,
     mayChooseRules: allows(viewer.role, "join-requests.rules"),
     mayBan: allows(viewer.role, "bans"),
+    files: allows(viewer.role, "people"),
     byRules: false,
     requests: [] as JoinRequestView[],
     /** The VRChat action of each request Dwell decided: its state, by request id. */
@@ -99,7 +100,7 @@ export function meta() {
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
-  const { configured, reads, acts, mayChooseRules, mayBan, byRules, requests, actions, error } = loaderData;
+  const { configured, reads, acts, mayChooseRules, mayBan, files, byRules, requests, actions, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -114,7 +115,7 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
           <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
           {!reads ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.notRead}</p> : null}
           {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
-          <JoinRequestList requests={requests} acts={acts} actions={actions} mayBan={mayBan} />
+          <JoinRequestList requests={requests} acts={acts} actions={actions} mayBan={mayBan} files={files} />
         </>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { Toaster } from "~/components/ui/toaster";
 import { AdminShell, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
 import { allows, ROLE_LABEL, type Permission } from "~/utils/roles";
@@ -30,7 +31,7 @@ const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { username, role } = await requireStaff(request, context);
-  return { username, role: ROLE_LABEL[role], links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to) };
+  return { username, role: ROLE_LABEL[role], links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to), search: allows(role, "people") };
 }
 
 /** The Sanctum's own classes, beside the site's stylesheet: visitors never download them. */
@@ -42,7 +43,12 @@ export function meta() {
 
 export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell username={loaderData.username} role={loaderData.role} links={LINKS.map((entry) => entry.link).filter((link) => loaderData.links.includes(link.to))}>
+    <AdminShell
+      username={loaderData.username}
+      role={loaderData.role}
+      links={LINKS.map((entry) => entry.link).filter((link) => loaderData.links.includes(link.to))}
+      search={loaderData.search ? <PeopleSearchBox /> : null}
+    >
       <Outlet />
       <Toaster />
     </AdminShell>

@@ -30,6 +30,10 @@ const GRANTS = {
   bans: ["owner", "admin"],
   /** Whether a banned person's new application is rejected as it arrives. */
   "bans.settings": ["owner"],
+  /** A person's file (everything Dwell knows of them) and its notes; the search in the header. */
+  people: ["owner", "admin", "reviewer"],
+  /** Merge two files into one, and split them again. */
+  "people.merge": ["owner", "admin"],
   messages: ["owner", "admin"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],

@@ -4,6 +4,7 @@
  * `ageVerificationStatus`, and its bio.
  */
 import { z } from "zod";
+import type { VRChatLinkWay } from "~/db/enums";
 
 export const TRUST_RANKS = ["visitor", "new_user", "user", "known_user", "trusted_user"] as const;
 export type TrustRank = (typeof TRUST_RANKS)[number];
@@ -54,4 +55,11 @@ export function accountFactsOf(user: z.infer<typeof ScreenedUserSchema>): Accoun
     shows18: user.ageVerificationStatus === "18+",
     bio: user.bio ?? "",
   };
+}
+
+/** How an applicant's VRChat account was linked, as the card and the person's file say it. */
+export function linkedHowLabel(how: VRChatLinkWay, by: string | null): string {
+  if (how === "proven") return "Proven by bio code";
+  if (how === "name") return "Matched by name";
+  return by ? `Chosen by ${by}` : "Chosen by staff";
 }

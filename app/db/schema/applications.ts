@@ -124,6 +124,9 @@ export const applications = pgTable(
       .where(claims(table.discordId, table.spamAt)),
     index("applications_submitted_at_idx").on(table.submittedAt.desc()),
     index("applications_status_idx").on(table.status),
+    // A person's file gathers their applications by account.
+    index("applications_vrchat_user_idx").on(table.vrchatUserId),
+    index("applications_discord_user_idx").on(table.discordUserId),
   ],
 );
 
@@ -174,6 +177,8 @@ export const eventApplications = pgTable(
       .where(claims(table.discordId, table.spamAt)),
     index("event_applications_event_submitted_idx").on(table.eventId, table.submittedAt.desc()),
     index("event_applications_event_status_idx").on(table.eventId, table.status),
+    index("event_applications_vrchat_user_idx").on(table.vrchatUserId),
+    index("event_applications_discord_user_idx").on(table.discordUserId),
   ],
 );
 

@@ -6,6 +6,7 @@ export * from "./accounts";
 export * from "./applications";
 export * from "./events";
 export * from "./operations";
+export * from "./people";
 export * from "./screening";
 export * from "./vrchat";
 export {

@@ -1,7 +1,8 @@
 /** The lines an application's card is made of: its answers, its history, its actions in VRChat and Discord, and who can enter. */
 import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
 import { type ReactNode } from "react";
-import type { VRChatLinkWay } from "~/db/enums";
+import { Badge } from "~/components/ui/badge";
+import { linkedHowLabel } from "~/utils/vrchat-account";
 import type { FormQuestion } from "./answers";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
@@ -125,11 +126,28 @@ export function screeningText(line: ScreeningLine, status: string): { tone: "gol
   return null;
 }
 
-/** How the applicant's VRChat account was linked, as the card says it. */
-export function linkedHowLabel(how: VRChatLinkWay, by: string | null): string {
-  if (how === "proven") return "Proven by bio code";
-  if (how === "name") return "Matched by name";
-  return by ? `Chosen by ${by}` : "Chosen by staff";
+export { linkedHowLabel } from "~/utils/vrchat-account";
+
+/** The applicant's linked VRChat account, and how it came to be linked. */
+export function LinkedVRChatLine({ application }: { application: Pick<ReviewedApplication, "vrchatUserId" | "vrchatDisplayName" | "vrchatLinkedHow" | "vrchatLinkedBy"> }) {
+  if (!application.vrchatUserId) return null;
+  return (
+    <p className="text-sm break-all text-mist-300">
+      VRChat:{" "}
+      <a href={`https://vrchat.com/home/user/${application.vrchatUserId}`} target="_blank" rel="noreferrer noopener" className="text-aurora-300 underline">
+        {application.vrchatDisplayName ?? application.vrchatUserId}
+      </a>{" "}
+      <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
+      {application.vrchatLinkedHow ? (
+        <>
+          {" "}
+          <Badge tone={application.vrchatLinkedHow === "proven" ? "live" : "muted"} data-testid="vrchat-linked-how">
+            {linkedHowLabel(application.vrchatLinkedHow, application.vrchatLinkedBy)}
+          </Badge>
+        </>
+      ) : null}
+    </p>
+  );
 }
 
 /** Whether an approved attendee can get into the event's role-only instance, and why not. */

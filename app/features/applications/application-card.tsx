@@ -1,6 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -25,7 +25,6 @@ import {
   ENTRY_TEXT,
   ATTENDANCE_LABEL,
   attendanceRecordText,
-  linkedHowLabel,
   screeningText,
   reopenable,
   REOPEN_NOTE,
@@ -33,6 +32,7 @@ import {
   type ActionState,
   type CardSelection,
   type AttendeeEntry,
+  LinkedVRChatLine,
 } from "./application-card-lines";
 
 
@@ -54,7 +54,10 @@ export function ApplicationCard({
   vrchatPanel,
   discordPanel,
   attendance,
+  fileHref = null,
 }: {
+  /** The applicant's file (for those who may open it). */
+  fileHref?: string | null;
   /** Event applications: attendance is marked once the event has ended (`open`); `record`, the person's at other events. */
   attendance?: { open: boolean; record: AttendanceRecord | null };
   application: ReviewedApplication;
@@ -182,30 +185,16 @@ export function ApplicationCard({
           />
         ) : null}
         <div className="min-w-0 flex-1 basis-48">
-          <p className="font-semibold break-words text-mist-100">{application.vrchatUsername || "—"}</p>
+          <p className="font-semibold break-words text-mist-100">
+            {application.vrchatUsername || "—"}
+            {fileHref ? (
+              <Link to={fileHref} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline" data-testid="person-file-link">
+                Person's file
+              </Link>
+            ) : null}
+          </p>
           <p className="text-sm break-words text-mist-400">{application.discordId || "—"}</p>
-          {application.vrchatUserId ? (
-            <p className="text-sm break-all text-mist-300">
-              VRChat:{" "}
-              <a
-                href={`https://vrchat.com/home/user/${application.vrchatUserId}`}
-                target="_blank"
-                rel="noreferrer noopener"
-                className="text-aurora-300 underline"
-              >
-                {application.vrchatDisplayName ?? application.vrchatUserId}
-              </a>{" "}
-              <span className="text-xs text-mist-400">({application.vrchatUserId})</span>
-              {application.vrchatLinkedHow ? (
-                <>
-                  {" "}
-                  <Badge tone={application.vrchatLinkedHow === "proven" ? "live" : "muted"} data-testid="vrchat-linked-how">
-                    {linkedHowLabel(application.vrchatLinkedHow, application.vrchatLinkedBy)}
-                  </Badge>
-                </>
-              ) : null}
-            </p>
-          ) : null}
+          <LinkedVRChatLine application={application} />
           {banned ? (
             <p className="mt-1 text-sm break-words" data-testid="banned">
               <Badge tone="danger">{banned}</Badge>

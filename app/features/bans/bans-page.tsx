@@ -1,6 +1,5 @@
-import { useEffect, useId, useState } from "react";
-import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { useId, useState } from "react";
+import { Link, useFetcher } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -10,6 +9,8 @@ import { fieldClass } from "~/components/ui/field";
 import { VRCHAT_ACCOUNT_HINT } from "~/utils/account-hints";
 import { bannedLine, dateText } from "./ban-texts";
 import type { Ban } from "./bans.server";
+import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
+import { personPath } from "~/utils/person-key";
 
 export const BANS_INTRO =
   "The group's one ban list: the bans VRChat has (read about every ten minutes) and those made here, which Dwell sends to VRChat and, when their Discord account is known, to the Discord server. A ban also rejects the person's open applications.";
@@ -30,14 +31,6 @@ export const BAN_TEXTS = {
 
 
 type Result = { ok?: boolean; error?: string; message?: string };
-
-function useOutcomeToast(fetcher: { state: string; data?: Result }) {
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.error) toast.error(fetcher.data.error);
-    else if (fetcher.data.message) toast.success(fetcher.data.message);
-  }, [fetcher.state, fetcher.data]);
-}
 
 /** The owner's choice: a banned person's new application rejected as it arrives, or flagged for staff. */
 export function RejectBannedSetting({ rejectBanned, mayChoose }: { rejectBanned: boolean; mayChoose: boolean }) {
@@ -136,7 +129,7 @@ function UnbanButton({ ban, unban, busy }: { ban: Ban; unban: (id: string) => vo
 }
 
 /** The bans in force, then those lifted in the last 30 days, each with where it was carried out. */
-export function BanList({ bans, jobs, mayBan }: { bans: Ban[]; jobs: Record<string, { target: string; status: string; text: string }[]>; mayBan: boolean }) {
+export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jobs: Record<string, { target: string; status: string; text: string }[]>; mayBan: boolean; files?: boolean }) {
   const fetcher = useFetcher<Result>();
   useOutcomeToast(fetcher);
   const unban = (id: string) => void fetcher.submit({ intent: "unban", id }, { method: "post" });
@@ -161,6 +154,11 @@ export function BanList({ bans, jobs, mayBan }: { bans: Ban[]; jobs: Record<stri
                     ban.displayName
                   )}{" "}
                   {ban.liftedAt ? <Badge tone="muted">Lifted</Badge> : <Badge tone="danger">Banned</Badge>}
+                  {files ? (
+                    <Link to={personPath(ban)!} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline">
+                      Person's file
+                    </Link>
+                  ) : null}
                 </h3>
                 <p className="text-sm break-words text-mist-200" data-testid="ban-line">
                   {bannedLine(ban)}

@@ -72,8 +72,8 @@ export const SECURITY_LINK: SanctumLink = {
   icon: <ShieldCheck aria-hidden="true" className="size-4" />,
 };
 
-/** The Sanctum's frame: greeting, 'Leave Sanctum', and the sidebar of its sections. */
-export function AdminShell({ username, role, links, children }: { username: string; role: string; links: SanctumLink[]; children: ReactNode }) {
+/** The Sanctum's frame: greeting, the search for people, 'Leave Sanctum', and the sidebar of its sections. */
+export function AdminShell({ username, role, links, search, children }: { username: string; role: string; links: SanctumLink[]; search?: ReactNode; children: ReactNode }) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4 border-b border-aurora-400/15 pb-6">
@@ -82,9 +82,12 @@ export function AdminShell({ username, role, links, children }: { username: stri
           <p className="mt-1 font-display text-2xl text-mist-100">Welcome, {username}</p>
           <p className="text-sm text-mist-400" data-testid="viewer-role">{role}</p>
         </div>
-        <Button asChild variant="outline" size="sm">
-          <Link to={href("/")}>Leave Sanctum</Link>
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          {search}
+          <Button asChild variant="outline" size="sm">
+            <Link to={href("/")}>Leave Sanctum</Link>
+          </Button>
+        </div>
       </div>
       <div className="mt-8 grid gap-8 md:grid-cols-[13rem_1fr]">
         <nav aria-label="Sanctum" className="min-w-0">

@@ -1,6 +1,5 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { href, Link, useFetcher } from "react-router";
-import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -8,19 +7,13 @@ import { BanDialog } from "~/components/ui/ban-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { TRUST_RANK_LABEL } from "~/utils/vrchat-account";
 import type { JoinRequestView } from "./join-requests.server";
+import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
+import { personPath } from "~/utils/person-key";
 
 export const JOIN_REQUESTS_INTRO =
   "People who pressed 'Request to join' in VRChat, read from VRChat about once a minute. VRChat gives no way to message them, so Dwell cannot point them to the form: link the site's /apply page in the group's VRChat description.";
 
 type Result = { ok?: boolean; error?: string; message?: string };
-
-function useOutcomeToast(fetcher: { state: string; data?: Result }) {
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.error) toast.error(fetcher.data.error);
-    else if (fetcher.data.message) toast.success(fetcher.data.message);
-  }, [fetcher.state, fetcher.data]);
-}
 
 const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
@@ -101,12 +94,15 @@ export function JoinRequestList({
   acts,
   actions,
   mayBan,
+  files = false,
 }: {
   requests: JoinRequestView[];
   acts: boolean;
   actions: Record<string, { status: string; text: string }>;
   /** Owners and admins may ban from here. */
   mayBan: boolean;
+  /** The viewer may open each person's file. */
+  files?: boolean;
 }) {
   const fetcher = useFetcher<Result>();
   useOutcomeToast(fetcher);
@@ -174,6 +170,11 @@ export function JoinRequestList({
                     <a href={`https://vrchat.com/home/user/${request.userId}`} target="_blank" rel="noopener noreferrer" className="hover:underline">
                       {request.displayName}
                     </a>
+                    {files ? (
+                      <Link to={personPath({ vrchatUserId: request.userId })!} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline">
+                        Person's file
+                      </Link>
+                    ) : null}
                   </h3>
                   <Facts request={request} />
                   <p className="text-xs text-mist-400">{request.requestedAt ? `Asked on ${dateText(request.requestedAt)}` : "When they asked is not known"}</p>

@@ -1,7 +1,6 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -13,17 +12,9 @@ import { conditionText, outcomeText, type ChoiceQuestion } from "./rule-form";
 import type { Rule } from "./screening-rules";
 import type { TrialResult } from "./screening-trial";
 import { TrialView } from "./screening-trial-view";
+import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
 
 type Result = { ok?: boolean; error?: string; message?: string | null; trial?: TrialResult };
-
-/** Tells a fetcher's outcome once it is back: an error, or the message. */
-function useOutcomeToast(fetcher: { state: string; data?: Result }) {
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.error) toast.error(fetcher.data.error);
-    else if (fetcher.data.message) toast.success(fetcher.data.message);
-  }, [fetcher.state, fetcher.data]);
-}
 
 function scopeText(rule: Rule, events: { id: string; title: string }[]) {
   if (rule.scope.kind === "group") return "The group's form";

@@ -9,7 +9,6 @@
  * crash, does not act twice), and the actions' calls are paced about one a second.
  * Field facts come from the community's OpenAPI description of the VRChat API (vrchatapi/specification).
  */
-import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import { log } from "~/utils/log.server";
@@ -20,9 +19,10 @@ import { accountFactsOf, ScreenedUserSchema, type AccountFacts } from "~/utils/v
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 import { createVRChatBans } from "./vrchat-bans.server";
-import { JoinRequestsSchema, MembershipSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipStatus } from "./vrchat-people";
+import { JOIN_REQUESTS_PAGE, listJoinRequests } from "./vrchat-join-requests.server";
+import { JoinRequestsSchema, MembershipActionSchema, MembershipSchema, NamedGroupSchema, PersonSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipAction, type MembershipStatus } from "./vrchat-people";
 
-export { imageUrl, MEMBERSHIP_STATUSES, type MembershipStatus } from "./vrchat-people";
+export { imageUrl, MEMBERSHIP_STATUSES, type MembershipAction, type MembershipStatus } from "./vrchat-people";
 
 export interface VRChatCandidate {
   id: string;
@@ -31,6 +31,13 @@ export interface VRChatCandidate {
   status: MembershipStatus;
   /** Where it was found: the group's join requests, a user search, or the applicant's linked account. */
   source: "request" | "search" | "linked";
+}
+
+/** What a person's file shows live of their VRChat account. */
+export interface PersonFacts extends Omit<AccountFacts, "bio"> {
+  displayName: string;
+  thumbnailUrl: string | null;
+  standing: MembershipStatus;
 }
 
 export const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
@@ -67,32 +74,7 @@ export interface MembershipOptions {
   spendShared?: (key: string, callsPerMinute: number) => Promise<boolean>;
 }
 
-/** Join requests read per lookup: one page, the newest the API gives. */
-const JOIN_REQUESTS_PAGE = 100;
 const SEARCH_RESULTS = 5;
-
-export interface MembershipAction {
-  /** A group application's decision, or a join request's decided without one (its id a join_requests row's). */
-  applicationKind: "group" | "join_request";
-  applicationId: string;
-  userId: string;
-  action: "accept" | "reject";
-  /** With a rejection: VRChat also blocks the user from asking again. */
-  block: boolean;
-  actor: { id: string; name: string };
-}
-
-/** Of a Group (`GET /groups/{groupId}`), what a screening rule naming it needs: that it exists, and its name. */
-const NamedGroupSchema = z.object({ id: z.string(), name: z.string() });
-
-const MembershipActionSchema = z.object({
-  applicationKind: z.enum(["group", "join_request"]),
-  applicationId: z.uuid(),
-  userId: z.string().regex(USER_ID),
-  action: z.enum(["accept", "reject"]),
-  block: z.boolean(),
-  actor: z.object({ id: z.string(), name: z.string() }),
-});
 
 /** VRChat will not let the group invite this user (their own settings or block): not the bot's permission. */
 class InviteRefusedError extends Error {
@@ -131,29 +113,6 @@ export function createVRChatMembership(options: MembershipOptions) {
 
   const joinRequests = (allowance: LookupAllowance = "staff") =>
     allowanceOf(allowance).get("requests", () => client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: 0 }));
-
-  /**
-   * The group's join requests as VRChat lists them now, for the scheduled read (not a lookup: it is
-   * never cached, and it is the same few calls each minute): pages of JOIN_REQUESTS_PAGE, up to
-   * `maxPages`, the newest first.
-   */
-  async function listJoinRequests(maxPages = 10): Promise<{ userId: string; displayName: string; thumbnailUrl: string | null; requestedAt: string | null }[]> {
-    const found = [];
-    for (let page = 0; page < maxPages; page += 1) {
-      const entries = await client.get(`/groups/${groupId}/requests`, JoinRequestsSchema, { n: JOIN_REQUESTS_PAGE, offset: page * JOIN_REQUESTS_PAGE });
-      for (const entry of entries) {
-        if (!entry || !USER_ID.test(entry.userId)) continue;
-        found.push({
-          userId: entry.userId,
-          displayName: entry.user?.displayName ?? entry.userId,
-          thumbnailUrl: entry.user?.thumbnailUrl ?? entry.user?.currentAvatarThumbnailImageUrl ?? entry.user?.profilePicOverride ?? null,
-          requestedAt: entry.createdAt ?? null,
-        });
-      }
-      if (entries.length < JOIN_REQUESTS_PAGE) break;
-    }
-    return found;
-  }
 
   const membership = (userId: string) =>
     cached(`member:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus));
@@ -307,6 +266,25 @@ export function createVRChatMembership(options: MembershipOptions) {
     return user;
   }
 
+  /**
+   * What a person's file shows live of an account: its name, picture, trust rank, age and 18+ (one
+   * `GET /users/{userId}`) and its standing in the group, from the staff's lookups. Null when VRChat
+   * has no such user.
+   */
+  async function personFacts(userId: string): Promise<PersonFacts | null> {
+    if (!USER_ID.test(userId)) return null;
+    let user;
+    try {
+      user = await lookups.get(`person:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, PersonSchema));
+    } catch (error) {
+      if (error instanceof VRChatError && error.status === 404) return null;
+      throw error;
+    }
+    if (user.id !== userId) return null;
+    const { bio: _bio, ...facts } = accountFactsOf(user);
+    return { displayName: user.displayName, thumbnailUrl: user.currentAvatarThumbnailImageUrl ?? user.profilePicOverride ?? null, ...facts, standing: await membership(userId) };
+  }
+
   /** One account, by id (a pasted link, or the linked account): null when VRChat has no such user. */
   async function describeUser(userId: string): Promise<VRChatCandidate | null> {
     if (!USER_ID.test(userId)) return null;
@@ -372,11 +350,12 @@ export function createVRChatMembership(options: MembershipOptions) {
     findCandidates,
     matchApplicant,
     describeUser,
+    personFacts,
     describeApplicantProfile,
     readProfileText,
     screeningFacts,
     groupName,
-    listJoinRequests,
+    listJoinRequests: (maxPages?: number) => listJoinRequests(client, groupId, maxPages),
     /** The group's ban list in VRChat, and bans and unbans there (paced with every other action). */
     bans: createVRChatBans({ client, groupId, paced, timeoutMs, actionSpacingMs, forget: (userId) => lookups.forget(`member:${userId}`) }),
     membershipNow,

@@ -3,6 +3,7 @@
  * description), and a membership's status in Dwell's words.
  */
 import { z } from "zod";
+import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
 export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
@@ -44,6 +45,12 @@ export const UserSchema = z.object({
   statusDescription: z.string().nullish(),
 });
 export const UserSearchSchema = z.array(UserSchema);
+/** A user as a person's file shows them: the name and picture, and what screening reads (trust, age, 18+). */
+export const PersonSchema = UserSchema.extend({
+  tags: z.array(z.string()).nullish(),
+  date_joined: z.string().nullish(),
+  ageVerificationStatus: z.string().nullish(),
+});
 /** `GET /users/{userId}/groups`: LimitedUserGroups, of which only the group's id is read. */
 export const UserGroupsSchema = z.array(z.object({ groupId: z.string().nullish() }).nullable());
 
@@ -60,3 +67,26 @@ export function statusOf(raw: string | null | undefined): MembershipStatus {
       return "none";
   }
 }
+
+export interface MembershipAction {
+  /** A group application's decision, or a join request's decided without one (its id a join_requests row's). */
+  applicationKind: "group" | "join_request";
+  applicationId: string;
+  userId: string;
+  action: "accept" | "reject";
+  /** With a rejection: VRChat also blocks the user from asking again. */
+  block: boolean;
+  actor: { id: string; name: string };
+}
+
+/** Of a Group (`GET /groups/{groupId}`), what a screening rule naming it needs: that it exists, and its name. */
+export const NamedGroupSchema = z.object({ id: z.string(), name: z.string() });
+
+export const MembershipActionSchema = z.object({
+  applicationKind: z.enum(["group", "join_request"]),
+  applicationId: z.uuid(),
+  userId: z.string().regex(VRCHAT_USER_ID),
+  action: z.enum(["accept", "reject"]),
+  block: z.boolean(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+});
