@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationAuditLog, applicationQuestions, applications, bans, outbox, profiles, rateLimits, screeningRules, screenings, vrchatSessions } from "~/db/schema";
+import { applicationAuditLog, applicationQuestions, applications, bans, joinRequests, outbox, profiles, rateLimits, screeningRules, screenings, vrchatSessions } from "~/db/schema";
 import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
@@ -49,7 +49,7 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
-    for (const table of [applications, applicationAuditLog, outbox, vrchatSessions, rateLimits, screeningRules, screenings, bans]) await database.db.delete(table);
+    for (const table of [applications, applicationAuditLog, outbox, vrchatSessions, rateLimits, screeningRules, screenings, bans, joinRequests]) await database.db.delete(table);
     fake = await startFakeVRChat();
     fake.group.people.push(
       { id: fakeUserId(1), displayName: "Moth Light", status: "requested", tags: KNOWN_TAGS, dateJoined: "2023-04-01", ageVerificationStatus: "18+" },
@@ -264,5 +264,30 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
     expect(await state(moth)).toMatchObject({ status: "pending" });
     // Moth's standing was read from VRChat (not on the list); Fern's was not needed.
     expect(fake.calls.membership).toBe(1);
+  });
+
+  it("stops when screening's allowance is spent, giving the rest back untried; applications on the site come before join requests", async () => {
+    await addRule(database.db, KNOWN_OVER_30, null);
+    const membership = createVRChatMembership({
+      client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 }),
+      groupId: FAKE_GROUP_ID,
+      timeoutMs: 2_000,
+      actionSpacingMs: 0,
+      screeningCallsPerMinute: 1,
+    });
+    const spare = { ...services, vrchat: { membership, membershipActions: true } };
+    // A join request queued first, then two applications: the applications are screened first.
+    const [request] = await database.db.insert(joinRequests).values({ vrchatUserId: fakeUserId(3), displayName: "Quiet Heron" }).returning({ id: joinRequests.id });
+    await queueScreening(database.db, { kind: "join_request", id: request!.id }, new Date(Date.now() - 60_000));
+    const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" });
+    const fern = await apply("Fresh Fern", { userId: fakeUserId(2), displayName: "Fresh Fern" });
+    expect(await runScreenings(spare, new Date())).toMatchObject({ approved: 1, deferred: 2, waiting: 0 });
+    expect(await state(moth)).toMatchObject({ status: "approved" });
+    const left = await database.db.select({ id: screenings.applicationId, state: screenings.state, attempts: screenings.attempts, lockedUntil: screenings.lockedUntil }).from(screenings).where(eq(screenings.state, "queued"));
+    expect(left.map((row) => row.id).sort()).toEqual([fern, request!.id].sort());
+    // Not an attempt, and free to be claimed at once by the next run.
+    expect(left.every((row) => row.attempts === 0 && row.lockedUntil === null)).toBe(true);
+    expect(await runScreenings(spare, new Date())).toMatchObject({ deferred: 2 });
+    expect(fake.calls.user).toBe(1);
   });
 });

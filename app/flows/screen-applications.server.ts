@@ -17,7 +17,7 @@ import { DRAFT_RULE_ID, tryRules, type TrialResult } from "~/features/screening/
 import { addRule, listRules, type RuleChange } from "~/features/screening/screening-rules.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { claimDueScreenings, recordScreening, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { claimDueScreenings, recordScreening, releaseScreenings, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
 import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { banInForce } from "~/features/bans/bans.server";
@@ -78,6 +78,8 @@ async function factsOf(services: ScreeningServices, subject: FactsSubject, rules
     if (!read) return { ...facts, vrchat: "none", banned: listed };
     return { ...facts, vrchat: read.account, groups: read.groups, banned: listed || read.banned };
   } catch (error) {
+    // Screening's allowance is spent for this minute: the run stops, and what is left waits its turn.
+    if (error instanceof LookupBudgetError) throw error;
     log.warn("screening could not read VRChat", { error: error instanceof Error ? error.message : String(error) });
   }
   return facts;
@@ -221,18 +223,26 @@ async function screenOne(services: ScreeningServices, claimed: Claimed, allRules
   return decided.kind === "decided" ? (outcome.kind === "approve" ? ("approved" as const) : ("rejected" as const)) : ("flagged" as const);
 }
 
-export type ScreeningTally = Record<"approved" | "rejected" | "flagged" | "waiting" | "none" | "skipped", number>;
+/** `deferred`: left for a later run because screening's VRChat allowance was spent (not an attempt). */
+export type ScreeningTally = Record<"approved" | "rejected" | "flagged" | "waiting" | "none" | "skipped" | "deferred", number>;
 
 /** The scheduled job: screens what is due, `limit` at a time. */
 export async function runScreenings(services: ScreeningServices, now: Date, limit = 25): Promise<ScreeningTally> {
-  const tally: ScreeningTally = { approved: 0, rejected: 0, flagged: 0, waiting: 0, none: 0, skipped: 0 };
+  const tally: ScreeningTally = { approved: 0, rejected: 0, flagged: 0, waiting: 0, none: 0, skipped: 0, deferred: 0 };
   const claimed = await claimDueScreenings(services.db as Database, now, limit);
   if (claimed.length === 0) return tally;
   const rules = await listRules(services.db);
-  for (const one of claimed) {
+  for (const [index, one] of claimed.entries()) {
     try {
       tally[await screenOne(services, one, rules, now)] += 1;
     } catch (error) {
+      if (error instanceof LookupBudgetError) {
+        // Nothing was read for it, nor for those after it: they go back to the queue as they were.
+        const left = claimed.slice(index);
+        await releaseScreenings(services.db as Database, left);
+        tally.deferred += left.length;
+        break;
+      }
       // Let go of it: it is tried again at the next run.
       log.error("screening an application failed", { error });
       await recordScreening(services.db, one, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(one.attempts)), ruleName: "" });

@@ -66,6 +66,11 @@ const EnvSchema = z.object({
    * it, applications wait for staff with the flag 'Automatic approvals paused: hourly limit'.
    */
   SCREENING_AUTO_APPROVALS_PER_HOUR: z.coerce.number({ error: "expected a number of approvals" }).int().min(0).max(10_000).default(30),
+  /**
+   * VRChat reads screening may make a minute, all processes together (one per person screened, and
+   * their groups when a rule asks): its own allowance, never the staff's lookups nor the visitors'.
+   */
+  VRCHAT_SCREENING_CALLS_PER_MINUTE: z.coerce.number({ error: "expected a number of calls" }).int().min(1).max(120).default(30),
   /** Submissions per minute from everyone together: a flood from many addresses stops here. */
   RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
   /**

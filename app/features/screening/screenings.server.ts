@@ -37,21 +37,38 @@ export interface Claimed {
   attempts: number;
 }
 
-/** Up to `limit` screenings due now, claimed for this worker. */
+/**
+ * Up to `limit` screenings due now, claimed for this worker: applications made on the site first
+ * (their applicants wait on the status page), then join requests, each oldest first.
+ */
 export async function claimDueScreenings(db: Database, now: Date, limit: number): Promise<Claimed[]> {
   const due = db
     .select({ kind: screenings.applicationKind, id: screenings.applicationId })
     .from(screenings)
     .where(and(ne(screenings.state, "done"), lte(screenings.nextAttemptAt, now), or(isNull(screenings.lockedUntil), lte(screenings.lockedUntil, now))))
-    .orderBy(screenings.nextAttemptAt)
+    .orderBy(sql`${screenings.applicationKind} = 'join_request'`, screenings.nextAttemptAt)
     .limit(limit)
     .for("update", { skipLocked: true });
   const rows = await db
     .update(screenings)
     .set({ lockedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${screenings.attempts} + 1` })
     .where(sql`(${screenings.applicationKind}, ${screenings.applicationId}) in (${due})`)
-    .returning({ kind: screenings.applicationKind, id: screenings.applicationId, attempts: screenings.attempts });
-  return rows;
+    .returning({ kind: screenings.applicationKind, id: screenings.applicationId, attempts: screenings.attempts, due: screenings.nextAttemptAt });
+  // An update returns its rows in no set order: they are put back in the order they were chosen in.
+  const rank = (row: (typeof rows)[number]) => [row.kind === "join_request" ? 1 : 0, row.due.getTime()] as const;
+  return rows
+    .toSorted((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1])
+    .map(({ kind, id, attempts }) => ({ kind, id, attempts }));
+}
+
+/** Gives claimed screenings back untouched (their claim and its attempt undone): none was tried. */
+export async function releaseScreenings(db: Pick<Database, "update">, claimed: readonly Claimed[]) {
+  if (claimed.length === 0) return;
+  const keys = sql.join(claimed.map((one) => sql`(${one.kind}, ${one.id}::uuid)`), sql`, `);
+  await db
+    .update(screenings)
+    .set({ lockedUntil: null, attempts: sql`greatest(${screenings.attempts} - 1, 0)` })
+    .where(sql`(${screenings.applicationKind}, ${screenings.applicationId}) in (${keys})`);
 }
 
 export type ScreeningRecord =

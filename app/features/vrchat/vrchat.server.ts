@@ -94,6 +94,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
       actionSpacingMs: ACTION_SPACING_MS,
       pacer,
+      screeningCallsPerMinute: config.VRCHAT_SCREENING_CALLS_PER_MINUTE,
       spendShared: sharedAllowance(db),
     });
     worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
