@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { appContext, type AppContext } from "~/context";
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
-import { addNote, mergeFiles, resolvePersonKey, splitFile } from "~/features/people/people.server";
+import { addNote, mergeFiles, mergesInForce, resolvePersonKey, splitFile } from "~/features/people/people.server";
 import { NOTE_LIMIT, PEOPLE_TEXTS } from "~/features/people/people-texts";
 import { readPersonFile } from "~/features/people/person-file.server";
 import { MergesSection, NotesSection, PersonHeader, type LiveFacts } from "~/features/people/person-file-page";
@@ -23,10 +23,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "people");
   const app = context.get(appContext);
   if (!parsePersonKey(params.key)) throw data(PEOPLE_TEXTS.notFound, { status: 404 });
-  const root = await resolvePersonKey(app.db, params.key);
+  const merges = await mergesInForce(app.db);
+  const root = await resolvePersonKey(app.db, params.key, merges);
   // The file is read under the key that holds it, whatever address led here.
   if (root !== params.key) throw redirect(`/admin/people/${root}`);
-  const file = await readPersonFile(app.db, root);
+  const file = await readPersonFile(app.db, root, merges);
   const vrchatId = file.keys.find((key) => key.kind === "vrchat")?.id ?? null;
   const live = liveFacts(app.vrchat.membership, vrchatId);
   // Someone Dwell has not met (found in VRChat's search): VRChat's name is the only one there is.
@@ -34,9 +35,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const facts = await live;
     if (facts.kind === "facts") file.name = facts.displayName;
   }
+  // Facts already at hand (VRChat's answer is cached for a few minutes) are drawn with the page; only
+  // a question still out to VRChat is streamed after it.
+  const ready = await Promise.race([live, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
   return {
     file,
-    live,
+    live: ready ?? live,
     mayBan: allows(viewer.role, "bans") && file.keys.some((key) => key.kind !== "application"),
     mayMerge: allows(viewer.role, "people.merge"),
   };

@@ -3,7 +3,8 @@
  * npm run bench -- --quick       fewer and shorter repetitions (a few minutes)
  * npm run bench -- --only 2,4    some parts only (1 page weight, 2 throughput, 3 upstream,
  *                                4 admin at scale, 5 submissions, 6 Lighthouse,
- *                                7 an approval that acts in VRChat)
+ *                                7 an approval that acts in VRChat, 8 a person's file,
+ *                                9 screening at volume)
  *
  * Builds the production bundle, runs real server processes against fakes on loopback, prints
  * one table with every figure beside its goal, and writes bench-results/latest.json and
@@ -20,6 +21,8 @@ import { measureApproval } from "./approval.ts";
 import { measureLighthouse } from "./lighthouse-scores.ts";
 import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { measurePageWeight } from "./page-weight.ts";
+import { measurePersonFile } from "./person-file.ts";
+import { measureScreeningLoad } from "./screening-load.ts";
 import { failed, markdownTable, textTable, type Figure } from "./report.ts";
 import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
 import { DEPLOYED_DEFENCES, measureSubmissions } from "./submissions.ts";
@@ -33,8 +36,8 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 50, screeningMinutes: 2 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 200, screeningMinutes: 5 };
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
 const SUBMITTERS = 200;
 
@@ -86,7 +89,7 @@ async function part(name: string, measure: () => Promise<void>) {
   }
 }
 
-/** Parts 2, 4 and 5 on one database. */
+/** Parts 2, 4, 5 and 8 on one database. */
 async function serverParts(site: Site, eventId: string) {
   if (wanted(2)) {
     await part("2 throughput", async () => {
@@ -98,6 +101,12 @@ async function serverParts(site: Site, eventId: string) {
     await part("4 admin at scale", async () => {
       progress(`part 4: admin at scale, ${APPLICATIONS.toLocaleString("en-US")} applications [${site.kind}]`);
       figures.push(...(await measureAdminScale(site, { eventId, reviewSamples: SETTINGS.reviewSamples, exportSamples: SETTINGS.exportSamples })));
+    });
+  }
+  if (wanted(8)) {
+    await part("8 person's file", async () => {
+      progress(`part 8: a person's file with 50 applications and 50 attendances, ${SETTINGS.fileSamples} requests [${site.kind}]`);
+      figures.push(...(await measurePersonFile(site, fake, { samples: SETTINGS.fileSamples })));
     });
   }
   if (wanted(5)) {
@@ -138,7 +147,7 @@ buildProduction();
 
 const fake = await startFakeVRChat();
 try {
-  if ([1, 2, 4, 5, 6].some(wanted)) {
+  if ([1, 2, 4, 5, 6, 8].some(wanted)) {
     await onSite("pglite", fake, async (site, eventId) => {
       if (wanted(1)) {
         await part("1 page weight", async () => {
@@ -158,7 +167,15 @@ try {
       }
       await serverParts(site, eventId);
     });
-    if (postgresUrl && [2, 4, 5].some(wanted)) await onSite("postgres", fake, serverParts);
+    if (postgresUrl && [2, 4, 5, 8].some(wanted)) await onSite("postgres", fake, serverParts);
+  }
+  if (wanted(9)) {
+    for (const kind of postgresUrl ? (["pglite", "postgres"] as const) : (["pglite"] as const)) {
+      await part(`9 screening at volume [${kind}]`, async () => {
+        progress(`part 9: 1,000 join requests waiting, applications at 1,000 an hour for ${SETTINGS.screeningMinutes} min, 10 rules [${kind}]`);
+        figures.push(...(await measureScreeningLoad({ kind, postgresUrl, minutes: SETTINGS.screeningMinutes })));
+      });
+    }
   }
   if (wanted(7)) {
     await part("7 approval", async () => {

@@ -7,15 +7,14 @@
  * `npm test` short. The template holds exactly what the app's migrations make, nothing else: a test
  * that copies it meets the database a site has after its first start.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { migrateDatabase, openPglite, wrapPglite, type DatabaseHandle } from "~/db/db.server";
 import { PGLITE_FOLDER } from "../../server/backup";
 
-/** Where the run's template lives; the global setup sets it, test processes inherit it. */
-const TEMPLATE_ENV = "DWELL_TEST_PGLITE_TEMPLATE";
+import { TEMPLATE_ENV } from "./pglite-seed";
 
 /** Makes the template (a database folder and its tar image) and returns how to remove it. */
 export async function makePgliteTemplate(): Promise<() => void> {
@@ -46,13 +45,3 @@ export async function openMigratedPglite(): Promise<DatabaseHandle> {
   return handle;
 }
 
-/**
- * Gives a server's data folder a copy of the template, as if the site had started there before,
- * unless it has a database already or there is no template.
- */
-export function seedServerDatabase(dataDir: string): void {
-  const dir = process.env[TEMPLATE_ENV];
-  const target = join(dataDir, PGLITE_FOLDER);
-  if (!dir || existsSync(target)) return;
-  cpSync(join(dir, PGLITE_FOLDER), target, { recursive: true });
-}

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { seedServerDatabase } from "./pglite-template";
+import { seedServerDatabase } from "./pglite-seed.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

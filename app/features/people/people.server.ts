@@ -74,8 +74,8 @@ export async function resolvePersonKey(db: Reader, key: string, merges?: Map<str
  * Every key a file holds: its own, those merged into it (and into those), and the Discord accounts
  * seen beside its VRChat accounts that no merge sends elsewhere.
  */
-export async function keysOfFile(db: Reader, root: string, discordBeside: (vrchatUserIds: string[]) => Promise<string[]>): Promise<PersonKey[]> {
-  const merges = await mergesInForce(db);
+export async function keysOfFile(db: Reader, root: string, discordBeside: (vrchatUserIds: string[]) => Promise<string[]>, merges?: Map<string, string>): Promise<PersonKey[]> {
+  merges ??= await mergesInForce(db);
   const children = new Map<string, string[]>();
   for (const [from, into] of merges) children.set(into, [...(children.get(into) ?? []), from]);
   const held = new Set<string>();

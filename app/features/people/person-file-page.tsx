@@ -47,7 +47,8 @@ export function PersonHeader({
   ban,
 }: {
   name: string;
-  live: Promise<LiveFacts>;
+  /** VRChat's answer, or the promise of it while it is still out. */
+  live: LiveFacts | Promise<LiveFacts>;
   summary: { applications: number; attended: number; noShows: number; banned: boolean };
   ban: { name: string } | null;
 }) {

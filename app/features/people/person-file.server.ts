@@ -4,13 +4,14 @@
  * keys the file holds (see people.server). Only reads. And the Sanctum's search for people.
  */
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { union } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/db.server";
 import type { ApplicationStatus, Attendance, VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, bans, eventApplications, events, joinRequests, screenings } from "~/db/schema";
 import { keysOfFile, mergeHistory, notesOf, type MergeRecord, type PersonNote } from "./people.server";
 import { formatPersonKey, personKeyOf, type PersonKey } from "~/utils/person-key";
 
-type Reader = Pick<Database, "select" | "selectDistinct">;
+type Reader = Pick<Database, "select">;
 
 export interface FiledApplication {
   kind: "group" | "event";
@@ -75,13 +76,13 @@ export interface PersonFile {
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
-/** The Discord accounts seen beside these VRChat accounts, on their applications and bans. */
+/** The Discord accounts seen beside these VRChat accounts, on their applications and bans (one query). */
 async function discordBeside(db: Reader, vrchatUserIds: string[]): Promise<string[]> {
   if (vrchatUserIds.length === 0) return [];
   const pick = (table: typeof applications | typeof eventApplications) =>
-    db.selectDistinct({ id: table.discordUserId }).from(table).where(and(inArray(table.vrchatUserId, vrchatUserIds), isNotNull(table.discordUserId)));
-  const rows = await Promise.all([pick(applications), pick(eventApplications), db.selectDistinct({ id: bans.discordUserId }).from(bans).where(and(inArray(bans.vrchatUserId, vrchatUserIds), isNotNull(bans.discordUserId)))]);
-  return [...new Set(rows.flat().flatMap((row) => (row.id ? [row.id] : [])))];
+    db.select({ id: table.discordUserId }).from(table).where(and(inArray(table.vrchatUserId, vrchatUserIds), isNotNull(table.discordUserId)));
+  const rows = await union(pick(applications), pick(eventApplications), db.select({ id: bans.discordUserId }).from(bans).where(and(inArray(bans.vrchatUserId, vrchatUserIds), isNotNull(bans.discordUserId))));
+  return rows.flatMap((row) => (row.id ? [row.id] : []));
 }
 
 /** Whose items these are: by VRChat account; by Discord account where no VRChat account is linked; by the application itself where neither is. */
@@ -109,8 +110,8 @@ const applicationColumns = (table: typeof applications | typeof eventApplication
   discordDisplayName: table.discordDisplayName,
 });
 
-export async function readPersonFile(db: Reader, root: string): Promise<PersonFile> {
-  const keys = await keysOfFile(db, root, (vrchatUserIds) => discordBeside(db, vrchatUserIds));
+export async function readPersonFile(db: Reader, root: string, inForce?: Map<string, string>): Promise<PersonFile> {
+  const keys = await keysOfFile(db, root, (vrchatUserIds) => discordBeside(db, vrchatUserIds), inForce);
   const ids = {
     vrchat: keys.filter((key) => key.kind === "vrchat").map((key) => key.id),
     discord: keys.filter((key) => key.kind === "discord").map((key) => key.id),
