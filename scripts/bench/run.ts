@@ -36,8 +36,8 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 50, screeningMinutes: 2 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 200, screeningMinutes: 5 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5 };
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
 const SUBMITTERS = 200;
 
