@@ -28,6 +28,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The file is read under the key that holds it, whatever address led here.
   if (root !== params.key) throw redirect(`/admin/people/${root}`);
   const file = await readPersonFile(app.db, root, merges);
+  // An application's key names that application: without it there is no such file.
+  if (parsePersonKey(root)?.kind === "application" && file.applications.length === 0) throw data(PEOPLE_TEXTS.notFound, { status: 404 });
   const vrchatId = file.keys.find((key) => key.kind === "vrchat")?.id ?? null;
   const live = liveFacts(app.vrchat.membership, vrchatId);
   // Someone Dwell has not met (found in VRChat's search): VRChat's name is the only one there is.
