@@ -7,8 +7,8 @@ import { NOTE_LIMIT, PEOPLE_TEXTS } from "~/features/people/people-texts";
 import { readPersonFile } from "~/features/people/person-file.server";
 import { MergesSection, NotesSection, PersonHeader, type LiveFacts } from "~/features/people/person-file-page";
 import { AccountsSection, ApplicationsSection, BansSection, JoinRequestsSection } from "~/features/people/person-file-parts";
-import { formatPersonKey, parsePersonKey } from "~/utils/person-key";
-import { logLookupFailure, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
+import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { banPerson } from "~/flows/bans.server";
 import { decideServices, type Decider } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
@@ -73,7 +73,7 @@ async function liveFacts(membership: Membership, vrchatId: string | null): Promi
 function otherKey(text: string): string | null {
   const fromAddress = /\/admin\/people\/([^/?#\s]+)/.exec(text)?.[1] ?? text.trim();
   if (parsePersonKey(fromAddress)) return fromAddress;
-  const vrchat = userIdFrom(text);
+  const vrchat = namedVRChatUser(text);
   if (vrchat) return formatPersonKey({ kind: "vrchat", id: vrchat });
   const discord = discordUserIdFrom(text);
   return discord ? formatPersonKey({ kind: "discord", id: discord }) : null;

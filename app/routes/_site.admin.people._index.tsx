@@ -7,8 +7,8 @@ import { appContext } from "~/context";
 import { PEOPLE_TEXTS, STANDING_TEXT } from "~/features/people/people-texts";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { searchPeople, type FoundPerson } from "~/features/people/person-file.server";
-import { formatPersonKey, parsePersonKey } from "~/utils/person-key";
-import { logLookupFailure, userIdFrom } from "~/features/vrchat/vrchat-membership.server";
+import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
+import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { Route } from "./+types/_site.admin.people._index";
@@ -32,7 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { q, vrchat } = QuerySchema.parse(Object.fromEntries(url.searchParams));
   // A key, a file's address, a VRChat id or profile link opens that file at once.
-  const key = parsePersonKey(q) ? q : userIdFrom(q) ? formatPersonKey({ kind: "vrchat", id: userIdFrom(q)! }) : null;
+  const named = namedVRChatUser(q);
+  const key = parsePersonKey(q) ? q : named ? formatPersonKey({ kind: "vrchat", id: named }) : null;
   if (key) throw redirect(`/admin/people/${key}`);
   const found: FoundPerson[] = q ? await searchPeople(app.db, q) : [];
   let fromVRChat: VRChatFound[] | null = null;

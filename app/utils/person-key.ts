@@ -3,7 +3,7 @@
  * (`vrchat-usr_…`), else their Discord account (`discord-…`), else the one application that names
  * neither (`application-…`). Read by the browser too: a card builds its link without a database.
  */
-import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
+import { VRCHAT_USER_ID, vrchatUserIdFrom, vrchatWebsiteUrl } from "~/utils/vrchat-profile-link";
 
 export type PersonKey =
   | { kind: "vrchat"; id: string }
@@ -40,4 +40,13 @@ export function personKeyOf(item: { vrchatUserId?: string | null; discordUserId?
 export function personPath(item: Parameters<typeof personKeyOf>[0]): string | null {
   const key = personKeyOf(item);
   return key ? `/admin/people/${key}` : null;
+}
+
+/**
+ * The VRChat account a search or a merge names: a `usr_…` id or a profile link. A bare legacy id
+ * (ten letters and digits) is taken only inside a link: typed alone it is more likely a name.
+ */
+export function namedVRChatUser(text: string): string | null {
+  const id = vrchatUserIdFrom(text);
+  return id && (id.startsWith("usr_") || vrchatWebsiteUrl(text)) ? id : null;
 }

@@ -70,6 +70,18 @@ it.each([
   expect(after.html.replace(/ nonce="[^"]*"/g, "")).toBe(before.html.replace(/ nonce="[^"]*"/g, ""));
 });
 
+it("searches a ten-letter name as a name, and opens a file at once for a VRChat id or profile link", async () => {
+  const byName = await fetch(`${server.url}/admin/people?q=Moonshadow`, { headers: { cookie: owner }, redirect: "manual" });
+  expect(byName.status).toBe(200);
+  expect(text(await byName.text())).toContain('Dwell knows nobody matching "Moonshadow".');
+  const id = "usr_00000000-0000-4000-8000-000000000abc";
+  for (const q of [id, `https://vrchat.com/home/user/${id}`]) {
+    const opened = await fetch(`${server.url}/admin/people?q=${encodeURIComponent(q)}`, { headers: { cookie: owner }, redirect: "manual" });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(`/admin/people/vrchat-${id}`);
+  }
+});
+
 it("keeps a note, and answers 404 for addresses that name no file", async () => {
   const added = await postForm(server.url, file, { intent: "note", body: "Met at the lantern walk." }, { cookie: owner });
   expect(added.status).toBe(200);

@@ -186,7 +186,7 @@ export function ApplicationCard({
         ) : null}
         <div className="min-w-0 flex-1 basis-48">
           <p className="font-semibold break-words text-mist-100">
-            {application.vrchatUsername || "—"}
+            <span>{application.vrchatUsername || "—"}</span>
             {fileHref ? (
               <Link to={fileHref} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline" data-testid="person-file-link">
                 Person's file
