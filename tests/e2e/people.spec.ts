@@ -4,7 +4,8 @@
  * name only); the header's search finds them; the file shows their application and its decision,
  * what VRChat says of them now and their join request; a note is added; the event application's
  * file is merged in and split off again; a ban from the file reaches VRChat. And someone Dwell has
- * never seen, found by their VRChat name, is banned from their file.
+ * never seen, found by their VRChat name, is banned from their file; when they then apply, their card
+ * says they are banned.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -172,4 +173,25 @@ test("a person's file gathers what Dwell knows, takes notes, merges and splits, 
   await page.getByRole("alertdialog").getByRole("button", { name: "Ban", exact: true }).click();
   await expect(page.getByTestId("person-bans")).toContainText("Known raider.");
   await expect.poll(() => fake.actions.filter((action) => action.kind === "ban").map((action) => action.userId), { timeout: 30_000 }).toEqual([WREN.id, STRANGER.id]);
+  const strangerFile = new URL(page.url()).pathname;
+
+  // The banned stranger then applies on the site: their profile link links them on arrival, their card
+  // says who banned them and why, and their file holds the application.
+  const stranger = await browser.newPage();
+  await stranger.goto(`${server.url}/apply`);
+  await stranger.getByLabel("What is your VRChat username?").fill(STRANGER.name);
+  await stranger.getByLabel("What is your Discord username?").fill("masked.stranger");
+  await stranger.getByLabel("How did you find the Dwellers?").selectOption("A friend");
+  await stranger.getByLabel("Tell us about yourself").fill("Only passing through.");
+  await stranger.getByLabel("Your VRChat profile link").fill(`https://vrchat.com/home/user/${STRANGER.id}`);
+  await stranger.getByRole("button", { name: "Complete the Ritual" }).click();
+  await expect(stranger.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
+  await stranger.close();
+  await page.goto(`${server.url}/admin/applications`);
+  const strangerCard = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: STRANGER.name });
+  await expect(strangerCard.getByTestId("banned")).toHaveText(/^Banned on \w{3} \d{1,2}, \d{4} by filekeeper: Known raider\.$/);
+  expect(await strangerCard.getByTestId("person-file-link").getAttribute("href")).toBe(strangerFile);
+  await page.goto(`${server.url}${strangerFile}`);
+  await expect(page.getByTestId("person-applications").getByTestId("filed-application")).toHaveCount(1);
+  await expect(page.getByTestId("person-applications").getByTestId("filed-application")).toContainText("Group application");
 });
