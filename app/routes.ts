@@ -15,6 +15,7 @@ export default [
     route("apply", "routes/_site.apply.tsx", { id: "group-apply" }),
     // The applicant's private link to their application's status.
     route("applications/status/:token", "routes/_site.applications.status.$token.tsx"),
+    route("applications/status/:token/edit", "routes/_site.applications.status.$token.edit.tsx"),
 
     // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
     ...prefix("admin", [

@@ -121,8 +121,8 @@ async function insertDemoContent(tx: Transaction, now: Date) {
     .returning({ id: events.id });
 
   const eventQuestions = (eventId: string) => [
-    { eventId, question: "What is your VRChat username?", orderIndex: 0 },
-    { eventId, question: "What is your Discord username?", orderIndex: 1 },
+    { eventId, question: "What is your VRChat username?", questionType: "vrchat_username", orderIndex: 0 },
+    { eventId, question: "What is your Discord username?", questionType: "discord_handle", orderIndex: 1 },
     {
       eventId,
       question: "Why do you wish to attend?",
@@ -143,8 +143,8 @@ async function insertDemoContent(tx: Transaction, now: Date) {
     .values([...eventQuestions(gathering!.id), ...eventQuestions(circle!.id)]);
 
   await tx.insert(applicationQuestions).values([
-    { question: "What is your VRChat username?", orderIndex: 0 },
-    { question: "What is your Discord username?", orderIndex: 1 },
+    { question: "What is your VRChat username?", questionType: "vrchat_username", orderIndex: 0 },
+    { question: "What is your Discord username?", questionType: "discord_handle", orderIndex: 1 },
     {
       question: "How did you find the Dwellers?",
       questionType: "select",

@@ -2,8 +2,25 @@
  * The enumerations of the data model, in a module free of database code so the browser bundle can
  * use them too. The tables (db/schema) build its CHECK constraints from these lists.
  */
-/** vrchat_profile: a VRChat profile link, checked and looked up when sent (the group's form only). */
-export const QUESTION_TYPES = ["text", "textarea", "select", "vrchat_profile"] as const;
+/**
+ * A question's type. The first three are the original's; vrchat_profile is a VRChat profile link,
+ * checked and looked up when sent; vrchat_username and discord_handle are where an application's
+ * VRChat username and Discord ID come from (before them, a question's text naming them did that).
+ */
+export const QUESTION_TYPES = [
+  "text",
+  "textarea",
+  "select",
+  "checkboxes",
+  "yes_no",
+  "number",
+  "date",
+  "agreement",
+  "link",
+  "vrchat_profile",
+  "vrchat_username",
+  "discord_handle",
+] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 /** A group application's statuses: the group has no capacity, so nobody waits for a place. */

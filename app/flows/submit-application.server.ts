@@ -21,7 +21,7 @@ import {
   type ApplicationScope,
   type Vetting,
 } from "~/features/applications/applications.server";
-import { applicantIdentity, profileLinkAnswer, type FormQuestion } from "~/features/applications/answers";
+import { applicantIdentity, profileLinkAnswer, type Answers, type AnswerValue, type FormQuestion } from "~/features/applications/answers";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { queueScreening } from "~/features/screening/screenings.server";
 import { buildDiscordEmbed } from "~/features/notifications/discord.server";
@@ -71,7 +71,7 @@ export type SubmissionOutcome =
       error: string;
       questionId?: string;
       /** The answers as sent, to fill the form again. */
-      values?: Record<string, string>;
+      values?: Record<string, AnswerValue>;
       /** A fill-time token to send the form again with. */
       formStarted?: string;
       /** A new crowd challenge for the form's script to solve before it is sent again. */
@@ -85,6 +85,28 @@ type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | 
 export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
   const client = clientKey(clientAddress);
   return { formStarted: formStartedToken(secret, now, client), crowdChallenge: await issueCrowdChallenge(secret, client, now, crowdWork) };
+}
+
+/** A field's value, or its values when it was sent more than once (a Checkboxes question's choices). */
+export function fieldOf(form: FormData, name: string): unknown {
+  const all = form.getAll(name);
+  return all.length > 1 ? all : all[0];
+}
+
+/** The answers as sent, by question id, cut to a sane size: to fill the form again after a refusal. */
+export function answersAsSent(form: FormData): Record<string, AnswerValue> {
+  const values: Record<string, AnswerValue> = {};
+  for (const [name, value] of form) {
+    if (!name.startsWith("answer.") || typeof value !== "string") continue;
+    const id = name.slice(7);
+    const kept = prefix(value, 10_000);
+    const before = values[id];
+    if (before === undefined) values[id] = kept;
+    else if (Array.isArray(before)) {
+      if (before.length < 100) before.push(kept);
+    } else values[id] = [before, kept];
+  }
+  return values;
 }
 
 export async function submitPublicApplication(
@@ -114,11 +136,7 @@ export async function submitPublicApplication(
   } catch {
     return { ok: false, status: 400, error: UNREADABLE_FORM_MESSAGE };
   }
-  const values = Object.fromEntries(
-    [...form].flatMap(([name, value]) =>
-      name.startsWith("answer.") && typeof value === "string" ? [[name.slice(7), prefix(value, 10_000)]] : [],
-    ),
-  );
+  const values = answersAsSent(form);
 
   // The honeypot and the fill time first: no database, and junk counts against nothing.
   const filling = checkFormFilling(form, { secret, minFillMs: config.FORM_MIN_FILL_SECONDS * 1000, now, client });
@@ -180,7 +198,7 @@ export async function submitPublicApplication(
     const result = await submitApplication(db, {
       scope,
       questions,
-      fields: (name) => form.get(name) ?? undefined,
+      fields: (name) => fieldOf(form, name),
       now,
       statusTokenHash: status.hash,
       vet:
@@ -228,11 +246,11 @@ export async function submitPublicApplication(
  * - another name: kept as the applicant's claim, linked only by a staff member's hand;
  * - VRChat not asked (allowance spent, unreachable): kept, marked unchecked on the card.
  */
-async function checkProfileLink(
+export async function checkProfileLink(
   { db, vrchat }: Services,
   client: string,
   questions: readonly FormQuestion[],
-  answers: Record<string, string>,
+  answers: Answers,
   now: Date,
 ): Promise<Vetting> {
   const profile = profileLinkAnswer(questions, answers);

@@ -19,7 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     scope = { kind: "event", eventId: event.id };
     title = event.title;
   }
-  const questions = (await listFormQuestions(db, scope)).map((q) => q.question);
+  const questions = (await listFormQuestions(db, scope)).map((q) => ({ id: q.id, question: q.question }));
   const fileName = csvFileName(title);
   return new Response(exportCsv(db, scope, questions), {
     headers: {

@@ -13,7 +13,8 @@ import { fullMessage, placesTakenText } from "~/features/applications/places";
 import { Pagination, ReviewEmpty, SummaryTiles, useActionsProgress } from "~/features/applications/application-review";
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { BULK_FORM_ID, BulkDecisions, bulkOutcomeMessage, useSelection, type BulkResult } from "~/features/applications/bulk-decisions";
-import { ReviewFilters } from "~/features/applications/review-filters";
+import { ReviewFilters, type AnswerChoice } from "~/features/applications/review-filters";
+import { NO, YES, type FormQuestion } from "~/utils/form-questions";
 import { describeApplication, listAudit, listForReview, REVIEW_PAGE_SIZE, ReviewQuerySchema } from "~/features/applications/review.server";
 import { BULK_STATUSES, markSpam } from "~/features/applications/review-changes.server";
 import { attendanceRecords, markAttendance, type AttendanceRecord } from "~/features/applications/attendance.server";
@@ -31,6 +32,17 @@ import type { Route } from "./+types/_site.admin.applications";
 import { linkIntent } from "./admin-application-links.server";
 import { banApplicant } from "~/flows/bans.server";
 import { personPath } from "~/utils/person-key";
+
+/** The questions the list may be filtered by, with the answers each can have. */
+function answerChoicesOf(questions: readonly FormQuestion[]): AnswerChoice[] {
+  return questions.flatMap((question) =>
+    question.questionType === "yes_no"
+      ? [{ questionId: question.id, question: question.question, values: [YES, NO] }]
+      : question.questionType === "select" || question.questionType === "checkboxes"
+        ? [{ questionId: question.id, question: question.question, values: question.options ?? [] }]
+        : [],
+  );
+}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.review");
@@ -308,7 +320,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
               {" (the earliest sent is first in line)."}
             </Notice>
           ) : null}
-          <ReviewFilters mode={mode} exportHref={may.export ? exportHref : null} canExport={review.counts.total > 0} matching={review.matching} />
+          <ReviewFilters mode={mode} exportHref={may.export ? exportHref : null} canExport={review.counts.total > 0} matching={review.matching} answerChoices={answerChoicesOf(questions)} />
           {posted ? <Notice>{posted}</Notice> : null}
           {postError ? <ErrorAlert>{postError}</ErrorAlert> : null}
           {/* Kept mounted once the last selectable one is decided, so its outcome is still told. */}

@@ -2,21 +2,25 @@ import { data, href } from "react-router";
 import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
-import { getSiteSettings, setGroupRequiresProof } from "~/features/accounts/team.server";
-import { getEvent } from "~/features/events/events.server";
-import { RequireProofForm } from "~/features/questions/require-proof-form";
+import { getSiteSettings, setGroupApplicantEdits, setGroupRequiresProof } from "~/features/accounts/team.server";
+import { getEvent, setEventApplicantEdits } from "~/features/events/events.server";
+import { FormPreview } from "~/features/applications/form-preview";
+import { SUBMIT_LABEL } from "~/features/applications/application-form";
+import { ApplicantEditsForm, RequireProofForm } from "~/features/questions/form-settings";
 import { AddQuestionForm, QuestionList } from "~/features/questions/question-editor";
 import { QUESTION_TYPES_OF, questionInputFromForm } from "~/features/questions/question-input";
 import {
   addQuestion,
   deleteQuestion,
   listQuestions,
+  QuestionRuleError,
   reorderQuestions,
   StaleOrderError,
   updateQuestion,
   type QuestionScope,
 } from "~/features/questions/questions.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { allows } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { copyToFollowing } from "~/flows/event-series.server";
 import { UseForFollowing, usedForFollowingText } from "~/features/events/use-for-following";
@@ -37,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const failed = (error: unknown) => {
     log.error("failed to load questions", { error });
-    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false }, { status: 503 });
+    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false }, { status: 503 });
   };
   let found;
   try {
@@ -45,13 +49,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   } catch (error) {
     return failed(error);
   }
-  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false }, { status: 404 });
+  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   try {
     const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired, inSeries: found.event.seriesId !== null } : null;
     // The group's form is set here; an event's, in its editor.
-    const requiresProof = found.event ? found.event.requiresProof : (await getSiteSettings(db)).groupRequiresProof;
-    return { error: null, event, questions: await listQuestions(db, found.scope), requiresProof };
+    const settings = found.event ? null : await getSiteSettings(db);
+    const requiresProof = found.event ? found.event.requiresProof : settings!.groupRequiresProof;
+    const applicantEdits = found.event ? found.event.applicantEdits : settings!.groupApplicantEdits;
+    return { error: null, event, questions: await listQuestions(db, found.scope), requiresProof, applicantEdits, mayChooseEdits: allows(viewer.role, "forms.edits") };
   } catch (error) {
     return failed(error);
   }
@@ -75,13 +81,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const parsed = questionInputFromForm(form);
     if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
     if (!(QUESTION_TYPES_OF[scope.kind] as readonly string[]).includes(parsed.data.questionType)) {
-      return data({ error: "A VRChat profile link question is for the group's form only." }, { status: 400 });
+      return data({ error: "This form cannot ask that type of question." }, { status: 400 });
     }
     try {
       if (intent === "add") await addQuestion(db, scope, parsed.data);
       else if (!(await updateQuestion(db, scope, id, parsed.data))) return data({ error: "Failed to update question" }, { status: 404 });
       return { ok: true };
     } catch (error) {
+      if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 400 });
       log.error(`failed to ${intent} a question`, { error });
       return data({ error: intent === "add" ? "Failed to add question" : "Failed to update question" }, { status: 503 });
     }
@@ -96,11 +103,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data({ error: "The setting could not be saved." }, { status: 503 });
     }
   }
+  if (intent === "applicant-edits") {
+    if (!allows(viewer.role, "forms.edits")) return data({ error: "Only the owner chooses this." }, { status: 403 });
+    const allowed = form.get("applicantEdits") === "on";
+    try {
+      if (found.event) await setEventApplicantEdits(db, found.event.id, allowed);
+      else await setGroupApplicantEdits(db, allowed, { id: viewer.id, username: viewer.username });
+      return { ok: true };
+    } catch (error) {
+      log.error("failed to change whether applicants may edit their answers", { error });
+      return data({ error: "The setting could not be saved." }, { status: 503 });
+    }
+  }
   if (intent === "delete") {
     try {
       if (!(await deleteQuestion(db, scope, id))) return data({ error: "Failed to delete question" }, { status: 404 });
       return { ok: true };
     } catch (error) {
+      if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 409 });
       log.error("failed to delete a question", { error });
       return data({ error: "Failed to delete question" }, { status: 503 });
     }
@@ -129,6 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await reorderQuestions(db, scope, parsed.data);
       return { ok: true };
     } catch (error) {
+      if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 409 });
       if (!(error instanceof StaleOrderError)) log.error("failed to reorder questions", { error });
       return data({ error: "Failed to update question order" }, { status: error instanceof StaleOrderError ? 409 : 503 });
     }
@@ -165,7 +186,9 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
           {event?.inSeries ? <UseForFollowing what="questions" /> : null}
           {copied ? <Notice>{copied}</Notice> : null}
           {isEvent ? null : <RequireProofForm required={loaderData.requiresProof} />}
-          <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
+          <ApplicantEditsForm allowed={loaderData.applicantEdits} mayChoose={loaderData.mayChooseEdits} />
+          <FormPreview questions={questions} submitLabel={SUBMIT_LABEL[isEvent ? "event" : "group"]} />
+          <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} questions={questions} />
           <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
         </>
       )}

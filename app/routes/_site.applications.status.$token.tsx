@@ -1,9 +1,10 @@
-import { CircleCheck, CircleX, Hourglass, ListOrdered, Undo2 } from "lucide-react";
+import { CircleCheck, CircleX, Hourglass, ListOrdered, Pencil, Undo2 } from "lucide-react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { WITHDRAWABLE_STATUSES } from "~/db/enums";
 import { decideServices } from "~/flows/decide.server";
 import { withdrawApplication } from "~/flows/withdraw.server";
 import { checkProof, proofView, startProof } from "~/flows/prove-account.server";
+import { EDIT_TEXTS, editClosedReason } from "~/flows/edit-application.server";
 import { ProofPanel } from "~/features/applications/proof-panel";
 import { attendeeWayIn } from "~/flows/event-role.server";
 import { hasEventStarted, formatLongDate, formatLongDateTime } from "~/features/events/event-timing";
@@ -21,7 +22,7 @@ import type { Route } from "./+types/_site.applications.status.$token";
 
 export const INVALID_STATUS_LINK = "This status link is not valid, or it has expired.";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db, vrchat, config } = context.get(appContext);
   try {
     const now = new Date();
@@ -37,8 +38,25 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     const groupUrl = wayIn?.joinGroupFirst && config.VRCHAT_GROUP_ID ? `https://vrchat.com/home/group/${config.VRCHAT_GROUP_ID}` : null;
     // Proof is offered only where Dwell can read VRChat to check it.
     const proof = vrchat.membership ? await proofView(db, { kind: status.kind, id, status: status.status }, now) : { kind: "none" as const };
+    // 'Edit my answers' while it waits and its form allows it; a decided one says why it cannot.
+    const editClosed = await editClosedReason(db, status, event, now);
+    const edited = new URL(request.url).searchParams.get("edited");
+    const editNotice = edited === "yes" ? EDIT_TEXTS.saved : edited === "none" ? EDIT_TEXTS.unchanged : null;
     return {
-      status: { ...shown, submittedAt: status.submittedAt.toISOString(), decidedAt: status.decidedAt?.toISOString() ?? null, waitlistPosition: position, canWithdraw, wayIn, groupUrl, proof },
+      status: {
+        ...shown,
+        submittedAt: status.submittedAt.toISOString(),
+        decidedAt: status.decidedAt?.toISOString() ?? null,
+        waitlistPosition: position,
+        canWithdraw,
+        wayIn,
+        groupUrl,
+        proof,
+        canEdit: editClosed === null,
+        // Why a decided application cannot change (a form closed to edits, or a withdrawn one, says nothing).
+        editClosed: editClosed === EDIT_TEXTS.off || editClosed === EDIT_TEXTS.withdrawn ? null : editClosed,
+        editNotice,
+      },
       error: null,
     };
   } catch (error) {
@@ -100,7 +118,7 @@ const LOOK = {
   withdrawn: { label: "Withdrawn", tone: "muted", icon: Undo2 },
 } as const;
 
-export default function ApplicationStatusPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function ApplicationStatusPage({ loaderData, actionData, params }: Route.ComponentProps) {
   const timeZone = useViewerTimeZone();
   const { status, error } = loaderData;
   if (!status) {
@@ -183,6 +201,25 @@ export default function ApplicationStatusPage({ loaderData, actionData }: Route.
         {status.wayIn?.noAccount ? (
           <p className="mt-6 text-sm text-mist-300" data-testid="account-not-linked">
             The hosts have not linked your VRChat account to this application yet. Once they do, you are given the event&apos;s role in VRChat, and with it the way in.
+          </p>
+        ) : null}
+        {status.editNotice ? (
+          <p role="status" className="mt-6 rounded-lg border border-emerald-400/30 bg-emerald-400/10 px-3 py-2 text-sm text-emerald-200" data-testid="edit-notice">
+            {status.editNotice}
+          </p>
+        ) : null}
+        {status.canEdit ? (
+          <div className="mt-6">
+            <Button asChild variant="outline">
+              <Link to={href("/applications/status/:token/edit", { token: params.token })}>
+                <Pencil aria-hidden="true" className="size-4" />
+                Edit my answers
+              </Link>
+            </Button>
+          </div>
+        ) : status.editClosed ? (
+          <p className="mt-6 text-sm text-mist-400" data-testid="edit-closed">
+            {status.editClosed}
           </p>
         ) : null}
         <ProofPanel proof={status.proof} formatDate={(iso) => formatLongDateTime(new Date(iso), timeZone)} />

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Toaster } from "~/components/ui/toaster";
 import { appContext } from "~/context";
-import { ApplicationForm } from "~/features/applications/application-form";
+import { ApplicationForm, SUBMIT_LABEL } from "~/features/applications/application-form";
 import { listFormQuestionsKept, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
 import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
@@ -19,13 +19,13 @@ import type { Route } from "./+types/_site.apply";
 const TEXT = {
   group: {
     heading: "The Ritual of Entry",
-    submit: "Complete the Ritual",
+    submit: SUBMIT_LABEL.group,
     done: "The Ritual Is Complete",
     toast: "Application submitted successfully!",
     loadFailed: "Failed to load application form",
   },
   event: {
-    submit: "Submit Application",
+    submit: SUBMIT_LABEL.event,
     done: "Application Submitted",
     toast: "Event application submitted successfully!",
     loadFailed: "Failed to load event application form",

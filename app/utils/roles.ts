@@ -22,6 +22,8 @@ const GRANTS = {
   /** Every event: edit, delete, publish, import from VRChat's calendar, sync. */
   "events.all": ["owner", "admin"],
   "group.questions": ["owner", "admin"],
+  /** Whether applicants may edit their answers while they wait, form by form. */
+  "forms.edits": ["owner"],
   /** The screening rules that decide applications by themselves. */
   screening: ["owner", "admin"],
   /** What happens to join requests that come without an application: left for staff, or the rules'. */

@@ -28,10 +28,10 @@ async function timed(url: string, cookie: string): Promise<{ ms: number; body: s
 export async function measureAdminScale(site: Site, { eventId, reviewSamples, exportSamples }: AdminScaleOptions): Promise<Figure[]> {
   const stored = await site.withDatabase(async (query) => {
     await query(
-      `insert into event_applications (event_id, vrchat_username, discord_id, responses, status, submitted_at)
+      `insert into event_applications (event_id, vrchat_username, discord_id, answers, status, submitted_at)
        select $1::uuid, 'scale-applicant-' || g, 'scale-discord-' || g,
-              coalesce((select jsonb_object_agg(question, 'Answer number ' || g)
-                        from event_application_questions where event_id = $1::uuid), '{}'::jsonb),
+              coalesce((select jsonb_agg(jsonb_build_object('questionId', id, 'question', question, 'type', question_type, 'value', 'Answer number ' || g) order by order_index)
+                        from event_application_questions where event_id = $1::uuid), '[]'::jsonb),
               (array['pending', 'approved', 'rejected'])[1 + g % 3],
               now() - g * interval '1 minute'
        from generate_series(1, ${APPLICATIONS}) as g`,

@@ -234,6 +234,22 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     allowed: ["owner"],
   },
   {
+    name: "stop applicants editing the group form's answers",
+    path: () => "/admin/questions",
+    form: () => ({ intent: "applicant-edits" }),
+    shows: () => "/admin/questions",
+    reader: "owner",
+    allowed: ["owner"],
+  },
+  {
+    name: "stop applicants editing the host's event's answers",
+    path: () => `/admin/events/${ids.hosted}/questions`,
+    form: () => ({ intent: "applicant-edits" }),
+    shows: () => `/admin/events/${ids.hosted}/questions`,
+    reader: "owner",
+    allowed: ["owner"],
+  },
+  {
     name: "let the screening rules decide join requests",
     path: () => "/admin/join-requests",
     form: () => ({ intent: "rules", handling: "rules" }),

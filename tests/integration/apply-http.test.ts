@@ -69,7 +69,7 @@ describe("posting the group form", () => {
   it.each([
     ["nothing at all", () => new URLSearchParams(), 400, "Please answer: What is your VRChat username?"],
     ["only unknown fields", () => new URLSearchParams({ "answer.00000000-0000-4000-8000-000000000000": "x", admin: "true" }), 400, "Please answer: What is your VRChat username?"],
-    ["a 100 KB short answer", () => groupForm(["x".repeat(100_000), "d", "A friend", "t"]), 400, "is too long: at most 500 characters"],
+    ["a 100 KB username", () => groupForm(["x".repeat(100_000), "d", "A friend", "t"]), 400, "What is your VRChat username?&quot; is too long: at most 100 characters"],
     ["an option that does not exist", () => groupForm([`u${unique()}`, `d${unique()}`, "<b>Friend</b>", "t"]), 400, "Please choose one of the options"],
     ["a script as the whole answer to a required question", () => groupForm(["<script>alert(1)</script>", "", "A friend", "t"]), 400, "Please answer: What is your Discord username?"],
   ])("refuses %s", async (_name, body, status, message) => {

@@ -99,6 +99,8 @@ export const siteSettings = pgTable(
     eventApprovalInvites: boolean().notNull().default(false),
     /** A group application is approved only once its VRChat account is proven (a bio code). */
     groupRequiresProof: boolean().notNull().default(false),
+    /** Applicants may edit their group application's answers while it is pending. */
+    groupApplicantEdits: boolean().notNull().default(true),
     /** A join request with no application: left for staff, or decided by the screening rules. */
     joinRequestsByRules: boolean().notNull().default(false),
     /** A banned person's new application is rejected as it arrives (else flagged for staff). */

@@ -13,6 +13,7 @@ import {
   type AttendeeRole,
   type VRChatLinkWay,
 } from "../enums";
+import type { QuestionSettings, ShowIf, StoredAnswer } from "~/utils/form-questions";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 import { events } from "./events";
@@ -24,6 +25,12 @@ const questionColumns = {
   options: jsonb().$type<string[]>(),
   required: boolean().notNull().default(true),
   orderIndex: integer().notNull().default(0),
+  /** Shown under the question on the form. */
+  helpText: text(),
+  /** The type's own rules (limits, bounds, an agreement's statement). */
+  settings: jsonb().$type<QuestionSettings>().notNull().default({}),
+  /** Shown only when an earlier question's answer says so (null: always shown). */
+  showIf: jsonb().$type<ShowIf>(),
   ...timestamps,
 };
 
@@ -58,7 +65,7 @@ export const eventApplicationQuestions = pgTable(
     ),
     check(
       "event_application_questions_options_check",
-      sql`${table.options} is null or (${table.questionType} = 'select' and jsonb_typeof(${table.options}) = 'array')`,
+      sql`${table.options} is null or (${table.questionType} in ('select', 'checkboxes') and jsonb_typeof(${table.options}) = 'array')`,
     ),
     index("event_application_questions_event_order_idx").on(table.eventId, table.orderIndex),
   ],
@@ -94,7 +101,8 @@ export const applications = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     vrchatUsername: text().notNull().default(""),
     discordId: text().notNull().default(""),
-    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** The answers to the questions shown, in order, each with its question's id and text as asked. */
+    answers: jsonb().$type<StoredAnswer[]>().notNull().default([]),
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
@@ -139,7 +147,8 @@ export const eventApplications = pgTable(
       .references(() => events.id, { onDelete: "cascade" }),
     vrchatUsername: text().notNull().default(""),
     discordId: text().default(""),
-    responses: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** The answers to the questions shown, in order, each with its question's id and text as asked. */
+    answers: jsonb().$type<StoredAnswer[]>().notNull().default([]),
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
@@ -225,7 +234,7 @@ export const applicationAuditLog = pgTable(
   },
   (table) => [
     check("application_audit_log_kind_check", sql`${table.applicationKind} in ('group', 'event', 'join_request')`),
-    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance')`),
+    check("application_audit_log_field_check", sql`${table.field} in ('status', 'notes', 'spam', 'vrchat', 'discord', 'attendance', 'answers')`),
     index("application_audit_log_application_idx").on(table.applicationId, table.createdAt),
   ],
 );

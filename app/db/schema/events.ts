@@ -47,6 +47,8 @@ export const events = pgTable(
     applicationRequired: boolean().notNull().default(false),
     /** An application is approved only once its VRChat account is proven (a bio code). */
     requiresProof: boolean().notNull().default(false),
+    /** Applicants may edit their answers while their application is pending or waitlisted. */
+    applicantEdits: boolean().notNull().default(true),
     applicationDeadline: timestamp({ withTimezone: true }),
     maxAttendees: integer(),
     /** When a place frees: approve the first on the waitlist, or move them to Pending. */

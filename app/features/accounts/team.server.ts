@@ -294,13 +294,27 @@ export interface SiteSettings {
   joinRequestsByRules: boolean;
   /** A banned person's new application is rejected as it arrives. */
   rejectBanned: boolean;
+  /** Applicants may edit their group application's answers while it is pending. */
+  groupApplicantEdits: boolean;
 }
 
 export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
   const [row] = await db
-    .select({ eventApprovalInvites: siteSettings.eventApprovalInvites, groupRequiresProof: siteSettings.groupRequiresProof, joinRequestsByRules: siteSettings.joinRequestsByRules, rejectBanned: siteSettings.rejectBanned })
+    .select({
+      eventApprovalInvites: siteSettings.eventApprovalInvites,
+      groupRequiresProof: siteSettings.groupRequiresProof,
+      joinRequestsByRules: siteSettings.joinRequestsByRules,
+      rejectBanned: siteSettings.rejectBanned,
+      groupApplicantEdits: siteSettings.groupApplicantEdits,
+    })
     .from(siteSettings);
-  return { eventApprovalInvites: row?.eventApprovalInvites ?? false, groupRequiresProof: row?.groupRequiresProof ?? false, joinRequestsByRules: row?.joinRequestsByRules ?? false, rejectBanned: row?.rejectBanned ?? false };
+  return {
+    eventApprovalInvites: row?.eventApprovalInvites ?? false,
+    groupRequiresProof: row?.groupRequiresProof ?? false,
+    joinRequestsByRules: row?.joinRequestsByRules ?? false,
+    rejectBanned: row?.rejectBanned ?? false,
+    groupApplicantEdits: row?.groupApplicantEdits ?? true,
+  };
 }
 
 /** 'Require a proven VRChat account' for the group's form, in the team's history. */
@@ -310,6 +324,15 @@ export async function setGroupRequiresProof(db: Database, required: boolean, act
     if (before.groupRequiresProof === required) return;
     await tx.insert(siteSettings).values({ id: 1, groupRequiresProof: required }).onConflictDoUpdate({ target: siteSettings.id, set: { groupRequiresProof: required } });
     await record(tx, actor, required ? "required a proven VRChat account before a group application is approved" : "stopped requiring a proven VRChat account for group applications");
+  });
+}
+
+export async function setGroupApplicantEdits(db: Database, allowed: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await getSiteSettings(tx);
+    if (before.groupApplicantEdits === allowed) return;
+    await tx.insert(siteSettings).values({ id: 1, groupApplicantEdits: allowed }).onConflictDoUpdate({ target: siteSettings.id, set: { groupApplicantEdits: allowed } });
+    await record(tx, actor, allowed ? "let applicants edit their pending group applications" : "stopped applicants from editing their group applications");
   });
 }
 

@@ -6,7 +6,7 @@ import {
   checkAnswers,
   cleanAnswer,
   profileLinkAnswer,
-  responsesByQuestion,
+  storedAnswers,
   type FormQuestion,
 } from "./answers";
 
@@ -98,14 +98,13 @@ describe("applicantIdentity", () => {
   });
 });
 
-describe("responsesByQuestion", () => {
-  it("maps each question's text to its answer, empty when unanswered", () => {
-    expect(responsesByQuestion(questions, { q1: "Moth", q2: "m", q3: "why" })).toEqual({
-      "What is your VRChat username?": "Moth",
-      "Your Discord handle": "m",
-      "Why join?": "why",
-      "Which role?": "",
-    });
+describe("storedAnswers", () => {
+  it("keeps each answered question's id, text and type, in the form's order, and nothing for a question not shown", () => {
+    expect(storedAnswers(questions, { q1: "Moth", q3: "why", q4: "" })).toEqual([
+      { questionId: "q1", question: "What is your VRChat username?", type: "text", value: "Moth" },
+      { questionId: "q3", question: "Why join?", type: "textarea", value: "why" },
+      { questionId: "q4", question: "Which role?", type: "select", value: "" },
+    ]);
   });
 });
 

@@ -3,12 +3,8 @@ import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
 import { type ReactNode } from "react";
 import { Badge } from "~/components/ui/badge";
 import { linkedHowLabel } from "~/utils/vrchat-account";
-import type { FormQuestion } from "./answers";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
-
-/** Long answers are cut in the review at this many characters (spec section 9). */
-export const REVIEW_ANSWER_LIMIT = 200;
 
 /** A profile link the form did not link: the staff link it by hand once they are sure (VRChat panel). */
 export const PROFILE_CHECK_TEXT = {
@@ -18,13 +14,8 @@ export const PROFILE_CHECK_TEXT = {
 
 export const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora", withdrawn: "muted" } as const;
 
-export function answerText(answer: string | undefined, question: FormQuestion | undefined) {
-  if (!answer) return "No response";
-  if (question?.questionType === "textarea" && answer.length > REVIEW_ANSWER_LIMIT) return `${answer.slice(0, REVIEW_ANSWER_LIMIT)}...`;
-  return answer;
-}
-
 export function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
+  if (entry.field === "answers") return `${formatDate(entry.at)} · Edited by the applicant`;
   const what =
     entry.field === "vrchat"
       ? `VRChat: ${entry.toValue ?? "—"}`

@@ -9,6 +9,7 @@ import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
 import type { FormQuestion } from "./answers";
+import { AnswerView } from "./answer-view";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import { NEEDS_PROOF_TEXT } from "./proof";
 import { STATUS_LABEL } from "./application-review";
@@ -17,7 +18,6 @@ import type { AttendanceRecord } from "./attendance.server";
 import {
   PROFILE_CHECK_TEXT,
   STATUS_TONE,
-  answerText,
   auditLine,
   ActionLine,
   NOT_LINKED_LABEL,
@@ -110,11 +110,7 @@ export function ApplicationCard({
     void fetcher.submit({ intent: "status", id: application.id, status: "approved", notes, overCapacity: "yes" }, { method: "post" });
   }
 
-  const byText = new Map(questions.map((q) => [q.question, q]));
-  const answered = [
-    ...questions.map((q) => q.question),
-    ...Object.keys(application.responses).filter((key) => !byText.has(key)),
-  ];
+  const byId = new Map(questions.map((q) => [q.id, q]));
   // Group applications are approved or rejected once, from the list (spec); event ones are set to
   // any status from the opened card.
   const decisions: ApplicationStatus[] = mode === "group" && application.status === "pending" && !application.spam ? ["approved", "rejected"] : [];
@@ -316,14 +312,16 @@ export function ApplicationCard({
           <section>
             <h3 className="font-display text-lg text-mist-100">Application Responses</h3>
             <dl className="mt-2 space-y-3">
-              {answered.map((text) => (
-                <div key={text}>
+              {application.answers.map((answer, index) => (
+                <div key={answer.questionId ?? `${index}-${answer.question}`}>
                   <dt className="text-sm font-semibold text-mist-300">
-                    {text}
-                    {byText.get(text)?.required ? <span className="text-ember-400"> *</span> : null}
+                    {answer.question}
+                    {answer.questionId && byId.get(answer.questionId)?.required ? <span className="text-ember-400"> *</span> : null}
                   </dt>
-                  <dd className="mt-0.5 whitespace-pre-line text-mist-100">{answerText(application.responses[text], byText.get(text))}</dd>
-                  {byText.get(text)?.questionType === "vrchat_profile" && application.vrchatProfileCheck && !application.vrchatUserId ? (
+                  <dd className="mt-0.5 whitespace-pre-line text-mist-100">
+                    <AnswerView answer={answer} />
+                  </dd>
+                  {answer.type === "vrchat_profile" && application.vrchatProfileCheck && !application.vrchatUserId ? (
                     <dd className="mt-1 text-sm text-ember-300" data-testid="profile-check">
                       {PROFILE_CHECK_TEXT[application.vrchatProfileCheck]}
                     </dd>
@@ -375,7 +373,17 @@ export function ApplicationCard({
               <h3 className="text-sm font-semibold text-mist-300">History</h3>
               <ul className="mt-1 space-y-0.5 text-xs text-mist-400">
                 {audit.map((entry, i) => (
-                  <li key={i}>{auditLine(entry, formatDate)}</li>
+                  <li key={i}>
+                    {auditLine(entry, formatDate)}
+                    {entry.field === "answers" ? (
+                      <dl className="mt-1 grid gap-x-3 border-l border-aurora-400/20 pl-3 whitespace-pre-line sm:grid-cols-[auto_1fr]" data-testid="answers-edit">
+                        <dt className="font-semibold">Before</dt>
+                        <dd>{entry.fromValue}</dd>
+                        <dt className="font-semibold">After</dt>
+                        <dd>{entry.toValue}</dd>
+                      </dl>
+                    ) : null}
+                  </li>
                 ))}
               </ul>
             </section>

@@ -2,10 +2,18 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
-import { ANSWER_MAX_LENGTH, answerFieldName, checkAnswers, type FormQuestion } from "./answers";
+import { useHydrated } from "~/utils/use-hydrated";
+import { shownQuestionIds, type AnswerValue, type ShowIf } from "~/utils/form-questions";
+import { answerFieldName, checkAnswers, type FormQuestion } from "./answers";
+import { QuestionField } from "./question-field";
+
+/** The forms' send buttons (spec). */
+export const SUBMIT_LABEL = { group: "Complete the Ritual", event: "Submit Application" } as const;
+
+/** What the editor's preview says of answers the form would take. */
+export const PREVIEW_ACCEPTED = "These answers would be accepted. This is a preview: nothing was sent.";
 
 /** The server refuses bodies over this size (413); the form says so before sending. */
 export const MAX_FORM_BYTES = 256 * 1024;
@@ -14,7 +22,33 @@ export interface FormFailure {
   ok: false;
   error: string;
   questionId?: string;
-  values?: Record<string, string>;
+  values?: Record<string, AnswerValue>;
+}
+
+/** A field's value, or its values when it holds several (a Checkboxes question's choices). */
+const fieldOf = (form: FormData, name: string): unknown => {
+  const all = form.getAll(name);
+  return all.length > 1 ? all : all[0];
+};
+
+/** The answers in the form now, by question id, as the conditions read them. */
+function answersIn(form: FormData, questions: readonly FormQuestion[]): Record<string, AnswerValue> {
+  return Object.fromEntries(
+    questions.map((question) => {
+      const all = form.getAll(answerFieldName(question.id)).filter((value): value is string => typeof value === "string").map((value) => value.trim());
+      return [question.id, question.questionType === "checkboxes" ? all : (all[0] ?? "")];
+    }),
+  );
+}
+
+/** A condition as the form says it where it cannot hide the question (no JavaScript). */
+function onlyIfText(showIf: ShowIf | null | undefined, questions: readonly FormQuestion[]): string | null {
+  if (!showIf) return null;
+  const earlier = questions.find((question) => question.id === showIf.questionId);
+  if (!earlier) return null;
+  const values = showIf.values.map((value) => `"${value}"`).join(" or ");
+  const what = showIf.when === "answered" ? "is answered" : showIf.when === "is" ? `is ${values}` : `is not ${values}`;
+  return `Answer only if your answer to "${earlier.question}" ${what}.`;
 }
 
 function formBytes(form: FormData): number {
@@ -35,16 +69,22 @@ export function ApplicationForm({
   questions,
   submitLabel,
   failure,
+  values,
   formStarted,
   crowdChallenge,
+  preview = false,
 }: {
   questions: FormQuestion[];
   submitLabel: string;
   failure: FormFailure | undefined;
-  /** When the form was served, signed by the server (its fill-time check). */
-  formStarted: string;
+  /** The answers the form opens with (an applicant editing theirs). */
+  values?: Record<string, AnswerValue>;
+  /** When the form was served, signed by the server (its fill-time check); none for an edit. */
+  formStarted?: string;
   /** The crowd challenge (JSON) the script solves while the person fills the form in; null: none. */
   crowdChallenge?: string | null;
+  /** The question editor's preview: the answers are checked as the server would, and never sent. */
+  preview?: boolean;
 }) {
   const proof = useCrowdProof(crowdChallenge ?? null);
   const [waitingForProof, setWaitingForProof] = useState(false);
@@ -53,12 +93,22 @@ export function ApplicationForm({
   const [clientError, setClientError] = useState<{ message: string; questionId?: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const errorId = useId();
+  // Which questions their conditions show: from the answers sent before until the script reads the
+  // form itself; a form without JavaScript shows every question, each condition said in words.
+  const [shown, setShown] = useState(() => shownQuestionIds(questions, failure?.values ?? values ?? {}));
+  const conditional = questions.some((question) => question.showIf);
+  // Fields are disabled (not sent) only once the script can show them again.
+  const scripted = useHydrated();
+  function readConditions() {
+    if (conditional && formRef.current) setShown(shownQuestionIds(questions, answersIn(new FormData(formRef.current), questions)));
+  }
 
   // A new answer from the server replaces whatever the browser found before it.
   const [seenFailure, setSeenFailure] = useState(failure);
   if (failure !== seenFailure) {
     setSeenFailure(failure);
     setClientError(null);
+    if (failure?.values) setShown(shownQuestionIds(questions, failure.values));
   }
   const error = clientError ?? (failure ? { message: failure.error, questionId: failure.questionId } : null);
 
@@ -78,12 +128,18 @@ export function ApplicationForm({
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (proof.state !== "solving") setWaitingForProof(false);
     const form = new FormData(event.currentTarget);
-    const checked = checkAnswers(questions, (name) => form.get(name) ?? undefined);
+    const checked = checkAnswers(questions, (name) => fieldOf(form, name));
     const problem = !checked.ok
       ? { message: checked.message, questionId: checked.questionId }
       : formBytes(form) > MAX_FORM_BYTES
         ? { message: "Your answers are too long to send: 256 KB at most in all." }
         : null;
+    if (!problem && preview) {
+      event.preventDefault();
+      setClientError(null);
+      toast.success(PREVIEW_ACCEPTED);
+      return;
+    }
     if (!problem) {
       setClientError(null);
       // The check for busy times is not done yet (sent within a second of opening): sent once it is.
@@ -109,6 +165,7 @@ export function ApplicationForm({
       noValidate
       ref={formRef}
       onSubmit={onSubmit}
+      onChange={readConditions}
       className="space-y-6"
       aria-describedby={error ? errorId : undefined}
       // The challenge is also in the page for any client that solves it itself.
@@ -121,18 +178,33 @@ export function ApplicationForm({
           </p>
         ) : null}
       </div>
-      <input type="hidden" name="form_started" value={formStarted} />
+      {formStarted === undefined ? null : <input type="hidden" name="form_started" value={formStarted} />}
       {proof.state === "solved" ? <input type="hidden" name="crowd_proof" value={proof.value} /> : null}
-      <Honeypot />
-      {questions.map((question) => (
-        <QuestionField
-          key={question.id}
-          question={question}
-          invalid={error?.questionId === question.id}
-          errorId={errorId}
-          defaultValue={failure?.values?.[question.id] ?? ""}
-        />
-      ))}
+      {formStarted === undefined ? null : <Honeypot />}
+      {conditional ? (
+        <noscript>
+          <style>{".conditional-question{display:block!important}.conditional-note{display:block!important}"}</style>
+        </noscript>
+      ) : null}
+      {questions.map((question) => {
+        const hidden = !shown.has(question.id);
+        const field = (
+          <QuestionField
+            question={question}
+            invalid={error?.questionId === question.id}
+            errorId={errorId}
+            value={failure?.values ? failure.values[question.id] : values?.[question.id]}
+            onlyIf={onlyIfText(question.showIf, questions)}
+          />
+        );
+        if (!question.showIf) return <div key={question.id}>{field}</div>;
+        // A hidden question's fields are disabled: they are not sent, and the server ignores them anyway.
+        return (
+          <fieldset key={question.id} className={clsx("conditional-question", hidden && "hidden")} disabled={scripted && hidden} data-testid="conditional-question">
+            {field}
+          </fieldset>
+        );
+      })}
       <Button type="submit" size="lg" disabled={submitting || waitingForProof} aria-busy={submitting || waitingForProof} className="w-full sm:w-auto">
         {submitting || waitingForProof ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
         {submitLabel}
@@ -154,71 +226,6 @@ function Honeypot() {
     <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
       <label htmlFor="application-website">Leave this empty</label>
       <input id="application-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
-    </div>
-  );
-}
-
-function QuestionField({
-  question,
-  invalid,
-  errorId,
-  defaultValue,
-}: {
-  question: FormQuestion;
-  invalid: boolean;
-  errorId: string;
-  defaultValue: string;
-}) {
-  const id = `question-${question.id}`;
-  const common = {
-    id,
-    name: answerFieldName(question.id),
-    "aria-required": question.required,
-    "aria-invalid": invalid,
-    "aria-describedby": invalid ? errorId : undefined,
-    defaultValue,
-    className: fieldClass,
-  };
-  return (
-    <div className="space-y-2">
-      <label htmlFor={id} className="block font-semibold text-mist-100">
-        {question.question}
-        {question.required ? (
-          <>
-            <span aria-hidden="true" className="ml-1 text-ember-400">*</span>
-            <span className="sr-only"> (required)</span>
-          </>
-        ) : null}
-      </label>
-      {question.questionType === "textarea" ? (
-        <textarea {...common} rows={5} maxLength={ANSWER_MAX_LENGTH.textarea} />
-      ) : question.questionType === "select" ? (
-        <select {...common}>
-          <option value="">Choose an option</option>
-          {(question.options ?? []).map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-      ) : question.questionType === "vrchat_profile" ? (
-        <>
-          <input
-            {...common}
-            type="url"
-            inputMode="url"
-            maxLength={ANSWER_MAX_LENGTH.vrchat_profile}
-            placeholder="https://vrchat.com/home/user/usr_…"
-            autoComplete="off"
-            aria-describedby={[invalid ? errorId : null, `${id}-hint`].filter(Boolean).join(" ")}
-          />
-          <p id={`${id}-hint`} className="text-sm text-mist-400">
-            On vrchat.com, open your profile and copy its address from the address bar.
-          </p>
-        </>
-      ) : (
-        <input {...common} type="text" maxLength={ANSWER_MAX_LENGTH.text} autoComplete="off" />
-      )}
     </div>
   );
 }

@@ -81,13 +81,14 @@ describeEachDatabase("submitting applications", (kind) => {
       vrchatUsername: "Moth",
       discordId: "moth#1",
       status: "pending",
-      responses: {
-        "What is your VRChat username?": "Moth",
-        "What is your Discord username?": "moth#1",
-        "Tell us about yourself": "I like quiet worlds.",
-        "How did you find us?": "",
-      },
     });
+    expect(row!.answers.map((answer) => [answer.questionId, answer.question, answer.value])).toEqual(
+      groupQuestions.map((question) => [
+        question.id,
+        question.question,
+        { "What is your VRChat username?": "Moth", "What is your Discord username?": "moth#1", "Tell us about yourself": "I like quiet worlds.", "How did you find us?": "" }[question.question],
+      ]),
+    );
     expect(row!.submittedAt).toEqual(NOW);
     expect(await db.select({ sourceId: outbox.sourceId }).from(outbox)).toEqual([{ sourceId: row!.id }]);
   });

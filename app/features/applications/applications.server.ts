@@ -4,7 +4,8 @@ import { applicationAuditLog, applicationQuestions, applications, eventApplicati
 import { formQuestionsMemo } from "~/utils/memo.server";
 import { truncate } from "~/utils/text";
 import type { ApplicationStatus } from "~/db/enums";
-import { applicantIdentity, checkAnswers, responsesByQuestion, type FormQuestion } from "./answers";
+import { answerText, type QuestionSettings } from "~/utils/form-questions";
+import { applicantIdentity, checkAnswers, storedAnswers, type Answers, type FormQuestion } from "./answers";
 import { lockPlaces } from "./capacity.server";
 
 /** Who an application is for: the group, or one event. */
@@ -33,6 +34,9 @@ export async function listFormQuestions(db: Database, scope: ApplicationScope): 
     questionType: table.questionType,
     options: table.options,
     required: table.required,
+    helpText: table.helpText,
+    settings: table.settings,
+    showIf: table.showIf,
   };
   const rows =
     scope.kind === "event"
@@ -48,7 +52,8 @@ export async function listFormQuestions(db: Database, scope: ApplicationScope): 
   return rows.map((row) => ({
     ...row,
     questionType: row.questionType as FormQuestion["questionType"],
-    options: row.questionType === "select" ? (row.options ?? []) : null,
+    options: row.questionType === "select" || row.questionType === "checkboxes" ? (row.options ?? []) : null,
+    settings: row.settings as QuestionSettings,
   }));
 }
 
@@ -145,7 +150,7 @@ export async function submitApplication(
     /** The hash of the applicant's private status link. */
     statusTokenHash?: string;
     /** Checks that need more than the form (a lookup elsewhere), once the answers are read and new. */
-    vet?: (answers: Record<string, string>) => Promise<Vetting>;
+    vet?: (answers: Answers) => Promise<Vetting>;
     onStored?: (tx: Transaction, application: StoredApplication) => Promise<void>;
   },
 ): Promise<SubmitResult> {
@@ -158,8 +163,8 @@ export async function submitApplication(
   if (vetting && "refused" in vetting) return { ok: false, status: 400, ...vetting.refused };
   const finding = vetting ? vetting.found : undefined;
 
-  const responses = responsesByQuestion(questions, checked.answers);
-  const values = { ...identity, responses, submittedAt: now, statusTokenHash };
+  const answers = storedAnswers(questions, checked.answers);
+  const values = { ...identity, answers, submittedAt: now, statusTokenHash };
   try {
     const application = await db.transaction(async (tx) => {
       const places = scope.kind === "event" ? await lockPlaces(tx, scope.eventId) : null;
@@ -187,7 +192,7 @@ export async function submitApplication(
         ...identity,
         submittedAt: now,
         status,
-        answers: questions.map((q) => ({ question: q.question, answer: checked.answers[q.id] ?? "" })),
+        answers: answers.map((answer) => ({ question: answer.question, answer: answerText(answer.value) })),
       };
       await onStored?.(tx, stored);
       return stored;

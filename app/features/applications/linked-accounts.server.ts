@@ -7,7 +7,8 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
-import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
+import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import type { StoredAnswer } from "~/utils/form-questions";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { truncate } from "~/utils/text";
 
@@ -87,46 +88,32 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
         vrchatDisplayName: eventApplications.vrchatDisplayName,
         vrchatLinkedHow: eventApplications.vrchatLinkedHow,
         discordUserId: eventApplications.discordUserId,
-        responses: eventApplications.responses,
+        answers: eventApplications.answers,
       })
       .from(eventApplications)
       .where(and(inArray(eventApplications.id, wanted), isNull(eventApplications.spamAt)));
-    const eventIds = [...new Set(rows.map((row) => row.eventId))];
-    const profileQuestions = eventIds.length
-      ? await db
-          .select({ eventId: eventApplicationQuestions.eventId, question: eventApplicationQuestions.question })
-          .from(eventApplicationQuestions)
-          .where(and(inArray(eventApplicationQuestions.eventId, eventIds), eq(eventApplicationQuestions.questionType, "vrchat_profile")))
-      : [];
-    return rows.map(({ responses, eventId, ...row }) => ({
-      ...row,
-      discordHandle: row.discordHandle ?? "",
-      claimedVRChatUserId: claimIn(responses, profileQuestions.filter((q) => q.eventId === eventId)),
-    }));
+    return rows.map(({ answers, ...row }) => ({ ...row, discordHandle: row.discordHandle ?? "", claimedVRChatUserId: claimIn(answers) }));
   }
-  const [rows, profileQuestions] = await Promise.all([
-    db
-      .select({
-        id: applications.id,
-        status: applications.status,
-        vrchatUsername: applications.vrchatUsername,
-        discordHandle: applications.discordId,
-        vrchatUserId: applications.vrchatUserId,
-        vrchatDisplayName: applications.vrchatDisplayName,
-        vrchatLinkedHow: applications.vrchatLinkedHow,
-        discordUserId: applications.discordUserId,
-        responses: applications.responses,
-      })
-      .from(applications)
-      .where(and(inArray(applications.id, wanted), isNull(applications.spamAt))),
-    db.select({ question: applicationQuestions.question }).from(applicationQuestions).where(eq(applicationQuestions.questionType, "vrchat_profile")),
-  ]);
-  return rows.map(({ responses, ...row }) => ({ ...row, claimedVRChatUserId: claimIn(responses, profileQuestions) }));
+  const rows = await db
+    .select({
+      id: applications.id,
+      status: applications.status,
+      vrchatUsername: applications.vrchatUsername,
+      discordHandle: applications.discordId,
+      vrchatUserId: applications.vrchatUserId,
+      vrchatDisplayName: applications.vrchatDisplayName,
+      vrchatLinkedHow: applications.vrchatLinkedHow,
+      discordUserId: applications.discordUserId,
+      answers: applications.answers,
+    })
+    .from(applications)
+    .where(and(inArray(applications.id, wanted), isNull(applications.spamAt)));
+  return rows.map(({ answers, ...row }) => ({ ...row, claimedVRChatUserId: claimIn(answers) }));
 }
 
 /** The account the applicant's profile-link answer names, if any. */
-const claimIn = (responses: Record<string, string>, questions: { question: string }[]) =>
-  questions.map((q) => vrchatUserIdFrom(responses[q.question] ?? "")).find((id) => id !== null) ?? null;
+const claimIn = (answers: readonly StoredAnswer[]) =>
+  answers.map((answer) => (answer.type === "vrchat_profile" && typeof answer.value === "string" ? vrchatUserIdFrom(answer.value) : null)).find((id) => id !== null) ?? null;
 
 export interface LinkOptions {
   /** The link a decision makes by itself, which never replaces one already made. */

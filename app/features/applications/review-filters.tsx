@@ -25,11 +25,19 @@ const FILTER_LABEL: Record<StatusFilter, string> = {
  * as the status changes; the URL keeps the state (replaced, so Back leaves the screen rather than
  * stepping through keystrokes). Without JavaScript it is a plain GET form with an 'Apply' button.
  */
+/** A question whose answers the list may be filtered by (Multiple Choice, Checkboxes, Yes / No). */
+export interface AnswerChoice {
+  questionId: string;
+  question: string;
+  values: string[];
+}
+
 export function ReviewFilters({
   mode,
   exportHref,
   canExport,
   matching,
+  answerChoices = [],
 }: {
   /** The group has no places, so its applications have no waitlist to filter on. */
   mode: "event" | "group";
@@ -37,6 +45,7 @@ export function ReviewFilters({
   canExport: boolean;
   /** How many applications match the search and filter, announced to screen readers. */
   matching: number;
+  answerChoices?: readonly AnswerChoice[];
 }) {
   const [params, setParams] = useSearchParams();
   const hydrated = useHydrated();
@@ -44,6 +53,7 @@ export function ReviewFilters({
   const location = useLocation();
   const q = params.get("q") ?? "";
   const status = params.get("status") ?? "all";
+  const answer = params.get("answer") ?? "";
   // Shown at once, while the list loads (the URL changes only when it has).
   const [text, setText] = useState(q);
   const [chosen, setChosen] = useState(status);
@@ -61,7 +71,7 @@ export function ReviewFilters({
   }, [q]);
   useEffect(() => () => clearTimeout(typing.current), []);
 
-  function show(changes: { q?: string; status?: string }) {
+  function show(changes: { q?: string; status?: string; answer?: string }) {
     clearTimeout(typing.current);
     setParams(
       (current) => {
@@ -80,7 +90,7 @@ export function ReviewFilters({
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    show({ q: text.trim(), status: chosen });
+    show({ q: text.trim(), status: chosen, answer });
   }
 
   const searching = navigation.state === "loading" && navigation.location.pathname === location.pathname;
@@ -126,6 +136,31 @@ export function ReviewFilters({
           ))}
         </select>
       </div>
+      {answerChoices.length > 0 ? (
+        <div className="space-y-1">
+          <label htmlFor="review-answer" className="block text-sm font-semibold text-mist-100">Answer</label>
+          <select
+            id="review-answer"
+            name="answer"
+            // Keyed by the URL's answer: Back or a link sets the select again.
+            key={answer}
+            defaultValue={answer}
+            onChange={(event) => show({ q: text.trim(), status: chosen, answer: event.target.value })}
+            className={clsx(fieldClass, "max-w-xs")}
+          >
+            <option value="">Any answers</option>
+            {answerChoices.map((choice) => (
+              <optgroup key={choice.questionId} label={choice.question}>
+                {choice.values.map((value) => (
+                  <option key={value} value={`${choice.questionId}:${value}`}>
+                    {`Answer to "${choice.question}" is "${value}"`}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </div>
+      ) : null}
       {hydrated ? null : <Button type="submit" variant="outline">Apply</Button>}
       {exportHref ? (
         canExport ? (

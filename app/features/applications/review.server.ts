@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance, type AttendeeRole, type VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
+import { answerText, storedAnswerTo, type StoredAnswer } from "~/utils/form-questions";
 import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
 import { columnsOf, liveOf, type ReviewScope } from "./review-scope.server";
 
@@ -23,7 +24,8 @@ export interface ReviewedApplication {
   id: string;
   vrchatUsername: string;
   discordId: string;
-  responses: Record<string, string>;
+  /** The answers to the questions the applicant was shown, in order. */
+  answers: StoredAnswer[];
   status: ApplicationStatus;
   submittedAt: string;
   reviewedAt: string | null;
@@ -49,15 +51,26 @@ export interface ReviewedApplication {
 export interface AuditEntry {
   applicationId: string;
   actorName: string;
-  field: "status" | "notes" | "spam" | "vrchat" | "discord" | "attendance";
+  field: "status" | "notes" | "spam" | "vrchat" | "discord" | "attendance" | "answers";
   fromValue: string | null;
   toValue: string | null;
   at: string;
 }
 
+/** 'Answer to <question> is <value>': the question's id and the value, as `<id>:<value>`. */
+const AnswerFilterSchema = z
+  .string()
+  .max(300)
+  .transform((text) => {
+    const at = text.indexOf(":");
+    return { questionId: text.slice(0, at), value: text.slice(at + 1) };
+  })
+  .refine((filter) => z.uuid().safeParse(filter.questionId).success && filter.value !== "");
+
 export const ReviewQuerySchema = z.object({
   status: z.enum(STATUS_FILTERS).catch("all"),
   q: z.string().trim().max(200).catch(""),
+  answer: AnswerFilterSchema.optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
 export type ReviewQuery = z.infer<typeof ReviewQuerySchema>;
@@ -72,6 +85,13 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
   const filters: SQL[] = [scopeWhere, query.status === "spam" ? isNotNull(table.spamAt) : isNull(table.spamAt)];
   if (query.status !== "all" && query.status !== "spam") filters.push(eq(table.status, query.status));
   if (query.q) filters.push(or(ilike(table.vrchatUsername, containing(query.q)), ilike(table.discordId, containing(query.q)))!);
+  if (query.answer) {
+    // The answer kept for that question is the value, or (Checkboxes) holds it among its choices.
+    const { questionId, value } = query.answer;
+    filters.push(
+      sql`(${table.answers} @> ${JSON.stringify([{ questionId, value }])}::jsonb or ${table.answers} @> ${JSON.stringify([{ questionId, value: [value] }])}::jsonb)`,
+    );
+  }
   const where = and(...filters);
 
   const [rows, [counts], [matching]] = await Promise.all([
@@ -80,7 +100,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         id: table.id,
         vrchatUsername: table.vrchatUsername,
         discordId: table.discordId,
-        responses: table.responses,
+        answers: table.answers,
         status: table.status,
         submittedAt: table.submittedAt,
         reviewedAt: table.reviewedAt,
@@ -170,15 +190,24 @@ const EXPORT_BATCH = 1000;
 /**
  * The applications of a scope as a CSV stream: header, then rows newest first, read in batches
  * (keyset paging), so a large export neither waits for nor holds every row at once. `questions`
- * gives the answer columns, in order; answers to questions since removed follow them.
+ * gives the answer columns, in order (a column per question text, its answers found by the question's
+ * id); answers to questions since removed follow them, by their text as asked.
  */
-export function exportCsv(db: Database, scope: ReviewScope, questions: string[]): ReadableStream<Uint8Array> {
+export function exportCsv(db: Database, scope: ReviewScope, questions: readonly { id: string; question: string }[]): ReadableStream<Uint8Array> {
   const { table, notes } = columnsOf(scope);
   const live = liveOf(scope);
   const encoder = new TextEncoder();
-  let columns = [...questions];
+  let columns: { id: string | null; question: string }[] = [...questions];
   let after: { submittedAt: Date; id: string } | null = null;
   let started = false;
+  const cell = (answers: readonly StoredAnswer[], column: { id: string | null; question: string }) =>
+    answerText(
+      (column.id ? storedAnswerTo(answers, { id: column.id, question: column.question }) : answers.find((answer) => !known(answer) && answer.question === column.question))?.value,
+    );
+  const ids = new Set(questions.map((question) => question.id));
+  const texts = new Set(questions.map((question) => question.question));
+  // An answer whose question is on the form (by id, or by text when kept from before ids).
+  const known = (answer: StoredAnswer) => (answer.questionId !== null ? ids.has(answer.questionId) : texts.has(answer.question));
 
   return new ReadableStream({
     async pull(controller) {
@@ -187,12 +216,12 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
           started = true;
           // Answers to questions no longer on the form still belong in the export.
           const extra = await db
-            .selectDistinct({ key: sql<string>`jsonb_object_keys(${table.responses})` })
-            .from(table)
+            .selectDistinct({ id: sql<string | null>`answer->>'questionId'`, question: sql<string>`answer->>'question'` })
+            .from(sql`${table}, jsonb_array_elements(${table.answers}) as answer`)
             .where(live);
-          const known = new Set(columns);
-          columns = [...columns, ...extra.map((row) => row.key).filter((key) => !known.has(key)).sort()];
-          controller.enqueue(encoder.encode(csvRow([...CSV_FIXED_COLUMNS, ...columns])));
+          const removed = extra.filter((row) => !known({ questionId: row.id, question: row.question, type: "text", value: "" })).map((row) => row.question);
+          columns = [...columns, ...[...new Set(removed)].sort().map((question) => ({ id: null, question }))];
+          controller.enqueue(encoder.encode(csvRow([...CSV_FIXED_COLUMNS, ...columns.map((column) => column.question)])));
           return;
         }
         const cursor: SQL | undefined = after
@@ -207,7 +236,7 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
             submittedAt: table.submittedAt,
             reviewedAt: table.reviewedAt,
             notes,
-            responses: table.responses,
+            answers: table.answers,
           })
           .from(table)
           .where(and(live, cursor))
@@ -228,7 +257,7 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: string[])
               csvDate(row.submittedAt),
               csvDate(row.reviewedAt),
               row.notes,
-              ...columns.map((question) => row.responses[question] ?? ""),
+              ...columns.map((column) => cell(row.answers, column)),
             ]),
           )
           .join("");

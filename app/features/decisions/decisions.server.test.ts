@@ -32,7 +32,7 @@ describeEachDatabase("what the applicant hears back", (kind) => {
     const status = newStatusToken();
     const [row] = await database.db
       .insert(applications)
-      .values({ vrchatUsername: name, discordId: name, responses: { "Why?": "secret answer" }, statusTokenHash: status.hash, submittedAt })
+      .values({ vrchatUsername: name, discordId: name, answers: [{ questionId: null, question: "Why?", type: "text", value: "secret answer" }], statusTokenHash: status.hash, submittedAt })
       .returning({ id: applications.id });
     return { id: row!.id, token: status.token };
   }

@@ -13,7 +13,7 @@
  * (type 4) sits in a Label (type 18); a submission returns it with its `value`.
  */
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
@@ -150,6 +150,23 @@ export type ReviewJob = z.infer<typeof ReviewJobSchema>;
 /** Queues a review job (in the caller's transaction, with what caused it). */
 export async function queueReviewJob(tx: Pick<Database, "insert">, job: ReviewJob, at: Date) {
   await tx.insert(outbox).values({ target: "discord_review", payload: job, sourceId: "applicationId" in job ? job.applicationId : null, nextAttemptAt: at });
+}
+
+/**
+ * An applicant edited their answers: the review message shows the new embed from its next edit
+ * (queued here, in the caller's transaction). Not posted yet: its post job still carries the old
+ * embed, so that job's embed is replaced too.
+ */
+export async function replaceReviewEmbed(tx: Pick<Database, "insert" | "update">, kind: ApplicationKind, applicationId: string, embed: Record<string, unknown>, status: ApplicationStatus, at: Date) {
+  await tx
+    .update(discordReviewMessages)
+    .set({ embed })
+    .where(and(eq(discordReviewMessages.applicationKind, kind), eq(discordReviewMessages.applicationId, applicationId)));
+  await tx
+    .update(outbox)
+    .set({ payload: sql`jsonb_set(${outbox.payload}, '{embed}', ${JSON.stringify(embed)}::jsonb)` })
+    .where(and(eq(outbox.target, "discord_review"), eq(outbox.sourceId, applicationId), eq(outbox.status, "pending"), sql`${outbox.payload}->>'job' = 'post'`));
+  await queueReviewJob(tx, { job: "edit", applicationKind: kind as "group" | "event", applicationId, status, by: "" }, at);
 }
 
 /** The message posted for an application, and its embed (what an edit keeps). */

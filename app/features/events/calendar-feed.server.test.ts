@@ -22,6 +22,7 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     instanceAccess: "members",
     applicationRequired: false,
     requiresProof: false,
+    applicantEdits: true,
     applicationDeadline: null,
     maxAttendees: null,
     applicationInstructions: null,

@@ -187,6 +187,7 @@ describe("toEventDetail", () => {
         instanceAccess: "members",
         applicationRequired: false,
         requiresProof: false,
+        applicantEdits: true,
         applicationDeadline: null,
         maxAttendees: null,
         applicationInstructions: null,

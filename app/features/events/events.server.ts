@@ -340,6 +340,12 @@ export async function updateEventIn(
  * Deletes an event with its questions and applications; whether it existed. Its entry on VRChat's
  * calendar, if it has one, is queued for removal in the same transaction.
  */
+/** Whether the event's applicants may edit their answers while they wait (the owner's choice, per form). */
+export async function setEventApplicantEdits(db: Database, id: string, allowed: boolean): Promise<boolean> {
+  const rows = await db.update(events).set({ applicantEdits: allowed }).where(eq(events.id, id)).returning({ id: events.id });
+  return rows.length > 0;
+}
+
 export async function deleteEvent(db: Database, id: string, beforeDelete?: (tx: Transaction, id: string) => Promise<void>): Promise<boolean> {
   if (!EventIdSchema.safeParse(id).success) return false;
   return db.transaction((tx) => deleteEventIn(tx, id, beforeDelete));

@@ -31,6 +31,9 @@ describe("how an application reads", () => {
     expect(headline(sampleNotification())).toBe("New event application: Masquerade <Night> & Day");
     expect(headline(sampleNotification({ event_title: null }))).toBe("New event application");
     expect(headline(sampleNotification({ type: "group_application", event_title: null }))).toBe("New group application");
+    // An applicant's edit of their answers: said once, as such.
+    expect(headline(sampleNotification({ type: "group_application", event_title: null, edited: true }))).toBe("Application edited");
+    expect(headline(sampleNotification({ edited: true }))).toBe("Application edited: Masquerade <Night> & Day");
     expect(headline(sampleNotification({ waitlist: true }))).toBe("New event application: Masquerade <Night> & Day (waitlist: the event is full)");
   });
 

@@ -14,6 +14,9 @@ export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
 };
 
 export function headline(notification: ApplicationNotification): string {
+  if (notification.edited) {
+    return notification.event_title ? `Application edited: ${notification.event_title}` : "Application edited";
+  }
   if (notification.type === "group_application") return "New group application";
   if (notification.moved_up) {
     return notification.event_title ? `A place freed: moved up from the waitlist to Pending: ${notification.event_title}` : "A place freed: moved up from the waitlist to Pending";

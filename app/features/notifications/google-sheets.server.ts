@@ -85,7 +85,7 @@ const ApiErrorSchema = z.object({ error: z.object({ message: z.string() }) });
 function sheetRow(notification: ApplicationNotification): string[] {
   return [
     formatSubmittedAt(notification.submitted_at),
-    APPLICATION_TYPE_LABELS[notification.type],
+    notification.edited ? `${APPLICATION_TYPE_LABELS[notification.type]} (edited)` : APPLICATION_TYPE_LABELS[notification.type],
     notification.event_title ?? "",
     notification.vrchat_username,
     notification.discord_id,

@@ -24,6 +24,8 @@ export interface ApplicationNotification {
   waitlist?: boolean;
   /** A place freed: the application moved from the waitlist to Pending, for staff to decide. */
   moved_up?: boolean;
+  /** The applicant edited their answers (these are the new ones). */
+  edited?: boolean;
 }
 
 /**

@@ -20,7 +20,7 @@ import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { QuestionType } from "~/db/enums";
-import { EMPTY_DRAFT, QuestionFields, type QuestionDraft } from "./question-fields";
+import { draftOf, EMPTY_DRAFT, QuestionFields, type EarlierQuestion, type QuestionDraft } from "./question-fields";
 import { QUESTION_TYPE_LABELS } from "./question-input";
 import type { EditableQuestion } from "./questions.server";
 
@@ -41,7 +41,7 @@ function useFailureToast(data: ActionResult | undefined) {
 /** The question types an editor offers (a scope's; see QUESTION_TYPES_OF). */
 type Types = readonly QuestionType[];
 
-export function AddQuestionForm({ types }: { types: Types }) {
+export function AddQuestionForm({ types, questions }: { types: Types; questions: readonly EarlierQuestion[] }) {
   const fetcher = useFetcher<ActionResult>();
   const [draft, setDraft] = useState<QuestionDraft>(EMPTY_DRAFT);
   const [seen, setSeen] = useState(fetcher.data);
@@ -56,14 +56,43 @@ export function AddQuestionForm({ types }: { types: Types }) {
       <h2 className="font-display text-2xl text-mist-100">Add New Question</h2>
       <fetcher.Form method="post" className="mt-4 space-y-4" onSubmit={(e) => empty && e.preventDefault()}>
         <input type="hidden" name="intent" value="add" />
-        <QuestionFields draft={draft} onChange={setDraft} types={types} />
+        <QuestionFields draft={draft} onChange={setDraft} types={types} earlier={questions} />
         <Button type="submit" disabled={empty || fetcher.state !== "idle"}>Add Question</Button>
       </fetcher.Form>
     </Card>
   );
 }
 
-function QuestionRow({ question, position, types }: { question: EditableQuestion; position: number; types: Types }) {
+/** How a question's rules read in the list. */
+function rulesOf(question: EditableQuestion, questions: readonly EditableQuestion[]): string[] {
+  const { settings } = question;
+  const lines: string[] = [];
+  if (settings.maxLength) lines.push(`At most ${settings.maxLength.toLocaleString("en-US")} characters`);
+  if (settings.minChoices) lines.push(`At least ${settings.minChoices} chosen`);
+  if (settings.maxChoices !== undefined) lines.push(`At most ${settings.maxChoices} chosen`);
+  if (settings.min !== undefined) lines.push(`From ${settings.min}`);
+  if (settings.max !== undefined) lines.push(`Up to ${settings.max}`);
+  if (settings.wholeNumber) lines.push("Whole numbers");
+  if (settings.earliest) lines.push(`From ${settings.earliest}`);
+  if (settings.latest) lines.push(`Until ${settings.latest}`);
+  const target = question.showIf ? questions.find((other) => other.id === question.showIf!.questionId) : undefined;
+  if (question.showIf && target) {
+    const values = question.showIf.values.map((value) => `"${value}"`).join(" or ");
+    lines.push(
+      `Shown when "${target.question}" ${question.showIf.when === "answered" ? "is answered" : question.showIf.when === "is" ? `is ${values}` : `is not ${values}`}`,
+    );
+  }
+  return lines;
+}
+
+/** The type a question's text made it before types of its own existed (see applicantIdentity). */
+function legacyType(question: EditableQuestion): "vrchat_username" | "discord_handle" | null {
+  if (question.questionType !== "text") return null;
+  const text = question.question.toLowerCase();
+  return text.includes("vrchat username") ? "vrchat_username" : text.includes("discord") ? "discord_handle" : null;
+}
+
+function QuestionRow({ question, position, types, questions }: { question: EditableQuestion; position: number; types: Types; questions: readonly EditableQuestion[] }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: question.id });
   const [editing, setEditing] = useState<QuestionDraft | null>(null);
   const save = useFetcher<ActionResult>();
@@ -97,7 +126,7 @@ function QuestionRow({ question, position, types }: { question: EditableQuestion
           <save.Form method="post" className="flex-1 space-y-4">
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={question.id} />
-            <QuestionFields draft={editing} onChange={setEditing} types={types} />
+            <QuestionFields draft={editing} onChange={setEditing} types={types} earlier={questions.slice(0, position - 1)} />
             <div className="flex gap-2">
               <Button type="submit" size="sm" disabled={editing.question.trim() === "" || save.state !== "idle"}>Save</Button>
               <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>Cancel</Button>
@@ -110,6 +139,7 @@ function QuestionRow({ question, position, types }: { question: EditableQuestion
               <Badge tone="aurora">{QUESTION_TYPE_LABELS[question.questionType]}</Badge>
               {question.required ? <Badge tone="gold">Required</Badge> : null}
             </div>
+            {question.helpText ? <p className="mt-1 text-sm text-mist-400">{question.helpText}</p> : null}
             {question.options?.length ? (
               <ul className="mt-2 flex flex-wrap gap-1 text-xs text-mist-300">
                 {question.options.map((option) => (
@@ -117,6 +147,15 @@ function QuestionRow({ question, position, types }: { question: EditableQuestion
                 ))}
               </ul>
             ) : null}
+            {question.settings.statement ? <p className="mt-2 line-clamp-3 whitespace-pre-line text-sm text-mist-300">{question.settings.statement}</p> : null}
+            {rulesOf(question, questions).length ? (
+              <ul className="mt-2 space-y-0.5 text-sm text-aurora-300" data-testid="question-rules">
+                {rulesOf(question, questions).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            ) : null}
+            {legacyType(question) ? <ConvertOffer question={question} to={legacyType(question)!} /> : null}
           </div>
         )}
         {editing ? null : (
@@ -125,9 +164,7 @@ function QuestionRow({ question, position, types }: { question: EditableQuestion
               variant="ghost"
               size="sm"
               aria-label={`Edit: ${question.question}`}
-              onClick={() =>
-                setEditing({ question: question.question, questionType: question.questionType, required: question.required, options: question.options ?? [] })
-              }
+              onClick={() => setEditing(draftOf(question))}
             >
               <Pencil aria-hidden="true" className="size-4" />
               Edit
@@ -153,6 +190,40 @@ function QuestionRow({ question, position, types }: { question: EditableQuestion
         )}
       </Card>
     </li>
+  );
+}
+
+/**
+ * A question made before 'VRChat Username' and 'Discord Handle' were types is read by its text; the
+ * editor offers to make it the type it stands for (nothing else about it changes).
+ */
+function ConvertOffer({ question, to }: { question: EditableQuestion; to: "vrchat_username" | "discord_handle" }) {
+  const convert = useFetcher<ActionResult>();
+  useFailureToast(convert.data);
+  const draft = { ...draftOf(question), questionType: to };
+  return (
+    <convert.Form method="post" className="mt-2 flex flex-wrap items-center gap-2 text-sm text-mist-300">
+      <input type="hidden" name="intent" value="update" />
+      <input type="hidden" name="id" value={question.id} />
+      <input type="hidden" name="question" value={draft.question} />
+      <input type="hidden" name="questionType" value={to} />
+      {draft.required ? <input type="hidden" name="required" value="on" /> : null}
+      {draft.helpText ? <input type="hidden" name="helpText" value={draft.helpText} /> : null}
+      {draft.maxLength ? <input type="hidden" name="maxLength" value={draft.maxLength} /> : null}
+      {draft.showIf ? (
+        <>
+          <input type="hidden" name="showIfQuestion" value={draft.showIf.questionId} />
+          <input type="hidden" name="showIfWhen" value={draft.showIf.when} />
+          {draft.showIf.values.map((value) => (
+            <input key={value} type="hidden" name="showIfValues" value={value} />
+          ))}
+        </>
+      ) : null}
+      <span>Read as the applicant's {to === "vrchat_username" ? "VRChat username" : "Discord ID"} because of its words.</span>
+      <Button type="submit" size="sm" variant="outline" disabled={convert.state !== "idle"}>
+        Make it a {QUESTION_TYPE_LABELS[to]} question
+      </Button>
+    </convert.Form>
   );
 }
 
@@ -209,7 +280,7 @@ export function QuestionList({ questions, types }: { questions: EditableQuestion
           <SortableContext items={shown.map((q) => q.id)} strategy={verticalListSortingStrategy}>
             <ol className="space-y-3">
               {shown.map((question, index) => (
-                <QuestionRow key={question.id} question={question} position={index + 1} types={types} />
+                <QuestionRow key={question.id} question={question} position={index + 1} types={types} questions={shown} />
               ))}
             </ol>
           </SortableContext>

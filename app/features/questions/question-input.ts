@@ -1,45 +1,179 @@
-/** An application question as the editor sends it (spec sections 4 and 5). */
+/** An application question as the editor sends it (spec sections 4 and 5, and every type since). */
 import { z } from "zod";
-import { QUESTION_TYPES } from "~/db/enums";
+import { QUESTION_TYPES, type QuestionType } from "~/db/enums";
+import { SHOW_IF_WHEN, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
 
 export const QUESTION_TYPE_LABELS = {
   text: "Short Text",
   textarea: "Long Text",
   select: "Multiple Choice",
+  checkboxes: "Checkboxes",
+  yes_no: "Yes / No",
+  number: "Number",
+  date: "Date",
+  agreement: "Agreement",
+  link: "Link",
   vrchat_profile: "VRChat Profile Link",
-} as const;
+  vrchat_username: "VRChat Username",
+  discord_handle: "Discord Handle",
+} as const satisfies Record<QuestionType, string>;
 
-/** The types a scope's questions may have: both may ask for a profile link (it links the applicant's VRChat account). */
+/** The types a scope's questions may have: both forms may ask every type. */
 export const QUESTION_TYPES_OF = {
-  group: ["text", "textarea", "select", "vrchat_profile"],
-  event: ["text", "textarea", "select", "vrchat_profile"],
-} as const satisfies Record<"group" | "event", readonly (keyof typeof QUESTION_TYPE_LABELS)[]>;
+  group: QUESTION_TYPES,
+  event: QUESTION_TYPES,
+} as const satisfies Record<"group" | "event", readonly QuestionType[]>;
+
+/** The types with a list of options. */
+export const CHOICE_TYPES: readonly QuestionType[] = ["select", "checkboxes"];
+
+/** Longest answer a text type takes (a question's own limit may be lower). */
+export const TYPE_MAX_LENGTH: Partial<Record<QuestionType, number>> = { text: 500, textarea: 10_000, vrchat_username: 100, discord_handle: 100 };
+
+const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function isDay(text: string) {
+  if (!DAY.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** An optional field of the editor: blank is "not set". */
+const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const optionalText = (max: number, label: string) =>
+  z.preprocess(blank, z.string().trim().max(max, { error: `${label}: at most ${max} characters` }).optional());
+const optionalWhole = (label: string) =>
+  z.preprocess(blank, z.coerce.number({ error: `${label} must be a whole number` }).int({ error: `${label} must be a whole number` }).min(0, { error: `${label} cannot be below 0` }).max(100_000, { error: `${label} is too large` }).optional());
+const optionalNumber = (label: string) =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .regex(NUMBER, { error: `${label} must be a number, like 3 or 2.5` })
+      .transform((text) => Number(text.replace(",", ".")))
+      .refine((value) => Number.isFinite(value) && Math.abs(value) <= 1e15, { error: `${label} is too large` })
+      .optional(),
+  );
+const optionalDay = (label: string) =>
+  z.preprocess(blank, z.string().trim().refine(isDay, { error: `${label} must be a date that exists, like 2026-03-01` }).optional());
 
 export const QuestionInputSchema = z
   .object({
     question: z.string().trim().min(1, { error: "Question is required" }).max(500, { error: "Question: at most 500 characters" }),
-    questionType: z.enum(QUESTION_TYPES).default("text"),
+    questionType: z.enum(QUESTION_TYPES, { error: "Choose a question type from the list" }).default("text"),
     required: z.boolean().default(true),
-    options: z.array(z.string().trim().max(200, { error: "Options: at most 200 characters each" })).max(50).default([]),
+    options: z.array(z.string().trim().max(200, { error: "Options: at most 200 characters each" })).max(50, { error: "Options: at most 50" }).default([]),
+    helpText: optionalText(500, "Help text"),
+    maxLength: optionalWhole("Character limit"),
+    minChoices: optionalWhole("At least"),
+    maxChoices: optionalWhole("At most"),
+    min: optionalNumber("Minimum"),
+    max: optionalNumber("Maximum"),
+    wholeNumber: z.boolean().default(false),
+    earliest: optionalDay("Earliest date"),
+    latest: optionalDay("Latest date"),
+    statement: optionalText(5_000, "Statement"),
+    showIf: z
+      .object({
+        questionId: z.uuid({ error: "Choose the earlier question this one depends on" }),
+        when: z.enum(SHOW_IF_WHEN, { error: "Choose when the question is shown" }),
+        values: z.array(z.string().trim().max(200)).max(50).default([]),
+      })
+      .nullable()
+      .default(null),
   })
-  // Empty options are dropped; options are kept for Multiple Choice only.
-  .transform((input) => ({
-    ...input,
-    options: input.questionType === "select" ? input.options.filter((option) => option !== "") : null,
-  }))
-  .refine((input) => input.options === null || input.options.length > 0, {
-    error: "Add at least one option for a Multiple Choice question",
-    path: ["options"],
+  .superRefine((input, context) => {
+    const issue = (message: string, path: string) => context.addIssue({ code: "custom", message, path: [path] });
+    const type = input.questionType;
+    if (CHOICE_TYPES.includes(type)) {
+      const options = input.options.filter((option) => option !== "");
+      if (options.length === 0) issue(`Add at least one option for a ${QUESTION_TYPE_LABELS[type]} question`, "options");
+      const twice = options.find((option, index) => options.indexOf(option) !== index);
+      if (twice !== undefined) issue(`Each option must differ: "${twice}" is there twice`, "options");
+    }
+    const limit = TYPE_MAX_LENGTH[type];
+    if (limit !== undefined && input.maxLength !== undefined && (input.maxLength < 1 || input.maxLength > limit)) {
+      issue(`Character limit: from 1 to ${limit.toLocaleString("en-US")} for a ${QUESTION_TYPE_LABELS[type]} question`, "maxLength");
+    }
+    if (type === "checkboxes") {
+      const count = input.options.filter((option) => option !== "").length;
+      if (input.maxChoices !== undefined && input.maxChoices < 1) issue("At most must be 1 or more", "maxChoices");
+      if (input.minChoices !== undefined && input.maxChoices !== undefined && input.minChoices > input.maxChoices) {
+        issue(`At least (${input.minChoices}) is above at most (${input.maxChoices})`, "minChoices");
+      }
+      if (input.minChoices !== undefined && input.minChoices > count) issue(`At least (${input.minChoices}) is more than there are options (${count})`, "minChoices");
+    }
+    if (type === "number" && input.min !== undefined && input.max !== undefined && input.min > input.max) {
+      issue(`The minimum (${input.min}) is above the maximum (${input.max})`, "min");
+    }
+    if (type === "date" && input.earliest && input.latest && input.earliest > input.latest) {
+      issue(`The earliest date (${input.earliest}) is after the latest (${input.latest})`, "earliest");
+    }
+    if (type === "agreement" && !input.statement) issue("Write the statement applicants agree to", "statement");
+    if (input.showIf && input.showIf.when !== "answered" && input.showIf.values.filter((value) => value !== "").length === 0) {
+      issue("Choose the answers that show this question", "showIf");
+    }
+  })
+  // Each type keeps only its own rules; options are kept for the choice types only.
+  .transform((input) => {
+    const type = input.questionType;
+    const settings: QuestionSettings = {};
+    if (TYPE_MAX_LENGTH[type] !== undefined && input.maxLength !== undefined) settings.maxLength = input.maxLength;
+    if (type === "checkboxes") {
+      if (input.minChoices) settings.minChoices = input.minChoices;
+      if (input.maxChoices !== undefined) settings.maxChoices = input.maxChoices;
+    }
+    if (type === "number") {
+      if (input.min !== undefined) settings.min = input.min;
+      if (input.max !== undefined) settings.max = input.max;
+      if (input.wholeNumber) settings.wholeNumber = true;
+    }
+    if (type === "date") {
+      if (input.earliest) settings.earliest = input.earliest;
+      if (input.latest) settings.latest = input.latest;
+    }
+    if (type === "agreement") settings.statement = input.statement;
+    const showIf: ShowIf | null = input.showIf
+      ? { questionId: input.showIf.questionId, when: input.showIf.when, values: input.showIf.when === "answered" ? [] : [...new Set(input.showIf.values.filter((value) => value !== ""))] }
+      : null;
+    return {
+      question: input.question,
+      questionType: type,
+      // An agreement is there to be agreed to: it is always required.
+      required: type === "agreement" ? true : input.required,
+      options: CHOICE_TYPES.includes(type) ? input.options.filter((option) => option !== "") : null,
+      helpText: input.helpText ?? null,
+      settings,
+      showIf,
+    };
   });
 
 export type QuestionInput = z.output<typeof QuestionInputSchema>;
 
-/** Reads the editor's form: the Required switch posts "on" when set. */
+/** Reads the editor's form: the switches post "on" when set; the condition only when an earlier question is chosen. */
 export function questionInputFromForm(form: FormData) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const showIfQuestion = text("showIfQuestion");
   return QuestionInputSchema.safeParse({
     question: form.get("question"),
     questionType: form.get("questionType") ?? undefined,
     required: form.get("required") === "on",
     options: form.getAll("options").map(String),
+    helpText: text("helpText"),
+    maxLength: text("maxLength"),
+    minChoices: text("minChoices"),
+    maxChoices: text("maxChoices"),
+    min: text("min"),
+    max: text("max"),
+    wholeNumber: form.get("wholeNumber") === "on",
+    earliest: text("earliest"),
+    latest: text("latest"),
+    statement: text("statement"),
+    showIf: showIfQuestion ? { questionId: showIfQuestion, when: text("showIfWhen") ?? "is", values: form.getAll("showIfValues").map(String) } : null,
   });
 }

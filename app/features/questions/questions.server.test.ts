@@ -4,7 +4,9 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../
 import { QuestionInputSchema } from "./question-input";
 import {
   addQuestion,
+  copyEventQuestions,
   deleteQuestion,
+  QuestionRuleError,
   listQuestions,
   reorderQuestions,
   StaleOrderError,
@@ -90,5 +92,71 @@ describeEachDatabase("the question editor", (kind) => {
     expect(await deleteQuestion(db, eventA, "not-an-id")).toBe(false);
     expect(await deleteQuestion(db, eventA, id)).toBe(true);
     expect(await listQuestions(db, eventA)).toEqual([]);
+  });
+
+  it("keeps each type's own rules, and refuses rules that contradict themselves, with a message naming what is wrong", async () => {
+    const { db } = database;
+    await addQuestion(db, group, input("Guests", { questionType: "number", min: "0", max: "3", wholeNumber: true, maxLength: "9", options: ["x"] }));
+    await addQuestion(db, group, input("Rules", { questionType: "agreement", statement: "Be kind.", required: false, helpText: "Read them first." }));
+    expect((await listQuestions(db, group)).map((q) => [q.settings, q.options, q.required, q.helpText])).toEqual([
+      [{ min: 0, max: 3, wholeNumber: true }, null, true, null],
+      [{ statement: "Be kind." }, null, true, "Read them first."],
+    ]);
+    const refused = (extra: Record<string, unknown>) => {
+      const parsed = QuestionInputSchema.safeParse({ question: "Q", ...extra });
+      return parsed.success ? null : parsed.error.issues[0]!.message;
+    };
+    expect(refused({ questionType: "checkboxes", options: ["A", "B", "A"] })).toBe('Each option must differ: "A" is there twice');
+    expect(refused({ questionType: "checkboxes", options: ["", " "] })).toBe("Add at least one option for a Checkboxes question");
+    expect(refused({ questionType: "checkboxes", options: ["A", "B"], minChoices: "3", maxChoices: "2" })).toBe("At least (3) is above at most (2)");
+    expect(refused({ questionType: "number", min: "5", max: "1" })).toBe("The minimum (5) is above the maximum (1)");
+    expect(refused({ questionType: "number", min: "1e309" })).toBe("Minimum must be a number, like 3 or 2.5");
+    expect(refused({ questionType: "date", earliest: "2026-02-30" })).toBe("Earliest date must be a date that exists, like 2026-03-01");
+    expect(refused({ questionType: "date", earliest: "2026-03-02", latest: "2026-03-01" })).toBe("The earliest date (2026-03-02) is after the latest (2026-03-01)");
+    expect(refused({ questionType: "agreement" })).toBe("Write the statement applicants agree to");
+    expect(refused({ questionType: "text", maxLength: "501" })).toBe("Character limit: from 1 to 500 for a Short Text question");
+    expect(refused({ questionType: "teleport" })).toBe("Choose a question type from the list");
+  });
+
+  it("lets a question depend only on an earlier one and on answers it can have; keeps the order and the deletions from breaking that", async () => {
+    const { db } = database;
+    const role = await addQuestion(db, eventA, input("Role", { questionType: "select", options: ["Listener", "Performer"] }));
+    const act = await addQuestion(db, eventA, input("Act", { showIf: { questionId: role, when: "is", values: ["Performer"] } }));
+    const rule = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof QuestionRuleError ? error.message : error));
+
+    expect(await rule(addQuestion(db, eventA, input("Odd", { showIf: { questionId: role, when: "is", values: ["Dancer"] } })))).toBe('"Dancer" is not an answer to "Role".');
+    expect(await rule(addQuestion(db, eventA, input("Odd", { showIf: { questionId: act, when: "is", values: ["x"] } })))).toMatch(/^"Act" has no choices to depend on/);
+    expect(await rule(addQuestion(db, eventA, input("Odd", { showIf: { questionId: "00000000-0000-4000-8000-000000000000", when: "answered" } })))).toMatch(/no longer on the form/);
+    expect(await rule(updateQuestion(db, eventA, act, input("Act", { showIf: { questionId: act, when: "answered" } })))).toBe("A question cannot depend on its own answer.");
+    expect(await rule(updateQuestion(db, eventA, role, input("Role", { questionType: "select", options: ["Listener", "Performer"], showIf: { questionId: act, when: "answered" } })))).toBe(
+      'A question can only depend on an earlier one: "Act" comes after it.',
+    );
+    // Another event's question is not on this form.
+    const elsewhere = await addQuestion(db, eventB, input("Elsewhere", { questionType: "yes_no" }));
+    expect(await rule(addQuestion(db, eventA, input("Odd", { showIf: { questionId: elsewhere, when: "is", values: ["Yes"] } })))).toMatch(/no longer on the form/);
+    // The question depended on cannot lose the answer the condition names, go below it, or go.
+    expect(await rule(updateQuestion(db, eventA, role, input("Role", { questionType: "select", options: ["Listener"] })))).toBe(
+      '"Act" depends on the answer to "Role": "Performer" is not an answer to "Role". Change or remove that condition first.',
+    );
+    expect(await rule(reorderQuestions(db, eventA, [act, role]))).toMatch(/^"Act" depends on the answer to "Role": A question can only depend on an earlier one/);
+    expect(await rule(deleteQuestion(db, eventA, role))).toBe('"Act" depends on the answer to this question: remove that condition first.');
+    expect((await listQuestions(db, eventA)).map((q) => [q.question, q.options])).toEqual([
+      ["Role", ["Listener", "Performer"]],
+      ["Act", null],
+    ]);
+    // Once the condition is gone, all of that is allowed.
+    expect(await updateQuestion(db, eventA, act, input("Act"))).toBe(true);
+    await reorderQuestions(db, eventA, [act, role]);
+    expect(await deleteQuestion(db, eventA, role)).toBe(true);
+  });
+
+  it("copies an event's questions to another with their conditions pointing at the copies", async () => {
+    const { db } = database;
+    const role = await addQuestion(db, eventA, input("Role", { questionType: "yes_no" }));
+    await addQuestion(db, eventA, input("Act", { showIf: { questionId: role, when: "is", values: ["Yes"] } }));
+    await db.transaction((tx) => copyEventQuestions(tx, eventA.kind === "event" ? eventA.eventId : "", eventB.kind === "event" ? eventB.eventId : ""));
+    const copied = await listQuestions(db, eventB);
+    expect(copied.map((q) => q.question)).toEqual(["Role", "Act"]);
+    expect(copied[1]!.showIf).toEqual({ questionId: copied[0]!.id, when: "is", values: ["Yes"] });
   });
 });

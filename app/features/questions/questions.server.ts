@@ -7,6 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { applicationQuestions, eventApplicationQuestions, type QuestionType } from "~/db/schema";
+import { CONDITION_TYPES, NO, YES, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
 import { formQuestionsMemo } from "~/utils/memo.server";
 import type { QuestionInput } from "./question-input";
 
@@ -19,6 +20,50 @@ export interface EditableQuestion {
   options: string[] | null;
   required: boolean;
   orderIndex: number;
+  helpText: string | null;
+  settings: QuestionSettings;
+  showIf: ShowIf | null;
+}
+
+/** A change the form's conditions forbid (a question depending on a later one, or on one removed). */
+export class QuestionRuleError extends Error {
+  override name = "QuestionRuleError";
+}
+
+/**
+ * What is wrong with a question's condition among the form's questions (in order), if anything: it
+ * may depend only on an earlier question (so never on itself, and never in a loop), and on values
+ * that question can take. `selfId` null: a new question, which goes last.
+ */
+export function conditionProblem(ordered: readonly Pick<EditableQuestion, "id" | "question" | "questionType" | "options">[], selfId: string | null, showIf: ShowIf | null): string | null {
+  if (!showIf) return null;
+  if (showIf.questionId === selfId) return "A question cannot depend on its own answer.";
+  const index = ordered.findIndex((question) => question.id === showIf.questionId);
+  if (index < 0) return "The question this one depends on is no longer on the form: choose another, or remove the condition.";
+  const target = ordered[index]!;
+  const selfIndex = selfId === null ? ordered.length : ordered.findIndex((question) => question.id === selfId);
+  if (index > selfIndex) return `A question can only depend on an earlier one: "${target.question}" comes after it.`;
+  if (showIf.when === "answered") return null;
+  if (!CONDITION_TYPES.includes(target.questionType)) {
+    return `"${target.question}" has no choices to depend on: show this question when it is answered, or depend on a Multiple Choice, Checkboxes or Yes / No question.`;
+  }
+  const choices = target.questionType === "yes_no" ? [YES, NO] : (target.options ?? []);
+  const unknown = showIf.values.find((value) => !choices.includes(value));
+  return unknown === undefined ? null : `"${unknown}" is not an answer to "${target.question}".`;
+}
+
+/** The questions whose conditions `ordered` breaks, as the message to show (null: none). */
+function brokenConditions(ordered: readonly EditableQuestion[]): string | null {
+  for (const question of ordered) {
+    const problem = conditionProblem(ordered, question.id, question.showIf);
+    if (problem) {
+      const target = ordered.find((other) => other.id === question.showIf?.questionId);
+      return target
+        ? `"${question.question}" depends on the answer to "${target.question}": ${problem} Change or remove that condition first.`
+        : `"${question.question}": ${problem}`;
+    }
+  }
+  return null;
 }
 
 const IdSchema = z.uuid();
@@ -32,9 +77,16 @@ function inScope(scope: QuestionScope) {
   return scope.kind === "event" ? eq(eventApplicationQuestions.eventId, scope.eventId) : sql`true`;
 }
 
-export async function listQuestions(db: Database, scope: QuestionScope): Promise<EditableQuestion[]> {
+export function listQuestions(db: Database, scope: QuestionScope): Promise<EditableQuestion[]> {
+  return readQuestions(db, scope, false);
+}
+
+type Executor = Pick<Database, "select">;
+
+/** The scope's questions in order; `lock`: locked until the transaction ends (a change checks them all). */
+async function readQuestions(tx: Executor, scope: QuestionScope, lock: boolean): Promise<EditableQuestion[]> {
   const table = tableOf(scope);
-  const rows = await db
+  const query = tx
     .select({
       id: table.id,
       question: table.question,
@@ -42,12 +94,18 @@ export async function listQuestions(db: Database, scope: QuestionScope): Promise
       options: table.options,
       required: table.required,
       orderIndex: table.orderIndex,
+      helpText: table.helpText,
+      settings: table.settings,
+      showIf: table.showIf,
     })
     .from(table)
     .where(inScope(scope))
     .orderBy(asc(table.orderIndex), asc(table.createdAt));
+  const rows = lock ? await query.for("update") : await query;
   return rows.map((row) => ({ ...row, questionType: row.questionType as QuestionType }));
 }
+
+const lockedQuestions = (tx: Executor, scope: QuestionScope) => readQuestions(tx, scope, true);
 
 /** A new question goes last: order_index one above the current maximum (0 if none). */
 /** An edit, after which the public forms read their questions afresh (see listFormQuestionsKept). */
@@ -60,12 +118,11 @@ async function edited<T>(db: Database, work: Promise<T>): Promise<T> {
 }
 
 export async function addQuestion(db: Database, scope: QuestionScope, input: QuestionInput): Promise<string> {
-  const table = tableOf(scope);
   return edited(db, db.transaction(async (tx) => {
-    const [{ next }] = (await tx
-      .select({ next: sql<number>`coalesce(max(${table.orderIndex}), -1)::int + 1` })
-      .from(table)
-      .where(inScope(scope))) as [{ next: number }];
+    const current = await lockedQuestions(tx, scope);
+    const problem = conditionProblem(current, null, input.showIf);
+    if (problem) throw new QuestionRuleError(problem);
+    const next = current.reduce((most, question) => Math.max(most, question.orderIndex), -1) + 1;
     const values = { ...input, orderIndex: next };
     const [row] =
       scope.kind === "event"
@@ -78,22 +135,30 @@ export async function addQuestion(db: Database, scope: QuestionScope, input: Que
 export async function updateQuestion(db: Database, scope: QuestionScope, id: string, input: QuestionInput): Promise<boolean> {
   if (!IdSchema.safeParse(id).success) return false;
   const table = tableOf(scope);
-  const rows = await edited(
-    db,
-    db
-      .update(table)
-      .set({ question: input.question, questionType: input.questionType, required: input.required, options: input.options })
-      .where(and(eq(table.id, id), inScope(scope)))
-      .returning({ id: table.id }),
-  );
-  return rows.length > 0;
+  return edited(db, db.transaction(async (tx) => {
+    const current = await lockedQuestions(tx, scope);
+    if (!current.some((question) => question.id === id)) return false;
+    const problem = conditionProblem(current, id, input.showIf);
+    if (problem) throw new QuestionRuleError(problem);
+    // The questions that depend on this one must still make sense with its new type and options.
+    const broken = brokenConditions(current.map((question) => (question.id === id ? { ...question, ...input } : question)));
+    if (broken) throw new QuestionRuleError(broken);
+    const { question, questionType, required, options, helpText, settings, showIf } = input;
+    await tx.update(table).set({ question, questionType, required, options, helpText, settings, showIf }).where(and(eq(table.id, id), inScope(scope)));
+    return true;
+  }));
 }
 
 export async function deleteQuestion(db: Database, scope: QuestionScope, id: string): Promise<boolean> {
   if (!IdSchema.safeParse(id).success) return false;
   const table = tableOf(scope);
-  const rows = await edited(db, db.delete(table).where(and(eq(table.id, id), inScope(scope))).returning({ id: table.id }));
-  return rows.length > 0;
+  return edited(db, db.transaction(async (tx) => {
+    const current = await lockedQuestions(tx, scope);
+    const dependent = current.find((question) => question.showIf?.questionId === id);
+    if (dependent) throw new QuestionRuleError(`"${dependent.question}" depends on the answer to this question: remove that condition first.`);
+    const rows = await tx.delete(table).where(and(eq(table.id, id), inScope(scope))).returning({ id: table.id });
+    return rows.length > 0;
+  }));
 }
 
 export class StaleOrderError extends Error {
@@ -108,18 +173,21 @@ export class StaleOrderError extends Error {
 export async function reorderQuestions(db: Database, scope: QuestionScope, orderedIds: string[]): Promise<void> {
   const table = tableOf(scope);
   await edited(db, db.transaction(async (tx) => {
-    const current = await tx.select({ id: table.id }).from(table).where(inScope(scope)).for("update");
-    const known = new Set(current.map((row) => row.id));
+    const current = await lockedQuestions(tx, scope);
+    const known = new Map(current.map((row) => [row.id, row]));
     if (orderedIds.length !== known.size || new Set(orderedIds).size !== known.size || !orderedIds.every((id) => known.has(id))) {
       throw new StaleOrderError("The questions changed meanwhile; reload and try again.");
     }
+    // A question never moves above the one it depends on.
+    const broken = brokenConditions(orderedIds.map((id) => known.get(id)!));
+    if (broken) throw new QuestionRuleError(broken);
     for (const [index, id] of orderedIds.entries()) {
       await tx.update(table).set({ orderIndex: index }).where(eq(table.id, id));
     }
   }));
 }
 
-type Writer = Pick<Database, "select" | "insert" | "delete">;
+type Writer = Pick<Database, "select" | "insert" | "delete" | "update">;
 
 /** An event's questions become another's (a series' next occurrence, or 'use for the following events'): its own are replaced. */
 export async function copyEventQuestions(tx: Writer, fromEventId: string, toEventId: string): Promise<void> {
@@ -130,14 +198,30 @@ export async function copyEventQuestions(tx: Writer, fromEventId: string, toEven
     .orderBy(asc(eventApplicationQuestions.orderIndex), asc(eventApplicationQuestions.createdAt));
   await tx.delete(eventApplicationQuestions).where(eq(eventApplicationQuestions.eventId, toEventId));
   if (questions.length === 0) return;
-  await tx.insert(eventApplicationQuestions).values(
-    questions.map((question, index) => ({
-      question: question.question,
-      questionType: question.questionType,
-      options: question.options,
-      required: question.required,
-      orderIndex: index,
-      eventId: toEventId,
-    })),
-  );
+  // New questions have new ids: each condition is pointed at the copy of the question it named.
+  const copies = await tx
+    .insert(eventApplicationQuestions)
+    .values(
+      questions.map((question, index) => ({
+        question: question.question,
+        questionType: question.questionType,
+        options: question.options,
+        required: question.required,
+        helpText: question.helpText,
+        settings: question.settings,
+        orderIndex: index,
+        eventId: toEventId,
+      })),
+    )
+    .returning({ id: eventApplicationQuestions.id, orderIndex: eventApplicationQuestions.orderIndex });
+  const copyOf = new Map(questions.map((question, index) => [question.id, copies.find((copy) => copy.orderIndex === index)!.id]));
+  for (const [index, question] of questions.entries()) {
+    const target = question.showIf ? copyOf.get(question.showIf.questionId) : undefined;
+    if (question.showIf && target) {
+      await tx
+        .update(eventApplicationQuestions)
+        .set({ showIf: { ...question.showIf, questionId: target } })
+        .where(eq(eventApplicationQuestions.id, copies.find((copy) => copy.orderIndex === index)!.id));
+    }
+  }
 }

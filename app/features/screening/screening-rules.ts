@@ -77,8 +77,8 @@ export interface Facts {
   /** Whether the person is on the group's ban list (null: not known). */
   banned: boolean | null;
   noShows: number;
-  /** The answers, by question text. */
-  answers: Readonly<Record<string, string>>;
+  /** The answers, by question text (a Checkboxes answer: its choices). */
+  answers: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** What the facts need: the rules in scope ask for the account's groups only when one of them names groups. */
@@ -128,11 +128,17 @@ function holds(condition: Condition, facts: Facts, now: Date): boolean | null {
     case "answer_is":
       // A join request has no answers: a condition on them never holds, either way.
       if (facts.where.kind === "join_request") return false;
-      return condition.options.includes((facts.answers[condition.question] ?? "").trim());
+      return chosenIn(facts.answers[condition.question], condition.options);
     case "answer_is_not":
       if (facts.where.kind === "join_request") return false;
-      return !condition.options.includes((facts.answers[condition.question] ?? "").trim());
+      return !chosenIn(facts.answers[condition.question], condition.options);
   }
+}
+
+/** Whether an answer (or any of a Checkboxes answer's choices) is one of `options`. */
+function chosenIn(answer: string | readonly string[] | undefined, options: readonly string[]): boolean {
+  const values = typeof answer === "string" ? [answer] : (answer ?? []);
+  return values.some((value) => options.includes(value.trim()));
 }
 
 /** Whether a rule's scope covers where the application was sent. */

@@ -7,6 +7,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "dri
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
 import { applications, eventApplications, screeningRules, screenings, type ScreenedKind, type ScreeningScope } from "~/db/schema";
+import { valuesByText, type AnswerValue } from "~/utils/form-questions";
 import type { Facts } from "./screening-rules";
 import type { TrialSubject } from "./screening-trial";
 
@@ -105,7 +106,8 @@ export interface ScreeningSubject {
   vrchatUserId: string | null;
   vrchatLinkedHow: VRChatLinkWay | null;
   discordUserId: string | null;
-  answers: Record<string, string>;
+  /** The answers, by question text as asked. */
+  answers: Record<string, AnswerValue>;
 }
 
 export async function screeningSubject(db: Pick<Database, "select">, application: { kind: ApplicationKind; id: string }): Promise<ScreeningSubject | null> {
@@ -118,11 +120,11 @@ export async function screeningSubject(db: Pick<Database, "select">, application
         vrchatUserId: eventApplications.vrchatUserId,
         vrchatLinkedHow: eventApplications.vrchatLinkedHow,
         discordUserId: eventApplications.discordUserId,
-        answers: eventApplications.responses,
+        answers: eventApplications.answers,
       })
       .from(eventApplications)
       .where(and(eq(eventApplications.id, application.id), isNull(eventApplications.spamAt)));
-    return row ? { kind: "event", id: application.id, ...row } : null;
+    return row ? { kind: "event", id: application.id, ...row, answers: valuesByText(row.answers) } : null;
   }
   const [row] = await db
     .select({
@@ -131,11 +133,11 @@ export async function screeningSubject(db: Pick<Database, "select">, application
       vrchatUserId: applications.vrchatUserId,
       vrchatLinkedHow: applications.vrchatLinkedHow,
       discordUserId: applications.discordUserId,
-      answers: applications.responses,
+      answers: applications.answers,
     })
     .from(applications)
     .where(and(eq(applications.id, application.id), isNull(applications.spamAt)));
-  return row ? { kind: "group", id: application.id, eventId: null, ...row } : null;
+  return row ? { kind: "group", id: application.id, eventId: null, ...row, answers: valuesByText(row.answers) } : null;
 }
 
 /** The screenings of these applications, by id, for their cards: the state, the rule, and the flag. */
@@ -170,7 +172,7 @@ export async function trialSubjects(
     vrchatUserId: table.vrchatUserId,
     vrchatLinkedHow: table.vrchatLinkedHow,
     discordUserId: table.discordUserId,
-    answers: table.responses,
+    answers: table.answers,
     facts: screenings.facts,
   });
   const [group, event] = await Promise.all([
@@ -202,7 +204,7 @@ export async function trialSubjects(
       groups: kept?.groups ?? null,
       banned: kept?.banned ?? (row.vrchatUserId ? null : false),
       noShows: kept?.noShows ?? noShows[row.id] ?? 0,
-      answers: row.answers,
+      answers: valuesByText(row.answers),
     };
     return { kind: row.kind, id: row.id, eventId: row.eventId, name: row.vrchatUsername, status: row.status, facts };
   });

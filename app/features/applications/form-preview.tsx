@@ -1,0 +1,34 @@
+import { Eye } from "lucide-react";
+import { useState } from "react";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import type { FormQuestion } from "~/utils/form-questions";
+import { ApplicationForm } from "./application-form";
+
+/**
+ * 'Preview' in the question editor: the form as an applicant meets it, its conditions working and
+ * its answers checked by the same rules, with nothing sent or stored.
+ */
+export function FormPreview({ questions, submitLabel }: { questions: FormQuestion[]; submitLabel: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Card className="p-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-mist-300">See the form as applicants see it, try answers against its rules; nothing is sent.</p>
+        <Button type="button" variant="outline" size="sm" aria-expanded={open} aria-controls="form-preview" onClick={() => setOpen(!open)}>
+          <Eye aria-hidden="true" className="size-4" />
+          {open ? "Close the preview" : "Preview"}
+        </Button>
+      </div>
+      {open ? (
+        <section id="form-preview" aria-label="Preview of the form" className="mt-5 border-t border-aurora-400/15 pt-5">
+          {questions.length === 0 ? (
+            <p className="text-mist-400">The form has no questions yet.</p>
+          ) : (
+            <ApplicationForm questions={questions} submitLabel={submitLabel} failure={undefined} preview />
+          )}
+        </section>
+      ) : null}
+    </Card>
+  );
+}

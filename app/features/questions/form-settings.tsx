@@ -1,0 +1,66 @@
+/** A form's own settings on its questions page: each a checkbox saved on its own. */
+import { useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+
+function FormSetting({ intent, name, checked, title, description, mayChoose = true }: { intent: string; name: string; checked: boolean; title: string; description: string; mayChoose?: boolean }) {
+  const fetcher = useFetcher<{ ok?: boolean; error?: string }>();
+  const busy = fetcher.state !== "idle";
+  return (
+    <Card className="p-5">
+      <fetcher.Form method="post" className="flex flex-wrap items-end justify-between gap-4">
+        <input type="hidden" name="intent" value={intent} />
+        <label className="flex max-w-xl items-start gap-3 text-sm text-mist-100">
+          <input type="checkbox" name={name} defaultChecked={checked} disabled={!mayChoose} className="mt-0.5 size-5 shrink-0 accent-ember-400" />
+          <span>
+            <span className="font-semibold">{title}</span>
+            <span className="block text-mist-400">{description}</span>
+          </span>
+        </label>
+        {mayChoose ? (
+          <Button type="submit" size="sm" variant="outline" disabled={busy} aria-busy={busy}>
+            Save
+          </Button>
+        ) : (
+          <p className="text-sm text-mist-400">Only the owner chooses this.</p>
+        )}
+      </fetcher.Form>
+      {fetcher.state === "idle" && fetcher.data?.error ? (
+        <p role="alert" className="mt-3 text-sm text-red-300">
+          {fetcher.data.error}
+        </p>
+      ) : fetcher.state === "idle" && fetcher.data?.ok ? (
+        <p role="status" className="mt-3 text-sm text-emerald-300">
+          Saved.
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+/** 'Require a proven VRChat account' for the group's form (an event's is in its editor). */
+export function RequireProofForm({ required }: { required: boolean }) {
+  return (
+    <FormSetting
+      intent="require-proof"
+      name="requiresProof"
+      checked={required}
+      title="Require a proven VRChat account"
+      description="Applicants prove their account with a code in their VRChat bio; until they do, their application can only be rejected. Ask for their VRChat profile link in the questions (or choose the account on their card) so there is an account to prove."
+    />
+  );
+}
+
+/** 'Applicants may edit their answers' for one form (the group's, or an event's): the owner's choice. */
+export function ApplicantEditsForm({ allowed, mayChoose }: { allowed: boolean; mayChoose: boolean }) {
+  return (
+    <FormSetting
+      intent="applicant-edits"
+      name="applicantEdits"
+      checked={allowed}
+      mayChoose={mayChoose}
+      title="Applicants may edit their answers"
+      description="From their status page, while their application waits for a decision. Each change is kept in the card's history, and the channels hear of it."
+    />
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * The shape of an application form's questions and of the answers kept, shared by the question
+ * editor, the public form (in the browser too), the review and the exports. Pure: no database.
+ */
+import type { QuestionType } from "~/db/enums";
+
+/** A question's rules beyond its type; each type reads only its own (see QuestionInputSchema). */
+export interface QuestionSettings {
+  /** Text types: the longest answer taken (at most the type's own limit). */
+  maxLength?: number;
+  /** Checkboxes: how many may be ticked. */
+  minChoices?: number;
+  maxChoices?: number;
+  /** Number: the bounds, and whether only whole numbers are taken. */
+  min?: number;
+  max?: number;
+  wholeNumber?: boolean;
+  /** Date: the earliest and latest day taken, as YYYY-MM-DD (a calendar day, no time zone). */
+  earliest?: string;
+  latest?: string;
+  /** Agreement: the statement the applicant agrees to (kept with the answer as it was then). */
+  statement?: string;
+}
+
+/**
+ * A question shown only when an earlier question's answer is (or is not) one of `values`, or is
+ * answered at all. A question whose earlier question is hidden is hidden too, so chains hold.
+ */
+export interface ShowIf {
+  questionId: string;
+  when: "is" | "is_not" | "answered";
+  values: string[];
+}
+
+export const SHOW_IF_WHEN = ["is", "is_not", "answered"] as const;
+
+/** Types whose answers a condition can look at by value. */
+export const CONDITION_TYPES: readonly QuestionType[] = ["select", "checkboxes", "yes_no"];
+
+export const YES = "Yes";
+export const NO = "No";
+export const AGREED = "Agreed";
+
+/** One question as the public form asks it. */
+export interface FormQuestion {
+  id: string;
+  question: string;
+  questionType: QuestionType;
+  options: string[] | null;
+  required: boolean;
+  helpText?: string | null;
+  settings?: QuestionSettings;
+  showIf?: ShowIf | null;
+}
+
+/** An answer: text, or the ticked choices of a Checkboxes question. */
+export type AnswerValue = string | string[];
+
+/**
+ * An answer as kept on an application: by its question's id (null for an answer kept from before
+ * answers had ids, whose question no longer exists), with the question's text and type as asked.
+ */
+export interface StoredAnswer {
+  questionId: string | null;
+  question: string;
+  type: QuestionType;
+  value: AnswerValue;
+  /** Agreement: the statement as it read when agreed to. */
+  statement?: string;
+}
+
+/** The value that a question's condition compares: its choices, or its one answer. */
+function chosen(value: AnswerValue | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter((one) => one !== "");
+}
+
+/**
+ * Whether `question` is shown, given the answers so far (`answers`: only shown questions' answers;
+ * `shown`: the ids of questions found shown, earlier in the form).
+ */
+export function conditionHolds(showIf: ShowIf | null | undefined, answers: Readonly<Record<string, AnswerValue>>, shown: ReadonlySet<string>): boolean {
+  if (!showIf) return true;
+  if (!shown.has(showIf.questionId)) return false;
+  const values = chosen(answers[showIf.questionId]);
+  if (showIf.when === "answered") return values.length > 0;
+  const matches = values.some((value) => showIf.values.includes(value));
+  return showIf.when === "is" ? matches : !matches;
+}
+
+/** The ids of the questions shown for these answers, in the form's order. */
+export function shownQuestionIds(questions: readonly FormQuestion[], answers: Readonly<Record<string, AnswerValue>>): Set<string> {
+  const shown = new Set<string>();
+  for (const question of questions) {
+    if (conditionHolds(question.showIf, answers, shown)) shown.add(question.id);
+  }
+  return shown;
+}
+
+/** An answer as one line of text (the CSV, Sheets, Discord, the screening rules). */
+export function answerText(value: AnswerValue | undefined): string {
+  if (value === undefined) return "";
+  return Array.isArray(value) ? value.join("; ") : value;
+}
+
+/** The answers kept on an application, by question text as asked (the first, should two share it). */
+export function valuesByText(answers: readonly StoredAnswer[]): Record<string, AnswerValue> {
+  const byText: Record<string, AnswerValue> = {};
+  for (const answer of answers) {
+    if (!(answer.question in byText)) byText[answer.question] = answer.value;
+  }
+  return byText;
+}
+
+/** The answer kept for a question: by its id, else (kept from before ids) by its text. */
+export function storedAnswerTo(answers: readonly StoredAnswer[], question: { id: string; question: string }): StoredAnswer | undefined {
+  return answers.find((answer) => answer.questionId === question.id) ?? answers.find((answer) => answer.questionId === null && answer.question === question.question);
+}
