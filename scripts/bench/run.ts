@@ -23,6 +23,7 @@ import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { measurePageWeight } from "./page-weight.ts";
 import { measurePersonFile } from "./person-file.ts";
 import { measureScreeningLoad } from "./screening-load.ts";
+import { installFullForm } from "./full-form.ts";
 import { failed, markdownTable, textTable, type Figure } from "./report.ts";
 import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
 import { DEPLOYED_DEFENCES, measureSubmissions } from "./submissions.ts";
@@ -111,10 +112,11 @@ async function serverParts(site: Site, eventId: string) {
   }
   if (wanted(5)) {
     await part("5 submissions", async () => {
-      progress(`part 5: ${SETTINGS.applicants} applicants + ${SETTINGS.duplicates} duplicates, ${SUBMITTERS} at a time, every defence on [${site.kind}]`);
+      progress(`part 5: ${SETTINGS.applicants} applicants + ${SETTINGS.duplicates} duplicates, ${SUBMITTERS} at a time, every defence on, the form of 30 questions [${site.kind}]`);
       // A site of its own, as deployed: every defence at its production default.
       const deployed = await startSite({ kind: site.kind, postgresUrl, env: { ...fakeVRChatEnv(fake), ...DEPLOYED_DEFENCES } });
       try {
+        await installFullForm(deployed);
         figures.push(...(await measureSubmissions(deployed, { applicants: SETTINGS.applicants, duplicates: SETTINGS.duplicates, concurrency: SUBMITTERS })));
       } finally {
         await deployed.close();
@@ -151,7 +153,8 @@ try {
     await onSite("pglite", fake, async (site, eventId) => {
       if (wanted(1)) {
         await part("1 page weight", async () => {
-          progress("part 1: page weight in Chromium, beside a bare React Router app");
+          progress("part 1: page weight in Chromium, beside a bare React Router app (/apply with 30 questions, 10 conditions)");
+          await installFullForm(site);
           const weight = await measurePageWeight(site, eventId);
           figures.push(...weight.figures);
           details.pageWeight = weight.pages;

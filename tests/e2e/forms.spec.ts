@@ -186,6 +186,14 @@ test("a form with every type: built, previewed, filled on a phone with its mista
   await expect(card.getByTestId("answers-edit")).toContainText("How many guests?: 3");
   await page.screenshot({ path: "test-results/forms-card-wide.png", fullPage: true });
 
+  // 'Answer to … is …' filters the list, kept in the address.
+  await page.getByLabel("Answer", { exact: true }).selectOption({ label: 'Answer to "Do you perform?" is "No"' });
+  await expect(page).toHaveURL(/answer=/);
+  await expect(page.getByText("0 applications match")).toBeVisible();
+  await page.getByLabel("Answer", { exact: true }).selectOption({ label: 'Answer to "What do you perform?" is "Dance"' });
+  await expect(page.getByText("1 application matches")).toBeVisible();
+  await expect(card).toBeVisible();
+
   const csv = await page.request.get(`${server.url}/admin/applications/export`).then((response) => response.text());
   const header = csv.split("\r\n")[0]!;
   expect(header).toContain('"Do you perform?","What do you perform?","Which stage?","How many guests?","Which night suits you?","Our rules","Your website"');

@@ -123,9 +123,13 @@ test.describe("a crowd at the door", () => {
     const person = await browser.newPage();
     await person.goto(`${crowded.url}/apply`);
     await hydrated(person);
+    // Nothing is solved (nor its solver fetched) for a visit that only looks.
+    await person.waitForTimeout(1_000);
+    await expect(person.locator('input[name="crowd_proof"]')).toHaveCount(0);
+    await person.getByLabel("What is your VRChat username?").focus();
     const opened = Date.now();
     await expect(person.locator('input[name="crowd_proof"]')).toHaveCount(1, { timeout: 20_000 });
-    const solvedAfter = `solved ${Date.now() - opened} ms after the page was ready (default work)`;
+    const solvedAfter = `solved ${Date.now() - opened} ms after the person started on the form (default work)`;
     test.info().annotations.push({ type: "crowd challenge", description: solvedAfter });
     console.log(`crowd challenge: ${solvedAfter}`);
     await answer(person, "Second Lantern");

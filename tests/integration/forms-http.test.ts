@@ -8,11 +8,13 @@
  * card's history says so, Telegram hears it once), until the application is decided or the owner
  * switches editing off.
  */
-import { mkdtempSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGoogleSheets } from "../fakes/google-sheets";
 import { startFakeTelegram } from "../fakes/telegram";
 import { createAccountWithCommand, postForm, signIn, type FormValues } from "../setup/sanctum-client";
 import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -21,6 +23,9 @@ const OWNER = { email: "formkeeper@dwell.example", password: "moonlight-formkeep
 
 let server: ServerProcess;
 let telegram: Awaited<ReturnType<typeof startFakeTelegram>>;
+let sheets: Awaited<ReturnType<typeof startFakeGoogleSheets>>;
+const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const clientEmail = "dwell@dwell-forms.iam.gserviceaccount.com";
 let dataDir: string;
 let cookie: string;
 /** The group form's fields in order, by question text. */
@@ -64,7 +69,10 @@ const apply = (values: [string, string][]) => fetch(`${server.url}/apply`, { met
 
 beforeAll(async () => {
   telegram = await startFakeTelegram();
+  sheets = await startFakeGoogleSheets({ publicKey, clientEmail, spreadsheetId: "forms-sheet" });
   dataDir = mkdtempSync(join(tmpdir(), "dwell-forms-"));
+  const keyFile = join(dataDir, "service-account.json");
+  writeFileSync(keyFile, JSON.stringify({ client_email: clientEmail, private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), token_uri: sheets.tokenUri }));
   server = await startServerProcess({
     DATA_DIR: dataDir,
     RATE_LIMIT_APPLICATIONS: "1000",
@@ -72,6 +80,9 @@ beforeAll(async () => {
     TELEGRAM_BOT_TOKEN: "123:test-token",
     TELEGRAM_CHAT_ID: "-1001",
     TELEGRAM_API_URL: telegram.url,
+    GOOGLE_SHEETS_ID: "forms-sheet",
+    GOOGLE_SERVICE_ACCOUNT_FILE: keyFile,
+    GOOGLE_SHEETS_API_URL: sheets.url,
   });
   createAccountWithCommand(dataDir, OWNER.email, OWNER.password, "owner");
   cookie = await signIn(server.url, OWNER.email, OWNER.password);
@@ -79,6 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await telegram?.close();
+  await sheets?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -174,7 +186,7 @@ describe("what is kept, and what staff read", () => {
     token = /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(await response.text())![1]!;
     const list = await page(`/admin/applications?q=${encodeURIComponent(name)}`, { Cookie: cookie });
     // The card as drawn: from its name to the end of its responses (the page's data comes later).
-    const card = list.slice(list.indexOf(name), list.indexOf("</details>", list.indexOf("Application Responses")));
+    const card = list.slice(list.indexOf('aria-label="Applications"'), list.indexOf("</details>", list.indexOf("Application Responses")));
     expect(card).toContain("Do you perform?");
     expect(card).not.toContain("What do you perform?");
     expect(card).toContain("Dec 5, 2026");
@@ -184,6 +196,19 @@ describe("what is kept, and what staff read", () => {
     expect(header).toContain('"Do you perform?","What do you perform?","How many guests?","Which night suits you?","Our rules","Your website"');
     const row = csv.split("\r\n").find((line) => line.startsWith(`"${name}"`))!;
     expect(row).toContain('"No","","2","2026-12-05","Agreed",""');
+    // The Sheets row: the questions shown, each with its answer, and nothing of the hidden one.
+    await expect.poll(() => sheets.requests.find((append) => append.values[0]?.[3] === name)?.values[0]?.slice(5), { timeout: 20_000 }).toEqual([
+      `What is your VRChat username?: ${name}`,
+      `What is your Discord username?: ${name.toLowerCase().replaceAll(" ", "")}-d`,
+      "How did you find the Dwellers?: A friend",
+      "Tell us about yourself: I listen.",
+      "Anything else we should know?: —",
+      "Do you perform?: No",
+      "How many guests?: 2",
+      "Which night suits you?: 2026-12-05",
+      "Our rules: Agreed",
+      "Your website: —",
+    ]);
   });
 
   it("lets the applicant edit an answer from their status page: recorded on the card, heard once in Telegram", async () => {
@@ -205,6 +230,12 @@ describe("what is kept, and what staff read", () => {
     expect(list).toContain("Edited by the applicant");
     expect(list).toMatch(/Before<\/dt><dd[^>]*>How many guests\?: 2<\/dd><dt[^>]*>After<\/dt><dd[^>]*>How many guests\?: 3</);
     await expect.poll(() => telegram.requests.slice(before).map((one) => one.shownText.split("\n")[0]), { timeout: 20_000 }).toEqual(["Application edited"]);
+    await expect
+      .poll(() => sheets.requests.filter((append) => append.values[0]?.[3] === name).map((append) => [append.values[0]![1], append.values[0]!.find((cell) => cell.startsWith("How many guests?"))]), { timeout: 20_000 })
+      .toEqual([
+        ["Group application", "How many guests?: 2"],
+        ["Group application (edited)", "How many guests?: 3"],
+      ]);
     // The same answers again change nothing, and nobody is told.
     const again = await fetch(`${server.url}/applications/status/${token}/edit`, {
       method: "POST",

@@ -86,7 +86,10 @@ export function ApplicationForm({
   /** The question editor's preview: the answers are checked as the server would, and never sent. */
   preview?: boolean;
 }) {
-  const proof = useCrowdProof(crowdChallenge ?? null);
+  // The solver is fetched once the person starts on the form: a visit that only looks costs nothing.
+  const [engaged, setEngaged] = useState(false);
+  const proof = useCrowdProof(engaged ? (crowdChallenge ?? null) : null);
+  const pendingProof = Boolean(crowdChallenge) && (!engaged || proof.state === "solving");
   const [waitingForProof, setWaitingForProof] = useState(false);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
@@ -122,11 +125,11 @@ export function ApplicationForm({
 
   // Sent as soon as the check is done (onSubmit then lets it go).
   useEffect(() => {
-    if (waitingForProof && proof.state !== "solving") formRef.current?.requestSubmit();
-  }, [waitingForProof, proof.state]);
+    if (waitingForProof && !pendingProof) formRef.current?.requestSubmit();
+  }, [waitingForProof, pendingProof]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (proof.state !== "solving") setWaitingForProof(false);
+    if (!pendingProof) setWaitingForProof(false);
     const form = new FormData(event.currentTarget);
     const checked = checkAnswers(questions, (name) => fieldOf(form, name));
     const problem = !checked.ok
@@ -143,7 +146,8 @@ export function ApplicationForm({
     if (!problem) {
       setClientError(null);
       // The check for busy times is not done yet (sent within a second of opening): sent once it is.
-      if (proof.state === "solving") {
+      if (pendingProof) {
+        setEngaged(true);
         event.preventDefault();
         setWaitingForProof(true);
       }
@@ -166,6 +170,7 @@ export function ApplicationForm({
       ref={formRef}
       onSubmit={onSubmit}
       onChange={readConditions}
+      onFocus={() => setEngaged(true)}
       className="space-y-6"
       aria-describedby={error ? errorId : undefined}
       // The challenge is also in the page for any client that solves it itself.
@@ -235,8 +240,9 @@ type CrowdProof = { state: "none" } | { state: "solving" } | { state: "solved"; 
 /**
  * Solves the site's crowd challenge (a proof of work, ALTCHA's protocol) in the background: the
  * site asks for it only when many applications arrive at once, and a person never waits for it.
- * The solver is loaded only when there is a challenge. A failure (an old browser) leaves the form
- * as it is without JavaScript: at busy times, the site then asks to try again in a minute.
+ * The solver is loaded only when there is a challenge and the person has started on the form. A
+ * failure (an old browser) leaves the form as it is without JavaScript: at busy times, the site
+ * then asks to try again in a minute.
  */
 function useCrowdProof(challengeJson: string | null): CrowdProof {
   const [result, setResult] = useState<{ challenge: string; value: string | null } | null>(null);
