@@ -53,7 +53,7 @@ test("a ban from the Bans page reaches VRChat and Discord, rejects the applicati
   await add.getByLabel("Question", { exact: true }).fill("Your VRChat profile link");
   await add.getByLabel("Question Type").selectOption("VRChat Profile Link");
   await add.getByRole("button", { name: "Add Question" }).click();
-  await expect(page.getByText("Your VRChat profile link").first()).toBeVisible();
+  await expect(page.locator("ol > li").filter({ hasText: "Your VRChat profile link" })).toBeVisible();
 
   // Crow and Fox apply with their profile links.
   for (const person of [CROW, FOX]) {

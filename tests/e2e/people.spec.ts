@@ -58,7 +58,7 @@ test("a person's file gathers what Dwell knows, takes notes, merges and splits, 
   await add.getByLabel("Question", { exact: true }).fill("Your VRChat profile link");
   await add.getByLabel("Question Type").selectOption("VRChat Profile Link");
   await add.getByRole("button", { name: "Add Question" }).click();
-  await expect(page.getByText("Your VRChat profile link").first()).toBeVisible();
+  await expect(page.locator("ol > li").filter({ hasText: "Your VRChat profile link" })).toBeVisible();
 
   // Wren applies to the group with their profile link, and to an event under their name only.
   const visitor = await browser.newPage();

@@ -49,7 +49,7 @@ test("an admin edits an event's questions: add each type, edit, reorder by keybo
   await expect(edit.getByLabel("Question", { exact: true })).toHaveValue("Which moon phase?");
   await edit.getByLabel("Question", { exact: true }).fill("Which phase of the moon?");
   await edit.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Which phase of the moon?")).toBeVisible();
+  await expect(page.locator("ol > li").filter({ hasText: "Which phase of the moon?" })).toBeVisible();
 
   // Move the new last question to the top with the keyboard alone.
   await page.waitForLoadState("networkidle");
@@ -93,7 +93,7 @@ test("the group's questions have the same editor, and the form follows them", as
   // Optional, and removed again below: other tests fill in the group form meanwhile.
   await add.getByRole("switch", { name: "Required" }).click();
   await add.getByRole("button", { name: "Add Question" }).click();
-  await expect(page.getByText(question)).toBeVisible();
+  await expect(page.locator("ol > li").filter({ hasText: question })).toBeVisible();
 
   await page.goto("/apply");
   await expect(page.getByLabel(question)).toHaveJSProperty("tagName", "TEXTAREA");
@@ -101,5 +101,5 @@ test("the group's questions have the same editor, and the form follows them", as
   await page.goto("/admin/questions");
   await page.getByRole("button", { name: `Delete: ${question}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
-  await expect(page.getByText(question)).toHaveCount(0);
+  await expect(page.locator("ol > li").filter({ hasText: question })).toHaveCount(0);
 });

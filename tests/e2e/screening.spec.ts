@@ -123,7 +123,7 @@ test("rules written on the Screening page approve one applicant and flag another
   await add.getByLabel("Question", { exact: true }).fill("Your VRChat profile link");
   await add.getByLabel("Question Type").selectOption("VRChat Profile Link");
   await add.getByRole("button", { name: "Add Question" }).click();
-  await expect(page.getByText("Your VRChat profile link").first()).toBeVisible();
+  await expect(page.locator("ol > li").filter({ hasText: "Your VRChat profile link" })).toBeVisible();
 
   const moth = await applyAs(browser, MOTH);
   await applyAs(browser, FERN);

@@ -3,9 +3,10 @@
  * stored is read through the rules' schemas again, so a rule that no longer reads (an edit by hand in
  * the database) is left out and logged, never applied half-understood.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationQuestions, eventApplicationQuestions, events, screeningRules } from "~/db/schema";
+import { CONDITION_TYPES, NO, YES } from "~/utils/form-questions";
 import { log } from "~/utils/log.server";
 import type { ChoiceQuestion } from "./rule-form";
 import { ConditionSchema, OutcomeSchema, type Rule, type RuleInput } from "./screening-rules";
@@ -73,18 +74,24 @@ export async function deleteRule(db: Database, id: string): Promise<boolean> {
   return deleted.length > 0;
 }
 
-/** What a rule may name: the events that take applications, and the choice questions asked anywhere. */
+/** What a rule may name: the events that take applications, and the questions with choices asked anywhere. */
 export async function listRuleChoices(db: Pick<Database, "select">): Promise<{ events: { id: string; title: string }[]; questions: ChoiceQuestion[] }> {
   const [eventRows, groupChoices, eventChoices] = await Promise.all([
     db.select({ id: events.id, title: events.title }).from(events).where(eq(events.applicationRequired, true)).orderBy(asc(events.eventDate), asc(events.eventTime)),
-    db.select({ question: applicationQuestions.question, options: applicationQuestions.options }).from(applicationQuestions).where(eq(applicationQuestions.questionType, "select")),
-    db.select({ question: eventApplicationQuestions.question, options: eventApplicationQuestions.options }).from(eventApplicationQuestions).where(eq(eventApplicationQuestions.questionType, "select")),
+    db
+      .select({ question: applicationQuestions.question, type: applicationQuestions.questionType, options: applicationQuestions.options })
+      .from(applicationQuestions)
+      .where(inArray(applicationQuestions.questionType, [...CONDITION_TYPES])),
+    db
+      .select({ question: eventApplicationQuestions.question, type: eventApplicationQuestions.questionType, options: eventApplicationQuestions.options })
+      .from(eventApplicationQuestions)
+      .where(inArray(eventApplicationQuestions.questionType, [...CONDITION_TYPES])),
   ]);
   // Each question once by its text, with every option it has anywhere.
   const byText = new Map<string, Set<string>>();
-  for (const { question, options } of [...groupChoices, ...eventChoices]) {
+  for (const { question, type, options } of [...groupChoices, ...eventChoices]) {
     const known = byText.get(question) ?? new Set<string>();
-    for (const option of options ?? []) known.add(option);
+    for (const option of type === "yes_no" ? [YES, NO] : (options ?? [])) known.add(option);
     byText.set(question, known);
   }
   const questions = [...byText].map(([question, options]) => ({ question, options: [...options] })).sort((a, b) => a.question.localeCompare(b.question));

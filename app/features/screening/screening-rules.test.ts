@@ -61,6 +61,13 @@ describe("screen", () => {
     const groups = rule("r5", { name: "Partner groups", conditions: [{ kind: "in_groups", groupIds: ["grp_00000000-0000-4000-8000-000000000001"] }], outcome: { kind: "approve" } });
     expect(screen([groups], known, NOW)).toMatchObject({ kind: "wait" });
     expect(screen([groups], { ...known, groups: ["grp_00000000-0000-4000-8000-000000000001"] }, NOW)).toMatchObject({ kind: "decide", outcome: { kind: "approve" } });
+    // A Checkboxes answer: the condition holds when any ticked choice is named (and 'is not' when none is).
+    const musicians = rule("r7", { name: "Musicians", conditions: [{ kind: "answer_is", question: "What do you perform?", options: ["Music"] }], outcome: { kind: "approve" } });
+    const notMusicians = rule("r8", { name: "Not musicians", conditions: [{ kind: "answer_is_not", question: "What do you perform?", options: ["Music"] }], outcome: { kind: "approve" } });
+    const ticked = { ...known, answers: { "What do you perform?": ["Dance", "Music"] } };
+    expect(screen([musicians], ticked, NOW)).toMatchObject({ kind: "decide", rule: { id: "r7" } });
+    expect(screen([notMusicians], ticked, NOW)).toEqual({ kind: "none" });
+    expect(screen([musicians], { ...known, answers: { "What do you perform?": ["Dance"] } }, NOW)).toEqual({ kind: "none" });
     const banned = rule("r6", { name: "Banned", conditions: [{ kind: "banned" }], outcome: { kind: "reject", message: "No." } });
     expect(screen([banned], { ...known, banned: null }, NOW)).toMatchObject({ kind: "wait" });
   });
