@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
-import { Toaster } from "~/components/ui/toaster";
+import { LazyToaster } from "~/components/ui/lazy-toast";
 import { AdminShell, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
@@ -50,7 +50,7 @@ export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
       search={loaderData.search ? <PeopleSearchBox /> : null}
     >
       <Outlet />
-      <Toaster />
+      <LazyToaster eager />
     </AdminShell>
   );
 }

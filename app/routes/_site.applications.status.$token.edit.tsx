@@ -2,7 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, href, Link, redirect } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Toaster } from "~/components/ui/toaster";
+import { LazyToaster } from "~/components/ui/lazy-toast";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
 import { answersAsSent, fieldOf } from "~/flows/submit-application.server";
@@ -61,7 +61,7 @@ export default function EditAnswersPage({ loaderData, actionData, params }: Rout
   const back = href("/applications/status/:token", { token: params.token });
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
-      <Toaster />
+      <LazyToaster />
       <Button asChild variant="ghost" className="mb-4">
         <Link to={back}>
           <ArrowLeft aria-hidden="true" className="size-4" />

@@ -1,10 +1,9 @@
 import { ArrowLeft, Sparkles } from "lucide-react";
 import { useEffect } from "react";
 import { createContext, data, href, Link } from "react-router";
-import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Toaster } from "~/components/ui/toaster";
+import { LazyToaster, showToast } from "~/components/ui/lazy-toast";
 import { appContext } from "~/context";
 import { ApplicationForm, SUBMIT_LABEL } from "~/features/applications/application-form";
 import { listFormQuestionsKept, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
@@ -124,10 +123,10 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
   const successToast = mode === "group" ? TEXT.group.toast : TEXT.event.toast;
 
   useEffect(() => {
-    if (loaderData.loadError) toast.error(loaderData.loadError);
+    if (loaderData.loadError) showToast("error", loaderData.loadError);
   }, [loaderData.loadError]);
   useEffect(() => {
-    if (submitted) toast.success(successToast);
+    if (submitted) showToast("success", successToast);
   }, [submitted, actionData, successToast]);
 
   if (mode === "missing") {
@@ -231,7 +230,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
       {children}
-      <Toaster />
+      <LazyToaster />
     </div>
   );
 }

@@ -88,8 +88,10 @@ export function fillForm(html: string, text: (index: number) => string): [string
   const answers: [string, string][] = [];
   const done = new Set<string>();
   let typed = 0;
-  for (const match of html.matchAll(/<(input|select|textarea)\b([^>]*)>(?:(.*?)<\/select>)?/gs)) {
-    const [, element, tag, inner] = match as unknown as [string, string, string, string | undefined];
+  for (const match of html.matchAll(/<select\b([^>]*)>(.*?)<\/select>|<(input|textarea)\b([^>]*)>/gs)) {
+    const element = match[3] ?? "select";
+    const tag = match[1] ?? match[4] ?? "";
+    const inner = match[2];
     const name = attr(tag, "name");
     if (!name?.startsWith("answer.")) continue;
     const type = element === "input" ? (attr(tag, "type") ?? "text") : element;

@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { showToast } from "~/components/ui/lazy-toast";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -117,7 +117,7 @@ export function ApplicationForm({
 
   useEffect(() => {
     if (!failure) return;
-    toast.error(failure.error);
+    showToast("error", failure.error);
     if (failure.questionId) {
       formRef.current?.querySelector<HTMLElement>(`[name="${answerFieldName(failure.questionId)}"]`)?.focus();
     }
@@ -140,7 +140,7 @@ export function ApplicationForm({
     if (!problem && preview) {
       event.preventDefault();
       setClientError(null);
-      toast.success(PREVIEW_ACCEPTED);
+      showToast("success", PREVIEW_ACCEPTED);
       return;
     }
     if (!problem) {
@@ -155,7 +155,7 @@ export function ApplicationForm({
     }
     event.preventDefault();
     setClientError(problem);
-    toast.error(problem.message);
+    showToast("error", problem.message);
     if (problem.questionId) {
       event.currentTarget
         .querySelector<HTMLElement>(`[name="${answerFieldName(problem.questionId)}"]`)
