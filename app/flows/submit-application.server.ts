@@ -47,6 +47,7 @@ import { enqueueNotification } from "~/features/notifications/outbox.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { clientKey } from "~/utils/client-key.server";
 import { log } from "~/utils/log.server";
+import { fieldOf } from "~/utils/form-questions";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { prefix, sameName } from "~/utils/text";
 import { rejectIfBanned } from "./bans.server";
@@ -85,12 +86,6 @@ type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | 
 export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
   const client = clientKey(clientAddress);
   return { formStarted: formStartedToken(secret, now, client), crowdChallenge: await issueCrowdChallenge(secret, client, now, crowdWork) };
-}
-
-/** A field's value, or its values when it was sent more than once (a Checkboxes question's choices). */
-export function fieldOf(form: FormData, name: string): unknown {
-  const all = form.getAll(name);
-  return all.length > 1 ? all : all[0];
 }
 
 /** The answers as sent, by question id, cut to a sane size: to fill the form again after a refusal. */

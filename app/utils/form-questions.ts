@@ -116,3 +116,21 @@ export function valuesByText(answers: readonly StoredAnswer[]): Record<string, A
 export function storedAnswerTo(answers: readonly StoredAnswer[], question: { id: string; question: string }): StoredAnswer | undefined {
   return answers.find((answer) => answer.questionId === question.id) ?? answers.find((answer) => answer.questionId === null && answer.question === question.question);
 }
+
+/** A number as typed: digits, one decimal point (or comma), a sign; no exponent, no spaces. */
+export const TYPED_NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
+
+/** Whether a YYYY-MM-DD text names a day that exists (not 2026-02-30). */
+export function isCalendarDay(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A posted field's value, or its values when it was sent more than once (a Checkboxes question's choices). */
+export function fieldOf(form: FormData, name: string): unknown {
+  const all = form.getAll(name);
+  return all.length > 1 ? all : all[0];
+}

@@ -6,6 +6,8 @@
 import type { QuestionType } from "~/db/enums";
 import {
   AGREED,
+  TYPED_NUMBER,
+  isCalendarDay,
   NO,
   YES,
   conditionHolds,
@@ -16,6 +18,7 @@ import {
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 
 export type { AnswerValue, FormQuestion, StoredAnswer } from "~/utils/form-questions";
+export { isCalendarDay } from "~/utils/form-questions";
 
 /** Longest answer accepted, by question type (a question's own limit may be lower, for text types). */
 export const ANSWER_MAX_LENGTH: Record<QuestionType, number> = {
@@ -63,19 +66,6 @@ export function cleanAnswer(value: string, questionType: QuestionType): string {
   const unified = value.replace(/\r\n?/g, "\n").replace(CONTROL_CHARACTERS, "");
   const singleLine = questionType === "textarea" ? unified : unified.replace(/[\n\t]+/g, " ");
   return singleLine.trim();
-}
-
-/** A number as typed: digits, one decimal point (or comma), a sign; no exponent, no spaces. */
-const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether a YYYY-MM-DD text names a day that exists (not 2026-02-30). */
-export function isCalendarDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** A calendar day as people read it ('Mar 1, 2026'), the same wherever it is read. */
@@ -141,7 +131,7 @@ function checkOne(question: FormQuestion, raw: unknown): AnswerCheck | { ok: tru
     case "link":
       return isWebAddress(answer) ? { ok: true, value: answer } : failure(question, `Your answer to ${named} must be a web address starting with https:// or http://.`);
     case "number": {
-      if (answer.length > max || !NUMBER.test(answer)) return failure(question, `Your answer to ${named} must be a number, like 3 or 2.5.`);
+      if (answer.length > max || !TYPED_NUMBER.test(answer)) return failure(question, `Your answer to ${named} must be a number, like 3 or 2.5.`);
       const value = Number(answer.replace(",", "."));
       const { min, max: most, wholeNumber } = question.settings ?? {};
       if (!Number.isFinite(value)) return failure(question, `Your answer to ${named} must be a number, like 3 or 2.5.`);

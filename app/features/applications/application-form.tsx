@@ -5,7 +5,7 @@ import { showToast } from "~/components/ui/lazy-toast";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
 import { useHydrated } from "~/utils/use-hydrated";
-import { shownQuestionIds, type AnswerValue, type ShowIf } from "~/utils/form-questions";
+import { fieldOf, shownQuestionIds, type AnswerValue, type ShowIf } from "~/utils/form-questions";
 import { answerFieldName, checkAnswers, type FormQuestion } from "./answers";
 import { QuestionField } from "./question-field";
 
@@ -24,12 +24,6 @@ export interface FormFailure {
   questionId?: string;
   values?: Record<string, AnswerValue>;
 }
-
-/** A field's value, or its values when it holds several (a Checkboxes question's choices). */
-const fieldOf = (form: FormData, name: string): unknown => {
-  const all = form.getAll(name);
-  return all.length > 1 ? all : all[0];
-};
 
 /** The answers in the form now, by question id, as the conditions read them. */
 function answersIn(form: FormData, questions: readonly FormQuestion[]): Record<string, AnswerValue> {

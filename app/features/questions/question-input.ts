@@ -1,7 +1,7 @@
 /** An application question as the editor sends it (spec sections 4 and 5, and every type since). */
 import { z } from "zod";
 import { QUESTION_TYPES, type QuestionType } from "~/db/enums";
-import { SHOW_IF_WHEN, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
+import { isCalendarDay, SHOW_IF_WHEN, TYPED_NUMBER, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
 
 export const QUESTION_TYPE_LABELS = {
   text: "Short Text",
@@ -30,15 +30,6 @@ export const CHOICE_TYPES: readonly QuestionType[] = ["select", "checkboxes"];
 /** Longest answer a text type takes (a question's own limit may be lower). */
 export const TYPE_MAX_LENGTH: Partial<Record<QuestionType, number>> = { text: 500, textarea: 10_000, vrchat_username: 100, discord_handle: 100 };
 
-const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function isDay(text: string) {
-  if (!DAY.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
 /** An optional field of the editor: blank is "not set". */
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalText = (max: number, label: string) =>
@@ -51,13 +42,13 @@ const optionalNumber = (label: string) =>
     z
       .string()
       .trim()
-      .regex(NUMBER, { error: `${label} must be a number, like 3 or 2.5` })
+      .regex(TYPED_NUMBER, { error: `${label} must be a number, like 3 or 2.5` })
       .transform((text) => Number(text.replace(",", ".")))
       .refine((value) => Number.isFinite(value) && Math.abs(value) <= 1e15, { error: `${label} is too large` })
       .optional(),
   );
 const optionalDay = (label: string) =>
-  z.preprocess(blank, z.string().trim().refine(isDay, { error: `${label} must be a date that exists, like 2026-03-01` }).optional());
+  z.preprocess(blank, z.string().trim().refine(isCalendarDay, { error: `${label} must be a date that exists, like 2026-03-01` }).optional());
 
 export const QuestionInputSchema = z
   .object({
