@@ -1,3 +1,4 @@
+import { paraglideVitePlugin } from "@inlang/paraglide-js";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
@@ -43,5 +44,6 @@ export default defineConfig({
       },
     },
   },
-  plugins: [tailwindcss(), reactRouter()],
+  // The message catalogues (messages/*.json) compile to app/paraglide/ as they change.
+  plugins: [paraglideVitePlugin({ project: "./project.inlang" }), tailwindcss(), reactRouter()],
 });

@@ -33,6 +33,8 @@ export interface AppContext {
   discordOAuth: DiscordOAuth | null;
   /** The page's Content-Security-Policy nonce, for its inline scripts (none in development). */
   cspNonce: string | undefined;
+  /** The language this request is answered in (app/utils/language.ts). */
+  language: string;
 }
 
 export const appContext = createContext<AppContext>();

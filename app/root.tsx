@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -14,6 +15,8 @@ import { appContext } from "./context";
 import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
 import { previewMeta } from "./utils/preview-meta.server";
+import { m } from "./paraglide/messages";
+import { setPageLanguage } from "./utils/language";
 import { useNonce } from "./utils/nonce";
 import {
   DEFAULT_TIME_ZONE,
@@ -23,18 +26,26 @@ import {
 } from "./utils/viewer-time-zone";
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const { config } = context.get(appContext);
+  const { config, language } = context.get(appContext);
   const timeZone =
     validTimeZone(readTimeZoneCookie(request.headers.get("Cookie"))) ?? DEFAULT_TIME_ZONE;
   // The home page's preview, and every page's that has none of its own.
   // Links in previews point at the site's public address (PUBLIC_URL), never at a request's Host.
   const meta = previewMeta(config.PUBLIC_URL, {
-    title: "Dwell · The Dwellers",
-    previewTitle: "The Dwellers",
-    description: "The Dwellers: a VRChat community. See the group live, browse upcoming events, and apply to join.",
+    title: m.site_title(),
+    previewTitle: m.site_preview_title(),
+    description: m.site_description(),
     path: new URL(request.url).pathname,
   });
-  return { timeZone, publicConfig: publicConfig(config), meta };
+  return {
+    timeZone,
+    publicConfig: publicConfig(config),
+    meta,
+    language,
+    // The languages a visitor may choose (the footer's menu, the pages' alternates).
+    languages: config.SITE_LANGUAGES,
+    origin: config.PUBLIC_URL,
+  };
 }
 
 export const links: Route.LinksFunction = () => [
@@ -45,12 +56,32 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return loaderData?.meta ?? [{ title: "Dwell · The Dwellers" }];
+  return loaderData?.meta ?? [{ title: m.site_title() }];
+}
+
+/**
+ * The same page in each language the site offers, for search engines: its address with `?lang=`,
+ * and the address alone for a visitor whose language is not offered. Not in the Sanctum.
+ */
+function LanguageAlternates({ origin, languages }: { origin: string; languages: readonly string[] }) {
+  const { pathname } = useLocation();
+  if (languages.length < 2 || pathname.startsWith("/admin")) return null;
+  return (
+    <>
+      {languages.map((language) => (
+        <link key={language} rel="alternate" hrefLang={language} href={`${origin}${pathname}?lang=${language}`} />
+      ))}
+      <link rel="alternate" hrefLang="x-default" href={`${origin}${pathname}`} />
+    </>
+  );
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const timeZone = data?.timeZone ?? DEFAULT_TIME_ZONE;
+  const language = data?.language ?? "en";
+  // Before anything below renders a text: it is in this page's language.
+  setPageLanguage(language);
   const nonce = useNonce();
   // Says the page runs: some controls change once JavaScript is there (a form's 'Apply' button
   // goes), and the end-to-end tests look at the page after that.
@@ -58,7 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "";
   }, []);
   return (
-    <html lang="en">
+    <html lang={language}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -66,6 +97,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: timeZoneHintScript(timeZone) }} />
         <Meta />
         <Links />
+        {data ? <LanguageAlternates origin={data.origin} languages={data.languages} /> : null}
       </head>
       <body className="font-sans antialiased">
         <ViewerTimeZoneProvider timeZone={timeZone}>{children}</ViewerTimeZoneProvider>

@@ -6,6 +6,8 @@ export default [
   route("events/:id/calendar.ics", "routes/events.$id.calendar[.]ics.tsx"),
   // An event's picture for link previews.
   route("events/:id/card.jpg", "routes/events.$id.card[.]jpg.tsx"),
+  // The footer's choice of language (a form's target; it has no page).
+  route("language", "routes/language.tsx"),
   layout("routes/_site.tsx", [
     index("routes/_site._index.tsx"),
     route("events", "routes/_site.events._index.tsx"),

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -27,7 +28,9 @@ import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
-import { loadConfig, type Config } from "~/utils/env.server";
+import { catalogueProblems } from "~/utils/catalogues.server";
+import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
+import { inLanguage, languageOfRequest, setDefaultLanguage } from "~/utils/language.server";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
 import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
@@ -111,6 +114,8 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
+  const languages = config.SITE_LANGUAGES;
+  setDefaultLanguage(languages[0]!);
 
   // One log line per request: no query string (reset links carry tokens there), no headers.
   app.use(async (c, next) => {
@@ -214,12 +219,21 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
-    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce });
     const request = underPublicOrigin(c.req.raw, origin);
+    // The Sanctum is in the site's default language; each public page in the visitor's own.
+    const language = isSanctumPath(c.req.path) ? languages[0]! : languageOfRequest(request, languages);
+    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language });
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
-    const response = await cachedPage(request, cspNonce, () => handleRequest(request, context));
+    const response = await inLanguage(language, () =>
+      cachedPage(request, cspNonce, () => handleRequest(request, context), language),
+    );
     if (isSanctumPath(c.req.path)) return privateResponse(response);
+    if (languages.length > 1) {
+      // The same address answers in several languages: shared caches must keep them apart.
+      response.headers.set("Content-Language", language);
+      response.headers.append("Vary", "Accept-Language, Cookie");
+    }
     return response;
   });
 
@@ -234,6 +248,8 @@ export interface StartOptions {
   devMiddleware?: Middleware;
   build?: AppDeps["build"];
   staticRoot?: string;
+  /** The message catalogues (default: messages/ in the working directory). */
+  messagesDir?: string;
 }
 
 export interface RunningServer {
@@ -246,6 +262,9 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
   setLogLevel(config.LOG_LEVEL);
+  // A broken message would reach visitors as a broken text: the site does not start with one.
+  const brokenMessages = catalogueProblems(options.messagesDir ?? join(process.cwd(), "messages"), config.SITE_LANGUAGES);
+  if (brokenMessages.length > 0) throw new ConfigError(`The message catalogues have problems:\n  ${brokenMessages.join("\n  ")}`);
   createPrivateFilesOnly();
   const channels = await buildNotificationChannels(config);
   const secret = await resolveAuthSecret(config);

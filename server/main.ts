@@ -35,7 +35,7 @@ async function start() {
   }
   ensureBuild();
   const module = (await import(pathToFileURL(serverBundle).href)) as ServerModule;
-  return module.startServer({ staticRoot: join(root, "build/client") });
+  return module.startServer({ staticRoot: join(root, "build/client"), messagesDir: join(root, "messages") });
 }
 
 if (process.argv.includes("--build-only")) {

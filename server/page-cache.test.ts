@@ -44,6 +44,18 @@ describe("the public page cache", () => {
     expect(await (await serve(get("/"), "n6", render("n6"))).text()).toContain("render 4");
   });
 
+  it("keeps each language's copy apart, and shares a page with a visitor's choice of language", async () => {
+    const serve = createPageCache({ ttlMs: 60_000 });
+    const { state, render } = renderer();
+    await serve(get("/"), "n1", render("n1"), "en");
+    await serve(get("/"), "n2", render("n2"), "ja");
+    expect(await (await serve(get("/"), "n3", render("n3"), "en")).text()).toContain("render 1");
+    expect(await (await serve(get("/", { Cookie: "lang=ja" }), "n4", render("n4"), "ja")).text()).toContain("render 2");
+    expect(await (await serve(get("/", { Cookie: "lang=ja; tz=Asia%2FTokyo" }), "n5", render("n5"), "ja")).text()).toContain("render 3");
+    expect(await (await serve(get("/", { Cookie: "tz=Asia%2FTokyo; lang=ja" }), "n6", render("n6"), "ja")).text()).toContain("render 3");
+    expect(state.renders).toBe(3);
+  });
+
   it("never shares a signed-in page, a query, a form post, another page or an answer that is not a plain 200", async () => {
     const serve = createPageCache({ ttlMs: 60_000 });
     const twice = async (request: () => Request, options?: Parameters<typeof renderer>[0]) => {

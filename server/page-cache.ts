@@ -4,11 +4,12 @@
  * a Node process has, so a crowd arriving at once (an event announced in VRChat) would queue
  * behind each other; with this, one render per page per second serves them all.
  *
- * A page differs by visitor only in its time zone (the `tz` cookie), the address it was asked at
- * (both part of the key) and its Content-Security-Policy nonce: the cached copy's nonce is replaced
- * by each response's own.
+ * A page differs by visitor only in its time zone (the `tz` cookie), its language (however chosen),
+ * the address it was asked at (all part of the key) and its Content-Security-Policy nonce: the
+ * cached copy's nonce is replaced by each response's own.
  * Anything else (another cookie, a query string, a non-200 answer, a Set-Cookie) is not cached.
  */
+import { LANGUAGE_COOKIE } from "~/utils/language";
 import { TIME_ZONE_COOKIE } from "~/utils/viewer-time-zone";
 
 export interface PageCacheOptions {
@@ -27,19 +28,20 @@ interface CachedPage {
 }
 
 const CACHEABLE_PATH = /^\/(?:events(?:\/[0-9a-f-]{36})?)?$/;
-const TIME_ZONE_ONLY = new RegExp(`^\\s*${TIME_ZONE_COOKIE}=[\\w%+\\-./]*\\s*$`);
+const SHAREABLE_COOKIE = new RegExp(`^\\s*(?:${TIME_ZONE_COOKIE}=[\\w%+\\-./]*|${LANGUAGE_COOKIE}=[\\w-]*)\\s*$`);
 
 /** The cache key, or null when this request must be rendered for itself. */
-function keyOf(request: Request): string | null {
+function keyOf(request: Request, language: string): string | null {
   if (request.method !== "GET") return null;
   const url = new URL(request.url);
   if (url.search || !CACHEABLE_PATH.test(url.pathname)) return null;
   const cookie = request.headers.get("cookie") ?? "";
-  // A session (or any cookie of ours other than the time zone) means a page of its own.
-  if (cookie && !cookie.split(";").every((part) => TIME_ZONE_ONLY.test(part))) return null;
+  // A session (or any cookie of ours other than the time zone and language) means a page of its own.
+  if (cookie && !cookie.split(";").every((part) => SHAREABLE_COOKIE.test(part))) return null;
+  const timeZone = cookie.split(";").find((part) => part.trim().startsWith(`${TIME_ZONE_COOKIE}=`))?.trim() ?? "";
   // The address it was asked at is part of the key: without PUBLIC_URL, a page's links (canonical,
   // Open Graph) are the request's own, and a forged Host header must not reach anyone else's copy.
-  return `${url.host}\n${url.pathname}\n${cookie.trim()}`;
+  return `${url.host}\n${url.pathname}\n${timeZone}\n${language}`;
 }
 
 export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {
@@ -74,8 +76,10 @@ export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {
     request: Request,
     nonce: string | undefined,
     render: () => Promise<Response>,
+    /** The language the page is rendered in. */
+    language = "en",
   ): Promise<Response> {
-    const key = ttlMs > 0 && nonce ? keyOf(request) : null;
+    const key = ttlMs > 0 && nonce ? keyOf(request, language) : null;
     if (!key || !nonce) return render();
     const cached = pages.get(key);
     if (cached && Date.now() - cached.storedAt < ttlMs) return replay(cached, nonce);

@@ -16,6 +16,7 @@ import {
 import { HeroVideo } from "~/features/site/hero-video";
 import { forVisitors, GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
 import { GroupStats } from "~/features/vrchat/group-stats";
+import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/_site._index";
@@ -56,14 +57,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto grid max-w-6xl items-center gap-10 px-4 pt-12 pb-16 sm:px-6 lg:grid-cols-2 lg:pt-20">
         <div>
           <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">
-            A VRChat community
+            {m.home_kicker()}
           </p>
           <h1 className="mt-3 font-display text-5xl leading-tight text-mist-100 sm:text-6xl">
             The <span className="text-ember-300">Dwellers</span>
           </h1>
           <p className="mt-4 max-w-prose text-lg text-mist-300">
-            Wanderers of worlds between worlds. We gather, we listen, we make strange and lovely
-            evenings together.
+            {m.home_lede()}
           </p>
           {featured ? <FeaturedEvent event={featured} /> : null}
           <HeroButtons featured={featured} />
@@ -74,7 +74,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {calendar.length > 0 ? (
         <section aria-labelledby="calendar-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
           <h2 id="calendar-heading" className="mb-6 font-display text-3xl tracking-widest text-mist-100">
-            EVENT CALENDAR
+            {m.home_calendar_heading()}
           </h2>
           <EventCalendar events={calendar} now={now} />
         </section>
@@ -82,11 +82,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="upcoming-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
         <h2 id="upcoming-heading" className="mb-6 font-display text-3xl text-mist-100">
-          All Upcoming Events
+          {m.home_upcoming_heading()}
         </h2>
         {upcoming.length === 0 ? (
           <p className="rounded-2xl border border-dashed border-aurora-400/25 px-6 py-12 text-center text-mist-300">
-            The cosmic energies are quiet for now. Check back soon for new prophecies.
+            {m.home_upcoming_empty()}
           </p>
         ) : (
           <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
@@ -102,16 +102,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6">
         <Card className="px-6 py-12">
           <h2 className="font-display text-3xl text-mist-100 sm:text-4xl">
-            Are You Ready to Become a Dweller?
+            {m.home_join_heading()}
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-mist-300">
-            Our circle gathers on Discord between the nights we meet in VR. Come say hello.
+            {m.home_join_text()}
           </p>
           {discordInviteUrl ? (
             <Button asChild variant="gold" size="lg" className="mt-8">
               <a href={discordInviteUrl} target="_blank" rel="noopener noreferrer">
                 <MessageCircle aria-hidden="true" className="size-5" />
-                Join Our Discord
+                {m.home_join_discord()}
               </a>
             </Button>
           ) : null}
@@ -123,7 +123,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 /** The featured event's picture: its world's, else its own preview picture. */
 function featuredPicture(event: EventSummary) {
-  if (event.worldImageUrl) return { src: event.worldImageUrl, alt: `${event.worldName}, the world of ${event.title}` };
+  if (event.worldImageUrl) return { src: event.worldImageUrl, alt: m.home_world_of_event({ world: event.worldName, event: event.title }) };
   return { src: href("/events/:id/card.jpg", { id: event.id }), alt: event.title };
 }
 
@@ -131,7 +131,7 @@ function FeaturedEvent({ event }: { event: EventSummary }) {
   return (
     <Card className="mt-8 p-6">
       <p className="text-xs font-semibold tracking-[0.25em] text-ember-400 uppercase">
-        {event.phase === "live" ? "Happening now" : "Next gathering"}
+        {event.phase === "live" ? m.home_happening_now() : m.home_next_gathering()}
       </p>
       <h2 className="mt-2 font-display text-2xl text-mist-100">{event.title}</h2>
       {event.description ? (
@@ -154,11 +154,11 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
       <div className="mt-8 flex flex-wrap gap-3">
         <Button asChild size="lg">
           <Link to={href("/apply")}>
-            Seek Entry <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_seek_entry()} <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </Button>
         <Button asChild size="lg" variant="outline">
-          <Link to={href("/events")}>View Prophecies</Link>
+          <Link to={href("/events")}>{m.home_view_prophecies()}</Link>
         </Button>
       </div>
     );
@@ -168,18 +168,18 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
       {featured.applicationRequired ? (
         <Button asChild size="lg">
           <Link to={href("/events/:id/apply", { id: featured.id })}>
-            Apply to Event <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_apply_to_event()} <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </Button>
       ) : (
         <Button asChild size="lg">
           <Link to={href("/events/:id", { id: featured.id })}>
-            Event Details <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_event_details()} <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </Button>
       )}
       <Button asChild size="lg" variant="outline">
-        <Link to={href("/events")}>View All Events</Link>
+        <Link to={href("/events")}>{m.home_view_all_events()}</Link>
       </Button>
     </div>
   );

@@ -1,14 +1,17 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { matchPath, Outlet, useLocation, useNavigation } from "react-router";
+import { matchPath, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { appContext } from "~/context";
 import { EventDetailSkeleton } from "~/features/events/event-detail-skeleton";
+import { LanguageMenu } from "~/features/site/language-menu";
 import { SiteFooter } from "~/features/site/site-footer";
 import { SiteNav } from "~/features/site/site-nav";
 import { GROUP_DATA_FETCH_FAILED } from "~/features/vrchat/group-data";
 import { LiveGroupProvider, summarize } from "~/features/vrchat/live-group";
 import { NavStats } from "~/features/vrchat/nav-stats";
+import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
+import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/_site";
 
 /** The navigation bar's live figures, rendered with every page; the browser keeps them current. */
@@ -37,14 +40,14 @@ function PendingText({ text }: { text: string }) {
 
 /** What a page shows while it loads during client navigation (spec loading states). */
 const PENDING_VIEWS: { path: string; view: () => ReactNode }[] = [
-  { path: "/admin/events/:eventId/questions", view: () => <PendingText text="Loading mystical questions..." /> },
-  { path: "/admin/questions", view: () => <PendingText text="Loading mystical questions..." /> },
-  { path: "/admin/events/:eventId/applications", view: () => <PendingText text="Loading applications..." /> },
-  { path: "/events/:id/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
-  { path: "/apply", view: () => <PendingText text="Preparing the sacred ritual..." /> },
+  { path: "/admin/events/:eventId/questions", view: () => <PendingText text={m.site_loading_questions()} /> },
+  { path: "/admin/questions", view: () => <PendingText text={m.site_loading_questions()} /> },
+  { path: "/admin/events/:eventId/applications", view: () => <PendingText text={m.site_loading_applications()} /> },
+  { path: "/events/:id/apply", view: () => <PendingText text={m.site_loading_form()} /> },
+  { path: "/apply", view: () => <PendingText text={m.site_loading_form()} /> },
   { path: "/events/:id", view: () => <EventDetailSkeleton /> },
-  { path: "/events", view: () => <PendingText text="Loading events..." /> },
-  { path: "/", view: () => <PendingText text="Loading events..." /> },
+  { path: "/events", view: () => <PendingText text={m.site_loading_events()} /> },
+  { path: "/", view: () => <PendingText text={m.site_loading_events()} /> },
 ];
 
 /** Only loads that take a moment show a loading state; quick ones just swap the page. */
@@ -69,6 +72,9 @@ function usePendingView(): ReactNode {
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const pending = usePendingView();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const language = root?.language ?? "en";
+  const languages = root?.languages ?? [language];
   return (
     <LiveGroupProvider status={loaderData.groupStatus} summary={loaderData.groupSummary}>
     <div className="flex min-h-dvh flex-col">
@@ -76,13 +82,16 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-night-800 focus:px-4 focus:py-2"
       >
-        Skip to content
+        {m.site_skip_to_content()}
       </a>
-      <SiteNav stats={<NavStats />} />
+      <SiteNav
+        stats={<NavStats />}
+        languageMenu={<LanguageMenu id="menu-language" language={language} languages={languages} />}
+      />
       <main id="main" className="flex-1">
         {pending ?? <Outlet />}
       </main>
-      <SiteFooter />
+      <SiteFooter language={language} languages={languages} />
     </div>
     </LiveGroupProvider>
   );

@@ -1,0 +1,161 @@
+/**
+ * The site in the visitor's language, over HTTP as browsers and search engines reach it: with
+ * SITE_LANGUAGES=en,ja a Japanese browser gets Japanese pages, a choice made in the footer is kept,
+ * search engines get each language's address, and odd or hostile language hints are passed over.
+ * Without SITE_LANGUAGES the site is English whatever the browser asks.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { textOf } from "../setup/page-text";
+import { cookieHeader, rawRequest } from "../setup/raw-http";
+import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
+
+const JAPANESE_BROWSER = "ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7";
+const folders: string[] = [];
+afterAll(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+
+async function start(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), "dwell-languages-"));
+  folders.push(dataDir);
+  return startServerProcess({ DATA_DIR: dataDir, ...env });
+}
+
+const langOf = (html: string) => /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1];
+
+describe("SITE_LANGUAGES=en,ja", () => {
+  let server: ServerProcess;
+  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(`${server.url}${path}`, { headers });
+  const choose = (values: Record<string, string>, headers: Record<string, string> = {}) =>
+    rawRequest(`${server.url}/language`, {
+      method: "POST",
+      body: new URLSearchParams(values).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, ...headers },
+    });
+
+  beforeAll(async () => {
+    server = await start({ SITE_LANGUAGES: "en,ja" });
+  });
+  afterAll(() => server?.stop());
+
+  it("answers a Japanese browser in Japanese and an English one in English, even within the page cache's second", async () => {
+    const [japanese, english, none] = await Promise.all([
+      get("/", { "Accept-Language": JAPANESE_BROWSER }),
+      get("/", { "Accept-Language": "en-GB,en;q=0.9" }),
+      get("/"),
+    ]);
+    expect(japanese.status).toBe(200);
+    expect(langOf(japanese.body)).toBe("ja");
+    expect(textOf(japanese.body)).toContain("これからのイベント");
+    expect(textOf(japanese.body)).toContain("本文へ移動");
+    expect(textOf(japanese.body)).not.toContain("All Upcoming Events");
+    expect(japanese.headers["content-language"]).toBe("ja");
+    expect(String(japanese.headers.vary)).toContain("Accept-Language");
+
+    expect(langOf(english.body)).toBe("en");
+    expect(textOf(english.body)).toContain("All Upcoming Events");
+    // No hint: the first of SITE_LANGUAGES.
+    expect(langOf(none.body)).toBe("en");
+
+    // The same page again, now from the cache: each still in its own language.
+    const [again, againEnglish] = await Promise.all([get("/", { "Accept-Language": JAPANESE_BROWSER }), get("/")]);
+    expect(langOf(again.body)).toBe("ja");
+    expect(langOf(againEnglish.body)).toBe("en");
+  });
+
+  it("gives search engines each language's address, and the page's preview text in its language", async () => {
+    const page = (await get("/events", { "Accept-Language": JAPANESE_BROWSER })).body;
+    const alternates = [...page.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/gi)].map(([, language, address]) => [language, address]);
+    expect(alternates).toEqual([
+      ["en", `${server.publicUrl}/events?lang=en`],
+      ["ja", `${server.publicUrl}/events?lang=ja`],
+      ["x-default", `${server.publicUrl}/events`],
+    ]);
+    const home = (await get("/?lang=ja")).body;
+    expect(langOf(home)).toBe("ja");
+    expect(home).toMatch(/<meta name="description" content="The Dwellers は VRChat のコミュニティです/);
+  });
+
+  it("keeps a choice made in the footer, over the browser's language, on every page", async () => {
+    const home = (await get("/", { "Accept-Language": JAPANESE_BROWSER })).body;
+    // The footer's menu: each language named in its own words.
+    expect(home).toMatch(/<form[^>]*action="\/language"/);
+    expect(textOf(home)).toMatch(/言語 English 日本語 切り替える/);
+
+    const chosen = await choose({ language: "en", next: "/events?lang=ja" }, { "Accept-Language": JAPANESE_BROWSER });
+    expect(chosen.status).toBe(303);
+    // Back to the page, without the address's own language (which would outweigh the choice).
+    expect(chosen.headers.location).toBe("/events");
+    expect(String(chosen.headers["set-cookie"])).toMatch(/^lang=en; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly/);
+    const cookie = cookieHeader(chosen);
+    for (const path of ["/", "/events", "/apply"]) {
+      const page = await get(path, { Cookie: cookie, "Accept-Language": JAPANESE_BROWSER });
+      expect(langOf(page.body), path).toBe("en");
+    }
+    const japanese = await get("/events", { Cookie: "lang=ja" });
+    expect(langOf(japanese.body)).toBe("ja");
+    expect(textOf(japanese.body)).toContain("予言");
+  });
+
+  it("passes over languages it does not offer and hints it cannot read, with no error", async () => {
+    const hints: Record<string, string>[] = [
+      { Cookie: "lang=xx" },
+      { Cookie: "lang=%00%ff" },
+      { "Accept-Language": "xx" },
+      { "Accept-Language": "*;q=0" },
+      { "Accept-Language": "ja;q=0, en;q=0.5" },
+      { "Accept-Language": `${"x".repeat(1_990)},ja` },
+      { "Accept-Language": "ja;q=abc, ja-JP;q=2" },
+    ];
+    for (const headers of hints) {
+      const page = await get("/", headers);
+      expect(page.status, JSON.stringify(headers)).toBe(200);
+      expect(langOf(page.body), JSON.stringify(headers)).toBe("en");
+    }
+    expect(langOf((await get("/?lang=xx", { "Accept-Language": JAPANESE_BROWSER })).body)).toBe("ja");
+    // A language the visitor once chose, no longer offered: the browser's language decides.
+    expect(langOf((await get("/", { Cookie: "lang=de", "Accept-Language": JAPANESE_BROWSER })).body)).toBe("ja");
+
+    const refused = await choose({ language: "xx", next: "/" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toBe("That language is not offered here.");
+    expect(refused.headers["set-cookie"]).toBeUndefined();
+    const refusedInJapanese = await choose({ language: "de" }, { "Accept-Language": JAPANESE_BROWSER });
+    expect(refusedInJapanese.status).toBe(400);
+    expect(refusedInJapanese.body).toBe("その言語はこのサイトでは選べません。");
+    // Never back to another site.
+    const elsewhere = await choose({ language: "ja", next: "//evil.example/x" });
+    expect(elsewhere.status).toBe(303);
+    expect(elsewhere.headers.location).toBe("/");
+    // From another site: refused like every other form.
+    const crossSite = await choose({ language: "ja" }, { Origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
+describe("without SITE_LANGUAGES", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await start({});
+  });
+  afterAll(() => server?.stop());
+
+  it("is English whatever the browser asks, with no language menu or alternates", async () => {
+    const page = await rawRequest(`${server.url}/`, { headers: { "Accept-Language": JAPANESE_BROWSER } });
+    expect(langOf(page.body)).toBe("en");
+    expect(textOf(page.body)).toContain("All Upcoming Events");
+    expect(page.body).not.toContain('action="/language"');
+    expect(page.body).not.toContain("hreflang");
+    expect(page.headers["content-language"]).toBeUndefined();
+  });
+
+  it("refuses to start with a language that has no catalogue, naming it", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "dwell-languages-"));
+    folders.push(dataDir);
+    const exited = await runServerProcess({ DATA_DIR: dataDir, SITE_LANGUAGES: "en,xx" });
+    expect(exited.code).not.toBe(0);
+    expect(exited.output).toContain("SITE_LANGUAGES: no catalogue for xx (messages/ has en, ja)");
+  });
+});
