@@ -2,6 +2,7 @@ import { paraglideVitePlugin } from "@inlang/paraglide-js";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { MESSAGES_COMPILE_OPTIONS } from "./messages.config.ts";
 
 /**
  * The modules every public page uses travel in one browser chunk, "site", with React and React
@@ -45,5 +46,5 @@ export default defineConfig({
     },
   },
   // The message catalogues (messages/*.json) compile to app/paraglide/ as they change.
-  plugins: [paraglideVitePlugin({ project: "./project.inlang" }), tailwindcss(), reactRouter()],
+  plugins: [paraglideVitePlugin(MESSAGES_COMPILE_OPTIONS), tailwindcss(), reactRouter()],
 });

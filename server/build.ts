@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const serverBundle = join(root, "build/server/index.js");
-const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
 
 function newestSourceChange(): number {
   let newest = 0;
