@@ -35,15 +35,21 @@ export function placeholdersOf(message: unknown): { names: string[] } | { broken
   const names = new Set<string>();
   for (const variant of message as Exclude<Message, string>) {
     if (typeof variant !== "object" || variant === null || typeof variant.match !== "object") return { broken: "a variant without its 'match'" };
+    const locals = new Set<string>();
     for (const declaration of variant.declarations ?? []) {
       const input = /^input\s+([A-Za-z_][A-Za-z0-9_]*)$/.exec(declaration.trim());
       if (input) names.add(input[1]!);
+      const local = /^local\s+([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(declaration.trim());
+      if (local) locals.add(local[1]!);
     }
+    const cases = Object.keys(variant.match);
+    // A count no case names would show the message's key: each needs its catch-all.
+    if (!cases.some((key) => /=(?:other|\*)$/.test(key))) return { broken: "no 'other' case, which any other count would need" };
     for (const text of Object.values(variant.match)) {
       if (typeof text !== "string") return { broken: "a variant's text is not a text" };
       const found = placeholdersOfText(text);
       if ("broken" in found) return found;
-      // Declared locals (e.g. a plural category) are not inputs.
+      for (const name of found.names) if (!locals.has(name)) names.add(name);
     }
   }
   return { names: [...names] };

@@ -8,7 +8,7 @@
  * browser's `Accept-Language`, and the site's default (the first of SITE_LANGUAGES). A language the
  * site does not offer, wherever it comes from, is passed over.
  */
-import { locales, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
+import { getLocale, locales, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
 
 /** Every language with a catalogue. */
 export const CATALOGUE_LANGUAGES: readonly string[] = locales;
@@ -20,6 +20,16 @@ export const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 /** Each language's name in its own words, for the language menu. */
 export const LANGUAGE_NAMES: Record<string, string> = { en: "English", ja: "日本語" };
+
+/** The language texts are being written in: the page's, the request's, or the site's default. */
+export const currentLanguage = (): string => getLocale();
+
+/** The locale `Intl` formats dates and numbers with for a language (English as in the US, spec section 9). */
+const INTL_LOCALES: Record<string, string> = { en: "en-US", ja: "ja-JP" };
+export const intlLocale = (language = currentLanguage()) => INTL_LOCALES[language] ?? language;
+
+/** A count as the page's language writes it ("1,287"). */
+export const formatCount = (count: number) => count.toLocaleString(intlLocale());
 
 /** The part of a header looked at: no language list a browser sends is longer. */
 const MAX_HEADER = 512;

@@ -9,7 +9,7 @@
  */
 import { clsx } from "clsx";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export interface DayState {
   today: boolean;
@@ -25,12 +25,27 @@ interface MonthCalendarProps {
   isMarked: (day: string) => boolean;
   /** The accessible name of a day's button; it should contain the number the button shows. */
   dayLabel: (day: string, state: DayState) => string;
+  /** The `Intl` locale the month and weekdays are written in (default en-US). */
+  locale?: string;
+  /** The month buttons' names, in the page's language. */
+  labels?: { previousMonth: string; nextMonth: string };
   className?: string;
 }
 
 const DAY_MS = 86_400_000;
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const monthCaption = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+const ENGLISH_LABELS = { previousMonth: "Go to the Previous Month", nextMonth: "Go to the Next Month" };
+
+/** The weekdays from Sunday, named in full (for screen readers) and shortly (the column heads). */
+function weekdaysOf(locale: string): { name: string; short: string }[] {
+  const long = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
+  const narrow = new Intl.DateTimeFormat(locale, { weekday: "narrow", timeZone: "UTC" });
+  // 2026-11-01 is a Sunday.
+  return Array.from({ length: 7 }, (_, i) => {
+    const day = Date.UTC(2026, 10, 1 + i);
+    const name = long.format(day);
+    return { name, short: locale.startsWith("en") ? name.slice(0, 2) : narrow.format(day) };
+  });
+}
 
 const utcOf = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 const dayOf = (utc: number) => new Date(utc).toISOString().slice(0, 10);
@@ -68,7 +83,18 @@ const KEY_MOVES: Record<string, (day: string, shift: boolean) => string> = {
   PageDown: (day, shift) => addMonths(day, shift ? 12 : 1),
 };
 
-export function MonthCalendar({ today, selected, onSelect, isMarked, dayLabel, className }: MonthCalendarProps) {
+export function MonthCalendar({
+  today,
+  selected,
+  onSelect,
+  isMarked,
+  dayLabel,
+  className,
+  locale = "en-US",
+  labels = ENGLISH_LABELS,
+}: MonthCalendarProps) {
+  const weekdays = useMemo(() => weekdaysOf(locale), [locale]);
+  const monthCaption = useMemo(() => new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }), [locale]);
   const [month, setMonth] = useState(() => monthOf(today));
   const [focusDay, setFocusDay] = useState<string | null>(null);
   const moveFocus = useRef(false);
@@ -107,13 +133,13 @@ export function MonthCalendar({ today, selected, onSelect, isMarked, dayLabel, c
         </p>
         <div className="flex gap-1">
           <MonthButton
-            label="Go to the Previous Month"
+            label={labels.previousMonth}
             disabled={month <= monthOf(today)}
             onClick={() => turnTo(addMonths(`${month}-01`, -1))}
           >
             <ChevronLeft aria-hidden="true" className="size-5" />
           </MonthButton>
-          <MonthButton label="Go to the Next Month" onClick={() => turnTo(addMonths(`${month}-01`, 1))}>
+          <MonthButton label={labels.nextMonth} onClick={() => turnTo(addMonths(`${month}-01`, 1))}>
             <ChevronRight aria-hidden="true" className="size-5" />
           </MonthButton>
         </div>
@@ -121,9 +147,9 @@ export function MonthCalendar({ today, selected, onSelect, isMarked, dayLabel, c
       <table ref={grid} role="grid" aria-labelledby={captionId} className="border-separate border-spacing-0.5">
         <thead>
           <tr>
-            {WEEKDAYS.map((name) => (
+            {weekdays.map(({ name, short }) => (
               <th key={name} scope="col" aria-label={name} className="h-8 text-xs font-normal text-mist-400">
-                {name.slice(0, 2)}
+                {short}
               </th>
             ))}
           </tr>

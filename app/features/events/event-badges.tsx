@@ -1,11 +1,12 @@
 import { ScrollText, Users } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
+import { m } from "~/paraglide/messages";
 
 export function ApplicationRequiredBadge() {
   return (
     <Badge tone="gold">
       <ScrollText aria-hidden="true" className="size-3" />
-      Application Required
+      {m.event_application_required()}
     </Badge>
   );
 }

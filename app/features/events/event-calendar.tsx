@@ -3,6 +3,8 @@ import { useMemo, useState } from "react";
 import { href, Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { MonthCalendar, type DayState } from "~/components/ui/month-calendar";
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { formatEventDate, localDayKey } from "./event-timing";
 import type { EventSummary } from "./events.server";
@@ -10,10 +12,10 @@ import type { EventSummary } from "./events.server";
 /** A day button's name: "Tuesday, November 24, 2026, events scheduled"; it contains the day's number. */
 function dayLabel(day: string, state: DayState): string {
   const parts = [formatEventDate(day)];
-  if (state.today) parts.unshift("Today");
-  if (state.marked) parts.push("events scheduled");
-  if (state.selected) parts.push("selected");
-  return parts.join(", ");
+  if (state.today) parts.unshift(m.calendar_today());
+  if (state.marked) parts.push(m.calendar_events_scheduled());
+  if (state.selected) parts.push(m.calendar_selected());
+  return parts.join(m.calendar_list_separator());
 }
 
 /**
@@ -45,13 +47,15 @@ export function EventCalendar({ events, now }: { events: EventSummary[]; now: st
           onSelect={setSelected}
           isMarked={(day) => eventsByDay.has(day)}
           dayLabel={dayLabel}
+          locale={intlLocale()}
+          labels={{ previousMonth: m.calendar_previous_month(), nextMonth: m.calendar_next_month() }}
         />
       </Card>
       <Card className="p-6" aria-live="polite">
         {selected === null ? (
-          <PanelMessage title="Select a Date" text="Click on the calendar to view events" />
+          <PanelMessage title={m.calendar_select_title()} text={m.calendar_select_text()} />
         ) : selectedEvents.length === 0 ? (
-          <PanelMessage title="No Events Scheduled" text="Check another date on the calendar" />
+          <PanelMessage title={m.calendar_none_title()} text={m.calendar_none_text()} />
         ) : (
           <div>
             <h3 className="font-display text-xl text-ember-300">

@@ -2,6 +2,7 @@ import { Badge } from "~/components/ui/badge";
 import { Globe } from "lucide-react";
 import { href, Link } from "react-router";
 import { clsx } from "clsx";
+import { m } from "~/paraglide/messages";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
 import type { EventSummary } from "./events.server";
@@ -33,9 +34,9 @@ export function EventCard({
       </Heading>
       {event.applicationRequired || event.maxAttendees || event.phase === "live" ? (
         <div className="flex flex-wrap gap-2">
-          {event.phase === "live" ? <Badge tone="live">LIVE NOW</Badge> : null}
+          {event.phase === "live" ? <Badge tone="live">{m.event_live_now()}</Badge> : null}
           {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
-          {event.maxAttendees ? <MaxAttendeesBadge label={`${event.maxAttendees} Max`} /> : null}
+          {event.maxAttendees ? <MaxAttendeesBadge label={m.event_max_attendees({ count: event.maxAttendees })} /> : null}
         </div>
       ) : null}
       <EventWhen event={event} compact />

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { inLanguage } from "~/utils/language.server";
 import {
   applicationDeadlineFor,
   applicationState,
@@ -231,6 +232,20 @@ describe("validTimeZone", () => {
     expect(validTimeZone("")).toBeNull();
     expect(validTimeZone(null)).toBeNull();
     expect(validTimeZone("x".repeat(200))).toBeNull();
+  });
+});
+
+describe("formatting in Japanese", () => {
+  it("writes the day, the time and the end the Japanese way, the event's zone as it is set", () => {
+    inLanguage("ja", () => {
+      expect(formatEventDate("2026-12-01")).toBe("2026年12月1日(火)");
+      expect(formatLongDateTime(at("2026-12-02T01:00:00Z"), "America/New_York")).toBe("2026年12月1日(火) 20:00 EST");
+      const event = { eventDate: "2026-11-21", eventTime: "20:00", timezone: "EST", endDate: "2026-11-22", endTime: "01:30" };
+      expect(eventTimeLabels(event, "Asia/Tokyo")).toEqual({ eventTime: "20:00 EST", viewerTime: "11月22日(日) 10:00 GMT+9" });
+      expect(eventEndLabel(event)).toBe("11月22日(日) 1:30 ESTまで");
+    });
+    // Outside, English as before.
+    expect(formatEventDate("2026-12-01")).toBe("Tuesday, December 1, 2026");
   });
 });
 

@@ -4,6 +4,9 @@
  * dates read. Pure functions of their inputs (`now` and time zones are always passed in), so the
  * server and the browser compute the same thing. See docs/decisions/002-time-model.md.
  */
+import { m } from "~/paraglide/messages";
+import { currentLanguage, intlLocale } from "~/utils/language";
+
 /** The zones an admin can choose for an event (spec section 9). */
 export const EVENT_TIMEZONES = ["UTC", "PST", "EST", "CST", "MST"] as const;
 export type EventTimezone = (typeof EVENT_TIMEZONES)[number];
@@ -218,13 +221,16 @@ export function validTimeZone(value: string | null | undefined): string | null {
   }
 }
 
-// Dates are shown in en-US (spec section 9). Formatters are cached: building one is costly.
+// Dates read in the page's language: en-US for English (spec section 9), the language's own way
+// otherwise; a zone's short name is always the English one ("EST"), as events are set in them.
+// Formatters are cached: building one is costly.
 const formatterCache = new Map<string, Intl.DateTimeFormat>();
-function formatter(options: Intl.DateTimeFormatOptions) {
-  const key = JSON.stringify(options);
+function formatter(options: Intl.DateTimeFormatOptions, language = currentLanguage()) {
+  const locale = intlLocale(language);
+  const key = `${locale} ${JSON.stringify(options)}`;
   let cached = formatterCache.get(key);
   if (!cached) {
-    cached = new Intl.DateTimeFormat("en-US", options);
+    cached = new Intl.DateTimeFormat(locale, options);
     formatterCache.set(key, cached);
   }
   const intl = cached;
@@ -236,9 +242,16 @@ function formatter(options: Intl.DateTimeFormatOptions) {
   };
 }
 
-/** "Saturday, November 28, 2026" */
+/** A day with its weekday, the way each language writes it in full. */
+const LONG_DATE: Record<string, Intl.DateTimeFormatOptions> = {
+  en: { dateStyle: "full" },
+  ja: { year: "numeric", month: "long", day: "numeric", weekday: "short" },
+};
+const longDateOptions = () => LONG_DATE[currentLanguage()] ?? { dateStyle: "full" };
+
+/** "Saturday, November 28, 2026"; "2026年11月28日(土)" */
 export function formatLongDate(instant: Date, timeZone: string): string {
-  return formatter({ dateStyle: "full", timeZone }).format(instant);
+  return formatter({ ...longDateOptions(), timeZone }).format(instant);
 }
 
 /** "Nov 28, 2026" */
@@ -253,13 +266,13 @@ export function formatTime(instant: Date, timeZone: string): string {
 
 /** "PST", "EDT", "GMT+1": the zone's short name at that instant. */
 export function formatZoneName(instant: Date, timeZone: string): string {
-  const parts = formatter({ timeZoneName: "short", timeZone }).formatToParts(instant);
+  const parts = formatter({ timeZoneName: "short", timeZone }, "en").formatToParts(instant);
   return parts.find((part) => part.type === "timeZoneName")?.value ?? timeZone;
 }
 
-/** "Saturday, November 28, 2026 at 11:59 PM PST" */
+/** "Saturday, November 28, 2026 at 11:59 PM PST"; "2026年11月28日(土) 23:59 PST" */
 export function formatLongDateTime(instant: Date, timeZone: string): string {
-  return `${formatLongDate(instant, timeZone)} at ${formatTime(instant, timeZone)} ${formatZoneName(instant, timeZone)}`;
+  return m.date_at_time({ date: formatLongDate(instant, timeZone), time: formatTime(instant, timeZone), zone: formatZoneName(instant, timeZone) });
 }
 
 /** The event's own date (long US style), read from its stored date without any zone shift. */
@@ -282,10 +295,9 @@ export function eventTimeLabels(event: EventSchedule, viewerTimeZone: string): E
   const viewerClock = `${formatTime(start, viewerTimeZone)} ${formatZoneName(start, viewerTimeZone)}`;
   if (viewerClock === eventTime) return { eventTime, viewerTime: null };
   const sameDay = localDayKey(start, viewerTimeZone) === localDayKey(start, zone);
-  const viewerDay = sameDay
-    ? ""
-    : `, ${formatter({ weekday: "short", month: "short", day: "numeric", timeZone: viewerTimeZone }).format(start)}`;
-  return { eventTime, viewerTime: `${viewerClock}${viewerDay}` };
+  if (sameDay) return { eventTime, viewerTime: viewerClock };
+  const day = formatter({ weekday: "short", month: "short", day: "numeric", timeZone: viewerTimeZone }).format(start);
+  return { eventTime, viewerTime: m.time_on_day({ time: viewerClock, day }) };
 }
 
 /** "until 9:00 PM PST", or "until 1:00 AM PST, Sun, Nov 29" when it ends on a later day: where the event happens. */
@@ -294,6 +306,6 @@ export function eventEndLabel(event: EventSchedule): string {
   const start = eventStart(event);
   const end = eventEnd(event);
   const clock = `${formatTime(end, zone)} ${formatZoneName(end, zone)}`;
-  if (localDayKey(end, zone) === localDayKey(start, zone)) return `until ${clock}`;
-  return `until ${clock}, ${formatter({ weekday: "short", month: "short", day: "numeric", timeZone: zone }).format(end)}`;
+  if (localDayKey(end, zone) === localDayKey(start, zone)) return m.event_until({ time: clock });
+  return m.event_until_day({ time: clock, day: formatter({ weekday: "short", month: "short", day: "numeric", timeZone: zone }).format(end) });
 }

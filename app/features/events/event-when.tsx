@@ -1,4 +1,5 @@
 import { CalendarDays, Clock } from "lucide-react";
+import { m } from "~/paraglide/messages";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { eventEndLabel, eventTimeLabels, formatEventDate, type EventSchedule } from "./event-timing";
 
@@ -17,7 +18,7 @@ export function EventWhen({ event, compact = false }: { event: EventSchedule; co
         <span>{eventTime}</span>
         <span className="text-mist-300">{eventEndLabel(event)}</span>
         {viewerTime ? (
-          <span className="text-mist-400">({viewerTime} your time)</span>
+          <span className="text-mist-400">{m.event_your_time({ time: viewerTime })}</span>
         ) : null}
       </p>
     </div>

@@ -2,28 +2,39 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
+import { m } from "~/paraglide/messages";
+import { formatCount, intlLocale } from "~/utils/language";
 
-export const REGIONS: Record<string, string> = {
-  us: "US West",
-  usw: "US West",
-  use: "US East",
-  eu: "Europe",
-  jp: "Japan",
-};
-export const INSTANCE_TYPES: Record<string, string> = {
-  public: "Public",
-  hidden: "Friends+",
-  friends: "Friends",
-  private: "Invite",
-  group: "Group",
-};
+/** A VRChat region's name in the page's language, or null for one it does not know. */
+export function regionName(region: string): string | null {
+  const names: Record<string, () => string> = {
+    us: m.region_us_west,
+    usw: m.region_us_west,
+    use: m.region_us_east,
+    eu: m.region_europe,
+    jp: m.region_japan,
+  };
+  return names[region]?.() ?? null;
+}
+
+/** A VRChat instance type's name in the page's language, or null for one it does not know. */
+export function instanceTypeName(type: string): string | null {
+  const names: Record<string, () => string> = {
+    public: m.instance_public,
+    hidden: m.instance_friends_plus,
+    friends: m.instance_friends,
+    private: m.instance_invite,
+    group: m.instance_group,
+  };
+  return names[type]?.() ?? null;
+}
 
 export function formatLong(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone }).format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "long", timeStyle: "short", timeZone }).format(new Date(iso));
 }
 
 export function formatDay(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "long", timeZone }).format(new Date(iso));
 }
 
 /** A picture from VRChat: loaded lazily, sized, and replaced by `fallback` when it fails. */
@@ -129,7 +140,7 @@ export function Figure({ value, label, tone = "text-mist-100" }: { value: number
   return (
     <div className="flex flex-col-reverse items-center rounded-2xl border border-aurora-400/20 bg-night-900/60 px-6 py-5">
       <dt className="text-sm font-semibold tracking-wide text-mist-400">{label}</dt>
-      <dd className={clsx("font-display text-4xl tabular-nums sm:text-5xl", tone)}>{value.toLocaleString("en-US")}</dd>
+      <dd className={clsx("font-display text-4xl tabular-nums sm:text-5xl", tone)}>{formatCount(value)}</dd>
     </div>
   );
 }

@@ -5,9 +5,11 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
 import { EmptyState } from "~/components/ui/empty-state";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
-import { initialMemberCount, isRecentEvent, isRecentPost, memberImageCandidates, memberName, orderMembers, platformEventStatus, plural, totalInVr, type GroupDataResponse, type Instance, type Member, type PlatformEvent, type Post } from "./group-data";
-import { CoverImage, Feed, formatDay, formatLong, INSTANCE_TYPES, REGIONS, RemoteImage, ToggleButton } from "./group-stats-parts";
+import { initialMemberCount, isRecentEvent, isRecentPost, memberImageCandidates, memberName, orderMembers, platformEventStatus, totalInVr, type GroupDataResponse, type Instance, type Member, type PlatformEvent, type Post } from "./group-data";
+import { CoverImage, Feed, formatDay, formatLong, instanceTypeName, regionName, RemoteImage, ToggleButton } from "./group-stats-parts";
 
 function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean }) {
   const capacity = instance.capacity ?? instance.world.capacity;
@@ -16,36 +18,36 @@ function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean })
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h4 className={clsx("truncate font-display text-mist-100", wide ? "text-3xl" : "text-xl")}>
-            {instance.world.name ?? "Unknown World"}
+            {instance.world.name ?? m.stats_unknown_world()}
           </h4>
-          {instance.world.authorName ? <p className="text-sm text-mist-400">by {instance.world.authorName}</p> : null}
+          {instance.world.authorName ? <p className="text-sm text-mist-400">{m.stats_world_by({ author: instance.world.authorName })}</p> : null}
         </div>
         <Badge tone="live" className="shrink-0">
           <Users aria-hidden="true" className="size-3" />
-          {plural(instance.userCount, "player")}
+          {m.stats_players({ count: instance.userCount, shown: formatCount(instance.userCount) })}
         </Badge>
       </div>
       <dl className={clsx("mt-4 grid gap-3 text-sm", wide ? "grid-cols-2 sm:grid-cols-4" : "grid-cols-2")}>
         <div>
-          <dt className="text-mist-400">Players</dt>
+          <dt className="text-mist-400">{m.stats_players_label()}</dt>
           <dd className="font-semibold text-mist-100 tabular-nums">
             {instance.userCount} / {capacity ?? "?"}
           </dd>
         </div>
         <div>
-          <dt className="text-mist-400">Recommended</dt>
+          <dt className="text-mist-400">{m.stats_recommended()}</dt>
           <dd className="font-semibold text-mist-100">{instance.world.recommendedCapacity ?? "?"}</dd>
         </div>
         <div>
-          <dt className="text-mist-400">Region</dt>
+          <dt className="text-mist-400">{m.stats_region()}</dt>
           <dd className="font-semibold text-mist-100">
-            {instance.region ? (REGIONS[instance.region] ?? instance.region.toUpperCase()) : "?"}
+            {instance.region ? (regionName(instance.region) ?? instance.region.toUpperCase()) : "?"}
           </dd>
         </div>
         <div>
-          <dt className="text-mist-400">Type</dt>
+          <dt className="text-mist-400">{m.stats_type()}</dt>
           <dd className="font-semibold text-mist-100">
-            {instance.type ? (INSTANCE_TYPES[instance.type] ?? instance.type) : "?"}
+            {instance.type ? (instanceTypeName(instance.type) ?? instance.type) : "?"}
           </dd>
         </div>
       </dl>
@@ -62,10 +64,10 @@ export function LiveNow({ instances }: { instances: Instance[] }) {
           <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75 motion-reduce:animate-none" />
           <span className="relative inline-flex size-2.5 rounded-full bg-emerald-400" />
         </span>
-        Live Now
+        {m.stats_live_now()}
       </p>
       <h3 id="live-now-heading" className="mt-2 font-display text-3xl text-mist-100">
-        {inVr.toLocaleString("en-US")} {inVr === 1 ? "PLAYER" : "PLAYERS"} IN VR
+        {m.stats_in_vr({ count: inVr, shown: formatCount(inVr) })}
       </h3>
       {instances.length === 1 ? (
         <div className="mt-5">
@@ -83,9 +85,9 @@ export function LiveNow({ instances }: { instances: Instance[] }) {
 }
 
 const STATUS_BADGES = {
-  live: { label: "LIVE NOW", tone: "live" },
-  upcoming: { label: "UPCOMING", tone: "aurora" },
-  past: { label: "PAST EVENT", tone: "muted" },
+  live: { label: m.event_live_now, tone: "live" },
+  upcoming: { label: m.stats_upcoming, tone: "aurora" },
+  past: { label: m.stats_past_event, tone: "muted" },
 } as const;
 
 function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
@@ -97,17 +99,17 @@ function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
       <div className="space-y-3 p-5">
         <div className="flex items-start justify-between gap-3">
           <h4 className="font-display text-xl text-mist-100">{event.title}</h4>
-          <Badge tone={status.tone} className="shrink-0">{status.label}</Badge>
+          <Badge tone={status.tone} className="shrink-0">{status.label()}</Badge>
         </div>
         {event.description ? <p className="line-clamp-4 text-sm whitespace-pre-line text-mist-300">{event.description}</p> : null}
         <dl className="space-y-1 text-sm">
           <div className="flex gap-2">
-            <dt className="text-mist-400">Starts:</dt>
+            <dt className="text-mist-400">{m.stats_starts()}</dt>
             <dd className="text-mist-100">{formatLong(event.startsAt, timeZone)}</dd>
           </div>
           {event.endsAt ? (
             <div className="flex gap-2">
-              <dt className="text-mist-400">Ends:</dt>
+              <dt className="text-mist-400">{m.stats_ends()}</dt>
               <dd className="text-mist-100">{formatLong(event.endsAt, timeZone)}</dd>
             </div>
           ) : null}
@@ -122,7 +124,7 @@ function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
           {event.attendeeCount !== null ? (
             <span className="flex items-center gap-1.5">
               <Users aria-hidden="true" className="size-4 text-aurora-300" />
-              {event.attendeeCount === 1 ? "1 person interested" : `${event.attendeeCount.toLocaleString("en-US")} people interested`}
+              {m.stats_interested({ count: event.attendeeCount, shown: formatCount(event.attendeeCount) })}
             </span>
           ) : null}
         </div>
@@ -153,12 +155,12 @@ export function EventsTab({ events, now }: { events: PlatformEvent[]; now: Date 
       empty={
         <EmptyState
           icon={<CalendarDays className="size-8" />}
-          title="No Recent Events"
-          description="Check back later for scheduled VRChat community events!"
+          title={m.stats_no_events_title()}
+          description={m.stats_no_events_text()}
         />
       }
-      moreLabel={(older) => `Load More Events (${older} older)`}
-      lessLabel="Show Recent Only"
+      moreLabel={(older) => m.stats_more_events({ older })}
+      lessLabel={m.stats_recent_only()}
     />
   );
 }
@@ -171,7 +173,7 @@ function PostCard({ post }: { post: Post }) {
       <div className="space-y-2 p-5">
         <h4 className="font-display text-xl text-mist-100">{post.title}</h4>
         {post.text ? <p className="text-sm whitespace-pre-line text-mist-300">{post.text}</p> : null}
-        <p className="text-xs text-mist-400">Posted {formatDay(post.createdAt, timeZone)}</p>
+        <p className="text-xs text-mist-400">{m.stats_posted({ day: formatDay(post.createdAt, timeZone) })}</p>
       </div>
     </Card>
   );
@@ -186,9 +188,9 @@ export function PostsTab({ posts, now }: { posts: Post[]; now: Date }) {
       // With nothing recent, every post is shown (spec section 5).
       limited={recent.length > 0 ? recent : ordered}
       render={(post) => <PostCard key={post.id} post={post} />}
-      empty={<EmptyState icon={<Megaphone className="size-8" />} title="No Recent Posts" description="Stay tuned for VRChat community updates!" />}
-      moreLabel={(older) => `Load More Posts (${older} older)`}
-      lessLabel="Show Recent Only"
+      empty={<EmptyState icon={<Megaphone className="size-8" />} title={m.stats_no_posts_title()} description={m.stats_no_posts_text()} />}
+      moreLabel={(older) => m.stats_more_posts({ older })}
+      lessLabel={m.stats_recent_only()}
     />
   );
 }
@@ -197,7 +199,7 @@ function AvatarPlaceholder({ representing }: { representing: boolean }) {
   return (
     <span
       role="img"
-      aria-label="No picture"
+      aria-label={m.stats_no_picture()}
       className={clsx(
         "flex size-14 shrink-0 items-center justify-center rounded-full border",
         representing ? "border-ember-400/60 bg-ember-400/10 text-ember-300" : "border-aurora-400/30 bg-night-800 text-aurora-300",
@@ -235,7 +237,7 @@ function MemberCard({ member }: { member: Member }) {
         {representing ? (
           <Badge tone="gold" className="mt-1">
             <Crown aria-hidden="true" className="size-3" />
-            REPRESENTING
+            {m.stats_representing()}
           </Badge>
         ) : null}
       </div>
@@ -250,15 +252,15 @@ export function MembersTab({ data }: { data: GroupDataResponse }) {
     const worlds = data.instances.length;
     return (
       <Card className="p-8 text-center">
-        <p className="font-display text-4xl text-emerald-300 tabular-nums">{data.group.onlineMemberCount.toLocaleString("en-US")}</p>
-        <p className="text-sm font-semibold text-mist-400">Members Online</p>
+        <p className="font-display text-4xl text-emerald-300 tabular-nums">{formatCount(data.group.onlineMemberCount)}</p>
+        <p className="text-sm font-semibold text-mist-400">{m.stats_members_online()}</p>
         <p className="mx-auto mt-4 max-w-md text-mist-300">
-          Individual member profiles are not available through the public API.
+          {m.stats_members_private()}
         </p>
         {worlds > 0 ? (
           <p className="mt-3 flex items-center justify-center gap-2 text-mist-100">
             <Globe2 aria-hidden="true" className="size-4 text-aurora-300" />
-            Active in {worlds} {worlds === 1 ? "World" : "Worlds"}
+            {m.stats_active_worlds({ count: worlds })}
           </p>
         ) : null}
       </Card>
@@ -269,13 +271,13 @@ export function MembersTab({ data }: { data: GroupDataResponse }) {
   const more = members.length - initial;
   return (
     <div className="space-y-6">
-      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Members">
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={m.stats_members()}>
         {shown.map((member) => (
           <MemberCard key={member.id} member={member} />
         ))}
       </ul>
       {more > 0 ? (
-        <ToggleButton expanded={showAll} onToggle={setShowAll} label={showAll ? "Show Less" : `Load More Members (${more} more)`} />
+        <ToggleButton expanded={showAll} onToggle={setShowAll} label={showAll ? m.stats_show_less() : m.stats_more_members({ more })} />
       ) : null}
     </div>
   );
@@ -284,16 +286,16 @@ export function MembersTab({ data }: { data: GroupDataResponse }) {
 export function ActivityStats({ data, now }: { data: GroupDataResponse; now: Date }) {
   const past = data.events.filter((event) => platformEventStatus(event, now) === "past").length;
   const rows: [string, number][] = [
-    ["Upcoming Events", data.events.length - past],
-    ["Past Events", past],
-    ["Posts Available", data.posts.length],
-    ["Total Items", data.events.length + data.posts.length],
+    [m.stats_upcoming_events(), data.events.length - past],
+    [m.stats_past_events(), past],
+    [m.stats_posts_available(), data.posts.length],
+    [m.stats_total_items(), data.events.length + data.posts.length],
   ];
   return (
     <Card className="h-fit p-6">
       <h3 className="flex items-center gap-2 font-display text-xl text-mist-100">
         <Sparkles aria-hidden="true" className="size-5 text-ember-300" />
-        Activity Stats
+        {m.stats_activity()}
       </h3>
       <dl className="mt-4 divide-y divide-aurora-400/10">
         {rows.map(([label, value]) => (

@@ -9,6 +9,7 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { m } from "~/paraglide/messages";
 import { GROUP_DATA_FAILED, GROUP_PARTS, type GroupDataResponse, type GroupDataState, type GroupPart } from "./group-data";
 import { useGroupData } from "./live-group";
 import { SCROLL_DELAY_MS, scrollToStats, STATS_ANCHOR, type StatsScrollState } from "./nav-stats";
@@ -29,12 +30,12 @@ function minutesAgo(iso: string, now: Date): number {
   return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
 }
 
-const PART_LABEL: Record<GroupPart, string> = {
-  group: "member counts",
-  instances: "live instances",
-  posts: "posts",
-  events: "events",
-  members: "members",
+const PART_LABEL: Record<GroupPart, () => string> = {
+  group: m.stats_part_group,
+  instances: m.stats_part_instances,
+  posts: m.stats_part_posts,
+  events: m.stats_part_events,
+  members: m.stats_part_members,
 };
 
 /** The parts whose last read failed, each with its own age ("posts from 12 min ago"), or null. */
@@ -44,9 +45,11 @@ function staleParts(data: GroupDataResponse, now: Date): string | null {
   return failing
     .map((part) => {
       const fetchedAt = data.parts?.[part]?.fetchedAt;
-      return fetchedAt ? `${PART_LABEL[part]} from ${minutesAgo(fetchedAt, now)} min ago` : `${PART_LABEL[part]} not available yet`;
+      return fetchedAt
+        ? m.stats_part_from({ part: PART_LABEL[part](), minutes: minutesAgo(fetchedAt, now) })
+        : m.stats_part_missing({ part: PART_LABEL[part]() });
     })
-    .join(", ");
+    .join(m.calendar_list_separator());
 }
 
 function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
@@ -54,39 +57,39 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
     <>
       {data.source === "demo" ? (
         <p className="mt-4 flex flex-wrap items-center justify-center gap-2 text-sm text-mist-300">
-          <Badge tone="gold">Demo data</Badge>
-          VRChat is not connected yet: these figures are an example.
+          <Badge tone="gold">{m.stats_demo_badge()}</Badge>
+          {m.stats_demo_text()}
         </p>
       ) : data.stale ? (
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-sm text-ember-300">
           <Wifi aria-hidden="true" className="size-4" />
-          VRChat is not answering right now: showing figures from {minutesAgo(data.fetchedAt, now)} min ago.
+          {m.stats_stale({ minutes: minutesAgo(data.fetchedAt, now) })}
         </p>
       ) : staleParts(data, now) ? (
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-center text-sm text-ember-300">
           <Wifi aria-hidden="true" className="size-4 shrink-0" />
-          Not the latest from VRChat: {staleParts(data, now)}.
+          {m.stats_stale_parts({ parts: staleParts(data, now) ?? "" })}
         </p>
       ) : null}
 
       <dl className="mx-auto mt-8 grid max-w-2xl grid-cols-2 gap-4">
-        <Figure value={data.group.memberCount} label="Total Members" />
-        <Figure value={data.group.onlineMemberCount} label="Online Now" tone="text-emerald-300" />
+        <Figure value={data.group.memberCount} label={m.stats_total_members()} />
+        <Figure value={data.group.onlineMemberCount} label={m.stats_online_now()} tone="text-emerald-300" />
       </dl>
 
       {data.instances.length > 0 ? <LiveNow instances={data.instances} /> : null}
 
       <div className="mt-12 grid gap-8 lg:grid-cols-[1fr_18rem]">
         <Tabs defaultValue="events">
-          <TabsList aria-label="Community activity" fill>
+          <TabsList aria-label={m.stats_community_activity()} fill>
             <TabsTrigger value="events" compact>
-              VRC Events <CountBadge count={data.events.length} />
+              {m.stats_tab_events()} <CountBadge count={data.events.length} />
             </TabsTrigger>
             <TabsTrigger value="posts" compact>
-              VRC Posts <CountBadge count={data.posts.length} />
+              {m.stats_tab_posts()} <CountBadge count={data.posts.length} />
             </TabsTrigger>
             <TabsTrigger value="members" compact>
-              Members <CountBadge count={data.members.length} />
+              {m.stats_members()} <CountBadge count={data.members.length} />
             </TabsTrigger>
           </TabsList>
           <TabsContent value="events">
@@ -107,7 +110,7 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
 
 function LoadingCards() {
   return (
-    <div role="status" aria-label="Loading VRChat data" className="mt-8 grid gap-5 md:grid-cols-2">
+    <div role="status" aria-label={m.stats_loading()} className="mt-8 grid gap-5 md:grid-cols-2">
       {[0, 1].map((key) => (
         <Card key={key} className="space-y-4 p-6">
           <Skeleton className="aspect-video w-full" />
@@ -136,9 +139,9 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
   return (
     <section id={STATS_ANCHOR} tabIndex={-1} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 outline-none sm:px-6">
       <div className="text-center">
-        <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">Live from VRChat</p>
+        <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">{m.stats_kicker()}</p>
         <h2 id="stats-heading" className="mt-2 font-display text-4xl text-mist-100">
-          The Dwellers Right Now
+          {m.stats_heading()}
         </h2>
       </div>
       {state.status === "ready" ? (
@@ -148,7 +151,7 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
       ) : (
         <Card role="alert" tone="danger" className="mx-auto mt-8 max-w-xl p-6 text-center">
           <AlertTriangle aria-hidden="true" className="mx-auto size-8 text-red-300" />
-          <h3 className="mt-3 font-display text-2xl text-mist-100">Error Loading VRChat Data</h3>
+          <h3 className="mt-3 font-display text-2xl text-mist-100">{m.stats_error()}</h3>
           <p className="mt-2 text-mist-300">{state.message || GROUP_DATA_FAILED}</p>
         </Card>
       )}

@@ -1,5 +1,7 @@
 import type { MouseEvent } from "react";
 import { href, Link, useLocation, useNavigate } from "react-router";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { useGroupSummary } from "./live-group";
 
 /** The home page section the LIVE NOW button scrolls to. */
@@ -48,8 +50,8 @@ function LiveNowButton({ inVr }: { inVr: number }) {
         <span className="relative inline-flex size-2.5 rounded-full bg-emerald-400" />
       </span>
       <span className="flex flex-col leading-tight sm:flex-row sm:gap-2">
-        <span className="tracking-widest">LIVE NOW</span>
-        <span className="text-[0.7rem] font-semibold text-emerald-100 sm:text-xs">{`${inVr.toLocaleString("en-US")} in VR`}</span>
+        <span className="tracking-widest">{m.nav_live_now()}</span>
+        <span className="text-[0.7rem] font-semibold text-emerald-100 sm:text-xs">{m.nav_in_vr({ count: formatCount(inVr) })}</span>
       </span>
     </Link>
   );
@@ -62,14 +64,14 @@ export function NavStats() {
   return (
     <div className="flex items-center gap-2 sm:gap-3">
       {summary.live ? <LiveNowButton inVr={summary.inVr} /> : null}
-      <dl className="flex items-center gap-2 text-center leading-tight sm:gap-3" aria-label="Group figures">
+      <dl className="flex items-center gap-2 text-center leading-tight sm:gap-3" aria-label={m.nav_group_figures()}>
         <div className="flex flex-col-reverse">
-          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">Members</dt>
-          <dd className="text-sm font-bold text-mist-100 tabular-nums">{summary.memberCount.toLocaleString("en-US")}</dd>
+          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">{m.nav_members()}</dt>
+          <dd className="text-sm font-bold text-mist-100 tabular-nums">{formatCount(summary.memberCount)}</dd>
         </div>
         <div className="flex flex-col-reverse">
-          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">Online</dt>
-          <dd className="text-sm font-bold text-emerald-300 tabular-nums">{summary.onlineMemberCount.toLocaleString("en-US")}</dd>
+          <dt className="text-[0.65rem] font-semibold tracking-wider text-mist-400">{m.nav_online()}</dt>
+          <dd className="text-sm font-bold text-emerald-300 tabular-nums">{formatCount(summary.onlineMemberCount)}</dd>
         </div>
       </dl>
     </div>
