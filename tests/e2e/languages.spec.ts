@@ -1,0 +1,84 @@
+/**
+ * The site in Japanese as a Japanese visitor meets it, in Chromium whose language is Japanese, on
+ * a site offering English and Japanese: the home page in Japanese (lang="ja", axe clean) at a
+ * phone's and a desktop's width, then English chosen from the footer, kept across pages and visits.
+ * The Japanese home page's screenshots are attached to the test report.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./axe";
+import { hydrated } from "./hydrated";
+import { startOwnSite, type OwnSite } from "./own-site";
+
+let site: OwnSite;
+
+test.beforeAll(async () => {
+  site = await startOwnSite({ email: "gengo@dwell.example", password: "kotoba-no-mori" }, { SITE_LANGUAGES: "en,ja" });
+});
+test.afterAll(async () => {
+  await site?.stop();
+});
+
+test.use({ locale: "ja-JP", timezoneId: "Asia/Tokyo" });
+
+function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return errors;
+}
+
+for (const width of [390, 1280]) {
+  test(`a Japanese browser reads the home page in Japanese at ${width} px`, async ({ page }, testInfo) => {
+    const errors = watchErrors(page);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${site.url}/`);
+    await hydrated(page);
+    await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+    await expect(page.getByRole("heading", { name: "これからのイベント" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "イベントカレンダー" })).toBeVisible();
+    await expect(page.getByText("日付を選んでください")).toBeVisible();
+    // Dates the Japanese way, in the event's own zone.
+    await expect(page.getByText("2026年").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: "イベントに申し込む" })).toBeVisible();
+    await expect(page.getByText("All Upcoming Events")).toHaveCount(0);
+    await expectNoSeriousViolations(page, `the Japanese home page at ${width} px`);
+    await testInfo.attach(`home-ja-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+    expect(errors).toEqual([]);
+  });
+}
+
+test("English chosen from the footer stays across pages and visits", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/events`);
+  await hydrated(page);
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+  const footer = page.locator("footer");
+  await footer.getByLabel("言語").selectOption("en");
+  await footer.getByRole("button", { name: "切り替える" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page).toHaveURL(`${site.url}/events`);
+  await expect(footer.getByLabel("Language")).toHaveValue("en");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "The Calling" }).click();
+  await expect(page.getByRole("heading", { name: "All Upcoming Events" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+
+  // Another visit, the browser still Japanese: the choice holds.
+  await page.goto(`${site.url}/`);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { name: "All Upcoming Events" })).toBeVisible();
+
+  // And back to Japanese, without a script (the menu is a plain form).
+  const context = await page.context().browser()!.newContext({ locale: "en-US", javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await plain.goto(`${site.url}/events`);
+  await expect(plain.locator("html")).toHaveAttribute("lang", "en");
+  await plain.locator("footer").getByLabel("Language").selectOption("ja");
+  await plain.locator("footer").getByRole("button", { name: "Change" }).click();
+  await expect(plain.locator("html")).toHaveAttribute("lang", "ja");
+  await expect(plain).toHaveURL(`${site.url}/events`);
+  await context.close();
+  expect(errors).toEqual([]);
+});
