@@ -39,7 +39,7 @@ import {
 } from "~/features/applications/spam-guard.server";
 import { CROWD_FIELD, issueCrowdChallenge, proofVerdict, readCrowdProof, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
-import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
+import { applicationClosedNotice, eventNotFoundMessage } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { toApplicationNotification } from "~/features/notifications/application-notification";
@@ -116,7 +116,7 @@ export async function submitPublicApplication(
   let eventUrl: string | null = null;
   if (eventId) {
     const event = await getEvent(db, eventId);
-    if (!event) return { ok: false, status: 404, error: EVENT_NOT_FOUND_MESSAGE };
+    if (!event) return { ok: false, status: 404, error: eventNotFoundMessage() };
     const state = applicationState(event, now);
     if (state !== "open") return { ok: false, status: 403, error: applicationClosedNotice(state) ?? CLOSED_MESSAGE };
     scope = { kind: "event", eventId: event.id };

@@ -7,7 +7,7 @@ import { LazyToaster, showToast } from "~/components/ui/lazy-toast";
 import { appContext } from "~/context";
 import { ApplicationForm, SUBMIT_LABEL } from "~/features/applications/application-form";
 import { listFormQuestionsKept, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
-import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "~/features/events/application-notice";
+import { applicationClosedNotice, eventNotFoundMessage } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { formGuardsFor, submitPublicApplication, type SubmissionOutcome } from "~/flows/submit-application.server";
@@ -133,7 +133,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
     return (
       <Shell>
         <Card className="p-10 text-center">
-          <p className="font-display text-2xl text-mist-100">{loaderData.loadError ?? EVENT_NOT_FOUND_MESSAGE}</p>
+          <p className="font-display text-2xl text-mist-100">{loaderData.loadError ?? eventNotFoundMessage()}</p>
         </Card>
       </Shell>
     );

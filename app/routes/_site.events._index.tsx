@@ -5,6 +5,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
 import { listEvents, orEmpty } from "~/features/events/events.server";
+import { m } from "~/paraglide/messages";
 import { previewMeta } from "~/utils/preview-meta.server";
 import type { Route } from "./+types/_site.events._index";
 
@@ -16,7 +17,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const events = await orEmpty(listEvents(db, new Date()), "events");
   const feed = new URL("/events.ics", config.PUBLIC_URL);
   return {
-    meta: previewMeta(config.PUBLIC_URL, { title: "The Prophecies · Dwell", previewTitle: "The Prophecies: the Dwellers' events", description: INTRO, path: "/events" }),
+    meta: previewMeta(config.PUBLIC_URL, {
+      title: m.events_title(),
+      previewTitle: m.events_preview_title(),
+      description: m.events_intro(),
+      path: "/events",
+    }),
     // Calendar apps subscribe to webcal:// links (the same address, fetched over http(s)).
     subscribeUrl: `webcal://${feed.host}${feed.pathname}`,
     upcoming: events.filter((event) => !event.isPast),
@@ -25,11 +31,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-const INTRO = "Gatherings foretold: what the Dwellers are planning next, and the nights already past.";
-
 // A route's meta replaces the root's: the loader gives the whole set, preview tags included.
 export function meta({ loaderData }: Route.MetaArgs) {
-  return loaderData?.meta ?? [{ title: "The Prophecies · Dwell" }];
+  return loaderData?.meta ?? [{ title: m.events_title() }];
 }
 
 /** One column for one upcoming event, two for two, three on large screens for more. */
@@ -44,19 +48,19 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
   const none = upcoming.length === 0 && past.length === 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <h1 className="font-display text-5xl text-mist-100">The Prophecies</h1>
+      <h1 className="font-display text-5xl text-mist-100">{m.nav_prophecies()}</h1>
       <p className="mt-3 max-w-2xl text-mist-300">
-        {INTRO}
+        {m.events_intro()}
       </p>
       <p className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <a href={subscribeUrl} className="inline-flex items-center gap-1.5 font-semibold text-aurora-300 underline hover:text-ember-300">
           <CalendarSync aria-hidden="true" className="size-4" />
-          Subscribe to calendar
+          {m.events_subscribe()}
         </a>
         <span className="text-mist-400">
-          or{" "}
+          {m.events_or()}{" "}
           <a href={href("/events.ics")} className="text-aurora-300 underline hover:text-ember-300">
-            download it (.ics)
+            {m.events_download()}
           </a>
         </span>
       </p>
@@ -65,19 +69,19 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
         <EmptyState
           className="mt-10"
           icon={<CalendarX aria-hidden="true" className="size-10" />}
-          title="No Events Scheduled"
-          description="Check back soon for upcoming DWELL events and community gatherings."
+          title={m.calendar_none_title()}
+          description={m.events_none_text()}
         />
       ) : (
         <>
           <section aria-labelledby="upcoming-heading" className="mt-10">
             <h2 id="upcoming-heading" className="mb-6 font-display text-3xl text-ember-300">
-              Prophesied Meetings
+              {m.events_upcoming_heading()}
             </h2>
             {upcoming.length === 0 ? (
               <EmptyState
-                title="No Events Scheduled"
-                description="Check back soon for upcoming DWELL events and community gatherings."
+                title={m.calendar_none_title()}
+                description={m.events_none_text()}
               />
             ) : (
               <div className={clsx("grid gap-6", upcomingGrid(upcoming.length))}>
@@ -90,7 +94,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
           {past.length > 0 ? (
             <section aria-labelledby="past-heading" className="mt-16">
               <h2 id="past-heading" className="mb-6 font-display text-2xl text-mist-400">
-                Past Events
+                {m.stats_past_events()}
               </h2>
               <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
                 {past.map((event) => (

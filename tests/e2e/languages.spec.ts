@@ -49,6 +49,26 @@ for (const width of [390, 1280]) {
   });
 }
 
+test("a Japanese browser reads the events and an event's page in Japanese", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`${site.url}/events`);
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1, name: "予言" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "予言された集い" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "カレンダーに登録" })).toBeVisible();
+  await expectNoSeriousViolations(page, "the Japanese events page");
+  await page.getByRole("link", { name: /The Gathering at the Threshold/ }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "The Gathering at the Threshold" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "予言に戻る" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "このイベントについて" })).toBeVisible();
+  await expect(page.getByText("申し込み制")).toBeVisible();
+  await page.getByRole("tab", { name: "申し込みについて" }).click();
+  await expect(page.getByText("申し込み締め切り")).toBeVisible();
+  await expectNoSeriousViolations(page, "a Japanese event page");
+  expect(errors).toEqual([]);
+});
+
 test("English chosen from the footer stays across pages and visits", async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto(`${site.url}/events`);

@@ -1,6 +1,8 @@
+import { m } from "~/paraglide/messages";
 import type { ApplicationState } from "./event-timing";
 
-export const EVENT_NOT_FOUND_MESSAGE = "Event not found or could not be loaded";
+/** "Event not found or could not be loaded", in the page's language. */
+export const eventNotFoundMessage = () => m.event_not_found();
 
 /** Why an event that takes applications is not taking them now (spec, event detail). */
 export function applicationClosedNotice(state: ApplicationState): string | null {
@@ -9,10 +11,10 @@ export function applicationClosedNotice(state: ApplicationState): string | null 
     case "not-required":
       return null;
     case "event-past":
-      return "This event has already occurred";
+      return m.event_already_occurred();
     case "deadline-passed":
-      return "Application deadline has passed";
+      return m.event_deadline_passed();
     default:
-      return "Applications are not currently available";
+      return m.event_applications_unavailable();
   }
 }

@@ -7,9 +7,10 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { m } from "~/paraglide/messages";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { ApplicationRequiredBadge, MaxAttendeesBadge } from "./event-badges";
-import { applicationClosedNotice, EVENT_NOT_FOUND_MESSAGE } from "./application-notice";
+import { applicationClosedNotice, eventNotFoundMessage } from "./application-notice";
 import { addToCalendarUrl, outlookCalendarUrl } from "./calendar-link";
 import { formatLongDateTime, formatShortDate, zoneOf } from "./event-timing";
 import type { SeriesOnPage } from "./event-series";
@@ -17,7 +18,7 @@ import { EventWhen } from "./event-when";
 import type { EventDetail } from "./events.server";
 
 function BackToEvents() {
-  return <BackLink to={href("/events")}>Back to Prophecies</BackLink>;
+  return <BackLink to={href("/events")}>{m.event_back()}</BackLink>;
 }
 
 export function EventNotFound() {
@@ -25,7 +26,7 @@ export function EventNotFound() {
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <BackToEvents />
       <Card className="mt-8 p-10 text-center">
-        <p className="font-display text-2xl text-mist-100">{EVENT_NOT_FOUND_MESSAGE}</p>
+        <p className="font-display text-2xl text-mist-100">{eventNotFoundMessage()}</p>
       </Card>
     </div>
   );
@@ -38,23 +39,23 @@ function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string
     <details className="group relative mt-3">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg text-sm font-semibold text-aurora-300 hover:text-ember-300">
         <CalendarPlus aria-hidden="true" className="size-4" />
-        Add to calendar
+        {m.event_add_to_calendar()}
         <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
       </summary>
       <ul className="mt-2 w-60 rounded-xl border border-aurora-400/20 bg-night-900 p-1 shadow-xl">
         <li>
           <a className={link} href={addToCalendarUrl(event, pageUrl)} target="_blank" rel="noopener noreferrer">
-            Google Calendar<span className="sr-only"> (opens in a new tab)</span>
+            Google Calendar<span className="sr-only"> {m.event_new_tab()}</span>
           </a>
         </li>
         <li>
           <a className={link} href={outlookCalendarUrl(event, pageUrl)} target="_blank" rel="noopener noreferrer">
-            Outlook<span className="sr-only"> (opens in a new tab)</span>
+            Outlook<span className="sr-only"> {m.event_new_tab()}</span>
           </a>
         </li>
         <li>
           <a className={link} href={href("/events/:id/calendar.ics", { id: event.id })} download>
-            Apple Calendar and others (.ics)
+            {m.event_apple_calendar()}
           </a>
         </li>
       </ul>
@@ -74,7 +75,7 @@ function SeriesNote({ series }: { series: SeriesOnPage }) {
       </p>
       {series.next.length > 0 ? (
         <p className="mt-1">
-          Next:{" "}
+          {m.event_series_next()}{" "}
           {series.next.map((next, index) => (
             <span key={next.id}>
               {index > 0 ? " · " : null}
@@ -118,11 +119,11 @@ export function EventDetailView({
         <div>
           <h1 className="font-display text-4xl text-mist-100 sm:text-5xl">{event.title}</h1>
           <div className="mt-3 flex flex-wrap gap-2">
-            {event.isPast ? <Badge tone="muted">Past Event</Badge> : null}
-            {event.phase === "live" ? <Badge tone="live">LIVE NOW</Badge> : null}
+            {event.isPast ? <Badge tone="muted">{m.event_past_badge()}</Badge> : null}
+            {event.phase === "live" ? <Badge tone="live">{m.event_live_now()}</Badge> : null}
             {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
             {event.maxAttendees ? (
-              <MaxAttendeesBadge label={`Max ${event.maxAttendees} Dwellers`} />
+              <MaxAttendeesBadge label={m.event_max_dwellers({ count: event.maxAttendees })} />
             ) : null}
             {places && !event.isPast ? (
               <Badge tone="gold" data-testid="places-left">
@@ -133,12 +134,12 @@ export function EventDetailView({
         </div>
         {open ? (
           <Button asChild size="lg" className="shrink-0">
-            <Link to={applyPath}>Apply Now</Link>
+            <Link to={applyPath}>{m.event_apply_now()}</Link>
           </Button>
         ) : null}
         {joinUrl ? (
           <Button asChild size="lg" variant="gold" className="shrink-0">
-            <a href={joinUrl} target="_blank" rel="noopener noreferrer">Join in VRChat</a>
+            <a href={joinUrl} target="_blank" rel="noopener noreferrer">{m.event_join_in_vrchat()}</a>
           </Button>
         ) : null}
       </header>
@@ -150,12 +151,12 @@ export function EventDetailView({
       ) : null}
 
       <div className="mt-8 grid gap-4 sm:grid-cols-2">
-        <InfoCard icon={<CalendarDays className="size-5" />} title="When">
+        <InfoCard icon={<CalendarDays className="size-5" />} title={m.event_when()}>
           <EventWhen event={event} />
           {event.isPast ? null : <AddToCalendar event={event} pageUrl={pageUrl} />}
           {series ? <SeriesNote series={series} /> : null}
         </InfoCard>
-        <InfoCard icon={<Globe className="size-5" />} title="World">
+        <InfoCard icon={<Globe className="size-5" />} title={m.event_world()}>
           {event.worldImageUrl ? (
             <img src={event.worldImageUrl} alt="" width={320} height={240} loading="lazy" referrerPolicy="no-referrer" className="mb-3 aspect-video w-full rounded-lg object-cover" />
           ) : null}
@@ -169,23 +170,25 @@ export function EventDetailView({
 
       <Tabs defaultValue="details" className="mt-10">
         <TabsList>
-          <TabsTrigger value="details">Event Details</TabsTrigger>
+          <TabsTrigger value="details">{m.home_event_details()}</TabsTrigger>
           {event.applicationRequired ? (
-            <TabsTrigger value="application">Application Info</TabsTrigger>
+            <TabsTrigger value="application">{m.event_application_info()}</TabsTrigger>
           ) : null}
         </TabsList>
 
         <TabsContent value="details" className="space-y-6">
           <Card className="p-6">
-            <h2 className="font-display text-2xl text-mist-100">About This Event</h2>
+            <h2 className="font-display text-2xl text-mist-100">{m.event_about()}</h2>
             <p className="mt-3 whitespace-pre-line text-mist-300">{event.description}</p>
           </Card>
           <Card className="p-6">
-            <h2 className="font-display text-2xl text-mist-100">Event Information</h2>
+            <h2 className="font-display text-2xl text-mist-100">{m.event_information()}</h2>
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Fact term="Event Status">{event.isPast ? "Completed" : event.phase === "live" ? "Live Now" : "Upcoming"}</Fact>
+              <Fact term={m.event_status()}>
+                {event.isPast ? m.event_completed() : event.phase === "live" ? m.stats_live_now() : m.event_upcoming()}
+              </Fact>
               {event.timezone ? (
-                <Fact term="Timezone">
+                <Fact term={m.event_timezone()}>
                   {event.timezone}
                   {eventZone !== "UTC" ? (
                     <span className="text-mist-400"> ({eventZone})</span>
@@ -200,32 +203,32 @@ export function EventDetailView({
           <TabsContent value="application">
             <Card className="space-y-6 p-6">
               <dl className="grid gap-6 sm:grid-cols-2">
-                <Fact term="Application Deadline">
+                <Fact term={m.event_deadline()}>
                   {deadline ? (
                     <>
                       <span className="block">{formatLongDateTime(deadline, eventZone)}</span>
                       {viewerTimeZone !== eventZone ? (
                         <span className="block text-sm text-mist-400">
-                          {formatLongDateTime(deadline, viewerTimeZone)} your time
+                          {m.event_your_time_plain({ time: formatLongDateTime(deadline, viewerTimeZone) })}
                         </span>
                       ) : null}
                       {event.applicationState === "deadline-passed" ? (
                         <span className="mt-1 block text-sm font-semibold text-red-400">
-                          Application deadline has passed
+                          {m.event_deadline_passed()}
                         </span>
                       ) : null}
                     </>
                   ) : (
-                    "No deadline"
+                    m.event_no_deadline()
                   )}
                 </Fact>
-                <Fact term="Maximum Attendees">{event.maxAttendees ?? "Unlimited"}</Fact>
+                <Fact term={m.event_max_attendees_term()}>{event.maxAttendees ?? m.event_unlimited()}</Fact>
               </dl>
               {event.applicationInstructions ? (
                 <div>
                   <h2 className="flex items-center gap-2 font-display text-xl text-mist-100">
                     <ScrollText aria-hidden="true" className="size-5 text-aurora-300" />
-                    Application Instructions
+                    {m.event_instructions()}
                   </h2>
                   <p className="mt-2 whitespace-pre-line text-mist-300">
                     {event.applicationInstructions}
@@ -234,7 +237,7 @@ export function EventDetailView({
               ) : null}
               {open ? (
                 <Button asChild size="lg">
-                  <Link to={applyPath}>Submit Your Application</Link>
+                  <Link to={applyPath}>{m.event_submit_application()}</Link>
                 </Button>
               ) : null}
             </Card>
