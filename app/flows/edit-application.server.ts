@@ -139,7 +139,7 @@ export async function editApplication(services: Services, { token, fields, clien
     await queueScreening(tx, { kind: scope, id: application.id }, now);
   });
   if (outcome.kind === "decided") return { ok: false, status: 409, error: EDIT_TEXTS.raced };
-  if (outcome.kind === "duplicate") return { ok: false, status: 409, error: DUPLICATE_MESSAGE[scope] };
+  if (outcome.kind === "duplicate") return { ok: false, status: 409, error: DUPLICATE_MESSAGE[scope]() };
   if (outcome.kind === "unchanged") return { ok: true, message: EDIT_TEXTS.unchanged };
   notifications.wake();
   // An edit naming a banned account meets the ban list as a new application does.

@@ -12,12 +12,13 @@
  *   5. a profile link, looked up in VRChat from the visitors' own small allowance;
  *   6. the row, its history and its notifications, in one transaction.
  */
+import { m } from "~/paraglide/messages";
 import { href } from "react-router";
 import type { AppContext } from "~/context";
 import {
   listFormQuestionsKept,
   submitApplication,
-  SUBMIT_FAILED_MESSAGE,
+  submitFailedMessage,
   type ApplicationScope,
   type Vetting,
 } from "~/features/applications/applications.server";
@@ -33,9 +34,9 @@ import {
   formStartedToken,
   admitSubmission,
   clientRetryAfterMs,
-  SITE_BUSY_MESSAGE,
+  siteBusyMessage,
   STARTED_FIELD,
-  CROWD_RETRY_MESSAGE,
+  crowdRetryMessage,
 } from "~/features/applications/spam-guard.server";
 import { CROWD_FIELD, issueCrowdChallenge, proofVerdict, readCrowdProof, SOLVED_CEILING_FACTOR } from "~/features/applications/crowd-challenge.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
@@ -56,12 +57,8 @@ import { decideServices } from "./decide.server";
 /** A client's profile-link lookups in VRChat per hour; past them, its links are kept unchecked. */
 export const PROFILE_LOOKUPS_PER_CLIENT_HOUR = 3;
 
-export const PROFILE_NOT_FOUND_MESSAGE =
-  "VRChat has no profile at that link. Please check it, or leave the question empty if it is optional.";
-export const RATE_LIMITED_MESSAGE =
-  "You have sent a lot of applications in a short time. Please wait a few minutes and try again.";
-const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please try again.";
-const CLOSED_MESSAGE = "Applications are not currently available";
+export const profileNotFoundMessage = () => m.submit_profile_not_found();
+export const rateLimitedMessage = () => m.submit_rate_limited();
 
 export type SubmissionOutcome =
   /** `provable`: it names a VRChat account the applicant may prove is theirs, on the status page. */
@@ -118,7 +115,7 @@ export async function submitPublicApplication(
     const event = await getEvent(db, eventId);
     if (!event) return { ok: false, status: 404, error: eventNotFoundMessage() };
     const state = applicationState(event, now);
-    if (state !== "open") return { ok: false, status: 403, error: applicationClosedNotice(state) ?? CLOSED_MESSAGE };
+    if (state !== "open") return { ok: false, status: 403, error: applicationClosedNotice(state) ?? m.event_applications_unavailable() };
     scope = { kind: "event", eventId: event.id };
     eventTitle = event.title;
     // The staff's channels get the site's own address (PUBLIC_URL), never the request's Host.
@@ -129,7 +126,7 @@ export async function submitPublicApplication(
   try {
     form = await request.formData();
   } catch {
-    return { ok: false, status: 400, error: UNREADABLE_FORM_MESSAGE };
+    return { ok: false, status: 400, error: m.submit_unreadable() };
   }
   const values = answersAsSent(form);
 
@@ -159,11 +156,11 @@ export async function submitPublicApplication(
   });
   if (admission.clientCount > config.RATE_LIMIT_APPLICATIONS) {
     await countRefusal(db, "client-limit", now);
-    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: Math.ceil(clientRetryAfterMs(now) / 1000) };
+    return { ok: false, status: 429, error: rateLimitedMessage(), values, retryAfterSeconds: Math.ceil(clientRetryAfterMs(now) / 1000) };
   }
   if (admission.duplicatesMet >= config.RATE_LIMIT_DUPLICATES) {
     await countRefusal(db, "probe-limit", now);
-    return { ok: false, status: 429, error: RATE_LIMITED_MESSAGE, values, retryAfterSeconds: 3600 };
+    return { ok: false, status: 429, error: rateLimitedMessage(), values, retryAfterSeconds: 3600 };
   }
   // Past the ceiling, a crowd: a solved proof of work lets a person through (see crowd-challenge).
   const thisMinute = admission.siteCount ?? 0;
@@ -176,7 +173,7 @@ export async function submitPublicApplication(
       return {
         ok: false,
         status: 429,
-        error: verdict === "missing" || verdict === "solved" ? SITE_BUSY_MESSAGE : CROWD_RETRY_MESSAGE,
+        error: verdict === "missing" || verdict === "solved" ? siteBusyMessage() : crowdRetryMessage(),
         values,
         formStarted: typeof started === "string" ? started : undefined,
         crowdChallenge: await issueCrowdChallenge(secret, client, now, config.CROWD_CHALLENGE_WORK),
@@ -229,7 +226,7 @@ export async function submitPublicApplication(
     return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist", provable };
   } catch (error) {
     log.error("failed to store an application", { error, scope: scope.kind });
-    return { ok: false, status: 503, error: SUBMIT_FAILED_MESSAGE, values };
+    return { ok: false, status: 503, error: submitFailedMessage(), values };
   }
 }
 
@@ -257,7 +254,7 @@ export async function checkProfileLink(
   if (!allowance.allowed) return unchecked;
   try {
     const account = await vrchat.membership.describeApplicantProfile(profile.userId);
-    if (!account) return { refused: { message: PROFILE_NOT_FOUND_MESSAGE, questionId: profile.questionId } };
+    if (!account) return { refused: { message: profileNotFoundMessage(), questionId: profile.questionId } };
     const found = { userId: account.id, displayName: account.displayName };
     return { found: sameName(account.displayName, username) ? { check: "confirmed", account: found } : { check: "claimed", account: found } };
   } catch (error) {

@@ -187,7 +187,7 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
           {copied ? <Notice>{copied}</Notice> : null}
           {isEvent ? null : <RequireProofForm required={loaderData.requiresProof} />}
           <ApplicantEditsForm allowed={loaderData.applicantEdits} mayChoose={loaderData.mayChooseEdits} />
-          <FormPreview questions={questions} submitLabel={SUBMIT_LABEL[isEvent ? "event" : "group"]} />
+          <FormPreview questions={questions} submitLabel={SUBMIT_LABEL[isEvent ? "event" : "group"]()} />
           <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} questions={questions} />
           <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
         </>

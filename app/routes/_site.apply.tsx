@@ -6,28 +6,30 @@ import { Card } from "~/components/ui/card";
 import { LazyToaster, showToast } from "~/components/ui/lazy-toast";
 import { appContext } from "~/context";
 import { ApplicationForm, SUBMIT_LABEL } from "~/features/applications/application-form";
-import { listFormQuestionsKept, SUBMIT_FAILED_MESSAGE } from "~/features/applications/applications.server";
+import { listFormQuestionsKept, submitFailedMessage } from "~/features/applications/applications.server";
 import { applicationClosedNotice, eventNotFoundMessage } from "~/features/events/application-notice";
 import { applicationState } from "~/features/events/event-timing";
 import { getEvent } from "~/features/events/events.server";
 import { formGuardsFor, submitPublicApplication, type SubmissionOutcome } from "~/flows/submit-application.server";
 import { log } from "~/utils/log.server";
 import { withOwnText } from "~/utils/preview-text";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.apply";
 
+/** The two forms' own texts, in the page's language. */
 const TEXT = {
   group: {
-    heading: "The Ritual of Entry",
+    heading: m.apply_group_heading,
     submit: SUBMIT_LABEL.group,
-    done: "The Ritual Is Complete",
-    toast: "Application submitted successfully!",
-    loadFailed: "Failed to load application form",
+    done: m.apply_group_done,
+    toast: m.apply_group_toast,
+    loadFailed: m.apply_group_load_failed,
   },
   event: {
     submit: SUBMIT_LABEL.event,
-    done: "Application Submitted",
-    toast: "Event application submitted successfully!",
-    loadFailed: "Failed to load event application form",
+    done: m.apply_event_done,
+    toast: m.apply_event_toast,
+    loadFailed: m.apply_event_load_failed,
   },
 } as const;
 
@@ -48,7 +50,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       return { mode: "group" as const, questions: done ? [] : await listFormQuestionsKept(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
-      return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed }, { status: 503 });
+      return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed() }, { status: 503 });
     }
   }
 
@@ -57,13 +59,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     event = await getEvent(db, params.id);
   } catch (error) {
     log.error("failed to load an event for its application form", { error, eventId: params.id });
-    return data({ mode: "missing" as const, loadError: "Failed to load event details" }, { status: 503 });
+    return data({ mode: "missing" as const, loadError: m.apply_event_details_failed() }, { status: 503 });
   }
   if (!event) return data({ mode: "missing" as const, loadError: null }, { status: 404 });
   const summary = { id: event.id, title: event.title };
   const closed = applicationClosedNotice(applicationState(event, new Date()));
   if (!event.applicationRequired || closed) {
-    const notice = closed ?? "Applications are not currently available";
+    const notice = closed ?? m.event_applications_unavailable();
     return { mode: "closed" as const, event: summary, notice, loadError: null };
   }
   try {
@@ -72,7 +74,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });
     return data(
-      { mode: "event" as const, event: summary, questions: [], formStarted, crowdChallenge, loadError: TEXT.event.loadFailed },
+      { mode: "event" as const, event: summary, questions: [], formStarted, crowdChallenge, loadError: TEXT.event.loadFailed() },
       { status: 503 },
     );
   }
@@ -87,7 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   ).catch((error: unknown): SubmissionOutcome => {
     // The database failing before the answers were read (a limit's count): nothing was stored.
     log.error("failed to take an application", { error });
-    return { ok: false, status: 503, error: SUBMIT_FAILED_MESSAGE };
+    return { ok: false, status: 503, error: submitFailedMessage() };
   });
   if (outcome.ok) {
     context.set(submitted, true);
@@ -108,19 +110,19 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   // The root's preview tags for this address, with this page's own words.
   const rootMeta = matches[0]?.loaderData && "meta" in matches[0].loaderData ? matches[0].loaderData.meta : null;
   if (loaderData?.mode === "group") {
-    return withOwnText(rootMeta, TEXT.group.heading, "Apply to join the Dwellers, a VRChat community.");
+    return withOwnText(rootMeta, TEXT.group.heading(), m.apply_group_description());
   }
   if (loaderData && "event" in loaderData) {
-    const title = `Apply for ${loaderData.event.title}`;
-    return withOwnText(rootMeta, title, `${title}, an event of the Dwellers on VRChat.`);
+    const title = m.apply_event_heading({ event: loaderData.event.title });
+    return withOwnText(rootMeta, title, m.apply_event_description({ title }));
   }
-  return [{ title: "Apply · Dwell" }];
+  return [{ title: m.apply_title() }];
 }
 
 export default function ApplyPage({ loaderData, actionData }: Route.ComponentProps) {
   const submitted = actionData?.ok === true;
   const mode = loaderData.mode;
-  const successToast = mode === "group" ? TEXT.group.toast : TEXT.event.toast;
+  const successToast = mode === "group" ? TEXT.group.toast() : TEXT.event.toast();
 
   useEffect(() => {
     if (loaderData.loadError) showToast("error", loaderData.loadError);
@@ -144,7 +146,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
     <Button asChild variant="ghost" size="sm" className="-ml-3">
       <Link to={href("/events/:id", { id: event.id })}>
         <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to Event
+        {m.apply_back_to_event()}
       </Link>
     </Button>
   ) : null;
@@ -154,21 +156,19 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
       <Shell>
         <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
           <Sparkles aria-hidden="true" className="size-12 text-ember-300" />
-          <h1 className="font-display text-4xl text-mist-100">{event ? TEXT.event.done : TEXT.group.done}</h1>
+          <h1 className="font-display text-4xl text-mist-100">{event ? TEXT.event.done() : TEXT.group.done()}</h1>
           {actionData.waitlisted ? (
             <p className="max-w-md font-semibold text-ember-300" data-testid="waitlist-notice">
-              Every place is taken just now, so your application is on the waitlist. If a place frees, the hosts may approve it.
+              {m.apply_waitlisted()}
             </p>
           ) : null}
           <p className="max-w-md text-mist-300">
-            {event
-              ? `Your application for ${event.title} has been received. The hosts will be in touch on Discord.`
-              : "Your application has been received. The Dwellers will review it and reach out to you on Discord."}
+            {event ? m.apply_event_received({ event: event.title }) : m.apply_group_received()}
           </p>
           <StatusLink token={actionData.statusToken} provable={actionData.provable} />
           {event ? (
             <Button asChild variant="outline">
-              <Link to={href("/events/:id", { id: event.id })}>Back to Event</Link>
+              <Link to={href("/events/:id", { id: event.id })}>{m.apply_back_to_event()}</Link>
             </Button>
           ) : null}
         </Card>
@@ -180,11 +180,11 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
     <Shell>
       {backToEvent}
       <h1 className="mt-4 font-display text-4xl text-mist-100 sm:text-5xl">
-        {event ? `Apply for ${event.title}` : TEXT.group.heading}
+        {event ? m.apply_event_heading({ event: event.title }) : TEXT.group.heading()}
       </h1>
       {mode === "group" ? (
         <p className="mt-3 text-mist-300">
-          Answer the questions below to seek entry among the Dwellers. Fields marked * are required.
+          {m.apply_group_intro()}
         </p>
       ) : null}
       <Card className="mt-8 p-6 sm:p-8">
@@ -196,7 +196,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
           <ApplicationForm
             key={mode}
             questions={loaderData.questions}
-            submitLabel={mode === "group" ? TEXT.group.submit : TEXT.event.submit}
+            submitLabel={mode === "group" ? TEXT.group.submit() : TEXT.event.submit()}
             failure={actionData && !actionData.ok ? actionData : undefined}
             formStarted={(actionData && !actionData.ok ? actionData.formStarted : undefined) ?? loaderData.formStarted}
             crowdChallenge={(actionData && !actionData.ok ? actionData.crowdChallenge : undefined) ?? loaderData.crowdChallenge}
@@ -212,14 +212,14 @@ function StatusLink({ token, provable }: { token: string; provable: boolean }) {
   return (
     <div className="flex flex-col items-center gap-2">
       <Button asChild>
-        <Link to={href("/applications/status/:token", { token })}>Check your application status</Link>
+        <Link to={href("/applications/status/:token", { token })}>{m.apply_check_status()}</Link>
       </Button>
       <p className="max-w-md text-sm text-mist-400">
-        Keep this link: it is private to you, and it is the only way to see your application's status here.
+        {m.apply_keep_link()}
       </p>
       {provable ? (
         <Button asChild variant="outline" className="mt-2">
-          <Link to={`${href("/applications/status/:token", { token })}#proof-heading`}>Prove this account is yours</Link>
+          <Link to={`${href("/applications/status/:token", { token })}#proof-heading`}>{m.apply_prove()}</Link>
         </Button>
       ) : null}
     </div>

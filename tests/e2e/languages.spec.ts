@@ -69,6 +69,28 @@ test("a Japanese browser reads the events and an event's page in Japanese", asyn
   expect(errors).toEqual([]);
 });
 
+test("a Japanese browser applies in Japanese: a mistake, its message, then the ritual completes", async ({ page }, testInfo) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/apply`);
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1, name: "入会の儀式" })).toBeVisible();
+  const submit = page.getByRole("button", { name: "儀式を完了する" });
+  await submit.click();
+  // The questions are the group's own words; the message around them is Japanese.
+  await expect(page.getByRole("alert")).toHaveText("回答してください: What is your VRChat username?");
+  await page.getByLabel("What is your VRChat username?").fill(`Tsuki-${Date.now().toString(36)}`);
+  await page.getByLabel("What is your Discord username?").fill("tsuki");
+  await page.getByLabel("How did you find the Dwellers?").selectOption("An event");
+  await page.getByLabel("Tell us about yourself").fill("月の夜が好きです。");
+  await expectNoSeriousViolations(page, "the Japanese form");
+  await testInfo.attach("apply-ja-390.png", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  await submit.click();
+  await expect(page.getByRole("heading", { name: "儀式は完了しました" })).toBeVisible();
+  await expect(page.getByText("申し込みを送りました！")).toBeVisible();
+  await expect(page.getByRole("link", { name: "申し込みの状況を見る" })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test("English chosen from the footer stays across pages and visits", async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto(`${site.url}/events`);

@@ -99,6 +99,38 @@ describe("SITE_LANGUAGES=en,ja", () => {
     expect(textOf(japanese.body)).toContain("予言");
   });
 
+  it("refuses and takes an application in the visitor's language", async () => {
+    const form = await get("/apply", { "Accept-Language": JAPANESE_BROWSER });
+    expect(textOf(form.body)).toContain("入会の儀式");
+    expect(textOf(form.body)).toContain("儀式を完了する");
+    const fields = [...form.body.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((match) => match[1]!);
+    const name = `Tsuki ${Math.random().toString(36).slice(2, 8)}`;
+    const answers = [name, `${name}-discord`, "A friend", "こんにちは"];
+    const post = (values: string[], language: string) =>
+      rawRequest(`${server.url}/apply`, {
+        method: "POST",
+        body: new URLSearchParams(fields.map((field, i) => [field, values[i] ?? ""])).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, "Accept-Language": language },
+      });
+
+    // Without a script: the server's refusal, in Japanese, naming the question.
+    const empty = await post([], JAPANESE_BROWSER);
+    expect(empty.status).toBe(400);
+    expect(textOf(empty.body)).toMatch(/回答してください: \S/);
+
+    const taken = await post(answers, JAPANESE_BROWSER);
+    expect(taken.status).toBe(200);
+    expect(textOf(taken.body)).toContain("儀式は完了しました");
+    expect(textOf(taken.body)).toContain("申し込みの状況を見る");
+
+    const again = await post(answers, JAPANESE_BROWSER);
+    expect(again.status).toBe(409);
+    expect(textOf(again.body)).toContain("このグループへの参加はすでに申し込んでいます。");
+    // The same refusal for an English browser, in English.
+    const againInEnglish = await post(answers, "en-US");
+    expect(textOf(againInEnglish.body)).toContain("You have already submitted an application to join the group.");
+  });
+
   it("passes over languages it does not offer and hints it cannot read, with no error", async () => {
     const hints: Record<string, string>[] = [
       { Cookie: "lang=xx" },

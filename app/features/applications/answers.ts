@@ -15,6 +15,8 @@ import {
   type FormQuestion,
   type StoredAnswer,
 } from "~/utils/form-questions";
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 
 export type { AnswerValue, FormQuestion, StoredAnswer } from "~/utils/form-questions";
@@ -42,12 +44,11 @@ export const TEXT_TYPES: readonly QuestionType[] = ["text", "textarea", "vrchat_
 /** The types whose answer has a shape of its own, checked below, whatever its length. */
 const SHAPED_TYPES: readonly QuestionType[] = ["yes_no", "number", "date", "agreement"];
 
-export const profileLinkMessage = (question: FormQuestion) =>
-  `Your answer to "${question.question}" must be a VRChat profile link, like https://vrchat.com/home/user/usr_…`;
+export const profileLinkMessage = (question: FormQuestion) => m.answer_profile_link({ question: question.question });
 
 export const answerFieldName = (questionId: string) => `answer.${questionId}`;
 
-export const requiredAnswerMessage = (question: FormQuestion) => `Please answer: ${question.question}`;
+export const requiredAnswerMessage = (question: FormQuestion) => m.answer_required({ question: question.question });
 
 /** The longest answer a question takes. */
 export const maxLengthOf = (question: FormQuestion) =>
@@ -70,9 +71,9 @@ export function cleanAnswer(value: string, questionType: QuestionType): string {
 
 /** A calendar day as people read it ('Mar 1, 2026'), the same wherever it is read. */
 export const dayText = (day: string) =>
-  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+  new Intl.DateTimeFormat(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
 
-const numberText = (value: number) => value.toLocaleString("en-US", { maximumFractionDigits: 10 });
+const numberText = (value: number) => value.toLocaleString(intlLocale(), { maximumFractionDigits: 10 });
 
 function isWebAddress(text: string): boolean {
   if (!/^https?:\/\//i.test(text) || /\s/.test(text)) return false;
@@ -88,63 +89,63 @@ const failure = (question: FormQuestion, message: string): AnswerCheck => ({ ok:
 
 /** One question's answer, read and checked: its value, or the failure to show. */
 function checkOne(question: FormQuestion, raw: unknown): AnswerCheck | { ok: true; value: AnswerValue } {
-  const named = `"${question.question}"`;
+  const named = { question: question.question };
   if (question.questionType === "checkboxes") {
     const ticked = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
-    if (ticked.some((one) => typeof one !== "string")) return failure(question, `Your answer to ${named} must be text.`);
+    if (ticked.some((one) => typeof one !== "string")) return failure(question, m.answer_not_text(named));
     const options = question.options ?? [];
     const values = (ticked as string[]).map((one) => cleanAnswer(one, "text")).filter((one) => one !== "");
     if (values.some((one) => !options.includes(one)) || new Set(values).size !== values.length) {
-      return failure(question, `Please choose among the options for ${named}.`);
+      return failure(question, m.answer_choose_among(named));
     }
     if (question.required && values.length === 0) return failure(question, requiredAnswerMessage(question));
     const { minChoices, maxChoices } = question.settings ?? {};
     if (values.length > 0 && minChoices !== undefined && values.length < minChoices) {
-      return failure(question, `Please choose at least ${minChoices} for ${named}.`);
+      return failure(question, m.answer_choose_at_least({ ...named, count: minChoices }));
     }
-    if (maxChoices !== undefined && values.length > maxChoices) return failure(question, `Please choose at most ${maxChoices} for ${named}.`);
+    if (maxChoices !== undefined && values.length > maxChoices) return failure(question, m.answer_choose_at_most({ ...named, count: maxChoices }));
     // Kept in the options' order, whatever order they were sent in.
     return { ok: true, value: options.filter((option) => values.includes(option)) };
   }
   if (Array.isArray(raw) || (raw !== undefined && raw !== null && typeof raw !== "string")) {
-    return failure(question, `Your answer to ${named} must be text.`);
+    return failure(question, m.answer_not_text(named));
   }
   const answer = cleanAnswer(raw ?? "", question.questionType);
   if (answer === "") {
     if (!question.required) return { ok: true, value: "" };
-    return failure(question, question.questionType === "agreement" ? `To apply, please agree: ${question.question}` : requiredAnswerMessage(question));
+    return failure(question, question.questionType === "agreement" ? m.answer_agree(named) : requiredAnswerMessage(question));
   }
   const max = maxLengthOf(question);
   // Types with a form of their own (a number, a date, Yes / No) say what that form is instead.
   if (answer.length > max && !SHAPED_TYPES.includes(question.questionType)) {
-    return failure(question, `Your answer to ${named} is too long: at most ${max.toLocaleString("en-US")} characters.`);
+    return failure(question, m.answer_too_long({ ...named, count: max.toLocaleString(intlLocale()) }));
   }
   switch (question.questionType) {
     case "select":
-      return (question.options ?? []).includes(answer) ? { ok: true, value: answer } : failure(question, `Please choose one of the options for ${named}.`);
+      return (question.options ?? []).includes(answer) ? { ok: true, value: answer } : failure(question, m.answer_choose_one(named));
     case "yes_no":
-      return answer === YES || answer === NO ? { ok: true, value: answer } : failure(question, `Please answer ${named} with Yes or No.`);
+      return answer === YES || answer === NO ? { ok: true, value: answer } : failure(question, m.answer_yes_or_no(named));
     case "agreement":
-      return answer === "agreed" || answer === AGREED ? { ok: true, value: AGREED } : failure(question, `To apply, please agree: ${question.question}`);
+      return answer === "agreed" || answer === AGREED ? { ok: true, value: AGREED } : failure(question, m.answer_agree(named));
     case "vrchat_profile":
       return vrchatUserIdFrom(answer) ? { ok: true, value: answer } : failure(question, profileLinkMessage(question));
     case "link":
-      return isWebAddress(answer) ? { ok: true, value: answer } : failure(question, `Your answer to ${named} must be a web address starting with https:// or http://.`);
+      return isWebAddress(answer) ? { ok: true, value: answer } : failure(question, m.answer_web_address(named));
     case "number": {
-      if (answer.length > max || !TYPED_NUMBER.test(answer)) return failure(question, `Your answer to ${named} must be a number, like 3 or 2.5.`);
+      if (answer.length > max || !TYPED_NUMBER.test(answer)) return failure(question, m.answer_number(named));
       const value = Number(answer.replace(",", "."));
       const { min, max: most, wholeNumber } = question.settings ?? {};
-      if (!Number.isFinite(value)) return failure(question, `Your answer to ${named} must be a number, like 3 or 2.5.`);
-      if (wholeNumber && !Number.isInteger(value)) return failure(question, `Your answer to ${named} must be a whole number.`);
-      if (min !== undefined && value < min) return failure(question, `Your answer to ${named} must be at least ${numberText(min)}.`);
-      if (most !== undefined && value > most) return failure(question, `Your answer to ${named} must be at most ${numberText(most)}.`);
+      if (!Number.isFinite(value)) return failure(question, m.answer_number(named));
+      if (wholeNumber && !Number.isInteger(value)) return failure(question, m.answer_whole_number(named));
+      if (min !== undefined && value < min) return failure(question, m.answer_at_least({ ...named, value: numberText(min) }));
+      if (most !== undefined && value > most) return failure(question, m.answer_at_most({ ...named, value: numberText(most) }));
       return { ok: true, value: String(value) };
     }
     case "date": {
-      if (!isCalendarDay(answer)) return failure(question, `Your answer to ${named} must be a date that exists, like 2026-03-01.`);
+      if (!isCalendarDay(answer)) return failure(question, m.answer_date(named));
       const { earliest, latest } = question.settings ?? {};
-      if (earliest && answer < earliest) return failure(question, `Your answer to ${named} must be on ${dayText(earliest)} or later.`);
-      if (latest && answer > latest) return failure(question, `Your answer to ${named} must be on ${dayText(latest)} or earlier.`);
+      if (earliest && answer < earliest) return failure(question, m.answer_on_or_after({ ...named, day: dayText(earliest) }));
+      if (latest && answer > latest) return failure(question, m.answer_on_or_before({ ...named, day: dayText(latest) }));
       return { ok: true, value: answer };
     }
     default:

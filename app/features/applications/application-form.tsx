@@ -7,13 +7,14 @@ import { clsx } from "clsx";
 import { useHydrated } from "~/utils/use-hydrated";
 import { fieldOf, shownQuestionIds, type AnswerValue, type ShowIf } from "~/utils/form-questions";
 import { answerFieldName, checkAnswers, type FormQuestion } from "./answers";
+import { m } from "~/paraglide/messages";
 import { QuestionField } from "./question-field";
 
 /** The forms' send buttons (spec). */
-export const SUBMIT_LABEL = { group: "Complete the Ritual", event: "Submit Application" } as const;
+export const SUBMIT_LABEL = { group: m.form_submit_group, event: m.form_submit_event } as const;
 
 /** What the editor's preview says of answers the form would take. */
-export const PREVIEW_ACCEPTED = "These answers would be accepted. This is a preview: nothing was sent.";
+export const previewAccepted = () => m.form_preview_accepted();
 
 /** The server refuses bodies over this size (413); the form says so before sending. */
 export const MAX_FORM_BYTES = 256 * 1024;
@@ -40,9 +41,11 @@ function onlyIfText(showIf: ShowIf | null | undefined, questions: readonly FormQ
   if (!showIf) return null;
   const earlier = questions.find((question) => question.id === showIf.questionId);
   if (!earlier) return null;
-  const values = showIf.values.map((value) => `"${value}"`).join(" or ");
-  const what = showIf.when === "answered" ? "is answered" : showIf.when === "is" ? `is ${values}` : `is not ${values}`;
-  return `Answer only if your answer to "${earlier.question}" ${what}.`;
+  const values = showIf.values.map((value) => m.form_quoted({ value })).join(m.form_or());
+  if (showIf.when === "answered") return m.form_only_if_answered({ question: earlier.question });
+  return showIf.when === "is"
+    ? m.form_only_if_is({ question: earlier.question, values })
+    : m.form_only_if_is_not({ question: earlier.question, values });
 }
 
 function formBytes(form: FormData): number {
@@ -129,12 +132,12 @@ export function ApplicationForm({
     const problem = !checked.ok
       ? { message: checked.message, questionId: checked.questionId }
       : formBytes(form) > MAX_FORM_BYTES
-        ? { message: "Your answers are too long to send: 256 KB at most in all." }
+        ? { message: m.form_too_long() }
         : null;
     if (!problem && preview) {
       event.preventDefault();
       setClientError(null);
-      showToast("success", PREVIEW_ACCEPTED);
+      showToast("success", previewAccepted());
       return;
     }
     if (!problem) {
@@ -223,7 +226,7 @@ export function ApplicationForm({
 function Honeypot() {
   return (
     <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-      <label htmlFor="application-website">Leave this empty</label>
+      <label htmlFor="application-website">{m.form_honeypot()}</label>
       <input id="application-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>
   );

@@ -114,8 +114,8 @@ describeEachDatabase("submitting applications", (kind) => {
     const submit = (username: string, discord: string) =>
       submitApplication(db, { scope: group, questions: groupQuestions, fields: groupFields(username, discord), now: NOW });
     expect((await submit("Moth", "moth#1")).ok).toBe(true);
-    expect(await submit("MOTH", "someone-else")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group });
-    expect(await submit("someone-else", "Moth#1")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group });
+    expect(await submit("MOTH", "someone-else")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group() });
+    expect(await submit("someone-else", "Moth#1")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group() });
   });
 
   it("scopes event duplicates to the event and stores an empty Discord ID without colliding", async () => {
@@ -128,7 +128,7 @@ describeEachDatabase("submitting applications", (kind) => {
     expect(await submitApplication(db, { scope, questions: eventQuestions, fields: fields("moth"), now: NOW })).toEqual({
       ok: false,
       status: 409,
-      message: DUPLICATE_MESSAGE.event,
+      message: DUPLICATE_MESSAGE.event(),
     });
     const rows = await db.select().from(eventApplications).where(eq(eventApplications.eventId, eventId));
     expect(rows.map((row) => row.discordId)).toEqual(["", ""]);

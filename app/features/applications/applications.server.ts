@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { m } from "~/paraglide/messages";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
 import { formQuestionsMemo } from "~/utils/memo.server";
@@ -11,12 +12,10 @@ import { lockPlaces } from "./capacity.server";
 /** Who an application is for: the group, or one event. */
 export type ApplicationScope = { kind: "group" } | { kind: "event"; eventId: string };
 
-export const DUPLICATE_MESSAGE = {
-  event: "You have already submitted an application for this event.",
-  group: "You have already submitted an application to join the group.",
-} as const;
+/** The refusal of a second application, in the page's language. */
+export const DUPLICATE_MESSAGE = { event: m.duplicate_event, group: m.duplicate_group } as const;
 
-export const SUBMIT_FAILED_MESSAGE = "Failed to submit application. Please try again.";
+export const submitFailedMessage = () => m.submit_failed();
 
 /**
  * A form's questions as the public form shows them and checks its answers against; kept for a second
@@ -158,7 +157,7 @@ export async function submitApplication(
   if (!checked.ok) return { ok: false, status: 400, message: checked.message, questionId: checked.questionId };
   const identity = applicantIdentity(questions, checked.answers);
   // Before a lookup elsewhere, a read for a repeat (it costs a round trip, so only then).
-  if (vet && (await alreadyApplied(db, scope, identity))) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+  if (vet && (await alreadyApplied(db, scope, identity))) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind]() };
   const vetting = await vet?.(checked.answers);
   if (vetting && "refused" in vetting) return { ok: false, status: 400, ...vetting.refused };
   const finding = vetting ? vetting.found : undefined;
@@ -199,7 +198,7 @@ export async function submitApplication(
     });
     return { ok: true, application };
   } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind] };
+    if (isUniqueViolation(error)) return { ok: false, status: 409, message: DUPLICATE_MESSAGE[scope.kind]() };
     throw error;
   }
 }

@@ -3,6 +3,7 @@
  * right control for its type, its help text under it, and the value sent before (after a refusal).
  */
 import { clsx } from "clsx";
+import { m } from "~/paraglide/messages";
 import type { ReactNode } from "react";
 import { fieldClass } from "~/components/ui/field";
 import { NO, YES, type AnswerValue, type FormQuestion } from "~/utils/form-questions";
@@ -25,7 +26,7 @@ function RequiredMark({ required }: { required: boolean }) {
   return required ? (
     <>
       <span aria-hidden="true" className="ml-1 text-ember-400">*</span>
-      <span className="sr-only"> (required)</span>
+      <span className="sr-only"> {m.form_required()}</span>
     </>
   ) : null;
 }
@@ -97,7 +98,7 @@ export function QuestionField({
                 defaultChecked={chosen.includes(choice) || (choice === "agreed" && chosen.includes("Agreed"))}
                 className="size-5 shrink-0 accent-ember-400"
               />
-              <span>{question.questionType === "agreement" ? "I agree" : choice}</span>
+              <span>{question.questionType === "agreement" ? m.form_i_agree() : choice === YES && question.questionType === "yes_no" ? m.form_yes() : choice === NO && question.questionType === "yes_no" ? m.form_no() : choice}</span>
             </label>
           ))}
         </div>
@@ -113,7 +114,7 @@ export function QuestionField({
     case "select":
       control = (
         <select {...common} defaultValue={text}>
-          <option value="">Choose an option</option>
+          <option value="">{m.form_choose_option()}</option>
           {(question.options ?? []).map((option) => (
             <option key={option} value={option}>
               {option}
@@ -136,7 +137,7 @@ export function QuestionField({
         <>
           <input {...common} defaultValue={text} type="url" inputMode="url" maxLength={maxLengthOf(question)} placeholder="https://vrchat.com/home/user/usr_…" autoComplete="off" />
           <p id={hintId!} className="text-sm text-mist-400">
-            On vrchat.com, open your profile and copy its address from the address bar.
+            {m.form_profile_help()}
           </p>
         </>
       );

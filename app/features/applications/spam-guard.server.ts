@@ -8,6 +8,7 @@
  *   past it, a solved proof of work lets a person through (see crowd-challenge.server.ts).
  * Refusals are counted per hour (in the rate-limit table) for the Sanctum's dashboard.
  */
+import { m } from "~/paraglide/messages";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, like, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
@@ -20,13 +21,10 @@ export const STARTED_FIELD = "form_started";
 /** A form served longer ago than this is no proof of anything: served again with a new time. */
 const STARTED_VALID_MS = 24 * 60 * 60_000;
 
-export const TOO_QUICK_MESSAGE =
-  "That was quicker than a person can fill in this form. Please check your answers and send it again.";
-export const HONEYPOT_MESSAGE =
-  "This form could not be sent. Please reload the page, leave the field marked 'Leave this empty' empty, and send it again.";
-export const SITE_BUSY_MESSAGE = "The site is receiving a lot of applications right now. Please try again in a minute.";
-export const CROWD_RETRY_MESSAGE =
-  "The site is receiving a lot of applications right now, and your browser's check for busy times could not be used. It has just been done again: please send the form once more.";
+export const tooQuickMessage = () => m.spam_too_quick();
+export const honeypotMessage = () => m.spam_honeypot();
+export const siteBusyMessage = () => m.spam_site_busy();
+export const crowdRetryMessage = () => m.spam_crowd_retry();
 
 const COUNT_WINDOW_MS = 60 * 60_000;
 const SITE_WINDOW_MS = 60_000;
@@ -87,12 +85,12 @@ export function checkFormFilling(
 ): SpamCheck {
   const honeypot = form.get(HONEYPOT_FIELD);
   if (typeof honeypot === "string" && honeypot.trim() !== "") {
-    return { ok: false, status: 400, message: HONEYPOT_MESSAGE, refusal: "honeypot" };
+    return { ok: false, status: 400, message: honeypotMessage(), refusal: "honeypot" };
   }
   if (minFillMs > 0) {
     const startedAt = formStartedAt(secret, form.get(STARTED_FIELD), now, client);
     if (startedAt === null || now.getTime() - startedAt < minFillMs) {
-      return { ok: false, status: 400, message: TOO_QUICK_MESSAGE, refusal: "too-quick" };
+      return { ok: false, status: 400, message: tooQuickMessage(), refusal: "too-quick" };
     }
   }
   return { ok: true };
