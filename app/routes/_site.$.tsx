@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { data, href, Link, useLocation } from "react-router";
 import { Button } from "~/components/ui/button";
+import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.$";
 
@@ -11,7 +12,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta() {
-  return [{ title: "Page not found · Dwell" }];
+  return [{ title: m.not_found_title() }];
 }
 
 export default function NotFound() {
@@ -22,9 +23,9 @@ export default function NotFound() {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center px-6 py-28 text-center">
       <h1 className="font-display text-8xl text-ember-300">404</h1>
-      <p className="mt-4 text-xl text-mist-300">Oops! Page not found</p>
+      <p className="mt-4 text-xl text-mist-300">{m.not_found_text()}</p>
       <Button asChild variant="outline" className="mt-8">
-        <Link to={href("/")}>Return to Home</Link>
+        <Link to={href("/")}>{m.return_home()}</Link>
       </Button>
     </div>
   );

@@ -16,6 +16,8 @@ import { appContext, type AppContext } from "~/context";
 import { waitlistPosition } from "~/features/applications/capacity.server";
 import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.applications.status.$token";
@@ -107,15 +109,15 @@ export function headers() {
 
 /** Nor does a link or an image on it pass the address on (the site's header policy sends the origin). */
 export function meta() {
-  return [{ title: "Application status · Dwell" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.status_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
 }
 
 const LOOK = {
-  pending: { label: "Pending", tone: "gold", icon: Hourglass },
-  approved: { label: OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
-  rejected: { label: OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
-  waitlist: { label: "Waitlist", tone: "gold", icon: ListOrdered },
-  withdrawn: { label: "Withdrawn", tone: "muted", icon: Undo2 },
+  pending: { label: m.status_pending, tone: "gold", icon: Hourglass },
+  approved: { label: () => OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
+  rejected: { label: () => OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
+  waitlist: { label: m.status_waitlist, tone: "gold", icon: ListOrdered },
+  withdrawn: { label: m.status_withdrawn, tone: "muted", icon: Undo2 },
 } as const;
 
 export default function ApplicationStatusPage({ loaderData, actionData, params }: Route.ComponentProps) {
@@ -125,9 +127,9 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
     return (
       <Shell>
         <Card className="p-10 text-center">
-          <h1 className="font-display text-3xl text-mist-100">Application status</h1>
+          <h1 className="font-display text-3xl text-mist-100">{m.status_heading()}</h1>
           <p className="mt-4 text-mist-300">{error}</p>
-          <p className="mt-2 text-sm text-mist-400">Status links stop working {STATUS_LINK_DAYS} days after the decision.</p>
+          <p className="mt-2 text-sm text-mist-400">{m.status_link_expiry({ days: STATUS_LINK_DAYS })}</p>
         </Card>
       </Shell>
     );
@@ -137,36 +139,36 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
   return (
     <Shell>
       <Card className="p-8 sm:p-10">
-        <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">Application status</p>
+        <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">{m.status_heading()}</p>
         <h1 className="mt-2 font-display text-3xl text-mist-100 sm:text-4xl">
-          {status.kind === "event" ? (status.eventTitle ?? "An event that has since been removed") : "Joining the Dwellers"}
+          {status.kind === "event" ? (status.eventTitle ?? m.status_event_removed()) : m.status_joining()}
         </h1>
         <div className="mt-6 flex items-center gap-3">
           <Icon aria-hidden="true" className="size-8 text-ember-300" />
           <Badge tone={look.tone} className="px-3 py-1 text-base" data-testid="application-status">
-            {look.label}
+            {look.label()}
           </Badge>
         </div>
         <dl className="mt-6 grid gap-1 text-sm text-mist-300 sm:grid-cols-[auto_1fr] sm:gap-x-4">
-          <dt className="font-semibold text-mist-400">Submitted</dt>
+          <dt className="font-semibold text-mist-400">{m.status_submitted()}</dt>
           <dd>{formatLongDate(new Date(status.submittedAt), timeZone)}</dd>
           {status.decidedAt ? (
             <>
-              <dt className="font-semibold text-mist-400">{status.status === "withdrawn" ? "Withdrawn" : "Decided"}</dt>
+              <dt className="font-semibold text-mist-400">{status.status === "withdrawn" ? m.status_withdrawn() : m.status_decided()}</dt>
               <dd>{formatLongDate(new Date(status.decidedAt), timeZone)}</dd>
             </>
           ) : null}
         </dl>
         {status.status === "pending" ? (
-          <p className="mt-6 text-mist-300">Your application is waiting for the admins' review. This page will show their decision.</p>
+          <p className="mt-6 text-mist-300">{m.status_waiting()}</p>
         ) : status.status === "waitlist" ? (
           <p className="mt-6 text-mist-300" data-testid="waitlist-position">
-            {status.waitlistPosition ? `You are number ${status.waitlistPosition.toLocaleString("en-US")} on the waitlist. ` : null}
-            Every place at this event is taken; if one frees, the hosts may approve your application, and this page will say so.
+            {status.waitlistPosition ? m.status_waitlist_position({ position: formatCount(status.waitlistPosition) }) : null}
+            {m.status_waitlist_text()}
           </p>
         ) : status.status === "withdrawn" ? (
           <p className="mt-6 text-mist-300" data-testid="withdrawn-note">
-            You withdrew this application. Thank you for letting the hosts know: your place goes to the next in line.
+            {m.status_withdrawn_text()}
           </p>
         ) : status.message ? (
           <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
@@ -175,32 +177,32 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
         ) : null}
         {status.wayIn?.joinUrl ? (
           <div className="mt-6 rounded-lg border border-emerald-400/30 bg-emerald-400/10 p-4" data-testid="join-in-vrchat">
-            <p className="text-mist-100">The event's instance is open in VRChat, for approved attendees only.</p>
+            <p className="text-mist-100">{m.status_instance_open()}</p>
             <Button asChild className="mt-3">
               <a href={status.wayIn.joinUrl} target="_blank" rel="noopener noreferrer">
-                Join in VRChat
+                {m.event_join_in_vrchat()}
               </a>
             </Button>
           </div>
         ) : null}
         {status.wayIn?.joinGroupFirst ? (
           <p className="mt-6 rounded-lg border border-ember-400/30 bg-ember-400/10 px-3 py-2 text-sm text-ember-200" data-testid="join-group-first">
-            To get into the event in VRChat, join the Dwellers group first
+            {m.status_join_group_first()}
             {status.groupUrl ? (
               <>
                 {" "}
                 (<a href={status.groupUrl} target="_blank" rel="noopener noreferrer" className="underline">
-                  the group on VRChat
+                  {m.status_group_on_vrchat()}
                 </a>
                 )
               </>
             ) : null}
-            : once you are a member, you are let in.
+            {m.status_join_group_then()}
           </p>
         ) : null}
         {status.wayIn?.noAccount ? (
           <p className="mt-6 text-sm text-mist-300" data-testid="account-not-linked">
-            The hosts have not linked your VRChat account to this application yet. Once they do, you are given the event&apos;s role in VRChat, and with it the way in.
+            {m.status_not_linked()}
           </p>
         ) : null}
         {status.editNotice ? (
@@ -213,7 +215,7 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
             <Button asChild variant="outline">
               <Link to={href("/applications/status/:token/edit", { token: params.token })}>
                 <Pencil aria-hidden="true" className="size-4" />
-                Edit my answers
+                {m.status_edit_answers()}
               </Link>
             </Button>
           </div>
@@ -228,7 +230,7 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
       </Card>
       <div className="mt-6 text-center">
         <Button asChild variant="ghost">
-          <Link to={href("/")}>Return to Home</Link>
+          <Link to={href("/")}>{m.return_home()}</Link>
         </Button>
       </div>
     </Shell>
@@ -243,23 +245,23 @@ function Withdraw({ confirming }: { confirming: boolean }) {
     return (
       <Form method="post" className="mt-8 border-t border-mist-400/15 pt-6">
         <input type="hidden" name="intent" value="withdraw-ask" />
-        <Button type="submit" variant="outline">Withdraw my application</Button>
+        <Button type="submit" variant="outline">{m.status_withdraw()}</Button>
       </Form>
     );
   }
   return (
     <section aria-labelledby="withdraw-heading" className="mt-8 rounded-xl border border-red-400/40 bg-red-500/10 p-5">
-      <h2 id="withdraw-heading" className="font-display text-xl text-mist-100">Withdraw your application?</h2>
+      <h2 id="withdraw-heading" className="font-display text-xl text-mist-100">{m.status_withdraw_ask()}</h2>
       <p className="mt-2 text-sm text-mist-200">
-        Your place, or your turn on the waitlist, goes to the next person in line. You cannot apply to this event again under the same name.
+        {m.status_withdraw_means()}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
         <Form method="post">
           <input type="hidden" name="intent" value="withdraw" />
-          <Button type="submit" variant="danger" disabled={busy} aria-busy={busy}>Yes, withdraw</Button>
+          <Button type="submit" variant="danger" disabled={busy} aria-busy={busy}>{m.status_withdraw_yes()}</Button>
         </Form>
         <Button asChild variant="ghost">
-          <Link to=".">Keep my application</Link>
+          <Link to=".">{m.status_withdraw_keep()}</Link>
         </Button>
       </div>
     </section>

@@ -69,7 +69,7 @@ test("a Japanese browser reads the events and an event's page in Japanese", asyn
   expect(errors).toEqual([]);
 });
 
-test("a Japanese browser applies in Japanese: a mistake, its message, then the ritual completes", async ({ page }, testInfo) => {
+test("a Japanese browser applies in Japanese: a mistake, its message, the ritual completes, and the status page", async ({ page }, testInfo) => {
   const errors = watchErrors(page);
   await page.goto(`${site.url}/apply`);
   await hydrated(page);
@@ -87,7 +87,12 @@ test("a Japanese browser applies in Japanese: a mistake, its message, then the r
   await submit.click();
   await expect(page.getByRole("heading", { name: "儀式は完了しました" })).toBeVisible();
   await expect(page.getByText("申し込みを送りました！")).toBeVisible();
-  await expect(page.getByRole("link", { name: "申し込みの状況を見る" })).toBeVisible();
+  await page.getByRole("link", { name: "申し込みの状況を見る" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "The Dwellers への参加" })).toBeVisible();
+  await expect(page.getByTestId("application-status")).toHaveText("審査待ち");
+  await expect(page.getByText("あなたの申し込みは管理者の確認を待っています。")).toBeVisible();
+  await expect(page.getByRole("link", { name: "回答を編集する" })).toBeVisible();
+  await expectNoSeriousViolations(page, "the Japanese status page");
   expect(errors).toEqual([]);
 });
 
