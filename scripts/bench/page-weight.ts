@@ -48,9 +48,9 @@ interface PageLoad {
   manifest: RouteManifest | null;
 }
 
-async function loadPage(browser: Browser, url: string): Promise<PageLoad> {
+async function loadPage(browser: Browser, url: string, locale = "en-US"): Promise<PageLoad> {
   // A returning visitor in UTC: the time zone script has nothing to reload for.
-  const context = await browser.newContext({ timezoneId: "UTC" });
+  const context = await browser.newContext({ timezoneId: "UTC", locale });
   await context.addCookies([{ name: "tz", value: "UTC", url }]);
   const page = await context.newPage();
   const reads: Promise<Asset | null>[] = [];
@@ -162,13 +162,15 @@ export async function measurePageWeight(site: Site, eventId: string): Promise<Pa
     const missingMarkers = PRIVATE_CODE.filter((marker) => !markers.includes(marker)).map((m) => m.label);
 
     const found: string[] = [];
-    for (const [label, path] of [
-      ["/", "/"],
-      ["/events", "/events"],
-      ["/events/{id}", `/events/${eventId}`],
-      ["/apply", "/apply"],
+    for (const [label, path, locale] of [
+      ["/", "/", "en-US"],
+      ["/ in Japanese", "/", "ja-JP"],
+      ["/events", "/events", "en-US"],
+      ["/events/{id}", `/events/${eventId}`, "en-US"],
+      ["/apply", "/apply", "en-US"],
+      ["/apply in Japanese", "/apply", "ja-JP"],
     ] as const) {
-      const load = await loadPage(browser, `${site.url}${path}`);
+      const load = await loadPage(browser, `${site.url}${path}`, locale);
       pages[label] = describe(load);
       const bytes = sum(load.assets);
       const ratio = bytes / floorBytes;
@@ -176,12 +178,13 @@ export async function measurePageWeight(site: Site, eventId: string): Promise<Pa
       figures.push(figure(PART, `${label} JS+CSS gzip`, "KB", [kb(bytes)], { note: detail }));
       figures.push(
         figure(PART, `${label} ÷ floor`, "×", [ratio], {
-          goal:
-            label === "/"
-              ? { op: "<=", value: 1.25, text: "≤ 1.25 × floor" }
-              : label === "/apply"
-                ? { op: "<=", value: 1.3, text: "≤ 1.30 × floor (30 questions of every type, 10 conditions)" }
-                : undefined,
+          // With the site in two languages (issue 35): home within 1.25 ×, the form (30 questions of
+          // every type, 10 conditions) within 1.35 ×, in either language.
+          goal: path === "/"
+            ? { op: "<=", value: 1.25, text: "≤ 1.25 × floor" }
+            : path === "/apply"
+              ? { op: "<=", value: 1.35, text: "≤ 1.35 × floor (30 questions of every type, 10 conditions)" }
+              : undefined,
         }),
       );
       const adminFiles = load.manifest ? adminOnlyFiles(load.manifest) : new Set<string>();

@@ -127,6 +127,8 @@ export async function startSite({ kind, postgresUrl, env = {} }: SiteOptions): P
     RATE_LIMIT_APPLICATIONS_SITE: "1000000",
     // The production default (the test helper turns the shared page rendering off).
     PAGE_CACHE_SECONDS: "1",
+    // A bilingual group: each page in English, or in Japanese for a Japanese browser.
+    SITE_LANGUAGES: "en,ja",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   };
