@@ -30,6 +30,7 @@ import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
 import { catalogueProblems } from "~/utils/catalogues.server";
 import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
+import { CATALOGUE_LANGUAGES } from "~/utils/language";
 import { inLanguage, languageOfRequest, setDefaultLanguage } from "~/utils/language.server";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
@@ -262,7 +263,12 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env);
   setLogLevel(config.LOG_LEVEL);
-  // A broken message would reach visitors as a broken text: the site does not start with one.
+  // A language without its compiled catalogue, or a broken message, would reach visitors as raw or
+  // broken texts: the site does not start with either.
+  const uncompiled = config.SITE_LANGUAGES.filter((language) => !CATALOGUE_LANGUAGES.includes(language));
+  if (uncompiled.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  SITE_LANGUAGES: no catalogue for ${uncompiled.join(", ")} (messages/ has ${CATALOGUE_LANGUAGES.join(", ")})`);
+  }
   const brokenMessages = catalogueProblems(options.messagesDir ?? join(process.cwd(), "messages"), config.SITE_LANGUAGES);
   if (brokenMessages.length > 0) throw new ConfigError(`The message catalogues have problems:\n  ${brokenMessages.join("\n  ")}`);
   createPrivateFilesOnly();

@@ -64,6 +64,8 @@ describe("loadConfig", () => {
     [{ DEMO_CONTENT: "perhaps" }, "DEMO_CONTENT"],
     [{ DISCORD_INVITE_URL: "javascript:alert(1)" }, "DISCORD_INVITE_URL"],
     [{ HERO_VIDEO_URL: "ftp://video" }, "HERO_VIDEO_URL"],
+    [{ SITE_LANGUAGES: "en,<b>" }, "SITE_LANGUAGES"],
+    [{ SITE_LANGUAGES: " , " }, "SITE_LANGUAGES"],
   ])("refuses %o and names the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));

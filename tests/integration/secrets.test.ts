@@ -17,7 +17,7 @@ import { createAccountWithCommand, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const PROJECT_FILES = ["app", "server", "public", "drizzle", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts"];
+const PROJECT_FILES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts"];
 
 const CANARY = {
   AUTH_SECRET: "canary-auth-secret-7f3a9c1d2e4b6a8f0c1d",
