@@ -77,7 +77,7 @@ export type SubmissionOutcome =
       retryAfterSeconds?: number;
     };
 
-type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | "discord"> & { secret: string };
+type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | "discord"> & Partial<Pick<AppContext, "language">> & { secret: string };
 
 /** What a form served now to this client carries against scripts: its fill-time token and a crowd challenge. */
 export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
@@ -190,6 +190,8 @@ export async function submitPublicApplication(
     const result = await submitApplication(db, {
       scope,
       questions,
+      // What the applicant is sent back (their status page, messages) is in the language they applied in.
+      language: services.language,
       fields: (name) => fieldOf(form, name),
       now,
       statusTokenHash: status.hash,

@@ -103,6 +103,8 @@ export const applications = pgTable(
     discordId: text().notNull().default(""),
     /** The answers to the questions shown, in order, each with its question's id and text as asked. */
     answers: jsonb().$type<StoredAnswer[]>().notNull().default([]),
+    /** The language the applicant applied in (their page's), for what they are sent back; null: the site's default. */
+    language: text(),
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),
@@ -149,6 +151,8 @@ export const eventApplications = pgTable(
     discordId: text().default(""),
     /** The answers to the questions shown, in order, each with its question's id and text as asked. */
     answers: jsonb().$type<StoredAnswer[]>().notNull().default([]),
+    /** The language the applicant applied in (their page's), for what they are sent back; null: the site's default. */
+    language: text(),
     status: text().$type<ApplicationStatus>().notNull().default("pending"),
     submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true }),

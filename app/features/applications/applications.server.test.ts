@@ -146,6 +146,17 @@ describeEachDatabase("submitting applications", (kind) => {
     expect((await db.select({ n: count() }).from(applications))[0]!.n).toBe(1);
   });
 
+  it("keeps the language the applicant applied in, and none when it is not known", async () => {
+    const { db } = database;
+    await submitApplication(db, { scope: group, questions: groupQuestions, fields: groupFields("Tsuki", "tsuki#1"), now: NOW, language: "ja" });
+    await submitApplication(db, { scope: group, questions: groupQuestions, fields: groupFields("Moth", "moth#1"), now: NOW });
+    const rows = await db.select({ name: applications.vrchatUsername, language: applications.language }).from(applications).orderBy(applications.vrchatUsername);
+    expect(rows).toEqual([
+      { name: "Moth", language: null },
+      { name: "Tsuki", language: "ja" },
+    ]);
+  });
+
   it("stores every one of many simultaneous submissions by different people", async () => {
     const { db } = database;
     const results = await Promise.all(

@@ -141,8 +141,11 @@ export async function submitApplication(
     statusTokenHash,
     vet,
     onStored,
+    language,
   }: {
     scope: ApplicationScope;
+    /** The language the applicant applied in. */
+    language?: string;
     questions: readonly FormQuestion[];
     fields: (name: string) => unknown;
     now: Date;
@@ -163,7 +166,7 @@ export async function submitApplication(
   const finding = vetting ? vetting.found : undefined;
 
   const answers = storedAnswers(questions, checked.answers);
-  const values = { ...identity, answers, submittedAt: now, statusTokenHash };
+  const values = { ...identity, answers, submittedAt: now, statusTokenHash, language };
   try {
     const application = await db.transaction(async (tx) => {
       const places = scope.kind === "event" ? await lockPlaces(tx, scope.eventId) : null;
