@@ -7,6 +7,7 @@
  * screening rules look again, and a banned account meets the ban list. A decision made meanwhile
  * wins: the edit is then refused and nothing is written.
  */
+import { m } from "~/paraglide/messages";
 import { href } from "react-router";
 import type { AppContext } from "~/context";
 import { getSiteSettings } from "~/features/accounts/team.server";
@@ -29,14 +30,15 @@ import { rejectIfBanned } from "./bans.server";
 import { decideServices } from "./decide.server";
 import { checkProfileLink } from "./submit-application.server";
 
+/** What the applicant reads about an edit, in their page's language. */
 export const EDIT_TEXTS = {
-  decided: "This application has been decided, so its answers can no longer be changed.",
-  withdrawn: "This application was withdrawn, so its answers can no longer be changed.",
-  off: "The admins have switched off editing for this form: its answers cannot be changed after sending.",
-  started: "The event has begun, so the answers can no longer be changed.",
-  raced: "Your application was decided while you were editing it, so your changes were not saved.",
-  saved: "Your answers are saved. The admins see the change.",
-  unchanged: "Nothing was changed: your answers are as they were.",
+  decided: m.edit_decided,
+  withdrawn: m.edit_withdrawn,
+  off: m.edit_off,
+  started: m.edit_started,
+  raced: m.edit_raced,
+  saved: m.edit_saved,
+  unchanged: m.edit_unchanged,
 } as const;
 
 type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | "discord"> & { secret: string };
@@ -54,14 +56,14 @@ export async function editClosedReason(
   event: (EventSchedule & { applicantEdits: boolean }) | null,
   now: Date,
 ): Promise<string | null> {
-  if (application.status === "withdrawn") return EDIT_TEXTS.withdrawn;
-  if (!(EDITABLE_STATUSES as readonly string[]).includes(application.status)) return EDIT_TEXTS.decided;
+  if (application.status === "withdrawn") return EDIT_TEXTS.withdrawn();
+  if (!(EDITABLE_STATUSES as readonly string[]).includes(application.status)) return EDIT_TEXTS.decided();
   if (application.kind === "event") {
-    if (!event?.applicantEdits) return EDIT_TEXTS.off;
-    if (hasEventStarted(event, now)) return EDIT_TEXTS.started;
+    if (!event?.applicantEdits) return EDIT_TEXTS.off();
+    if (hasEventStarted(event, now)) return EDIT_TEXTS.started();
     return null;
   }
-  return (await getSiteSettings(db)).groupApplicantEdits ? null : EDIT_TEXTS.off;
+  return (await getSiteSettings(db)).groupApplicantEdits ? null : EDIT_TEXTS.off();
 }
 
 /** The application behind a status link, as its edit page shows it (read only: a GET never writes). */
@@ -86,7 +88,7 @@ export async function openEdit({ db }: Pick<Services, "db">, token: string, now:
 }
 
 export type EditOutcome =
-  | { ok: true; message: string }
+  | { ok: true; changed: boolean; message: string }
   | { ok: false; status: 400 | 404 | 409; error: string; questionId?: string };
 
 /**
@@ -138,13 +140,13 @@ export async function editApplication(services: Services, { token, fields, clien
     // New answers may meet the screening rules otherwise.
     await queueScreening(tx, { kind: scope, id: application.id }, now);
   });
-  if (outcome.kind === "decided") return { ok: false, status: 409, error: EDIT_TEXTS.raced };
+  if (outcome.kind === "decided") return { ok: false, status: 409, error: EDIT_TEXTS.raced() };
   if (outcome.kind === "duplicate") return { ok: false, status: 409, error: DUPLICATE_MESSAGE[scope]() };
-  if (outcome.kind === "unchanged") return { ok: true, message: EDIT_TEXTS.unchanged };
+  if (outcome.kind === "unchanged") return { ok: true, changed: false, message: EDIT_TEXTS.unchanged() };
   notifications.wake();
   // An edit naming a banned account meets the ban list as a new application does.
   await rejectIfBanned(decideServices(services), { kind: scope, id: application.id, eventId }).catch((error: unknown) =>
     log.error("could not check an edited application against the ban list", { error }),
   );
-  return { ok: true, message: EDIT_TEXTS.saved };
+  return { ok: true, changed: true, message: EDIT_TEXTS.saved() };
 }

@@ -8,32 +8,32 @@ import { ApplicationForm } from "~/features/applications/application-form";
 import { answersAsSent } from "~/flows/submit-application.server";
 import { fieldOf } from "~/utils/form-questions";
 import { editApplication, openEdit } from "~/flows/edit-application.server";
+import { m } from "~/paraglide/messages";
 import { clientKey } from "~/utils/client-key.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.applications.status.$token.edit";
 
-const INVALID = "This status link is not valid, or it has expired.";
-const FAILED = "Your answers could not be saved just now. Please try again in a moment.";
+
 
 /** 'Edit my answers': the form as sent, with the answers as kept (or why it can no longer change). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   try {
     const view = await openEdit({ db }, params.token, new Date());
-    if (view.kind === "missing") return data({ view: { kind: "closed" as const, reason: INVALID } }, { status: 404 });
+    if (view.kind === "missing") return data({ view: { kind: "closed" as const, reason: m.status_invalid_link() } }, { status: 404 });
     if (view.kind === "closed") return { view };
     const { questions, values, eventTitle } = view;
     return { view: { kind: "open" as const, questions, values, eventTitle, isEvent: view.application.kind === "event" } };
   } catch (error) {
     log.error("failed to open an application for editing", { error });
-    return data({ view: { kind: "closed" as const, reason: "Your application could not be read just now. Please try again in a moment." } }, { status: 503 });
+    return data({ view: { kind: "closed" as const, reason: m.edit_read_failed() } }, { status: 503 });
   }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appContext);
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ ok: false as const, error: "The form could not be read. Please try again." }, { status: 400 });
+  if (!form) return data({ ok: false as const, error: m.submit_unreadable() }, { status: 400 });
   const values = answersAsSent(form);
   try {
     const secret = (await services.auth.$context).secret;
@@ -41,11 +41,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { ...services, secret },
       { token: params.token, fields: (name) => fieldOf(form, name), client: clientKey(services.clientAddress), now: new Date() },
     );
-    if (outcome.ok) return redirect(`${href("/applications/status/:token", { token: params.token })}?edited=${outcome.message.startsWith("Nothing") ? "none" : "yes"}`);
+    if (outcome.ok) return redirect(`${href("/applications/status/:token", { token: params.token })}?edited=${outcome.changed ? "yes" : "none"}`);
     return data({ ok: false as const, error: outcome.error, questionId: outcome.questionId, values }, { status: outcome.status });
   } catch (error) {
     log.error("failed to save an applicant's edit", { error });
-    return data({ ok: false as const, error: FAILED, values }, { status: 503 });
+    return data({ ok: false as const, error: m.edit_save_failed(), values }, { status: 503 });
   }
 }
 
@@ -54,7 +54,7 @@ export function headers() {
 }
 
 export function meta() {
-  return [{ title: "Edit my answers · Dwell" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.edit_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
 }
 
 export default function EditAnswersPage({ loaderData, actionData, params }: Route.ComponentProps) {
@@ -66,18 +66,18 @@ export default function EditAnswersPage({ loaderData, actionData, params }: Rout
       <Button asChild variant="ghost" className="mb-4">
         <Link to={back}>
           <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to my application
+          {m.edit_back()}
         </Link>
       </Button>
       <Card className="p-6 sm:p-10">
-        <h1 className="font-display text-3xl text-mist-100 sm:text-4xl">Edit my answers</h1>
+        <h1 className="font-display text-3xl text-mist-100 sm:text-4xl">{m.status_edit_answers()}</h1>
         {view.kind === "open" ? (
           <>
             <p className="mt-2 text-mist-300">
-              {view.isEvent ? (view.eventTitle ?? "An event") : "Joining the Dwellers"}: change what you need and save. The admins see what changed.
+              {m.edit_intro({ what: view.isEvent ? (view.eventTitle ?? m.edit_an_event()) : m.status_joining() })}
             </p>
             <div className="mt-8">
-              <ApplicationForm questions={view.questions} values={view.values} submitLabel="Save my answers" failure={actionData && !actionData.ok ? actionData : undefined} />
+              <ApplicationForm questions={view.questions} values={view.values} submitLabel={m.edit_save()} failure={actionData && !actionData.ok ? actionData : undefined} />
             </div>
           </>
         ) : (

@@ -14,7 +14,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { appContext, type AppContext } from "~/context";
 import { waitlistPosition } from "~/features/applications/capacity.server";
-import { OUTCOME_HEADING, STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
+import { STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";
@@ -22,14 +22,14 @@ import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.applications.status.$token";
 
-export const INVALID_STATUS_LINK = "This status link is not valid, or it has expired.";
+export const invalidStatusLink = () => m.status_invalid_link();
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db, vrchat, config } = context.get(appContext);
   try {
     const now = new Date();
     const status = await getApplicationStatus(db, params.token, now);
-    if (!status) return data({ status: null, error: INVALID_STATUS_LINK }, { status: 404 });
+    if (!status) return data({ status: null, error: invalidStatusLink() }, { status: 404 });
     const { id, eventId, ...shown } = status;
     const position = status.kind === "event" && status.status === "waitlist" ? await waitlistPosition(db, id) : null;
     // An event application may be withdrawn until its event starts.
@@ -43,7 +43,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     // 'Edit my answers' while it waits and its form allows it; a decided one says why it cannot.
     const editClosed = await editClosedReason(db, status, event, now);
     const edited = new URL(request.url).searchParams.get("edited");
-    const editNotice = edited === "yes" ? EDIT_TEXTS.saved : edited === "none" ? EDIT_TEXTS.unchanged : null;
+    const editNotice = edited === "yes" ? EDIT_TEXTS.saved() : edited === "none" ? EDIT_TEXTS.unchanged() : null;
     return {
       status: {
         ...shown,
@@ -56,7 +56,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
         proof,
         canEdit: editClosed === null,
         // Why a decided application cannot change (a form closed to edits, or a withdrawn one, says nothing).
-        editClosed: editClosed === EDIT_TEXTS.off || editClosed === EDIT_TEXTS.withdrawn ? null : editClosed,
+        editClosed: editClosed === EDIT_TEXTS.off() || editClosed === EDIT_TEXTS.withdrawn() ? null : editClosed,
         editNotice,
       },
       error: null,
@@ -80,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent !== "withdraw") return data({ confirming: false, notice: "Unknown action." }, { status: 400 });
   try {
     const outcome = await withdrawApplication(decideServices(ctx), params.token, new Date());
-    if (outcome.kind === "missing") return data({ confirming: false, notice: INVALID_STATUS_LINK }, { status: 404 });
+    if (outcome.kind === "missing") return data({ confirming: false, notice: invalidStatusLink() }, { status: 404 });
     if (outcome.kind === "not-withdrawable") return data({ confirming: false, notice: outcome.reason }, { status: 409 });
     if (outcome.kind === "already") return { confirming: false, notice: "This application is already withdrawn." };
     return redirect(href("/applications/status/:token", { token: params.token }));
@@ -94,7 +94,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 async function prove(ctx: AppContext, token: string, intent: "prove-start" | "prove-check") {
   try {
     const outcome = intent === "prove-start" ? await startProof(ctx.db, token, new Date()) : await checkProof(decideServices(ctx), token, new Date());
-    if (outcome.kind === "refused") return data({ confirming: false, notice: outcome.message || INVALID_STATUS_LINK }, { status: outcome.status });
+    if (outcome.kind === "refused") return data({ confirming: false, notice: outcome.message || invalidStatusLink() }, { status: outcome.status });
     return { confirming: false, notice: null };
   } catch (error) {
     log.error("failed to prove an applicant's VRChat account", { error });
@@ -114,8 +114,8 @@ export function meta() {
 
 const LOOK = {
   pending: { label: m.status_pending, tone: "gold", icon: Hourglass },
-  approved: { label: () => OUTCOME_HEADING.approved, tone: "live", icon: CircleCheck },
-  rejected: { label: () => OUTCOME_HEADING.rejected, tone: "muted", icon: CircleX },
+  approved: { label: m.status_approved, tone: "live", icon: CircleCheck },
+  rejected: { label: m.status_rejected, tone: "muted", icon: CircleX },
   waitlist: { label: m.status_waitlist, tone: "gold", icon: ListOrdered },
   withdrawn: { label: m.status_withdrawn, tone: "muted", icon: Undo2 },
 } as const;

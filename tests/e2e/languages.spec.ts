@@ -91,8 +91,13 @@ test("a Japanese browser applies in Japanese: a mistake, its message, the ritual
   await expect(page.getByRole("heading", { level: 1, name: "The Dwellers への参加" })).toBeVisible();
   await expect(page.getByTestId("application-status")).toHaveText("審査待ち");
   await expect(page.getByText("あなたの申し込みは管理者の確認を待っています。")).toBeVisible();
-  await expect(page.getByRole("link", { name: "回答を編集する" })).toBeVisible();
   await expectNoSeriousViolations(page, "the Japanese status page");
+  // An answer fixed from the status page, in Japanese too.
+  await page.getByRole("link", { name: "回答を編集する" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "回答を編集する" })).toBeVisible();
+  await page.getByLabel("Tell us about yourself").fill("月の夜と、静かなワールドが好きです。");
+  await page.getByRole("button", { name: "回答を保存する" }).click();
+  await expect(page.getByTestId("edit-notice")).toHaveText("回答を保存しました。変更は管理者に伝わります。");
   expect(errors).toEqual([]);
 });
 
