@@ -31,7 +31,7 @@ import { createMailer } from "~/utils/email.server";
 import { catalogueProblems } from "~/utils/catalogues.server";
 import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
 import { CATALOGUE_LANGUAGES } from "~/utils/language";
-import { inLanguage, languageOfRequest, setDefaultLanguage } from "~/utils/language.server";
+import { inLanguage, languageOfRequest, setSiteLanguages } from "~/utils/language.server";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
 import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
@@ -116,7 +116,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
   const languages = config.SITE_LANGUAGES;
-  setDefaultLanguage(languages[0]!);
+  setSiteLanguages(languages);
 
   // One log line per request: no query string (reset links carry tokens there), no headers.
   app.use(async (c, next) => {

@@ -16,6 +16,7 @@ import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRCh
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { createDiscordBot } from "~/features/discord/discord-bot.server";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot } from "../../tests/fakes/discord-bot";
+import { setSiteLanguages } from "~/utils/language.server";
 import { decideApplication, decideApplications, findReview, linkDiscordAccount, linkVRChatAccount, previewApproval, type DecideServices, type Decider } from "./decide.server";
 
 const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
@@ -64,13 +65,13 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
   afterEach(() => fake.close());
 
   /** Applies as the public form does (its answers by field name), and returns the application's id. */
-  async function apply(username: string, profileLink = "") {
+  async function apply(username: string, profileLink = "", language = "en") {
     const values: Record<string, string> = {
       [answerFieldName(questions[0]!.id)]: username,
       [answerFieldName(questions[1]!.id)]: `${username.replaceAll(" ", "").toLowerCase()}-d`,
       [answerFieldName(questions[2]!.id)]: profileLink,
     };
-    const result = await submitApplication(database.db, { scope: { kind: "group" }, questions, fields: (name) => values[name], now: new Date() });
+    const result = await submitApplication(database.db, { scope: { kind: "group" }, questions, fields: (name) => values[name], now: new Date(), language });
     if (!result.ok) throw new Error(result.message);
     return result.application.id;
   }
@@ -168,6 +169,27 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
       const waiting = await apply("Heron");
       expect(await linkDiscordAccount(withBot, await group(), waiting, { userId: fakeSnowflake(8), displayName: "Heron" }, keeper)).toEqual({ kind: "linked", acting: false });
     } finally {
+      await bot.close();
+    }
+  });
+
+  it("writes the approval's DM in the language the applicant applied in, whoever decides", async () => {
+    setSiteLanguages(["en", "ja"]);
+    const bot = await startFakeDiscordBot();
+    bot.members.push({ id: fakeSnowflake(7), username: "hotaru-d", globalName: "Hotaru" }, { id: fakeSnowflake(8), username: "moth-d", globalName: "Moth" });
+    const discord = createDiscordBot({ apiUrl: bot.url, token: FAKE_DISCORD_TOKEN, guildId: FAKE_GUILD_ID, memberRoleId: FAKE_MEMBER_ROLE_ID, siteUrl: "https://dwell.example", timeoutMs: 5_000 });
+    const withBot = { ...services, vrchat: { ...services.vrchat, membershipActions: false }, discord };
+    try {
+      const japanese = await apply("Hotaru", "", "ja");
+      const english = await apply("Moth", "", "en");
+      // One bulk decision for both: each is written to in their own language.
+      await decideApplications(withBot, await group(), { ids: [japanese, english], status: "approved" }, keeper);
+      const contentOf = async (id: string) =>
+        ((await database.db.select({ payload: outbox.payload }).from(outbox).where(eq(outbox.sourceId, id))).map((job) => job.payload as { content?: string }).find((payload) => payload.content)!).content!;
+      expect(await contentOf(japanese)).toMatch(/^ようこそDwellersへ、Hotaruさん！/);
+      expect(await contentOf(english)).toMatch(/^Welcome among the Dwellers, Moth!/);
+    } finally {
+      setSiteLanguages(["en"]);
       await bot.close();
     }
   });

@@ -17,7 +17,7 @@ import type { Places } from "~/features/applications/places";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { ruleNameOf } from "~/features/screening/screening-rules";
 import { markReopened, queueScreening } from "~/features/screening/screenings.server";
-import { applyDecision, listDecisionMessages } from "~/features/decisions/decisions.server";
+import { applyDecision } from "~/features/decisions/decisions.server";
 import { approvalNonce } from "~/features/discord/discord-bot.server";
 import { queueMembershipAction } from "~/features/vrchat/vrchat-membership.server";
 import {
@@ -253,9 +253,8 @@ export async function linkDiscordAccount(services: DecideServices, review: Revie
     if (!account) return { kind: "unlinked" };
     if (!changed || before.status !== "approved" || !services.discord || (await approvalSentTo(tx, applicationId, account.userId))) return { kind: "linked", acting: false };
     const texts = contextOf(review, services, new Date());
-    const templates = await listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
-    const decided = await applyDecision(tx, { kind: scope.kind as ApplicationKind, id: applicationId, status: "approved" }, { ...texts, templates });
-    await queueApprovalMessage(tx, services, scope, texts, { kind: scope.kind, id: applicationId, discordUserId: account.userId, directMessage: decided.directMessage }, actor, new Date());
+    const decided = await applyDecision(tx, { kind: scope.kind as ApplicationKind, id: applicationId, status: "approved" }, texts.context(tx));
+    await queueApprovalMessage(tx, services, scope, texts, { kind: scope.kind, id: applicationId, discordUserId: account.userId, language: decided.language, directMessage: decided.directMessage }, actor, new Date());
     return { kind: "linked", acting: true };
   });
   if (outcome.kind === "linked" && outcome.acting) services.wake();

@@ -16,7 +16,7 @@ import { isDecided, type ApplicationStatus, type StaffRole } from "~/db/enums";
 import { listLinkTargets, linkAccountIn, type LinkTarget } from "~/features/applications/linked-accounts.server";
 import type { ReviewScope } from "~/features/applications/review.server";
 import type { OnDecided } from "~/features/applications/review-scope.server";
-import { applyDecision, listDecisionMessages, type DecisionContext } from "~/features/decisions/decisions.server";
+import { applyDecision, listDecisionMessages, type DecisionContext, type EditableMessage } from "~/features/decisions/decisions.server";
 import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
 import type { LookupAllowance } from "~/utils/lookup-cache.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
@@ -28,6 +28,8 @@ import type { NotificationTarget } from "~/features/notifications/notification";
 import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
 import { joinLinkOf } from "~/features/vrchat/vrchat-location";
+import { m } from "~/paraglide/messages";
+import { defaultLanguage, inLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 import { mayInviteToGroup, queueRoleChange } from "./event-role.server";
@@ -91,21 +93,42 @@ export type Review = NonNullable<Awaited<ReturnType<typeof findReview>>>;
 
 /**
  * What `{event}`, `{date}` stand for in the messages, and an event's details for its Discord
- * message. The title and the world's name are written by hosts and world authors: escaped in the
- * Discord text, so they cannot form a masked link or a mention.
+ * message, in each applicant's language; the review's messages in it, read once per language. The
+ * title and the world's name are written by hosts and world authors: escaped in the Discord text,
+ * so they cannot form a masked link or a mention.
  */
 export function contextOf(review: Review, services: Pick<DecideServices, "siteOrigin" | "discordInvite">, now: Date) {
-  const { event } = review;
+  const { event, scope } = review;
   const { discordInvite } = services;
-  if (!event) return { event: "the Dwellers", date: formatLongDate(now, "UTC"), discordInvite, eventDetails: null };
-  const date = formatLongDateTime(eventStart(event), zoneOf(event.timezone));
-  const page = `${services.siteOrigin}${href("/events/:id", { id: event.id })}`;
-  const eventDetails = [
-    `${escapeDiscordMarkdown(event.title)}: ${date}, in ${escapeDiscordMarkdown(event.worldName)}`,
-    `Event page: ${page}`,
-    `Add it to your calendar: ${addToCalendarUrl(event, page)}`,
-  ].join("\n");
-  return { event: event.title, date, discordInvite, eventDetails };
+  const page = event ? `${services.siteOrigin}${href("/events/:id", { id: event.id })}` : null;
+  const wordsOf = (language: string) =>
+    inLanguage(language, () => {
+      if (!event || !page) return { event: m.decision_the_group(), date: formatLongDate(now, "UTC"), eventDetails: null };
+      const date = formatLongDateTime(eventStart(event), zoneOf(event.timezone));
+      const eventDetails = [
+        m.dm_event_line({ event: escapeDiscordMarkdown(event.title), date, world: escapeDiscordMarkdown(event.worldName) }),
+        m.dm_event_page({ link: page }),
+        m.dm_add_to_calendar({ link: addToCalendarUrl(event, page) }),
+      ].join("\n");
+      return { event: event.title, date, eventDetails };
+    });
+  const templates = new Map<string, Promise<EditableMessage[]>>();
+  const messageScope = scope.kind === "event" ? { kind: "event" as const, eventId: scope.eventId } : { kind: "group" as const };
+  return {
+    /** The words of this review in a language. */
+    in: wordsOf,
+    /** What applyDecision needs, reading the messages with `tx` (each language once). */
+    context(tx: Pick<Database, "select">, note?: string | null): DecisionContext {
+      return {
+        note,
+        async wordsIn(language) {
+          let read = templates.get(language);
+          if (!read) templates.set(language, (read = listDecisionMessages(tx, messageScope, language, defaultLanguage())));
+          return { ...wordsOf(language), discordInvite, templates: await read };
+        },
+      };
+    },
+  };
 }
 export type DecisionTexts = ReturnType<typeof contextOf>;
 
@@ -198,11 +221,9 @@ export function effectsOf(
 ) {
   const { scope } = review;
   const actor = { id: decider.id, name: deciderName(decider) };
-  let templates: ReturnType<typeof listDecisionMessages> | undefined;
   let invites: Promise<boolean> | undefined;
   const tally = { notLinked: 0 };
   const onDecided: OnDecided = async (tx, decided) => {
-    templates ??= listDecisionMessages(tx, scope.kind === "event" ? { kind: "event", eventId: scope.eventId } : { kind: "group" });
     const vrchat = links.vrchat.get(decided.id);
     if (vrchat) {
       await linkAccountIn(tx, decided.kind, decided.id, "vrchat", vrchat.account, { id: decider.id || null, name: `${actor.name} (at the decision: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" });
@@ -211,7 +232,7 @@ export function effectsOf(
     if (discord) {
       await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id || null, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
     }
-    const linked = await applyDecision(tx, decided, { ...texts, templates: await templates, note: reason } satisfies DecisionContext);
+    const linked = await applyDecision(tx, decided, texts.context(tx, reason));
     const now = new Date();
     // An attendee's own role in VRChat: given on approval, taken when no longer approved.
     if (decided.kind === "event" && scope.kind === "event" && services.vrchat.roles) {
@@ -243,7 +264,7 @@ export function effectsOf(
       }
     }
     if (services.discord && linked.discordUserId && decided.status === "approved") {
-      await queueApprovalMessage(tx, services, scope, texts, { kind: decided.kind, id: decided.id, discordUserId: linked.discordUserId, directMessage: linked.directMessage }, actor, now);
+      await queueApprovalMessage(tx, services, scope, texts, { kind: decided.kind, id: decided.id, discordUserId: linked.discordUserId, language: linked.language, directMessage: linked.directMessage }, actor, now);
     }
   };
   return { onDecided, tally };
@@ -259,15 +280,15 @@ export async function queueApprovalMessage(
   services: DecideServices,
   scope: ReviewScope,
   texts: DecisionTexts,
-  approved: { kind: "group" | "event"; id: string; discordUserId: string; directMessage: string | null },
+  approved: { kind: "group" | "event"; id: string; discordUserId: string; language: string; directMessage: string | null },
   actor: { id: string; name: string },
   now: Date,
 ) {
   if (!services.discord) return;
   const open = scope.kind === "event" && services.vrchat.roles ? await getOpenInstance(tx, scope.eventId) : null;
   const link = open ? joinLinkOf(open) : null;
-  const join = link ? `The event is open in VRChat (you can enter once the event's role reaches you): ${link}` : null;
-  const message = [approved.directMessage, texts.eventDetails, join].filter(Boolean).join("\n\n");
+  const join = link ? inLanguage(approved.language, () => m.dm_event_open({ link })) : null;
+  const message = [approved.directMessage, texts.in(approved.language).eventDetails, join].filter(Boolean).join("\n\n");
   await queueDiscordActions(
     tx,
     { applicationKind: approved.kind, applicationId: approved.id, userId: approved.discordUserId, actor },

@@ -46,8 +46,8 @@ type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | 
 /** Where an application stands for an edit: editable (with its form and answers), or why not. */
 export type EditView =
   | { kind: "missing" }
-  | { kind: "closed"; reason: string }
-  | { kind: "open"; application: EditableApplication; questions: FormQuestion[]; eventId: string | null; eventTitle: string | null; values: Record<string, AnswerValue> };
+  | { kind: "closed"; reason: string; language?: string | null }
+  | { kind: "open"; language: string | null; application: EditableApplication; questions: FormQuestion[]; eventId: string | null; eventTitle: string | null; values: Record<string, AnswerValue> };
 
 /** Why an application can no longer be edited by its applicant (null: it can be). */
 export async function editClosedReason(
@@ -73,7 +73,7 @@ export async function openEdit({ db }: Pick<Services, "db">, token: string, now:
   const event = status.eventId ? await getEvent(db, status.eventId) : null;
   if (status.kind === "event" && !event) return { kind: "missing" };
   const reason = await editClosedReason(db, status, event, now);
-  if (reason) return { kind: "closed", reason };
+  if (reason) return { kind: "closed", reason, language: status.language };
   const application = await readEditable(db, status.kind, status.id);
   if (!application) return { kind: "missing" };
   const questions = await listFormQuestions(db, status.kind === "event" ? { kind: "event", eventId: status.eventId! } : { kind: "group" });
@@ -84,7 +84,7 @@ export async function openEdit({ db }: Pick<Services, "db">, token: string, now:
     const kept = application.answers.find((answer) => answer.questionId === question.id)?.value ?? (application.answers.some((answer) => answer.questionId === null) ? byText[question.question] : undefined);
     if (kept !== undefined) values[question.id] = kept;
   }
-  return { kind: "open", application, questions, eventId: status.eventId, eventTitle: event?.title ?? null, values };
+  return { kind: "open", language: status.language, application, questions, eventId: status.eventId, eventTitle: event?.title ?? null, values };
 }
 
 export type EditOutcome =

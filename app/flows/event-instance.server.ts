@@ -36,6 +36,8 @@ import { queueAnnouncement } from "~/features/notifications/discord.server";
 import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
 import { requestedOf, type InstanceOpener, type InstanceRequest } from "~/features/vrchat/vrchat-instances.server";
 import { joinLink } from "~/features/vrchat/vrchat-location";
+import { m } from "~/paraglide/messages";
+import { applicantLanguage, inLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
@@ -98,13 +100,13 @@ export const INSTANCE_TEXTS = {
 
 /** What each approved attendee of an event with applications gets by DM when its instance opens. */
 export function joinMessage(event: { id: string; title: string }, link: string, siteOrigin: string): string {
-  return `**${escapeDiscordMarkdown(event.title)}** is open in VRChat: join here (only approved attendees holding the event's role can enter): ${link}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
+  return `${m.dm_instance_open({ event: escapeDiscordMarkdown(event.title), link })}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
 }
 
 /** What goes to the announcement channel when an open event's instance opens. */
 export function openAnnouncement(event: { id: string; title: string }, access: string, link: string, siteOrigin: string): string {
-  const who = access === "public" ? "everyone may join" : "for the group's members";
-  return `**${escapeDiscordMarkdown(event.title)}** is open in VRChat (${who}): ${link}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
+  const who = access === "public" ? m.announce_who_public() : m.announce_who_members();
+  return `${m.announce_instance_open({ event: escapeDiscordMarkdown(event.title), who, link })}\n${siteOrigin}${href("/events/:id", { id: event.id })}`;
 }
 
 /** Opens the event's instance now, unless one is open or being opened. `manual`: a staff member asked ('Open now', 'Retry'). */
@@ -171,8 +173,9 @@ export async function openEventInstance(services: InstanceServices, eventId: str
 async function tellAttendees(tx: Parameters<Parameters<Database["transaction"]>[0]>[0], services: InstanceServices, event: { id: string; title: string }, link: string, now: Date) {
   if (!services.directMessages) return false;
   const attendees = await listApprovedWithDiscord(tx, event.id);
-  const message = joinMessage(event, link, services.siteOrigin);
   for (const attendee of attendees) {
+    // In the language the attendee applied in.
+    const message = inLanguage(applicantLanguage(attendee.language), () => joinMessage(event, link, services.siteOrigin));
     await queueDiscordActions(
       tx,
       { applicationKind: "event", applicationId: attendee.id, userId: attendee.discordUserId!, actor: { id: "dwell", name: "Dwell (instance open)" } },

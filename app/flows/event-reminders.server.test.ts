@@ -13,6 +13,7 @@ import { getApplicationStatus, newStatusToken } from "~/features/decisions/decis
 import { readDiscordMarkdown } from "../../tests/fakes/discord";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
+import { setSiteLanguages } from "~/utils/language.server";
 import { sendDueReminders, startsIn, type ReminderServices } from "./event-reminders.server";
 import { withdrawApplication } from "./withdraw.server";
 
@@ -61,10 +62,10 @@ describeEachDatabase("reminders before an event", (kind) => {
   }
 
   /** Applies as the form does, is approved by a staff member, and has their Discord account linked. */
-  async function attendee(eventId: string, name: string, { approve = true, discord = true } = {}) {
+  async function attendee(eventId: string, name: string, { approve = true, discord = true, language = "en" } = {}) {
     const questions = await listFormQuestions(database.db, { kind: "event", eventId });
     const status = newStatusToken();
-    const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => (field === answerFieldName(questions[0]!.id) ? name : undefined), now: new Date(), statusTokenHash: status.hash });
+    const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => (field === answerFieldName(questions[0]!.id) ? name : undefined), now: new Date(), statusTokenHash: status.hash, language });
     if (!result.ok) throw new Error(result.message);
     const id = result.application.id;
     if (approve) await decideApplication(decide, (await findReview(database.db, eventId))!, { id, status: "approved" }, keeper);
@@ -110,6 +111,30 @@ describeEachDatabase("reminders before an event", (kind) => {
     await database.db.update(events).set({ eventDate: later.slice(0, 10), eventTime: later.slice(11, 19) }).where(eq(events.id, event.id));
     await sendDueReminders(reminders, new Date(Date.now() + 61 * MINUTE));
     expect(await messages()).toHaveLength(1);
+  });
+
+  it("reminds each attendee in the language they applied in; the channel in the site's default", async () => {
+    setSiteLanguages(["en", "ja"]);
+    try {
+      const event = await makeEvent(60 * MINUTE - 30_000, true);
+      for (const [name, language] of [["Early", "en"], ["Hayai", "ja"]] as const) {
+        const { id } = await attendee(event.id, name, { language });
+        await database.db.update(eventApplications).set({ reviewedAt: new Date(Date.now() - 2 * 24 * 60 * MINUTE) }).where(eq(eventApplications.id, id));
+      }
+      await sendDueReminders(reminders, new Date());
+      const sent = await messages();
+      const english = sent.find((message) => message.content.startsWith("Reminder:"))!;
+      const japanese = sent.find((message) => message.content.startsWith("リマインダー："))!;
+      expect(english.content).toContain("Lantern Night starts in 1 hour");
+      expect(english.content).toContain("Your application (the join link once the instance opens, or withdraw): https://dwell.example/applications/status/");
+      expect(japanese.content).toMatch(/^リマインダー：Lantern Nightは1 時間後に始まります（\d{4}年\d{1,2}月\d{1,2}日\(.\) \d{1,2}:\d{2} UTC）。ワールド「Garden」。\nイベントページ：https:\/\/dwell\.example\/events\//);
+      expect(japanese.content).toContain("あなたの申請（インスタンスが開いたら参加リンク、または辞退）：https://dwell.example/applications/status/");
+      // A Japanese page of theirs (its decision message too).
+      const [row] = await database.db.select({ message: eventApplications.decisionMessage }).from(eventApplications).where(eq(eventApplications.discordDisplayName, "Hayai"));
+      expect(row!.message).toContain("Hayaiさん：Lantern Nightへのご参加が確定しました。");
+    } finally {
+      setSiteLanguages(["en"]);
+    }
   });
 
   it("writes what hosts and world authors wrote so that Discord shows it as text: no masked link, no mention", async () => {

@@ -17,6 +17,9 @@ import { queueDiscordActions } from "~/features/discord/discord-bot.server";
 import { claimReminder, listEventsToRemind } from "~/features/events/event-reminders.server";
 import { eventStart, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
 import { queueAnnouncement } from "~/features/notifications/discord.server";
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
+import { applicantLanguage, inLanguage } from "~/utils/language.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 
 export interface ReminderServices {
@@ -31,18 +34,16 @@ export interface ReminderServices {
   wake: () => void;
 }
 
-/** "in 1 hour", "in 24 hours", "in 2 days", "in 30 minutes": how far off the start is, in words. */
+/** "in 1 hour", "in 24 hours", "in 2 days", "in 30 minutes": how far off the start is, in the current language's words. */
 export function startsIn(ms: number): string {
   const minutes = Math.max(1, Math.round(ms / 60_000));
-  const plural = (n: number, unit: string) => `in ${n} ${unit}${n === 1 ? "" : "s"}`;
+  const words = new Intl.RelativeTimeFormat(intlLocale(), { numeric: "always" });
+  const plural = (n: number, unit: "day" | "hour" | "minute") => words.format(n, unit);
   if (minutes >= 2 * 1440 && minutes % 1440 === 0) return plural(minutes / 1440, "day");
   if (minutes >= 60 && minutes % 60 === 0) return plural(minutes / 60, "hour");
   if (minutes >= 120) return plural(Math.round(minutes / 60), "hour");
   return plural(minutes, "minute");
 }
-
-/** What the reminder DM's own link is for. */
-export const REMINDER_STATUS_LINE = "Your application (the join link once the instance opens, or withdraw)";
 
 /** A reminder's own message id for Discord (another DM to the same person must not be taken for a repeat). */
 const nonceOf = (applicationId: string, lead: number) => createHash("sha256").update(`${applicationId}:${lead}`).digest("hex").slice(0, 25);
@@ -59,22 +60,28 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
     const page = `${services.siteOrigin}${href("/events/:id", { id: event.id })}`;
     // Sent on time, it says its own time ('in 1 hour'); sent late (the server was down), the time left.
     const late = now.getTime() - (start.getTime() - nearest * 60_000);
-    const when = startsIn(late <= 5 * 60_000 ? nearest * 60_000 : start.getTime() - now.getTime());
+    const ahead = late <= 5 * 60_000 ? nearest * 60_000 : start.getTime() - now.getTime();
     if (!event.applicationRequired && services.announce) {
       for (const lead of due) {
         // An event made after this reminder's time was announced as it is: no reminder of it.
         const ours = lead === nearest && event.createdAt.getTime() <= start.getTime() - lead * 60_000;
         const posted = await services.db.transaction(async (tx) => {
           if (!(await claimReminder(tx, event.id, lead, "channel", ours)) || !ours) return false;
-          await queueAnnouncement(tx, { content: `Reminder: **${escapeDiscordMarkdown(event.title)}** starts ${when}: ${page}` }, event.id, now);
+          await queueAnnouncement(tx, { content: m.announce_reminder({ event: escapeDiscordMarkdown(event.title), when: startsIn(ahead), link: page }) }, event.id, now);
           return true;
         });
         if (posted) sent.posts += 1;
       }
     }
     if (event.applicationRequired && services.directMessages) {
-      // The title and the world's name are a host's and a world author's words: escaped for Discord.
-      const message = `Reminder: ${escapeDiscordMarkdown(event.title)} starts ${when} (${formatLongDateTime(start, zoneOf(event.timezone))}), in ${escapeDiscordMarkdown(event.worldName)}.\nEvent page: ${page}`;
+      // In the attendee's language. The title and the world's name are a host's and a world author's words: escaped for Discord.
+      const messageIn = (language: string) =>
+        inLanguage(language, () =>
+          [
+            m.dm_reminder({ event: escapeDiscordMarkdown(event.title), when: startsIn(ahead), date: formatLongDateTime(start, zoneOf(event.timezone)), world: escapeDiscordMarkdown(event.worldName) }),
+            m.dm_event_page({ link: page }),
+          ].join("\n"),
+        );
       for (const attendee of await listApprovedWithDiscord(services.db, event.id)) {
         for (const lead of due) {
           const remindAt = start.getTime() - lead * 60_000;
@@ -83,11 +90,17 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
           const queued = await services.db.transaction(async (tx) => {
             if (!(await claimReminder(tx, event.id, lead, attendee.id, theirs)) || !theirs) return false;
             // Their own status page, one tap from 'Join in VRChat' or 'Withdraw': a fresh link (only its hash is kept).
+            const language = applicantLanguage(attendee.language);
             const status = `${services.siteOrigin}${href("/applications/status/:token", { token: await mintStatusLink(tx, { kind: "event", id: attendee.id }) })}`;
             await queueDiscordActions(
               tx,
               { applicationKind: "event", applicationId: attendee.id, userId: attendee.discordUserId!, actor: { id: "dwell", name: "Dwell (reminder)" } },
-              { grantRole: false, message: `${message}\n${REMINDER_STATUS_LINE}: ${status}`, nonce: nonceOf(attendee.id, lead), private: true },
+              {
+                grantRole: false,
+                message: `${messageIn(language)}\n${inLanguage(language, () => m.dm_reminder_status({ link: status }))}`,
+                nonce: nonceOf(attendee.id, lead),
+                private: true,
+              },
               now,
             );
             return true;

@@ -77,7 +77,7 @@ describeEachDatabase("repeating events", (kind) => {
       { eventId: made[0]!.id, question: "What is your VRChat username?", orderIndex: 0 },
       { eventId: made[0]!.id, question: "Which book are you bringing?", orderIndex: 1 },
     ]);
-    await saveDecisionMessage(database.db, { kind: "event", eventId: made[0]!.id }, "approved", "See you by the lanterns, {username}.");
+    await saveDecisionMessage(database.db, { kind: "event", eventId: made[0]!.id }, "approved", "en", "See you by the lanterns, {username}.");
     // An application on the fifth keeps its questions (answers refer to them).
     await apply(made[4]!.id, "Early Bird");
     expect(await copyToFollowing(database.db, made[0]!.id, "questions")).toEqual({ copied: 6, kept: 1 });
@@ -94,7 +94,7 @@ describeEachDatabase("repeating events", (kind) => {
     const later = await occurrences();
     expect(later.at(-1)).toMatchObject({ index: 8, eventDate: addDays(first, 56) });
     expect(await asked(later.at(-1)!.id)).toEqual(["What is your VRChat username?", "Which book are you bringing?"]);
-    expect((await listDecisionMessages(database.db, { kind: "event", eventId: later.at(-1)!.id }))[0]).toMatchObject({ own: true, body: "See you by the lanterns, {username}." });
+    expect((await listDecisionMessages(database.db, { kind: "event", eventId: later.at(-1)!.id }, "en", "en"))[0]).toMatchObject({ own: true, body: "See you by the lanterns, {username}." });
 
     // Each event its own applications.
     await apply(made[1]!.id, "Wren");

@@ -106,7 +106,7 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     expect(await startProof(database.db, token, new Date())).toEqual(started);
     expect(await view(id)).toMatchObject({ kind: "code", code: started.code });
 
-    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.notFound });
+    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.notFound() });
     fake.group.people.find((p) => p.id === fakeUserId(2))!.bio = `Hello there.\n${started.code.toLowerCase()}`;
     expect(await checkProof(services, token, new Date())).toEqual({ kind: "proven", displayName: "Heron", acting: false });
     expect(await row(id)).toMatchObject({ userId: fakeUserId(2), how: "proven", by: null });
@@ -124,7 +124,7 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     const started = await startProof(database.db, token, new Date());
     if (started.kind !== "started") throw new Error("no code");
     fake.group.people.find((p) => p.id === fakeUserId(1))!.bio = started.code;
-    expect(await checkProof(services, token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound });
+    expect(await checkProof(services, token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound() });
     expect((await row(id)).userId).toBeNull();
     fake.group.people.find((p) => p.id === fakeUserId(2))!.statusDescription = `proof ${started.code}`;
     expect(await checkProof(services, token, new Date())).toMatchObject({ kind: "proven" });
@@ -144,7 +144,7 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     // They cannot put the code in Moth's bio: the check finds nothing.
     const started = await startProof(database.db, impostor.token, new Date());
     expect(started.kind).toBe("started");
-    expect(await checkProof(services, impostor.token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound });
+    expect(await checkProof(services, impostor.token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound() });
     // Rejecting is still possible.
     expect(await decideApplication(services, group, { id: impostor.id, status: "rejected" }, keeper)).toMatchObject({ kind: "decided" });
   });
@@ -180,7 +180,7 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     const started = await startProof(database.db, token, new Date());
     if (started.kind !== "started") throw new Error("no code");
     fake.group.people.find((p) => p.id === fakeUserId(2))!.bio = started.code;
-    expect(await checkProof(services, token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound });
+    expect(await checkProof(services, token, new Date())).toMatchObject({ kind: "refused", message: PROOF_TEXTS.notFound() });
   });
 
   it("five checks an hour per application, a code that expires, and nothing to prove without an account", async () => {
@@ -188,18 +188,18 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     const now = new Date();
     await startProof(database.db, token, now);
     const before = fake.calls.user ?? 0;
-    for (let i = 0; i < 5; i++) expect(await checkProof(services, token, now)).toMatchObject({ message: PROOF_TEXTS.notFound });
-    expect(await checkProof(services, token, now)).toEqual({ kind: "refused", status: 429, message: PROOF_TEXTS.checksSpent });
+    for (let i = 0; i < 5; i++) expect(await checkProof(services, token, now)).toMatchObject({ message: PROOF_TEXTS.notFound() });
+    expect(await checkProof(services, token, now)).toEqual({ kind: "refused", status: 429, message: PROOF_TEXTS.checksSpent() });
     expect((fake.calls.user ?? 0) - before).toBe(5);
 
     const tomorrow = new Date(now.getTime() + 25 * 60 * 60 * 1000);
-    expect(await checkProof(services, token, tomorrow)).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.expired });
+    expect(await checkProof(services, token, tomorrow)).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.expired() });
     const renewed = await startProof(database.db, token, tomorrow);
     expect(renewed.kind).toBe("started");
 
     const nameless = await apply("Nobody At All");
     expect(await view(nameless.id)).toEqual({ kind: "none" });
-    expect(await startProof(database.db, nameless.token, now)).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.nothingToProve });
+    expect(await startProof(database.db, nameless.token, now)).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.nothingToProve() });
     expect(await startProof(database.db, "x".repeat(43), now)).toMatchObject({ kind: "refused", status: 404 });
   });
 
@@ -207,13 +207,13 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     const { token, id } = await apply("Heron", `https://vrchat.com/home/user/${fakeUserId(2)}`);
     await startProof(database.db, token, new Date());
     await fake.setMode("down");
-    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 503, message: PROOF_TEXTS.unreachable });
+    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 503, message: PROOF_TEXTS.unreachable() });
     await fake.setMode("normal");
     const ghost = await apply("Ghost", `https://vrchat.com/home/user/${fakeUserId(99)}`);
     await startProof(database.db, ghost.token, new Date());
-    expect(await checkProof(services, ghost.token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.unknownAccount });
+    expect(await checkProof(services, ghost.token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.unknownAccount() });
     await linkAccount(database.db, "group", id, "vrchat", null, { id: null, name: "x" });
     await database.db.update(applications).set({ status: "rejected" }).where(eq(applications.id, id));
-    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.notOpen });
+    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 409, message: PROOF_TEXTS.notOpen() });
   });
 });

@@ -95,10 +95,10 @@ const refused = (status: Refusal["status"], message: string): Refusal => ({ kind
 async function toProve(db: Database, token: string, now: Date): Promise<{ kind: "found"; opened: Opened; userId: string } | Refusal> {
   const opened = await openByToken(db, token, now);
   if (!opened) return refused(404, "");
-  if (opened.target.vrchatLinkedHow === "proven") return refused(409, PROOF_TEXTS.proven);
-  if (!OPEN.includes(opened.status)) return refused(409, PROOF_TEXTS.notOpen);
+  if (opened.target.vrchatLinkedHow === "proven") return refused(409, PROOF_TEXTS.proven());
+  if (!OPEN.includes(opened.status)) return refused(409, PROOF_TEXTS.notOpen());
   const userId = accountToProve(opened.target);
-  if (!userId) return refused(409, PROOF_TEXTS.nothingToProve);
+  if (!userId) return refused(409, PROOF_TEXTS.nothingToProve());
   return { kind: "found", opened, userId };
 }
 
@@ -131,22 +131,22 @@ export async function checkProof(services: DecideServices, token: string, now: D
   if (found.kind === "refused") return found;
   const { opened, userId } = found;
   const proof = await proofOf(db, opened);
-  if (!proof || proof.vrchatUserId !== userId) return refused(409, PROOF_TEXTS.noCode);
-  if (proof.expiresAt <= now) return refused(409, PROOF_TEXTS.expired);
+  if (!proof || proof.vrchatUserId !== userId) return refused(409, PROOF_TEXTS.noCode());
+  if (proof.expiresAt <= now) return refused(409, PROOF_TEXTS.expired());
   const membership = services.vrchat.membership;
-  if (!membership) return refused(503, PROOF_TEXTS.unreachable);
+  if (!membership) return refused(503, PROOF_TEXTS.unreachable());
   const allowed = await hitRateLimit(db, { key: `proof-checks:${opened.kind}:${opened.id}`, limit: PROOF_CHECKS_PER_HOUR, windowMs: 60 * 60_000, now });
-  if (!allowed.allowed) return refused(429, PROOF_TEXTS.checksSpent);
+  if (!allowed.allowed) return refused(429, PROOF_TEXTS.checksSpent());
   let profile;
   try {
     profile = await membership.readProfileText(userId);
   } catch (error) {
-    if (error instanceof LookupBudgetError) return refused(429, PROOF_TEXTS.busy);
+    if (error instanceof LookupBudgetError) return refused(429, PROOF_TEXTS.busy());
     log.warn("VRChat could not be asked for an applicant's proof", { error: error instanceof Error ? error.message : String(error) });
-    return refused(503, PROOF_TEXTS.unreachable);
+    return refused(503, PROOF_TEXTS.unreachable());
   }
-  if (!profile) return refused(409, PROOF_TEXTS.unknownAccount);
-  if (!textHoldsCode(profile.text, proof.code)) return refused(409, PROOF_TEXTS.notFound);
+  if (!profile) return refused(409, PROOF_TEXTS.unknownAccount());
+  if (!textHoldsCode(profile.text, proof.code)) return refused(409, PROOF_TEXTS.notFound());
   const linked = await linkProvenAccount(
     services,
     { kind: opened.kind, id: opened.id, eventId: opened.eventId },

@@ -12,7 +12,7 @@ import { eventApplications, type EventRow } from "~/db/schema";
 import { listLinkTargets, linkAccountIn } from "~/features/applications/linked-accounts.server";
 import { promoteFromWaitlist, WAITLIST_MOVER } from "~/features/applications/review-changes.server";
 import { type OnDecided } from "~/features/applications/review-scope.server";
-import { applyDecision, listDecisionMessages } from "~/features/decisions/decisions.server";
+import { applyDecision } from "~/features/decisions/decisions.server";
 import type { LookupAllowance } from "~/utils/lookup-cache.server";
 import type { EventInput, EventToSave } from "~/features/events/event-input";
 import { isEventPast } from "~/features/events/event-timing";
@@ -81,7 +81,6 @@ export async function linkMovedUp(services: DecideServices, review: Review, refi
   const texts = contextOf(review, services, now);
   const actor = { id: WAITLIST_DECIDER.id, name: WAITLIST_DECIDER.username };
   await services.db.transaction(async (tx) => {
-    const templates = await listDecisionMessages(tx, { kind: "event", eventId: scope.eventId });
     for (const target of targets) {
       const vrchat = links.vrchat.get(target.id);
       if (vrchat && (await linkAccountIn(tx, "event", target.id, "vrchat", vrchat.account, { id: null, name: `${actor.name} (moved up: ${vrchat.how})` }, { onlyIfUnlinked: true, how: "name" }))) {
@@ -92,8 +91,8 @@ export async function linkMovedUp(services: DecideServices, review: Review, refi
         const [row] = await tx.select({ status: eventApplications.status }).from(eventApplications).where(eq(eventApplications.id, target.id));
         if (row?.status !== "approved") continue;
         // The approval's own message again, built as every approval's DM is.
-        const decided = await applyDecision(tx, { kind: "event", id: target.id, status: "approved" }, { ...texts, templates });
-        await queueApprovalMessage(tx, services, scope, texts, { kind: "event", id: target.id, discordUserId: discord.userId, directMessage: decided.directMessage }, actor, now);
+        const decided = await applyDecision(tx, { kind: "event", id: target.id, status: "approved" }, texts.context(tx));
+        await queueApprovalMessage(tx, services, scope, texts, { kind: "event", id: target.id, discordUserId: discord.userId, language: decided.language, directMessage: decided.directMessage }, actor, now);
       }
     }
   });

@@ -173,12 +173,12 @@ describeEachDatabase("places that refill themselves", (kind) => {
   it("refuses a withdrawal once the event has started, and one of a rejected application", async () => {
     const started = await makeEvent(5, "automatic", -10 * 60 * 1000);
     const late = await apply(started.id, "Late");
-    expect(await withdrawApplication(services, late.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started });
+    expect(await withdrawApplication(services, late.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started() });
     const event = await makeEvent(5, "automatic");
     const turned = await apply(event.id, "Turned");
     const review = (await findReview(database.db, event.id))!;
     await decideApplication(services, review, { id: turned.id, status: "rejected" }, keeper);
-    expect(await withdrawApplication(services, turned.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected });
+    expect(await withdrawApplication(services, turned.token, new Date())).toEqual({ kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected() });
     expect(await withdrawApplication(services, "not-a-token", new Date())).toEqual({ kind: "missing" });
   });
 });

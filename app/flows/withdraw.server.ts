@@ -12,6 +12,7 @@ import { APPLICANT_ACTOR, promoteFromWaitlist, withdrawEventApplication } from "
 import type { DecideServices } from "./decision-effects.server";
 import { linkMovedUp, refillFor } from "./refill.server";
 import { queueRoleChange } from "./event-role.server";
+import { m } from "~/paraglide/messages";
 
 export type WithdrawOutcome =
   | { kind: "withdrawn" }
@@ -20,20 +21,17 @@ export type WithdrawOutcome =
   | { kind: "not-withdrawable"; reason: string }
   | { kind: "missing" };
 
-export const WITHDRAW_TEXTS = {
-  group: "A request to join the group cannot be withdrawn here.",
-  started: "The event has started: there is nothing left to withdraw from.",
-  rejected: "This application was not accepted, so there is nothing to withdraw.",
-} as const;
+/** Why an application cannot be withdrawn, in the applicant's page's language. */
+export const WITHDRAW_TEXTS = { group: m.withdraw_group, started: m.withdraw_started, rejected: m.withdraw_rejected } as const;
 
 export async function withdrawApplication(services: DecideServices, token: string, now: Date): Promise<WithdrawOutcome> {
   const status = await getApplicationStatus(services.db, token, now);
   if (!status) return { kind: "missing" };
-  if (status.kind !== "event" || !status.eventId) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.group };
+  if (status.kind !== "event" || !status.eventId) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.group() };
   const event = await getEvent(services.db, status.eventId);
   if (!event) return { kind: "missing" };
   if (status.status === "withdrawn") return { kind: "already" };
-  if (hasEventStarted(event, now)) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started };
+  if (hasEventStarted(event, now)) return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.started() };
   const review = { scope: { kind: "event" as const, eventId: event.id }, event };
   const refill = refillFor(services, review, now);
   const result = await services.db.transaction(async (tx) => {
@@ -55,5 +53,5 @@ export async function withdrawApplication(services: DecideServices, token: strin
   }
   if (result === "already") return { kind: "already" };
   if (result === "missing") return { kind: "missing" };
-  return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected };
+  return { kind: "not-withdrawable", reason: WITHDRAW_TEXTS.rejected() };
 }

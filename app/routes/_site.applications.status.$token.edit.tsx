@@ -10,18 +10,21 @@ import { fieldOf } from "~/utils/form-questions";
 import { editApplication, openEdit } from "~/flows/edit-application.server";
 import { m } from "~/paraglide/messages";
 import { clientKey } from "~/utils/client-key.server";
+import { applicantPageAddress } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.applications.status.$token.edit";
 
 
 
 /** 'Edit my answers': the form as sent, with the answers as kept (or why it can no longer change). */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const { db, language } = context.get(appContext);
   try {
     const view = await openEdit({ db }, params.token, new Date());
     if (view.kind === "missing") return data({ view: { kind: "closed" as const, reason: m.status_invalid_link() } }, { status: 404 });
-    if (view.kind === "closed") return { view };
+    const theirs = applicantPageAddress(request, language, view.language ?? null);
+    if (theirs) return redirect(theirs, { headers: { "Cache-Control": "no-store" } });
+    if (view.kind === "closed") return { view: { kind: "closed" as const, reason: view.reason } };
     const { questions, values, eventTitle } = view;
     return { view: { kind: "open" as const, questions, values, eventTitle, isEvent: view.application.kind === "event" } };
   } catch (error) {

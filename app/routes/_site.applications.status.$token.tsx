@@ -17,7 +17,8 @@ import { waitlistPosition } from "~/features/applications/capacity.server";
 import { STATUS_LINK_DAYS } from "~/features/decisions/decision-messages";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { m } from "~/paraglide/messages";
-import { formatCount } from "~/utils/language";
+import { currentLanguage, formatCount, LANGUAGE_NAMES } from "~/utils/language";
+import { applicantPageAddress } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.applications.status.$token";
@@ -25,11 +26,13 @@ import type { Route } from "./+types/_site.applications.status.$token";
 export const invalidStatusLink = () => m.status_invalid_link();
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const { db, vrchat, config } = context.get(appContext);
+  const { db, vrchat, config, language } = context.get(appContext);
   try {
     const now = new Date();
     const status = await getApplicationStatus(db, params.token, now);
     if (!status) return data({ status: null, error: invalidStatusLink() }, { status: 404 });
+    const theirs = applicantPageAddress(request, language, status.language);
+    if (theirs) return redirect(theirs, { headers: { "Cache-Control": "no-store" } });
     const { id, eventId, ...shown } = status;
     const position = status.kind === "event" && status.status === "waitlist" ? await waitlistPosition(db, id) : null;
     // An event application may be withdrawn until its event starts.
@@ -63,7 +66,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     };
   } catch (error) {
     log.error("failed to read an application's status", { error });
-    return data({ status: null, error: "The status could not be read just now. Please try again in a moment." }, { status: 503 });
+    return data({ status: null, error: m.status_read_failed() }, { status: 503 });
   }
 }
 
@@ -77,16 +80,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = form?.get("intent");
   if (intent === "withdraw-ask") return { confirming: true, notice: null };
   if (intent === "prove-start" || intent === "prove-check") return prove(ctx, params.token, intent);
-  if (intent !== "withdraw") return data({ confirming: false, notice: "Unknown action." }, { status: 400 });
+  if (intent !== "withdraw") return data({ confirming: false, notice: m.status_unknown_action() }, { status: 400 });
   try {
     const outcome = await withdrawApplication(decideServices(ctx), params.token, new Date());
     if (outcome.kind === "missing") return data({ confirming: false, notice: invalidStatusLink() }, { status: 404 });
     if (outcome.kind === "not-withdrawable") return data({ confirming: false, notice: outcome.reason }, { status: 409 });
-    if (outcome.kind === "already") return { confirming: false, notice: "This application is already withdrawn." };
+    if (outcome.kind === "already") return { confirming: false, notice: m.withdraw_already() };
     return redirect(href("/applications/status/:token", { token: params.token }));
   } catch (error) {
     log.error("failed to withdraw an application", { error });
-    return data({ confirming: false, notice: "Your application could not be withdrawn just now. Please try again in a moment." }, { status: 503 });
+    return data({ confirming: false, notice: m.withdraw_failed() }, { status: 503 });
   }
 }
 
@@ -98,7 +101,7 @@ async function prove(ctx: AppContext, token: string, intent: "prove-start" | "pr
     return { confirming: false, notice: null };
   } catch (error) {
     log.error("failed to prove an applicant's VRChat account", { error });
-    return data({ confirming: false, notice: "VRChat could not be asked just now. Please try again in a moment." }, { status: 503 });
+    return data({ confirming: false, notice: m.proof_unreachable() }, { status: 503 });
   }
 }
 
@@ -171,9 +174,20 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
             {m.status_withdrawn_text()}
           </p>
         ) : status.message ? (
-          <blockquote className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100" data-testid="decision-message">
-            <WithLinks text={status.message} />
-          </blockquote>
+          <>
+            {status.messageLanguage && status.messageLanguage !== currentLanguage() ? (
+              <p className="mt-6 text-sm text-mist-400" data-testid="message-language">
+                {m.status_message_language({ language: LANGUAGE_NAMES[status.messageLanguage] ?? status.messageLanguage })}
+              </p>
+            ) : null}
+            <blockquote
+              className="mt-6 border-l-2 border-ember-400/60 pl-4 whitespace-pre-line text-mist-100"
+              lang={status.messageLanguage ?? undefined}
+              data-testid="decision-message"
+            >
+              <WithLinks text={status.message} />
+            </blockquote>
+          </>
         ) : null}
         {status.wayIn?.joinUrl ? (
           <div className="mt-6 rounded-lg border border-emerald-400/30 bg-emerald-400/10 p-4" data-testid="join-in-vrchat">

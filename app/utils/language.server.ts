@@ -9,13 +9,21 @@ import { overwriteGetLocale, type Locale } from "~/paraglide/runtime";
 import { chooseLanguage, readLanguageCookie } from "./language";
 
 const requestLanguage = new AsyncLocalStorage<string>();
-let defaultLanguage = "en";
+let siteLanguages: readonly string[] = ["en"];
 
-overwriteGetLocale(() => (requestLanguage.getStore() ?? defaultLanguage) as Locale);
+overwriteGetLocale(() => (requestLanguage.getStore() ?? siteLanguages[0]) as Locale);
 
-/** The site's default language (the first of SITE_LANGUAGES), for texts outside a request. */
-export function setDefaultLanguage(language: string) {
-  defaultLanguage = language;
+/** The languages the site offers (SITE_LANGUAGES), the first its default: set as the server starts. */
+export function setSiteLanguages(languages: readonly string[]) {
+  if (languages.length > 0) siteLanguages = [...languages];
+}
+
+/** The site's default language, for texts outside a request. */
+export const defaultLanguage = () => siteLanguages[0]!;
+
+/** The language to write to an applicant in: the one they applied in, if the site still offers it; else the default. */
+export function applicantLanguage(stored: string | null | undefined): string {
+  return stored && siteLanguages.includes(stored) ? stored : siteLanguages[0]!;
 }
 
 /** Runs `work` (a request's handling, rendering included) in `language`. */
@@ -31,4 +39,17 @@ export function languageOfRequest(request: Request, offered: readonly string[]):
     cookie: readLanguageCookie(request.headers.get("cookie")),
     acceptLanguage: request.headers.get("accept-language"),
   });
+}
+
+/**
+ * An applicant's own pages (their status page, its edit page) speak the language they applied in,
+ * unless the visitor chose one (`?lang=` or the menu's cookie): where the request would be answered
+ * in another, the address of the same page in theirs. Null: answer as it is.
+ */
+export function applicantPageAddress(request: Request, current: string, applied: string | null): string | null {
+  if (!applied || applied === current || !siteLanguages.includes(applied)) return null;
+  const url = new URL(request.url);
+  if (url.searchParams.has("lang") || siteLanguages.includes(readLanguageCookie(request.headers.get("cookie")) ?? "")) return null;
+  url.searchParams.set("lang", applied);
+  return `${url.pathname}${url.search}`;
 }

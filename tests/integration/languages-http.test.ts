@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { textOf } from "../setup/page-text";
 import { cookieHeader, rawRequest } from "../setup/raw-http";
+import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { runServerProcess, startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const JAPANESE_BROWSER = "ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7";
@@ -20,13 +21,13 @@ afterAll(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true,
 async function start(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), "dwell-languages-"));
   folders.push(dataDir);
-  return startServerProcess({ DATA_DIR: dataDir, ...env });
+  return { ...(await startServerProcess({ DATA_DIR: dataDir, ...env })), dataDir };
 }
 
 const langOf = (html: string) => /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1];
 
 describe("SITE_LANGUAGES=en,ja", () => {
-  let server: ServerProcess;
+  let server: ServerProcess & { dataDir: string };
   const get = (path: string, headers: Record<string, string> = {}) => rawRequest(`${server.url}${path}`, { headers });
   const choose = (values: Record<string, string>, headers: Record<string, string> = {}) =>
     rawRequest(`${server.url}/language`, {
@@ -129,6 +130,55 @@ describe("SITE_LANGUAGES=en,ja", () => {
     // The same refusal for an English browser, in English.
     const againInEnglish = await post(answers, "en-US");
     expect(textOf(againInEnglish.body)).toContain("You have already submitted an application to join the group.");
+  });
+
+  it("tells each applicant the decision in the language they applied in, and says when staff wrote it in another", async () => {
+    const dataDir = server.dataDir;
+    createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-keeper", "owner");
+    const owner = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-keeper");
+    const form = (await get("/apply", { "Accept-Language": JAPANESE_BROWSER })).body;
+    const fields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((match) => match[1]!);
+    const apply = async (name: string) => {
+      const taken = await rawRequest(`${server.url}/apply`, {
+        method: "POST",
+        body: new URLSearchParams(fields.map((field, i) => [field, [name, `${name}-discord`, "A friend", "こんにちは"][i] ?? ""])).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, "Accept-Language": JAPANESE_BROWSER },
+      });
+      expect(taken.status).toBe(200);
+      return /\/applications\/status\/([A-Za-z0-9_-]{43})/.exec(taken.body)![1]!;
+    };
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const [welcomed, turned] = [`Hotaru ${suffix}`, `Kumo ${suffix}`];
+    const tokens = { welcomed: await apply(welcomed), turned: await apply(turned) };
+
+    // The staff write the refusal in English only (their main language), and decide both in the Sanctum.
+    const saved = await postForm(server.url, "/admin/messages", { intent: "save", kind: "group", outcome: "rejected", language: "en", body: "Not this moon, {username}." }, { cookie: owner });
+    expect(saved.status).toBe(200);
+    const unknown = await postForm(server.url, "/admin/messages", { intent: "save", kind: "group", outcome: "rejected", language: "xx", body: "?" }, { cookie: owner });
+    expect(unknown.status).toBe(400);
+    const review = (await rawRequest(`${server.url}/admin/applications?status=all`, { headers: { cookie: owner } })).body;
+    const idOf = (name: string) => /name="id" value="([0-9a-f-]{36})"/.exec(review.slice(review.indexOf(`>${name}<`)))![1]!;
+    for (const [name, status] of [[welcomed, "approved"], [turned, "rejected"]] as const) {
+      const decided = await postForm(server.url, "/admin/applications", { intent: "status", id: idOf(name), status }, { cookie: owner });
+      expect(decided.status).toBe(200);
+    }
+
+    // Their own pages are in Japanese, even opened on a browser that prefers English.
+    const status = (token: string, headers: Record<string, string> = {}) => get(`/applications/status/${token}`, headers);
+    const moved = await status(tokens.welcomed, { "Accept-Language": "en-US" });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.location).toBe(`/applications/status/${tokens.welcomed}?lang=ja`);
+    const welcome = textOf((await get(`/applications/status/${tokens.welcomed}?lang=ja`)).body);
+    expect(welcome).toContain(`ようこそDwellersへ、${welcomed}さん！`);
+    expect(welcome).not.toContain("あなたの言語ではまだ書かれていない");
+    const refusal = textOf((await status(tokens.turned, { "Accept-Language": JAPANESE_BROWSER })).body);
+    expect(refusal).toContain(`Not this moon, ${turned}.`);
+    expect(refusal).toContain("このメッセージはあなたの言語ではまだ書かれていないため、Englishで表示しています。");
+    // A visitor who chose English in the menu keeps it.
+    const chosen = await status(tokens.turned, { cookie: "lang=en" });
+    expect(chosen.status).toBe(200);
+    expect(langOf(chosen.body)).toBe("en");
+    expect(textOf(chosen.body)).not.toContain("The hosts have not written this message in your language");
   });
 
   it("passes over languages it does not offer and hints it cannot read, with no error", async () => {

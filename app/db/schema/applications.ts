@@ -87,6 +87,8 @@ const applicantHearsBack = (table: string) => ({
   statusTokenHash: text().unique(`${table}_status_token_hash_key`),
   /** The decision message as written when the application was decided: what the applicant reads. */
   decisionMessage: text(),
+  /** The language that message is written in (the applicant's, or the site's default when staff wrote none in theirs). */
+  decisionMessageLanguage: text(),
   /** The applicant's account in the group's Discord server, as linked (a user id, and its name then). */
   discordUserId: text(),
   discordDisplayName: text(),
@@ -201,7 +203,8 @@ export type EventQuestionRow = typeof eventApplicationQuestions.$inferSelect;
 /**
  * The messages an applicant reads when their application is decided, one per outcome: for the
  * group's applications (`kind` group), for every event's (`kind` event, no event), and for one
- * event (`kind` event with its id), which falls back to every event's. No row: the default text.
+ * event (`kind` event with its id), which falls back to every event's. Each in any of the site's
+ * languages. No row: the catalogue's default text.
  */
 export const decisionMessages = pgTable(
   "decision_messages",
@@ -210,6 +213,8 @@ export const decisionMessages = pgTable(
     kind: text().$type<"group" | "event">().notNull(),
     eventId: uuid().references(() => events.id, { onDelete: "cascade" }),
     outcome: text().$type<"approved" | "rejected">().notNull(),
+    /** The language it is written in: one text per language (those written before languages existed: English). */
+    language: text().notNull().default("en"),
     body: text().notNull(),
     ...timestamps,
   },
@@ -217,7 +222,7 @@ export const decisionMessages = pgTable(
     check("decision_messages_kind_check", sql`${table.kind} in ('group', 'event')`),
     check("decision_messages_outcome_check", sql`${table.outcome} in ('approved', 'rejected')`),
     check("decision_messages_event_check", sql`${table.kind} = 'event' or ${table.eventId} is null`),
-    unique("decision_messages_key").on(table.kind, table.eventId, table.outcome).nullsNotDistinct(),
+    unique("decision_messages_key").on(table.kind, table.eventId, table.outcome, table.language).nullsNotDistinct(),
   ],
 );
 

@@ -70,7 +70,7 @@ export async function waitlistPosition(db: Reader, applicationId: string): Promi
 /** An event's approved attendees with a linked Discord account, and when each was approved. */
 export async function listApprovedWithDiscord(db: Reader, eventId: string) {
   return db
-    .select({ id: eventApplications.id, discordUserId: eventApplications.discordUserId, reviewedAt: eventApplications.reviewedAt })
+    .select({ id: eventApplications.id, discordUserId: eventApplications.discordUserId, reviewedAt: eventApplications.reviewedAt, language: eventApplications.language })
     .from(eventApplications)
     .where(and(eq(eventApplications.eventId, eventId), eq(eventApplications.status, "approved"), isNull(eventApplications.spamAt), sql`${eventApplications.discordUserId} is not null`));
 }

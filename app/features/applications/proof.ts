@@ -1,20 +1,20 @@
 /** What an applicant reads about proving their VRChat account (see flows/prove-account.server). */
+import { m } from "~/paraglide/messages";
 
 export const PROOF_HOURS = 24;
 export const PROOF_CHECKS_PER_HOUR = 5;
 
 export const PROOF_TEXTS = {
-  checksSpent: `You have checked ${PROOF_CHECKS_PER_HOUR} times in the last hour. Please wait a while before you check again.`,
-  notFound:
-    "The code is not in that account's bio or status yet. Save your bio in VRChat, wait a minute for VRChat to show the change, and check again.",
-  expired: "This code has expired. Ask for a new one below.",
-  noCode: "Ask for a code first.",
-  unknownAccount: "VRChat has no user at the profile link this application gives, so it cannot be proven.",
-  busy: "The site's VRChat lookups are spent for this minute. Please try again in a minute.",
-  unreachable: "VRChat could not be asked just now. Please try again in a moment.",
-  notOpen: "This application is no longer open, so there is nothing to prove.",
-  nothingToProve: "This application names no VRChat account to prove.",
-  proven: "Your VRChat account is proven. You may remove the code from your bio now.",
+  checksSpent: () => m.proof_checks_spent({ count: PROOF_CHECKS_PER_HOUR }),
+  notFound: m.proof_not_found,
+  expired: m.proof_code_expired,
+  noCode: m.proof_no_code,
+  unknownAccount: m.proof_unknown_account,
+  busy: m.proof_busy,
+  unreachable: m.proof_unreachable,
+  notOpen: m.proof_not_open,
+  nothingToProve: m.proof_nothing_to_prove,
+  proven: m.proof_proven,
 } as const;
 
 /** A decision refused while the applicant's account is not proven, where proof is required. */

@@ -25,11 +25,14 @@ export interface MessageDraft {
  */
 export function DecisionMessageEditor({
   kind,
+  language,
   message,
   fallbackLabel,
   discordInvite,
 }: {
   kind: MessageKind;
+  /** The language this text is written in. */
+  language: string;
   message: MessageDraft;
   /** What an empty message falls back to, in words. */
   fallbackLabel: string;
@@ -48,7 +51,7 @@ export function DecisionMessageEditor({
     if (fetcher.data.error) toast.error(fetcher.data.error);
     else if (fetcher.data.message) toast.success(fetcher.data.message);
   }, [fetcher.state, fetcher.data]);
-  const id = `message-${kind}-${message.outcome}`;
+  const id = `message-${kind}-${message.outcome}-${language}`;
   const preview = renderDecisionMessage(body, exampleValues(kind, discordInvite));
 
   return (
@@ -56,6 +59,7 @@ export function DecisionMessageEditor({
       <fetcher.Form method="post" className="space-y-3">
         <input type="hidden" name="kind" value={kind} />
         <input type="hidden" name="outcome" value={message.outcome} />
+        <input type="hidden" name="language" value={language} />
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <label htmlFor={id} className="font-display text-xl text-mist-100">
             {OUTCOME_HEADING[message.outcome]}
@@ -67,6 +71,7 @@ export function DecisionMessageEditor({
           name="body"
           rows={4}
           maxLength={DECISION_MESSAGE_MAX_LENGTH}
+          lang={language}
           value={body}
           onChange={(event) => setBody(event.target.value)}
           className={fieldClass}
@@ -74,7 +79,7 @@ export function DecisionMessageEditor({
         />
         <div id={`${id}-preview`} className="rounded-lg border border-aurora-400/15 bg-white/5 p-3">
           <p className="text-xs font-semibold tracking-wide text-mist-400 uppercase">Preview</p>
-          <p className="mt-1 text-sm whitespace-pre-line text-mist-100" data-testid={`preview-${message.outcome}`}>
+          <p className="mt-1 text-sm whitespace-pre-line text-mist-100" lang={language} data-testid={`preview-${message.outcome}`}>
             {preview}
           </p>
         </div>

@@ -2,7 +2,11 @@
  * The messages an applicant reads once their application is decided: on their status page, and in
  * the Discord direct message when the site sends one. Admins write one per outcome; these
  * placeholders are filled in when the decision is made, and the result is kept with the application.
+ * Each may be written in every language the site offers; an applicant reads the one in the language
+ * they applied in (see decisions.server).
  */
+import { m } from "~/paraglide/messages";
+
 export const DECISION_OUTCOMES = ["approved", "rejected"] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
@@ -21,20 +25,15 @@ export const PLACEHOLDERS = [
   { name: "{discord_invite}", means: "the site's Discord invite link" },
 ] as const;
 
-export const DEFAULT_DECISION_MESSAGES: Record<MessageKind, Record<DecisionOutcome, string>> = {
-  group: {
-    approved:
-      "Welcome among the Dwellers, {username}! The ritual is complete and your application has been approved. Accept the group's invite in VRChat, and come and find us on Discord: {discord_invite}",
-    rejected:
-      "Thank you for seeking entry among the Dwellers, {username}. We cannot accept your application at this time. May your travels in VRChat be bright.",
-  },
-  event: {
-    approved:
-      "Good news, {username}: your place at {event} is confirmed. We gather on {date}. Watch the Dwellers' Discord for the instance invite: {discord_invite}",
-    rejected:
-      "Thank you for applying for {event}, {username}. We could not offer you a place this time; we hope to see you at a gathering soon.",
-  },
-};
+const DEFAULT_MESSAGES = {
+  group: { approved: m.decision_default_group_approved, rejected: m.decision_default_group_rejected },
+  event: { approved: m.decision_default_event_approved, rejected: m.decision_default_event_rejected },
+} as const;
+
+/** The catalogue's message for an outcome, in the current language, its placeholders left for renderDecisionMessage. */
+export function defaultDecisionMessage(kind: MessageKind, outcome: DecisionOutcome): string {
+  return DEFAULT_MESSAGES[kind][outcome]({ username: "{username}", event: "{event}", date: "{date}", discord_invite: "{discord_invite}" });
+}
 
 export interface MessageValues {
   username: string;
@@ -46,10 +45,10 @@ export interface MessageValues {
 /** The message with its placeholders filled; any other `{word}` (`{constructor}` too) is left as written. */
 export function renderDecisionMessage(template: string, values: MessageValues): string {
   const byName: Record<string, string> = {
-    username: values.username.trim() || "friend",
+    username: values.username.trim() || m.decision_friend(),
     event: values.event,
     date: values.date,
-    discord_invite: values.discordInvite ?? "our Discord server",
+    discord_invite: values.discordInvite ?? m.decision_our_discord(),
   };
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(byName, name) ? byName[name]! : whole));
 }

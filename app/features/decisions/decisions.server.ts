@@ -9,9 +9,11 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applications, decisionMessages, eventApplications, events, statusLinks } from "~/db/schema";
+import { applicantLanguage, inLanguage } from "~/utils/language.server";
 import {
   DECISION_MESSAGE_MAX_LENGTH,
-  DEFAULT_DECISION_MESSAGES,
+  DECISION_OUTCOMES,
+  defaultDecisionMessage,
   renderDecisionMessage,
   type DecisionOutcome,
   type MessageKind,
@@ -42,6 +44,9 @@ export interface ApplicationStatusView {
   submittedAt: Date;
   decidedAt: Date | null;
   message: string | null;
+  /** The language the message is written in, and the one the applicant applied in (null: the site's default). */
+  messageLanguage: string | null;
+  language: string | null;
   /** The application's id, and its event's (for the server: never shown). */
   id: string;
   eventId: string | null;
@@ -68,7 +73,7 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
   const [group] =
     opened.kind === "group"
       ? await db
-          .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage, eventId: sql<string | null>`null` })
+          .select({ id: applications.id, status: applications.status, submittedAt: applications.submittedAt, reviewedAt: applications.reviewedAt, message: applications.decisionMessage, messageLanguage: applications.decisionMessageLanguage, language: applications.language, eventId: sql<string | null>`null` })
           .from(applications)
           .where(and(eq(applications.id, opened.id), isNull(applications.spamAt)))
       : [];
@@ -82,6 +87,8 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
             // A withdrawal is the applicant's own last word: its link lasts from then.
             reviewedAt: sql<Date | null>`coalesce(${eventApplications.withdrawnAt}, ${eventApplications.reviewedAt})`.mapWith(eventApplications.reviewedAt),
             message: eventApplications.decisionMessage,
+            messageLanguage: eventApplications.decisionMessageLanguage,
+            language: eventApplications.language,
             eventTitle: events.title,
             eventId: eventApplications.eventId,
           })
@@ -100,6 +107,8 @@ export async function getApplicationStatus(db: Database, token: string, now: Dat
     submittedAt: found.submittedAt,
     decidedAt: decided ? found.reviewedAt : null,
     message: decided ? found.message : null,
+    messageLanguage: decided ? found.messageLanguage : null,
+    language: found.language,
     id: found.id,
     eventId: found.eventId,
   };
@@ -123,38 +132,51 @@ export interface MessageScope {
 
 export interface EditableMessage {
   outcome: DecisionOutcome;
-  /** The text in force here: this scope's own, or what it falls back to. */
+  /** The text in force here in a language: this scope's own, or what it falls back to. */
   body: string;
-  /** This scope has its own text (not the fallback). */
+  /** The language `body` is written in: the one asked for, or (when staff wrote none in it) the site's default. */
+  language: string;
+  /** This scope has its own text in the language asked for (not a fallback). */
   own: boolean;
 }
 
-async function storedMessages(db: Executor, kind: MessageKind, eventId: string | null) {
+type StoredMessage = { outcome: DecisionOutcome; language: string; body: string };
+
+async function storedMessages(db: Pick<Database, "select">, kind: MessageKind, eventId: string | null): Promise<StoredMessage[]> {
   return db
-    .select({ outcome: decisionMessages.outcome, body: decisionMessages.body })
+    .select({ outcome: decisionMessages.outcome, language: decisionMessages.language, body: decisionMessages.body })
     .from(decisionMessages)
     .where(and(eq(decisionMessages.kind, kind), eventId ? eq(decisionMessages.eventId, eventId) : isNull(decisionMessages.eventId)));
 }
 
-/** The messages of a scope, with what each falls back to (an event's: every event's, then the default). */
-export async function listDecisionMessages(db: Executor, scope: MessageScope): Promise<EditableMessage[]> {
+/**
+ * The messages of a scope in `language`, with what each falls back to. From the nearest scope out
+ * (an event's own, then every event's), each scope's text in `language`, else its text in the site's
+ * default language (staff wrote the message but not its translation: the applicant reads it, told
+ * so); with no text at all, the catalogue's default in `language`.
+ */
+export async function listDecisionMessages(db: Pick<Database, "select">, scope: MessageScope, language: string, defaultLanguage: string): Promise<EditableMessage[]> {
   const own = await storedMessages(db, scope.kind, scope.eventId ?? null);
-  const fallback = scope.eventId ? await storedMessages(db, "event", null) : [];
-  return (["approved", "rejected"] as const).map((outcome) => {
-    const mine = own.find((row) => row.outcome === outcome);
-    if (mine) return { outcome, body: mine.body, own: true };
-    const inherited = fallback.find((row) => row.outcome === outcome);
-    return { outcome, body: inherited?.body ?? DEFAULT_DECISION_MESSAGES[scope.kind][outcome], own: false };
+  const scopes = scope.eventId ? [own, await storedMessages(db, "event", null)] : [own];
+  return DECISION_OUTCOMES.map((outcome) => {
+    for (const [index, rows] of scopes.entries()) {
+      for (const wanted of [language, defaultLanguage]) {
+        const row = rows.find((stored) => stored.outcome === outcome && stored.language === wanted);
+        if (row) return { outcome, body: row.body, language: wanted, own: index === 0 && wanted === language };
+      }
+    }
+    return { outcome, body: inLanguage(language, () => defaultDecisionMessage(scope.kind, outcome)), language, own: false };
   });
 }
 
-/** Saves a scope's message for one outcome; an empty body goes back to the fallback. */
-export async function saveDecisionMessage(db: Database, scope: MessageScope, outcome: DecisionOutcome, body: string) {
+/** Saves a scope's message for one outcome in one language; an empty body goes back to the fallback. */
+export async function saveDecisionMessage(db: Database, scope: MessageScope, outcome: DecisionOutcome, language: string, body: string) {
   const text = prefix(body.trim(), DECISION_MESSAGE_MAX_LENGTH);
   const eventId = scope.eventId ?? null;
   const where = and(
     eq(decisionMessages.kind, scope.kind),
     eq(decisionMessages.outcome, outcome),
+    eq(decisionMessages.language, language),
     eventId ? eq(decisionMessages.eventId, eventId) : isNull(decisionMessages.eventId),
   );
   if (!text) {
@@ -163,17 +185,26 @@ export async function saveDecisionMessage(db: Database, scope: MessageScope, out
   }
   await db
     .insert(decisionMessages)
-    .values({ kind: scope.kind, eventId, outcome, body: text })
-    .onConflictDoUpdate({ target: [decisionMessages.kind, decisionMessages.eventId, decisionMessages.outcome], set: { body: text, updatedAt: new Date() } });
+    .values({ kind: scope.kind, eventId, outcome, language, body: text })
+    .onConflictDoUpdate({
+      target: [decisionMessages.kind, decisionMessages.eventId, decisionMessages.outcome, decisionMessages.language],
+      set: { body: text, updatedAt: new Date() },
+    });
+}
+
+/** What `{event}` and `{date}` stand for in a language, and the review's messages in it. */
+export interface DecisionWords {
+  discordInvite: string | null;
+  /** The event's title and time, or the group's. */
+  event: string;
+  date: string;
+  /** The review's messages (listDecisionMessages of its scope) in this language. */
+  templates: readonly EditableMessage[];
 }
 
 export interface DecisionContext {
-  discordInvite: string | null;
-  /** What `{event}` and `{date}` stand for in this review: the event's title and time, or the group's. */
-  event: string;
-  date: string;
-  /** The review's messages (listDecisionMessages of its scope), read once for all its decisions. */
-  templates: readonly EditableMessage[];
+  /** The words of this review's messages in a language (read once per language for all its decisions). */
+  wordsIn(language: string): Promise<DecisionWords>;
   /** A reason the decider gave (Discord's 'Reject' asks for one): it follows the message. */
   note?: string | null;
 }
@@ -189,6 +220,8 @@ export interface Decided {
   vrchatUserId: string | null;
   /** The Discord account linked to the application. */
   discordUserId: string | null;
+  /** The language the applicant is written to in (the one they applied in, if the site still offers it). */
+  language: string;
   /** The message the applicant reads (null while pending). */
   message: string | null;
   /** The same message for a Discord direct message: the applicant's own words in it cannot form Markdown. */
@@ -197,43 +230,34 @@ export interface Decided {
 
 /**
  * Called in the decision's transaction, after the status was written: keeps the applicant's message
- * with the application (cleared when it goes back to pending or to the waitlist). Returns the linked accounts and the
- * message, for the caller to act on.
+ * with the application, in the language they applied in (cleared when it goes back to pending or to
+ * the waitlist). Returns the linked accounts and the message, for the caller to act on.
  */
 export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<Decided> {
   const table = decision.kind === "event" ? eventApplications : applications;
-  const nothing: Decided = { vrchatUserId: null, discordUserId: null, message: null, directMessage: null };
+  const [row] = await tx
+    .select({ username: table.vrchatUsername, vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId, language: table.language })
+    .from(table)
+    .where(eq(table.id, decision.id));
+  const language = applicantLanguage(row?.language ?? null);
+  const nothing: Decided = { vrchatUserId: null, discordUserId: null, language, message: null, directMessage: null };
   if (!isDecided(decision.status)) {
-    await tx.update(table).set({ decisionMessage: null }).where(eq(table.id, decision.id));
+    await tx.update(table).set({ decisionMessage: null, decisionMessageLanguage: null }).where(eq(table.id, decision.id));
     return nothing;
   }
-  const [row] =
-    decision.kind === "event"
-      ? await tx
-          .select({
-            username: eventApplications.vrchatUsername,
-            vrchatUserId: eventApplications.vrchatUserId,
-            discordUserId: eventApplications.discordUserId,
-          })
-          .from(eventApplications)
-          .where(eq(eventApplications.id, decision.id))
-      : await tx
-          .select({
-            username: applications.vrchatUsername,
-            vrchatUserId: applications.vrchatUserId,
-            discordUserId: applications.discordUserId,
-          })
-          .from(applications)
-          .where(eq(applications.id, decision.id));
   if (!row) return nothing;
-  const template = context.templates.find((message) => message.outcome === decision.status)!.body;
-  const values = { username: row.username, event: context.event, date: context.date, discordInvite: context.discordInvite };
+  const words = await context.wordsIn(language);
+  const template = words.templates.find((message) => message.outcome === decision.status)!;
+  const values = { username: row.username, event: words.event, date: words.date, discordInvite: words.discordInvite };
   const note = context.note?.trim() ? `\n\n${context.note.trim()}` : "";
-  const text = renderDecisionMessage(template, values) + note;
+  // The placeholders' own fallbacks ('friend') in the message's language.
+  const text = inLanguage(template.language, () => renderDecisionMessage(template.body, values)) + note;
   // What applicants and hosts wrote (their name, the event's title, a reason) cannot form Markdown, a masked link or a mention in Discord.
-  const directMessage = renderDecisionMessage(template, { ...values, username: escapeDiscordMarkdown(row.username), event: escapeDiscordMarkdown(context.event) }) + (note ? escapeDiscordMarkdown(note) : "");
-  await tx.update(table).set({ decisionMessage: text }).where(eq(table.id, decision.id));
-  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, message: text, directMessage };
+  const directMessage =
+    inLanguage(template.language, () => renderDecisionMessage(template.body, { ...values, username: escapeDiscordMarkdown(row.username), event: escapeDiscordMarkdown(words.event) })) +
+    (note ? escapeDiscordMarkdown(note) : "");
+  await tx.update(table).set({ decisionMessage: text, decisionMessageLanguage: template.language }).where(eq(table.id, decision.id));
+  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, language, message: text, directMessage };
 }
 
 /** An event's own decision messages become another's (a series' occurrences): its own are replaced. */
@@ -241,5 +265,5 @@ export async function copyEventMessages(tx: Pick<Database, "select" | "insert" |
   const messages = await storedMessages(tx, "event", fromEventId);
   await tx.delete(decisionMessages).where(and(eq(decisionMessages.kind, "event"), eq(decisionMessages.eventId, toEventId)));
   if (messages.length === 0) return;
-  await tx.insert(decisionMessages).values(messages.map(({ outcome, body }) => ({ kind: "event" as const, eventId: toEventId, outcome, body })));
+  await tx.insert(decisionMessages).values(messages.map(({ outcome, language, body }) => ({ kind: "event" as const, eventId: toEventId, outcome, language, body })));
 }
