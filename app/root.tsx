@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useLocation,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -16,7 +17,7 @@ import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
 import { previewMeta } from "./utils/preview-meta.server";
 import { m } from "./paraglide/messages";
-import { setPageLanguage } from "./utils/language";
+import { currentLanguage, setPageLanguage } from "./utils/language";
 import { useNonce } from "./utils/nonce";
 import {
   DEFAULT_TIME_ZONE,
@@ -26,7 +27,9 @@ import {
 } from "./utils/viewer-time-zone";
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const { config, language } = context.get(appContext);
+  const { config } = context.get(appContext);
+  // The visitor's language on public pages; in the Sanctum, the staff member's (the admin layout's middleware).
+  const language = currentLanguage();
   const timeZone =
     validTimeZone(readTimeZoneCookie(request.headers.get("Cookie"))) ?? DEFAULT_TIME_ZONE;
   // The home page's preview, and every page's that has none of its own.
@@ -46,6 +49,15 @@ export function loader({ request, context }: Route.LoaderArgs) {
     languages: config.SITE_LANGUAGES,
     origin: config.PUBLIC_URL,
   };
+}
+
+/**
+ * The page's language differs between the Sanctum (the staff member's) and the public pages (the
+ * visitor's): crossing between them reads it again.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const inSanctum = (url: URL) => url.pathname === "/admin" || url.pathname.startsWith("/admin/");
+  return defaultShouldRevalidate || inSanctum(currentUrl) !== inSanctum(nextUrl);
 }
 
 export const links: Route.LinksFunction = () => [

@@ -221,8 +221,8 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
     const request = underPublicOrigin(c.req.raw, origin);
-    // The Sanctum is in the site's default language; each public page in the visitor's own.
-    const language = isSanctumPath(c.req.path) ? languages[0]! : languageOfRequest(request, languages);
+    // Each public page in the visitor's language; the Sanctum in the staff member's (set by its layout's middleware once the session is read).
+    const language = languageOfRequest(request, languages);
     context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language });
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);

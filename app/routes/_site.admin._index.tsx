@@ -28,51 +28,55 @@ import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { accountSignInFailures, FREE_FAILURES_ACCOUNT_WIDE, TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { log } from "~/utils/log.server";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import type { Route } from "./+types/_site.admin._index";
 
 const CHANNEL_NAMES = { telegram: "Telegram", google_sheets: "Google Sheets", discord: "Discord" } as const;
 
 /** Decisions' actions: retried one by one from the applications' cards, where each one's reason shows. */
 const ACTION_NAMES = {
-  vrchat_membership: "Actions in VRChat",
-  discord_role: "Discord member role",
-  discord_dm: "Discord messages",
-  discord_review: "Discord review channel",
+  vrchat_membership: m.check_actions_vrchat,
+  discord_role: m.check_actions_discord_role,
+  discord_dm: m.check_actions_discord_dm,
+  discord_review: m.check_actions_discord_review,
 } as const;
+
+const lastError = (error: string | null | undefined) => (error ? m.check_last_error({ error }) : "");
 
 function actionCheck(action: ChannelHealth<keyof typeof ACTION_NAMES>): SystemCheck {
   return {
-    name: ACTION_NAMES[action.target],
+    name: ACTION_NAMES[action.target](),
     ok: action.failed === 0,
     detail:
       action.failed > 0
-        ? `${action.failed} failed${action.target === "discord_review" ? "" : ": open the application to see why and retry"}${action.lastError ? ` (last: ${action.lastError})` : ""}`
+        ? `${m.check_failed({ count: formatCount(action.failed) })}${action.target === "discord_review" ? "" : m.check_failed_open()}${lastError(action.lastError)}`
         : action.lastDeliveredAt
-          ? `last done ${utc(action.lastDeliveredAt)}${action.pending ? `, ${action.pending} waiting` : ""}`
+          ? `${m.check_last_done({ when: utc(action.lastDeliveredAt) })}${action.pending ? m.check_and_waiting({ count: formatCount(action.pending) }) : ""}`
           : action.pending
-            ? `${action.pending} waiting`
-            : "configured, nothing done yet",
+            ? m.check_waiting({ count: formatCount(action.pending) })
+            : m.check_nothing_done(),
   };
 }
 
 const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /** How a part's failure reads in the dashboard: not answering is not the same as answering oddly. */
-const FAILURE_KIND: Record<VRChatErrorKind, string> = {
-  unreachable: "VRChat is not answering",
-  "rate-limited": "VRChat asked us to slow down",
-  "refused-shape": "VRChat answered in a shape that was refused",
-  forbidden: "VRChat refused the bot account",
-  auth: "the bot account could not sign in",
-  http: "VRChat answered with an error",
+const FAILURE_KIND: Record<VRChatErrorKind, () => string> = {
+  unreachable: m.vrchat_fail_unreachable,
+  "rate-limited": m.vrchat_fail_rate_limited,
+  "refused-shape": m.vrchat_fail_refused_shape,
+  forbidden: m.vrchat_fail_forbidden,
+  auth: m.vrchat_fail_auth,
+  http: m.vrchat_fail_http,
 };
 
-const PART_NAMES: Record<GroupPart, string> = {
-  group: "Group",
-  instances: "Live instances",
-  posts: "Posts",
-  events: "Calendar",
-  members: "Members",
+const PART_NAMES: Record<GroupPart, () => string> = {
+  group: m.part_group,
+  instances: m.part_instances,
+  posts: m.part_posts,
+  events: m.part_events,
+  members: m.part_members,
 };
 
 /** Each part that failed, since when and why; items left out; a calendar month cut short. */
@@ -80,58 +84,57 @@ function partProblems(parts: GroupDataStatus["parts"]): string[] {
   if (!parts) return [];
   return GROUP_PARTS.flatMap((part) => {
     const status = parts[part];
+    const name = PART_NAMES[part]();
     const lines: string[] = [];
     if (status.lastError && status.lastErrorKind) {
-      const since = status.lastErrorAt ? ` since ${utc(new Date(status.lastErrorAt))}` : "";
-      const last = status.fetchedAt ? `; showing what was read at ${utc(new Date(status.fetchedAt))}` : "; nothing read yet";
-      lines.push(`${PART_NAMES[part]}: ${FAILURE_KIND[status.lastErrorKind]}${since} (${status.lastError})${last}`);
+      const since = status.lastErrorAt ? m.part_since({ when: utc(new Date(status.lastErrorAt)) }) : "";
+      const last = status.fetchedAt ? m.part_showing({ when: utc(new Date(status.fetchedAt)) }) : m.part_nothing_read();
+      lines.push(m.part_failure({ part: name, kind: FAILURE_KIND[status.lastErrorKind](), since, error: status.lastError, last }));
     }
-    if (status.dropped > 0) lines.push(`${PART_NAMES[part]}: ${status.dropped} item(s) VRChat sent could not be used and were left out`);
-    if (status.note) lines.push(`${PART_NAMES[part]}: ${status.note}`);
+    if (status.dropped > 0) lines.push(m.part_dropped({ part: name, count: formatCount(status.dropped) }));
+    if (status.note) lines.push(m.part_note({ part: name, note: status.note }));
     return lines;
   });
 }
 
 function vrchatCheck(status: GroupDataStatus, sync: Awaited<ReturnType<typeof lastSync>>): SystemCheck {
   if (status.source !== "vrchat") {
-    return {
-      name: "VRChat",
-      ok: true,
-      detail: `not configured${status.source === "demo" ? ": the home page shows an example group marked 'Demo data'" : ""} (set VRCHAT_GROUP_ID, VRCHAT_USERNAME, VRCHAT_PASSWORD and VRCHAT_CONTACT)`,
-    };
+    return { name: "VRChat", ok: true, detail: status.source === "demo" ? m.check_vrchat_demo() : m.check_vrchat_off() };
   }
   const problems = partProblems(status.parts);
   const failing = !!status.lastError || (status.parts ? GROUP_PARTS.some((part) => status.parts![part].lastError) : false);
+  const synced = sync?.finishedAt && sync.result ? { when: utc(sync.finishedAt), added: formatCount(sync.result.added), updated: formatCount(sync.result.updated), skipped: formatCount(sync.result.skipped), errors: formatCount(sync.result.errors.length) } : null;
   const parts = [
-    status.fetchedAt ? `group data from ${utc(status.fetchedAt)}` : "no group data yet",
-    status.lastError ? `last refresh failed${status.lastErrorAt ? ` at ${utc(status.lastErrorAt)}` : ""}: ${status.lastError}` : null,
+    status.fetchedAt ? m.check_group_data_from({ when: utc(status.fetchedAt) }) : m.check_no_group_data(),
+    status.lastError
+      ? status.lastErrorAt
+        ? m.check_refresh_failed_at({ when: utc(status.lastErrorAt), error: status.lastError })
+        : m.check_refresh_failed({ error: status.lastError })
+      : null,
     ...problems,
-    sync?.finishedAt && sync.result
-      ? `calendar synced ${utc(sync.finishedAt)} (${sync.result.added} added, ${sync.result.updated} updated, ${sync.result.skipped} skipped${sync.result.errors.length ? `, ${sync.result.errors.length} error(s)` : ""})`
-      : "calendar not synced yet",
+    synced ? (sync!.result!.errors.length ? m.check_calendar_synced_errors(synced) : m.check_calendar_synced(synced)) : m.check_calendar_not_synced(),
   ];
-  return { name: "VRChat", ok: !failing, detail: parts.filter(Boolean).join("; "), canSync: true };
+  return { name: "VRChat", ok: !failing, detail: parts.filter(Boolean).join(m.check_list_separator()), canSync: true };
 }
 
 /** The public forms' defences over the last 24 hours; failing while the site-wide ceiling is being hit. */
 function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceiling: number): SystemCheck {
   const { refused } = spam;
+  const count = (value: number) => formatCount(value);
   const counts = [
-    refused["site-ceiling"] ? `${refused["site-ceiling"]} over the site-wide ceiling (${ceiling} a minute)` : null,
-    refused["client-limit"] ? `${refused["client-limit"]} over one address's limit` : null,
-    refused["too-quick"] ? `${refused["too-quick"]} sent too quickly` : null,
-    refused.honeypot ? `${refused.honeypot} with the hidden field filled` : null,
-    refused.duplicate ? `${refused.duplicate} repeating a name or Discord ID that had applied` : null,
-    refused["probe-limit"] ? `${refused["probe-limit"]} from addresses that kept repeating names (possible probing)` : null,
+    refused["site-ceiling"] ? m.forms_site_ceiling({ count: count(refused["site-ceiling"]), ceiling: count(ceiling) }) : null,
+    refused["client-limit"] ? m.forms_client_limit({ count: count(refused["client-limit"]) }) : null,
+    refused["too-quick"] ? m.forms_too_quick({ count: count(refused["too-quick"]) }) : null,
+    refused.honeypot ? m.forms_honeypot({ count: count(refused.honeypot) }) : null,
+    refused.duplicate ? m.forms_duplicate({ count: count(refused.duplicate) }) : null,
+    refused["probe-limit"] ? m.forms_probe_limit({ count: count(refused["probe-limit"]) }) : null,
   ].filter(Boolean);
-  const ceilingHit = spam.ceilingLastHitAt
-    ? `site-wide ceiling reached in ${spam.ceilingMinutes} minute(s), last at ${utc(spam.ceilingLastHitAt)}; `
-    : "";
+  const ceilingHit = spam.ceilingLastHitAt ? m.forms_ceiling_hit({ minutes: count(spam.ceilingMinutes), when: utc(spam.ceilingLastHitAt) }) : "";
   const recent = !!spam.ceilingLastHitAt && Date.now() - spam.ceilingLastHitAt.getTime() < 60 * 60_000;
   return {
-    name: "Application forms",
+    name: m.check_forms(),
     ok: !recent,
-    detail: counts.length > 0 ? `${ceilingHit}refused in the last 24 h: ${counts.join(", ")}` : "nothing refused in the last 24 h",
+    detail: counts.length > 0 ? m.forms_refused({ ceiling: ceilingHit, counts: counts.join(m.forms_list_separator()) }) : m.forms_nothing_refused(),
   };
 }
 
@@ -164,18 +167,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const period = trendPeriod(range, now);
     const insight: InsightData = { range, period: { from: period.from.toISOString(), to: period.to.toISOString() }, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
     const checks: SystemCheck[] = [
-      { name: "Database", ok: true, detail: "answering" },
+      { name: m.check_database(), ok: true, detail: m.check_database_ok() },
       {
-        name: "Sign-in",
+        name: m.check_sign_in(),
         ok: signInFailures.failures < FREE_FAILURES_ACCOUNT_WIDE,
-        detail: `${signInFailures.failures} failed sign-in(s) to your account in the last day, from anywhere${
-          signInFailures.lastFailedAt ? ` (last at ${signInFailures.lastFailedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)` : ""
-        }; past ${FREE_FAILURES_ACCOUNT_WIDE}, each further try waits, 30 s at first and twice as long each time, up to 15 min`,
+        detail: m.check_sign_in_detail({
+          count: formatCount(signInFailures.failures),
+          last: signInFailures.lastFailedAt ? m.check_sign_in_last({ when: utc(signInFailures.lastFailedAt) }) : "",
+          free: formatCount(FREE_FAILURES_ACCOUNT_WIDE),
+        }),
       },
       {
-        name: "Email",
+        name: m.check_email(),
         ok: true,
-        detail: mailTransport === "smtp" ? "sent by SMTP" : "no SMTP configured: reset links go to the server log",
+        detail: mailTransport === "smtp" ? m.check_email_smtp() : m.check_email_log(),
       },
       ...channels.map((channel) => ({
         name: CHANNEL_NAMES[channel.target],
@@ -184,12 +189,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ok: channel.failed === 0,
         detail:
           channel.failed > 0
-            ? `${channel.failed} notification(s) failed${channel.lastError ? ` (last: ${channel.lastError})` : ""}`
+            ? `${m.check_notifications_failed({ count: formatCount(channel.failed) })}${lastError(channel.lastError)}`
             : channel.lastDeliveredAt
-              ? `last delivered ${channel.lastDeliveredAt.toISOString().slice(0, 16).replace("T", " ")} UTC${channel.pending ? `, ${channel.pending} waiting` : ""}`
+              ? `${m.check_last_delivered({ when: utc(channel.lastDeliveredAt) })}${channel.pending ? m.check_and_waiting({ count: formatCount(channel.pending) }) : ""}`
               : channel.pending
-                ? `${channel.pending} waiting`
-                : "configured, nothing sent yet",
+                ? m.check_waiting({ count: formatCount(channel.pending) })
+                : m.check_nothing_sent(),
       })),
       ...actions.map(actionCheck),
       vrchatCheck(groupStatus, sync),
@@ -213,7 +218,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     };
   } catch (error) {
     log.error("failed to read the dashboard figures", { error });
-    return { figures: null, checks: [], membersOnly: null, insight: null, passwordChangeDue: false, error: "Failed to fetch dashboard stats" };
+    return { figures: null, checks: [], membersOnly: null, insight: null, passwordChangeDue: false, error: m.dash_fetch_failed() };
   }
 }
 
@@ -229,7 +234,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, auth, notifications, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = DashboardActionSchema.safeParse(form ? Object.fromEntries(form) : {});
-  if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
+  if (!parsed.success) return data({ error: m.unknown_action() }, { status: 400 });
   const change = parsed.data;
   // One's own passphrase is everyone's; the site's operations and the calendar are the admins'.
   if (change.intent === "retry-notifications") await requireStaff(request, context, "operations");
@@ -237,14 +242,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (change.intent === "retry-notifications") {
     const count = await retryFailedJobs(db, change.target);
     notifications.wake();
-    return { message: `${count} notification(s) queued again.` };
+    return { message: m.dash_requeued({ count: formatCount(count) }) };
   }
   if (change.intent === "sync-events") {
     const outcome = await vrchat.eventSync.run("admin");
     if (!outcome.ran) return data({ error: outcome.message }, { status: outcome.reason === "too-soon" ? 429 : 409 });
     const { added, updated, skipped, errors } = outcome.result;
     return {
-      message: `Sync finished: ${added} added, ${updated} updated, ${skipped} skipped, ${errors.length} error(s).`,
+      message: m.dash_sync_finished({ added: formatCount(added), updated: formatCount(updated), skipped: formatCount(skipped), errors: formatCount(errors.length) }),
       details: errors,
     };
   }
@@ -252,13 +257,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The one way a members-only VRChat event reaches the public events: an admin's choice.
     const membersOnly = await vrchat.groupData.membersOnly();
     const imported = await importEventByAdmin(db, membersOnly?.events ?? [], change.vrchatEventId, viewer.id);
-    if (!imported) return data({ error: "That event is no longer in the group's VRChat calendar." }, { status: 404 });
+    if (!imported) return data({ error: m.dash_import_gone() }, { status: 404 });
     log.info("an admin imported a members-only VRChat event", { eventId: imported.id });
-    return { message: imported.created ? "Imported: it is now on the events page." : "It was already a site event." };
+    return { message: imported.created ? m.dash_imported() : m.dash_already_imported() };
   }
-  if (change.newPassword !== change.confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  if (change.newPassword !== change.confirm) return data({ error: m.passwords_differ() }, { status: 400 });
   // The Security page's allowance: the current passphrase is checked here too.
-  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data({ error: TOO_MANY_CHECKS }, { status: 429 });
+  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data({ error: TOO_MANY_CHECKS() }, { status: 429 });
   const problem = passwordProblem(change.newPassword);
   if (problem) return data({ error: problem }, { status: 400 });
   try {
@@ -269,11 +274,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       returnHeaders: true,
     });
     await db.update(profiles).set({ passwordChangeDue: false }).where(eq(profiles.id, viewer.id));
-    return data({ message: "Passphrase changed. Your other sessions were signed out." }, { headers: withAuthCookies(headers) });
+    return data({ message: m.password_changed() }, { headers: withAuthCookies(headers) });
   } catch (error) {
     if (error instanceof APIError) return data({ error: error.message }, { status: 400 });
     log.error("password change failed", { error });
-    return data({ error: "An unexpected error occurred" }, { status: 503 });
+    return data({ error: m.unexpected_error() }, { status: 503 });
   }
 }
 
@@ -287,12 +292,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="font-display text-4xl text-mist-100">The Sanctum</h1>
+        <h1 className="font-display text-4xl text-mist-100">{m.sanctum_kicker()}</h1>
         <SignOutButton />
       </div>
       {loaderData.passwordChangeDue ? (
         <p role="alert" className="rounded-xl border border-ember-400/50 bg-ember-500/10 px-4 py-3 text-ember-300">
-          {PASSWORD_CHANGE_DUE} <a href="#change-passphrase" className="font-semibold underline underline-offset-4">Change it now</a>
+          {PASSWORD_CHANGE_DUE()} <a href="#change-passphrase" className="font-semibold underline underline-offset-4">{m.dash_change_now()}</a>
         </p>
       ) : null}
       {loaderData.figures ? (

@@ -11,7 +11,7 @@ import { GuardCard } from "~/features/sanctum/admin-screens";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
 import { CLIENT_IP_HEADER, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
-import { ROLE_LABEL } from "~/utils/roles";
+import { roleName } from "~/utils/roles";
 import type { Route } from "./+types/_site.admin.join.$token";
 
 /** An owner's invitation: the address and role it is for, or (404) why it opens nothing. */
@@ -20,7 +20,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const invitation = await getInvitation(db, params.token, new Date());
   const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
   if (!invitation) return data({ invitation: null }, { status: 404, headers });
-  return data({ invitation: { email: invitation.email, role: ROLE_LABEL[invitation.role] } }, { headers });
+  return data({ invitation: { email: invitation.email, role: roleName(invitation.role) } }, { headers });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -1,12 +1,13 @@
 import { APIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
 import { useId } from "react";
-import { data, Form, href, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { Notice } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
-import { appContext } from "~/context";
+import { appContext, type AppContext } from "~/context";
 import { endOtherSessions } from "~/features/accounts/accounts.server";
 import { TOO_MANY_CHECKS, withinPassphraseChecks } from "~/features/accounts/sign-in-guard.server";
 import { describeEnrolment, typedCode, type Enrolment } from "~/features/accounts/two-factor.server";
@@ -15,17 +16,27 @@ import { getMemberDiscord } from "~/features/accounts/team.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
+import { profiles } from "~/db/schema";
+import { m } from "~/paraglide/messages";
+import { LANGUAGE_NAMES } from "~/utils/language";
 import type { Route } from "./+types/_site.admin.security";
 
-const WRONG_PASSWORD = "That passphrase is not right.";
-const WRONG_CODE = "That code is not right. Please try again with the current code from your app.";
+const WRONG_PASSWORD = m.sec_wrong_password;
+const WRONG_CODE = m.sec_wrong_code;
 /** Password and code checks on this page, per admin: enough for typos, too few for guessing. */
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context);
   const { config, db, discordOAuth } = context.get(appContext);
   const discordUserId = await getMemberDiscord(db, viewer.id);
-  return { twoFactorEnabled: viewer.twoFactorEnabled, required: config.REQUIRE_ADMIN_2FA, discord: { linked: discordUserId, canLink: discordOAuth !== null } };
+  const languages = config.SITE_LANGUAGES;
+  return {
+    twoFactorEnabled: viewer.twoFactorEnabled,
+    required: config.REQUIRE_ADMIN_2FA,
+    discord: { linked: discordUserId, canLink: discordOAuth !== null },
+    languages,
+    language: viewer.language && languages.includes(viewer.language) ? viewer.language : "",
+  };
 }
 
 const SecurityActionSchema = z.discriminatedUnion("intent", [
@@ -43,12 +54,14 @@ type SecurityResult =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context);
-  const { auth, db } = context.get(appContext);
+  const { auth, db, config } = context.get(appContext);
   const form = await request.formData().catch(() => null);
+  // One's language needs no passphrase: it changes nothing but how the Sanctum reads.
+  if (form?.get("intent") === "language") return saveLanguage(db, viewer.id, form.get("language"), config.SITE_LANGUAGES);
   const parsed = SecurityActionSchema.safeParse(form ? Object.fromEntries(form) : {});
-  if (!parsed.success) return data<SecurityResult>({ error: "Please fill in every field." }, { status: 400 });
+  if (!parsed.success) return data<SecurityResult>({ error: m.sec_fill_every_field() }, { status: 400 });
   const change = parsed.data;
-  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data<SecurityResult>({ error: TOO_MANY_CHECKS }, { status: 429 });
+  if (!(await withinPassphraseChecks(db, viewer.id, new Date()))) return data<SecurityResult>({ error: TOO_MANY_CHECKS() }, { status: 429 });
   const headers = request.headers;
 
   try {
@@ -60,15 +73,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (change.intent === "confirm") {
       const enrolment = describeEnrolment(change.totpUri);
-      if (!enrolment) return data<SecurityResult>({ error: "Please start the set-up again." }, { status: 400 });
+      if (!enrolment) return data<SecurityResult>({ error: m.sec_start_again() }, { status: 400 });
       try {
         const answer = await auth.api.verifyTOTP({ body: { code: typedCode(change.code) }, headers, returnHeaders: true });
         // Whoever else holds a session of this account (taken with the passphrase alone) is out now.
         if (!(await endOtherSessions(db, viewer.id, answer.headers))) log.warn("two-factor turned on, but its new session was not found: other sessions kept", { userId: viewer.id });
         log.info("an admin turned on two-factor sign-in", { userId: viewer.id });
-        return data<SecurityResult>({ message: "Two-factor sign-in is on. From now on, signing in asks for a code from your app. Your other sessions were signed out." }, { headers: withAuthCookies(answer.headers) });
+        return data<SecurityResult>({ message: m.sec_2fa_on_message() }, { headers: withAuthCookies(answer.headers) });
       } catch (error) {
-        if (error instanceof APIError) return data<SecurityResult>({ stage: "confirm", enrolment, error: WRONG_CODE }, { status: 400 });
+        if (error instanceof APIError) return data<SecurityResult>({ stage: "confirm", enrolment, error: WRONG_CODE() }, { status: 400 });
         throw error;
       }
     }
@@ -77,27 +90,38 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         await auth.api.verifyTOTP({ body: { code: typedCode(change.code) }, headers });
       } catch (error) {
-        if (error instanceof APIError) return data<SecurityResult>({ error: WRONG_CODE }, { status: 400 });
+        if (error instanceof APIError) return data<SecurityResult>({ error: WRONG_CODE() }, { status: 400 });
         throw error;
       }
       const answer = await auth.api.disableTwoFactor({ body: { password: change.password }, headers, returnHeaders: true });
       log.info("an admin turned off two-factor sign-in", { userId: viewer.id });
-      return data<SecurityResult>({ message: "Two-factor sign-in is off." }, { headers: withAuthCookies(answer.headers) });
+      return data<SecurityResult>({ message: m.sec_2fa_off_message() }, { headers: withAuthCookies(answer.headers) });
     }
     const generated = await auth.api.generateBackupCodes({ body: { password: change.password }, headers });
     return {
       stage: "recovery-codes",
       recoveryCodes: generated.backupCodes,
-      message: "New recovery codes: the earlier ones no longer work.",
+      message: m.sec_new_codes_message(),
     } satisfies SecurityResult;
   } catch (error) {
     if (error instanceof APIError) {
-      const message = error.body?.code === "INVALID_PASSWORD" ? WRONG_PASSWORD : error.message;
+      const message = error.body?.code === "INVALID_PASSWORD" ? WRONG_PASSWORD() : error.message;
       return data<SecurityResult>({ error: message }, { status: 400 });
     }
     log.error("a two-factor change failed", { error, intent: change.intent });
-    return data<SecurityResult>({ error: "An unexpected error occurred" }, { status: 503 });
+    return data<SecurityResult>({ error: m.unexpected_error() }, { status: 503 });
   }
+}
+
+/**
+ * The staff member's language for the Sanctum: one the site offers, or '' for the site's default.
+ * Answered with a new page load, so that everything (this page included) reads in it at once.
+ */
+async function saveLanguage(db: AppContext["db"], id: string, asked: FormDataEntryValue | null, languages: readonly string[]) {
+  const language = typeof asked === "string" ? asked : "";
+  if (language !== "" && !languages.includes(language)) return data<SecurityResult>({ error: m.language_not_offered() }, { status: 400 });
+  await db.update(profiles).set({ language: language || null, updatedAt: new Date() }).where(eq(profiles.id, id));
+  return redirect(`${href("/admin/security")}?saved=language`, 303);
 }
 
 export function headers({ actionHeaders }: Route.HeadersArgs) {
@@ -105,7 +129,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 export function meta() {
-  return [{ title: "Security · The Sanctum · Dwell" }, { name: "robots", content: "noindex" }];
+  return [{ title: m.sec_title() }, { name: "robots", content: "noindex" }];
 }
 
 function Field({ name, label, type = "password", autoComplete, hint }: { name: string; label: string; type?: string; autoComplete: string; hint?: string }) {
@@ -131,11 +155,11 @@ function Field({ name, label, type = "password", autoComplete, hint }: { name: s
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div className="space-y-2">
-      <h3 className="font-semibold text-mist-100">Recovery codes</h3>
+      <h3 className="font-semibold text-mist-100">{m.sec_recovery_codes()}</h3>
       <p className="text-sm text-mist-300">
-        Keep these somewhere safe now: they are not shown again. Each signs you in once, without your app.
+        {m.sec_recovery_keep()}
       </p>
-      <ol aria-label="Recovery codes" className="grid grid-cols-2 gap-2 font-mono text-mist-100 sm:grid-cols-5">
+      <ol aria-label={m.sec_recovery_codes()} className="grid grid-cols-2 gap-2 font-mono text-mist-100 sm:grid-cols-5">
         {codes.map((code) => (
           <li key={code} className="rounded-lg bg-night-950/70 px-2 py-1 text-center">{code}</li>
         ))}
@@ -149,12 +173,12 @@ function EnrolmentStep({ enrolment, recoveryCodes, error }: { enrolment: Enrolme
   return (
     <div className="space-y-6">
       <p className="text-mist-300">
-        Scan this code with your authenticator app (or type the key below into it), then enter the six digits it shows.
+        {m.sec_scan()}
       </p>
       <div className="flex flex-wrap items-start gap-6">
         <svg
           role="img"
-          aria-label="QR code of your authenticator key"
+          aria-label={m.sec_qr_label()}
           viewBox={`-4 -4 ${size + 8} ${size + 8}`}
           className="size-48 shrink-0 rounded-lg bg-white"
           shapeRendering="crispEdges"
@@ -162,7 +186,7 @@ function EnrolmentStep({ enrolment, recoveryCodes, error }: { enrolment: Enrolme
           <path d={path} fill="#000" />
         </svg>
         <div className="min-w-0 space-y-2">
-          <p className="text-sm font-semibold text-mist-100">Key</p>
+          <p className="text-sm font-semibold text-mist-100">{m.sec_key()}</p>
           <code data-testid="totp-secret" className="block rounded-lg bg-night-950/70 px-3 py-2 font-mono break-words text-ember-300">
             {enrolment.secret}
           </code>
@@ -173,8 +197,8 @@ function EnrolmentStep({ enrolment, recoveryCodes, error }: { enrolment: Enrolme
         <input type="hidden" name="intent" value="confirm" />
         <input type="hidden" name="totpUri" value={enrolment.totpUri} />
         {error ? <p role="alert" className="text-sm text-red-300">{error}</p> : null}
-        <Field name="code" label="Code from your app" type="text" autoComplete="one-time-code" />
-        <Button type="submit">Turn On Two-Factor Sign-In</Button>
+        <Field name="code" label={m.sec_code_from_app()} type="text" autoComplete="one-time-code" />
+        <Button type="submit">{m.sec_turn_on()}</Button>
       </Form>
     </div>
   );
@@ -193,21 +217,19 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="font-display text-4xl text-mist-100">Security</h1>
+        <h1 className="font-display text-4xl text-mist-100">{m.sec_heading()}</h1>
         <SignOutButton />
       </div>
       {!enabled && (loaderData.required || searchParams.has("required")) ? (
         <Notice>
-          Your role signs in with a second key on this site. Turn on two-factor sign-in to reach the rest of the Sanctum.
+          {m.sec_required()}
         </Notice>
       ) : null}
       <Card className="space-y-6 p-6">
         <div>
-          <h2 className="font-display text-2xl text-mist-100">Two-Factor Sign-In</h2>
+          <h2 className="font-display text-2xl text-mist-100">{m.sec_2fa_heading()}</h2>
           <p className="mt-1 text-mist-300">
-            {enabled
-              ? "On: signing in asks for your passphrase and a code from your authenticator app."
-              : "Off: your passphrase alone opens the Sanctum."}
+            {enabled ? m.sec_2fa_on() : m.sec_2fa_off()}
           </p>
         </div>
         <div role="status">
@@ -220,32 +242,74 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
         ) : enabled ? (
           <div className="grid gap-8 lg:grid-cols-2">
             <Form method="post" className="space-y-4">
-              <h3 className="font-semibold text-mist-100">Turn it off</h3>
+              <h3 className="font-semibold text-mist-100">{m.sec_turn_it_off()}</h3>
               <input type="hidden" name="intent" value="disable" />
-              <Field name="password" label="Current Passphrase" autoComplete="current-password" />
-              <Field name="code" label="Code from your app" type="text" autoComplete="one-time-code" />
-              <Button type="submit" variant="outline" disabled={busy}>Turn Off Two-Factor Sign-In</Button>
+              <Field name="password" label={m.password_current()} autoComplete="current-password" />
+              <Field name="code" label={m.sec_code_from_app()} type="text" autoComplete="one-time-code" />
+              <Button type="submit" variant="outline" disabled={busy}>{m.sec_turn_off()}</Button>
             </Form>
             <Form method="post" className="space-y-4">
-              <h3 className="font-semibold text-mist-100">New recovery codes</h3>
+              <h3 className="font-semibold text-mist-100">{m.sec_new_codes()}</h3>
               <input type="hidden" name="intent" value="recovery-codes" />
-              <Field name="password" label="Current Passphrase" autoComplete="current-password" hint="The ten codes you have now stop working." />
-              <Button type="submit" variant="outline" disabled={busy}>Make New Recovery Codes</Button>
+              <Field name="password" label={m.password_current()} autoComplete="current-password" hint={m.sec_new_codes_hint()} />
+              <Button type="submit" variant="outline" disabled={busy}>{m.sec_make_codes()}</Button>
             </Form>
           </div>
         ) : (
           <Form method="post" className="max-w-sm space-y-4">
             <input type="hidden" name="intent" value="enable" />
-            <Field name="password" label="Current Passphrase" autoComplete="current-password" />
-            <Button type="submit" disabled={busy}>Set Up Two-Factor Sign-In</Button>
+            <Field name="password" label={m.password_current()} autoComplete="current-password" />
+            <Button type="submit" disabled={busy}>{m.sec_set_up()}</Button>
           </Form>
         )}
       </Card>
+      {loaderData.languages.length > 1 ? (
+        <LanguageChoice languages={loaderData.languages} chosen={loaderData.language} saved={searchParams.get("saved") === "language"} />
+      ) : null}
       <DiscordAccount linked={loaderData.discord.linked} canLink={loaderData.discord.canLink} changed={searchParams.get("discord")} />
       <p className="text-sm text-mist-400">
-        Your passphrase is changed on the <Link to={href("/admin")} className="text-aurora-300 underline underline-offset-4">dashboard</Link>.
+        {m.sec_passphrase_changed_on()}
+        <Link to={href("/admin")} className="text-aurora-300 underline underline-offset-4">
+          {m.sec_dashboard()}
+        </Link>
+        {m.sec_passphrase_changed_after()}
       </p>
     </div>
+  );
+}
+
+/** 'Language': how the Sanctum reads for this staff member (a plain form: it works without JavaScript). */
+function LanguageChoice({ languages, chosen, saved }: { languages: readonly string[]; chosen: string; saved: boolean }) {
+  const id = useId();
+  return (
+    <Card className="space-y-4 p-6">
+      <div>
+        <h2 className="font-display text-2xl text-mist-100">{m.sec_language_heading()}</h2>
+        <p className="mt-1 text-mist-300">{m.sec_language_text()}</p>
+        {saved ? (
+          <p role="status" className="mt-1 text-emerald-300">
+            {m.sec_language_saved()}
+          </p>
+        ) : null}
+      </div>
+      <Form method="post" className="flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="language" />
+        <label htmlFor={id} className="sr-only">
+          {m.sec_language_heading()}
+        </label>
+        <select id={id} name="language" defaultValue={chosen} className={`${fieldClass} w-auto`}>
+          <option value="">{m.sec_language_default({ language: LANGUAGE_NAMES[languages[0]!] ?? languages[0]! })}</option>
+          {languages.map((language) => (
+            <option key={language} value={language} lang={language}>
+              {LANGUAGE_NAMES[language] ?? language}
+            </option>
+          ))}
+        </select>
+        <Button type="submit" variant="outline">
+          {m.sec_language_save()}
+        </Button>
+      </Form>
+    </Card>
   );
 }
 
@@ -254,28 +318,28 @@ function DiscordAccount({ linked, canLink, changed }: { linked: string | null; c
   return (
     <Card className="space-y-4 p-6">
       <div>
-        <h2 className="font-display text-2xl text-mist-100">Discord</h2>
+        <h2 className="font-display text-2xl text-mist-100">{m.sec_discord()}</h2>
         <p className="mt-1 text-mist-300" data-testid="discord-account">
-          {linked ? `Linked: Discord user ${linked}. Your presses on the review channel's buttons decide as you.` : "Not linked: the review channel's buttons do not know you."}
+          {linked ? m.sec_discord_linked({ user: linked }) : m.sec_discord_not_linked()}
         </p>
-        {changed === "linked" ? <p role="status" className="mt-1 text-emerald-300">Your Discord account is linked.</p> : null}
-        {changed === "unlinked" ? <p role="status" className="mt-1 text-emerald-300">Your Discord account is no longer linked.</p> : null}
+        {changed === "linked" ? <p role="status" className="mt-1 text-emerald-300">{m.sec_discord_now_linked()}</p> : null}
+        {changed === "unlinked" ? <p role="status" className="mt-1 text-emerald-300">{m.sec_discord_now_unlinked()}</p> : null}
       </div>
       {canLink ? (
         <div className="flex flex-wrap gap-2">
           <Form method="post" action={href("/admin/discord-link")}>
             <input type="hidden" name="intent" value="start" />
-            <Button type="submit" variant="outline">{linked ? "Link another Discord account" : "Link with Discord"}</Button>
+            <Button type="submit" variant="outline">{linked ? m.sec_discord_link_another() : m.sec_discord_link()}</Button>
           </Form>
           {linked ? (
             <Form method="post" action={href("/admin/discord-link")}>
               <input type="hidden" name="intent" value="unlink" />
-              <Button type="submit" variant="ghost">Unlink</Button>
+              <Button type="submit" variant="ghost">{m.sec_discord_unlink()}</Button>
             </Form>
           ) : null}
         </div>
       ) : (
-        <p className="text-sm text-mist-400">An owner sets it on the Team page.</p>
+        <p className="text-sm text-mist-400">{m.sec_discord_owner_sets()}</p>
       )}
     </Card>
   );

@@ -11,9 +11,9 @@ import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LEN
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
 import { safeAdminPath } from "~/utils/safe-next";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.sign-in";
 
-const TOO_MANY = "Too many sign-in attempts. Please wait a few minutes and try again.";
 
 /** Visited directly, the page is the sign-in screen (it is also what a form post without JavaScript shows). */
 export function loader() {
@@ -27,10 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = String(form?.get("email") ?? "").trim().toLowerCase();
   const password = String(form?.get("password") ?? "");
   const next = safeAdminPath(form?.get("next"));
-  if (!email || !password) return data({ error: "Please enter your email and password." }, { status: 400 });
+  if (!email || !password) return data({ error: m.signin_enter_both() }, { status: 400 });
   // No account has such an address: answered as a wrong one, before any lookup.
   if (!isEmailAddress(email) || password.length > MAX_PASSWORD_LENGTH) {
-    return data({ error: INVALID_CREDENTIALS }, { status: 400 });
+    return data({ error: m.signin_invalid() }, { status: 400 });
   }
 
   // Only failures count, per (account, client) and per client: see sign-in-guard.server.ts.
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const [account] = await db.select({ twoFactor: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.email, email));
   const wait = await signInWait(db, attempt, now, { twoFactor: account?.twoFactor ?? false });
   if (wait > 0) {
-    return data({ error: TOO_MANY }, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
+    return data({ error: m.signin_too_many() }, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
   }
 
   try {
@@ -63,10 +63,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof APIError) {
       await recordSignInFailure(db, attempt, now);
-      return data({ error: error.message || INVALID_CREDENTIALS }, { status: 401 });
+      // better-auth's own words for a wrong passphrase, in the page's language; any other refusal as it says.
+      return data({ error: !error.message || error.message === INVALID_CREDENTIALS ? m.signin_invalid() : error.message }, { status: 401 });
     }
     log.error("sign-in failed", { error });
-    return data({ error: "An unexpected error occurred" }, { status: 503 });
+    return data({ error: m.unexpected_error() }, { status: 503 });
   }
 }
 
@@ -75,7 +76,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 export function meta() {
-  return [{ title: "Enter the Sanctum · Dwell" }];
+  return [{ title: m.signin_page_title() }];
 }
 
 /** Without JavaScript the form posts here; the answer is the sign-in screen with its message. */

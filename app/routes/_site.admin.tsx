@@ -3,15 +3,18 @@ import { LazyToaster } from "~/components/ui/lazy-toast";
 import { AdminShell, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
-import { requireStaff, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
-import { allows, ROLE_LABEL, type Permission } from "~/utils/roles";
+import { requireStaff, sanctumLanguage, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
+import { inLanguage } from "~/utils/language.server";
+import { m } from "~/paraglide/messages";
+import { allows, roleName, type Permission } from "~/utils/roles";
 import sanctumStylesheet from "~/sanctum.css?url";
 import type { Route } from "./+types/_site.admin";
 
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ request, context }, next) => {
+  async ({ request, context }, next) => {
     startViewerLookup(request, context);
-    return next();
+    // Every loader, action and the page itself in the staff member's own language.
+    return inLanguage(await sanctumLanguage(context), next);
   },
 ];
 
@@ -31,14 +34,14 @@ const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { username, role } = await requireStaff(request, context);
-  return { username, role: ROLE_LABEL[role], links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to), search: allows(role, "people") };
+  return { username, role: roleName(role), links: LINKS.filter((entry) => allows(role, entry.permission)).map((entry) => entry.link.to), search: allows(role, "people") };
 }
 
 /** The Sanctum's own classes, beside the site's stylesheet: visitors never download them. */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sanctumStylesheet, precedence: "high" }];
 
 export function meta() {
-  return [{ title: "The Sanctum · Dwell" }, { name: "robots", content: "noindex" }];
+  return [{ title: m.sanctum_title() }, { name: "robots", content: "noindex" }];
 }
 
 export default function SanctumLayout({ loaderData }: Route.ComponentProps) {
@@ -61,11 +64,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     const failure = error.data as GuardFailure | undefined;
     if (error.status === 401) return <SignInScreen />;
     if (failure?.guard === "denied") return <AccessDeniedScreen />;
-    if (failure?.guard === "not-for-role") return <NotForRoleScreen role={ROLE_LABEL[failure.role]} />;
+    if (failure?.guard === "not-for-role") return <NotForRoleScreen role={roleName(failure.role)} />;
     if (failure?.guard === "cross-site") {
       return (
-        <GuardCard icon={null} title="Refused">
-          <p role="alert" className="text-mist-300">This request did not come from the Sanctum's own pages.</p>
+        <GuardCard icon={null} title={m.guard_refused()}>
+          <p role="alert" className="text-mist-300">{m.guard_cross_site()}</p>
         </GuardCard>
       );
     }

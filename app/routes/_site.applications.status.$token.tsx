@@ -80,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = form?.get("intent");
   if (intent === "withdraw-ask") return { confirming: true, notice: null };
   if (intent === "prove-start" || intent === "prove-check") return prove(ctx, params.token, intent);
-  if (intent !== "withdraw") return data({ confirming: false, notice: m.status_unknown_action() }, { status: 400 });
+  if (intent !== "withdraw") return data({ confirming: false, notice: m.unknown_action() }, { status: 400 });
   try {
     const outcome = await withdrawApplication(decideServices(ctx), params.token, new Date());
     if (outcome.kind === "missing") return data({ confirming: false, notice: invalidStatusLink() }, { status: 404 });

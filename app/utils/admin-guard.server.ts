@@ -50,6 +50,19 @@ export function startViewerLookup(request: Request, context: Readonly<RouterCont
   context.set(viewerLookup, lookup);
 }
 
+/**
+ * The language the Sanctum speaks to whoever asks: a signed-in member's choice (the Security page)
+ * if the site still offers it, else the site's default; before signing in, the visitor's own (the
+ * sign-in screen).
+ */
+export async function sanctumLanguage(context: Readonly<RouterContextProvider>): Promise<string> {
+  const { config, language } = context.get(appContext);
+  const viewer = await (context.get(viewerLookup) ?? Promise.resolve(null)).catch(() => null);
+  if (!viewer) return language;
+  const chosen = viewer.language;
+  return chosen && config.SITE_LANGUAGES.includes(chosen) ? chosen : config.SITE_LANGUAGES[0]!;
+}
+
 const isSecurityPage = (path: string) => path === "/admin/security" || path === "/admin/security.data";
 
 /**

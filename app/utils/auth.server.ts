@@ -50,6 +50,7 @@ export function createAuth({
       fields: { name: "username" },
       additionalFields: {
         role: { type: "string", required: false, defaultValue: "member", input: false },
+        language: { type: "string", required: false, input: false },
       },
     },
     session: { modelName: "sessions", expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
@@ -128,13 +129,15 @@ export interface Viewer {
   email: string;
   role: UserRole;
   twoFactorEnabled: boolean;
+  /** Their chosen language for the Sanctum (null: the site's default). */
+  language: string | null;
 }
 
 /** The signed-in account, or null. */
 export async function getViewer(auth: Auth, request: Request): Promise<Viewer | null> {
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
-  const { id, name, email, role, twoFactorEnabled } = session.user as typeof session.user & { role?: string };
+  const { id, name, email, role, twoFactorEnabled, language } = session.user as typeof session.user & { role?: string; language?: string | null };
   const known = (USER_ROLES as readonly string[]).includes(role ?? "") ? (role as UserRole) : "member";
-  return { id, username: name, email, role: known, twoFactorEnabled: twoFactorEnabled === true };
+  return { id, username: name, email, role: known, twoFactorEnabled: twoFactorEnabled === true, language: typeof language === "string" ? language : null };
 }

@@ -9,8 +9,14 @@
  *   applications); no group applications.
  */
 import { STAFF_ROLES, type StaffRole, type UserRole } from "~/db/enums";
+import { m } from "~/paraglide/messages";
 
+/** A role's name as kept in the team's history (written once, in English). */
 export const ROLE_LABEL: Record<StaffRole, string> = { owner: "Owner", admin: "Admin", reviewer: "Reviewer", host: "Host" };
+
+const ROLE_NAME = { owner: m.role_owner, admin: m.role_admin, reviewer: m.role_reviewer, host: m.role_host } as const;
+/** A role's name as a page shows it, in its language. */
+export const roleName = (role: StaffRole) => ROLE_NAME[role]();
 
 /** What a role may do everywhere (an event's own permissions are below). */
 const GRANTS = {

@@ -181,6 +181,48 @@ describe("SITE_LANGUAGES=en,ja", () => {
     expect(textOf(chosen.body)).not.toContain("The hosts have not written this message in your language");
   });
 
+  it("speaks to each staff member in the language they chose on the Security page", async () => {
+    const dataDir = server.dataDir;
+    createAccountWithCommand(dataDir, "kaede@dwell.example", "moonlight-over-the-kaede", "admin");
+    createAccountWithCommand(dataDir, "rowan@dwell.example", "moonlight-over-the-rowan", "admin");
+    // Before signing in, the sign-in screen is in the visitor's language.
+    const signInScreen = await get("/admin", { "Accept-Language": JAPANESE_BROWSER });
+    expect(textOf(signInScreen.body)).toContain("Sanctumに入る");
+    const kaede = await signIn(server.url, "kaede@dwell.example", "moonlight-over-the-kaede");
+    const rowan = await signIn(server.url, "rowan@dwell.example", "moonlight-over-the-rowan");
+
+    // Signed in, the site's default until one chooses, whatever the browser says.
+    const before = await get("/admin", { cookie: kaede, "Accept-Language": JAPANESE_BROWSER });
+    expect(langOf(before.body)).toBe("en");
+    expect(textOf(before.body)).toContain("Cosmic Status");
+
+    const refused = await postForm(server.url, "/admin/security", { intent: "language", language: "xx" }, { cookie: kaede });
+    expect(refused.status).toBe(400);
+    const chosen = await postForm(server.url, "/admin/security", { intent: "language", language: "ja" }, { cookie: kaede });
+    expect(chosen.status).toBe(303);
+    expect(chosen.headers.get("location")).toBe("/admin/security?saved=language");
+
+    // Kaede's Sanctum is Japanese (even from an English browser); Rowan's stays English.
+    const [japanese, english] = await Promise.all([
+      get("/admin", { cookie: kaede, "Accept-Language": "en-US" }),
+      get("/admin", { cookie: rowan, "Accept-Language": JAPANESE_BROWSER }),
+    ]);
+    expect(langOf(japanese.body)).toBe("ja");
+    expect(textOf(japanese.body)).toContain("ようこそ、kaedeさん");
+    expect(textOf(japanese.body)).toContain("システムの状態");
+    expect(textOf(japanese.body)).not.toContain("System Status");
+    expect(langOf(english.body)).toBe("en");
+    expect(textOf(english.body)).toContain("Cosmic Status");
+    const security = await get("/admin/security?saved=language", { cookie: kaede });
+    expect(textOf(security.body)).toContain("言語を保存しました。");
+    // The public pages still follow the browser and the menu, not the Sanctum's choice.
+    expect(langOf((await get("/events", { cookie: kaede, "Accept-Language": "en-US" })).body)).toBe("en");
+
+    // Back to the site's default.
+    await postForm(server.url, "/admin/security", { intent: "language", language: "" }, { cookie: kaede });
+    expect(langOf((await get("/admin", { cookie: kaede })).body)).toBe("en");
+  });
+
   it("passes over languages it does not offer and hints it cannot read, with no error", async () => {
     const hints: Record<string, string>[] = [
       { Cookie: "lang=xx" },

@@ -1,6 +1,7 @@
 import { setNonce } from "get-nonce";
 import { AlertDialog } from "radix-ui";
 import { useEffect, type ReactNode } from "react";
+import { m } from "~/paraglide/messages";
 import { Button } from "./button";
 
 /**
@@ -38,7 +39,7 @@ export function ConfirmDialog({
           <AlertDialog.Description className="mt-3 text-mist-300">{description}</AlertDialog.Description>
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <AlertDialog.Cancel asChild>
-              <Button variant="ghost">Cancel</Button>
+              <Button variant="ghost">{m.dialog_cancel()}</Button>
             </AlertDialog.Cancel>
             {action}
           </div>

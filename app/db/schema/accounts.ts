@@ -25,6 +25,8 @@ export const profiles = pgTable(
     lastSignInAt: timestamp({ withTimezone: true }),
     /** Their own Discord account (a user id), as an owner set it or they linked it: who they are in Discord. */
     discordUserId: text().unique("profiles_discord_user_id_key"),
+    /** The language the Sanctum speaks to them in (set on the Security page); null: the site's default. */
+    language: text(),
     ...timestamps,
   },
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],

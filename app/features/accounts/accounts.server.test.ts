@@ -29,7 +29,7 @@ describeEachDatabase("accounts", (kind) => {
     const account = await createAccount(auth, { email: " Keeper@Dwell.Example ", password: "moonlight-over-the-hall", username: "Keeper" });
     expect(account).toMatchObject({ email: "keeper@dwell.example", username: "Keeper", role: "owner" });
     const viewer = await getViewer(auth, await signIn("keeper@dwell.example", "moonlight-over-the-hall"));
-    expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "owner", twoFactorEnabled: false });
+    expect(viewer).toEqual({ id: account.id, username: "Keeper", email: "keeper@dwell.example", role: "owner", twoFactorEnabled: false, language: null });
   });
 
   it("refuses a wrong password without saying whether the account exists", async () => {

@@ -16,6 +16,7 @@
 import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { signInFailures } from "~/db/schema";
+import { m } from "~/paraglide/messages";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 
 /** Failures of one account from one client before attempts are spaced out. */
@@ -95,7 +96,8 @@ export async function pruneSignInFailures(db: Database, now: Date) {
 
 /** Checks of a signed-in admin's passphrase or code in 15 minutes (the Security page, the dashboard's change). */
 export const PASSPHRASE_CHECKS_PER_15_MIN = 10;
-export const TOO_MANY_CHECKS = "Too many tries. Please wait a few minutes and try again.";
+/** Refused for too many passphrase checks: in the page's language. */
+export const TOO_MANY_CHECKS = m.too_many_checks;
 
 /**
  * One allowance for every form that checks a signed-in admin's passphrase: a stolen session cannot

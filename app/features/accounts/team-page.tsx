@@ -7,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { fieldClass } from "~/components/ui/field";
 import { STAFF_ROLES, type StaffRole } from "~/db/enums";
-import { ROLE_LABEL } from "~/utils/roles";
+import { roleName } from "~/utils/roles";
 
 export interface TeamRow {
   id: string;
@@ -34,7 +34,7 @@ function RoleSelect({ id, name = "role", defaultValue, label }: { id: string; na
   return (
     <select id={id} name={name} defaultValue={defaultValue ?? "reviewer"} className={fieldClass} aria-label={label}>
       {STAFF_ROLES.map((role) => (
-        <option key={role} value={role}>{ROLE_LABEL[role]}</option>
+        <option key={role} value={role}>{roleName(role)}</option>
       ))}
     </select>
   );
@@ -56,7 +56,7 @@ export function TeamMemberCard({ member, self, discordConfigured }: { member: Te
           <p className="mt-1 text-xs text-mist-400">Last sign-in: {when(member.lastSignInAt)}</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <Badge tone="aurora">{ROLE_LABEL[member.role]}</Badge>
+          <Badge tone="aurora">{roleName(member.role)}</Badge>
           <Badge tone={member.twoFactorEnabled ? "live" : "muted"}>{member.twoFactorEnabled ? "Two-factor on" : "Two-factor off"}</Badge>
         </div>
       </div>
@@ -136,7 +136,7 @@ export function TwoFactorPolicyForm({ required }: { required: Record<StaffRole, 
         {STAFF_ROLES.map((role) => (
           <label key={role} className="inline-flex items-center gap-2 text-mist-100">
             <input type="checkbox" name="require" value={role} defaultChecked={required[role]} className="size-5 accent-ember-400" />
-            {ROLE_LABEL[role]}
+            {roleName(role)}
           </label>
         ))}
       </fieldset>
@@ -175,7 +175,7 @@ export function OpenInvitations({ invitations }: { invitations: { id: string; em
       {invitations.map((invitation) => (
         <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-aurora-400/15 px-3 py-2">
           <span className="min-w-0 break-all text-mist-100">
-            {invitation.email} <span className="text-mist-400">· {ROLE_LABEL[invitation.role]} · until {when(invitation.expiresAt)}</span>
+            {invitation.email} <span className="text-mist-400">· {roleName(invitation.role)} · until {when(invitation.expiresAt)}</span>
           </span>
           <Form method="post">
             <Hidden intent="withdraw-invite" id={invitation.id} />

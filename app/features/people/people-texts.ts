@@ -1,12 +1,17 @@
 /** What a person's file and the people search say. */
+import { m } from "~/paraglide/messages";
 import type { PersonKey } from "~/utils/person-key";
 
 /** A note on a person's file is at most this long. */
 export const NOTE_LIMIT = 2_000;
 
 export const PEOPLE_TEXTS = {
-  searchLabel: "Find a person",
-  searchHint: "Find a person",
+  get searchLabel() {
+    return m.people_search_label();
+  },
+  get searchHint() {
+    return m.people_search_label();
+  },
   searchIntro: "Everyone Dwell knows of: applicants, join requests and bans, by VRChat name or id, Discord handle or id.",
   noneFound: (query: string) => `Dwell knows nobody matching "${query}".`,
   searchVRChat: (query: string) => `Search VRChat for "${query}"`,

@@ -11,6 +11,7 @@ import { TRUST_RANK_LABEL, type TrustRank } from "~/utils/vrchat-account";
 import { ageText, dateText, keyText, NOTE_LIMIT, PEOPLE_TEXTS, STANDING_TEXT } from "./people-texts";
 import { parsePersonKey, type PersonKey } from "~/utils/person-key";
 import { Section } from "./person-file-parts";
+import { m } from "~/paraglide/messages";
 import type { MergeRecord, PersonNote } from "./people.server";
 
 /** What VRChat says of them now (see the route), or why it cannot be said. */
@@ -176,7 +177,7 @@ export function PeopleSearchBox({ query = "" }: { query?: string }) {
       </label>
       <input id={id} name="q" type="search" defaultValue={query} maxLength={200} placeholder={PEOPLE_TEXTS.searchHint} className={`${fieldClass} w-64 max-w-full`} />
       <Button type="submit" size="sm" variant="outline">
-        Find
+        {m.people_find()}
       </Button>
     </Form>
   );

@@ -4,6 +4,7 @@ import { Form, href, Link, useFetcher, useLocation } from "react-router";
 import { fieldClass } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { m } from "~/paraglide/messages";
 
 export interface SignInResult {
   error?: string;
@@ -13,7 +14,7 @@ export interface ForgotResult {
   sent?: boolean;
 }
 
-export const RESET_EMAIL_SENT = "Password reset email sent! Check your inbox and follow the link to reset your password.";
+export const RESET_EMAIL_SENT = m.signin_reset_sent;
 
 function ErrorText({ id, message }: { id: string; message: string | undefined }) {
   return (
@@ -36,10 +37,10 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
   if (sent?.sent && dismissed !== sent) {
     return (
-      <GuardCard icon={<KeyRound className="size-10" />} title="Check your inbox">
-        <p role="status" className="text-mist-300">{RESET_EMAIL_SENT}</p>
+      <GuardCard icon={<KeyRound className="size-10" />} title={m.signin_check_inbox()}>
+        <p role="status" className="text-mist-300">{RESET_EMAIL_SENT()}</p>
         <Button className="mt-6" variant="outline" onClick={() => setDismissed(sent)}>
-          Back to Login
+          {m.signin_back()}
         </Button>
       </GuardCard>
     );
@@ -47,26 +48,26 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
   const error = signIn.data?.error ?? forgot.data?.error ?? initial?.error;
   return (
-    <GuardCard icon={<KeyRound className="size-10" />} title="Enter the Sanctum">
+    <GuardCard icon={<KeyRound className="size-10" />} title={m.signin_title()}>
       <signIn.Form method="post" action={href("/admin/sign-in")} className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="next" value={next ?? location.pathname + location.search} />
         <ErrorText id={errorId} message={error} />
         <div className="space-y-2">
-          <label htmlFor="sign-in-email" className="block text-sm font-semibold text-mist-100">Email</label>
+          <label htmlFor="sign-in-email" className="block text-sm font-semibold text-mist-100">{m.signin_email()}</label>
           <input id="sign-in-email" name="email" type="email" autoComplete="username" required className={fieldClass} value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
         <div className="space-y-2">
-          <label htmlFor="sign-in-password" className="block text-sm font-semibold text-mist-100">Password</label>
+          <label htmlFor="sign-in-password" className="block text-sm font-semibold text-mist-100">{m.signin_password()}</label>
           <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required className={fieldClass} />
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={busy} aria-busy={busy}>
-          Enter Sanctum
+          {m.signin_submit()}
         </Button>
       </signIn.Form>
       <forgot.Form method="post" action={href("/admin/forgot-password")} className="mt-4">
         <input type="hidden" name="email" value={email} />
         <button type="submit" className="text-sm text-aurora-300 underline-offset-4 hover:text-ember-300 hover:underline">
-          Forgot your cosmic passphrase?
+          {m.signin_forgot()}
         </button>
       </forgot.Form>
     </GuardCard>
@@ -75,8 +76,8 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
 export function AccessDeniedScreen() {
   return (
-    <GuardCard icon={<ShieldAlert className="size-10" />} title="The Sanctum is sealed">
-      <p role="alert" className="text-mist-300">Access Denied - You don't have admin privileges.</p>
+    <GuardCard icon={<ShieldAlert className="size-10" />} title={m.guard_sealed()}>
+      <p role="alert" className="text-mist-300">{m.guard_denied()}</p>
       <SignOutButton className="mt-6" />
     </GuardCard>
   );
@@ -85,10 +86,10 @@ export function AccessDeniedScreen() {
 /** A staff member whose role does not open this page or do this. */
 export function NotForRoleScreen({ role }: { role: string }) {
   return (
-    <GuardCard icon={<ShieldAlert className="size-10" />} title="Not for your role">
-      <p role="alert" className="text-mist-300">{`This part of the Sanctum is not open to the ${role} role. Ask an owner if you need it.`}</p>
+    <GuardCard icon={<ShieldAlert className="size-10" />} title={m.guard_not_for_role_title()}>
+      <p role="alert" className="text-mist-300">{m.guard_not_for_role({ role })}</p>
       <Button asChild variant="outline" className="mt-6">
-        <Link to={href("/admin")}>Back to the Dashboard</Link>
+        <Link to={href("/admin")}>{m.guard_back_dashboard()}</Link>
       </Button>
     </GuardCard>
   );
@@ -99,7 +100,7 @@ export function SignOutButton({ className }: { className?: string }) {
     <Form method="post" action={href("/admin/sign-out")} className={className}>
       <Button type="submit" variant="outline">
         <LogOut aria-hidden="true" className="size-4" />
-        Sign Out
+        {m.sign_out()}
       </Button>
     </Form>
   );
@@ -114,22 +115,21 @@ export function GuardCard({ icon, title, children }: { icon: React.ReactNode; ti
         {children}
       </Card>
       <p className="mt-6 text-center text-sm text-mist-400">
-        <Link to={href("/")} className="hover:text-mist-100">Return to The Calling</Link>
+        <Link to={href("/")} className="hover:text-mist-100">{m.guard_return_calling()}</Link>
       </p>
     </div>
   );
 }
 
 /** A signed-in admin changes their own passphrase; their other sessions end. */
-export const PASSWORD_CHANGE_DUE =
-  "Your passphrase is shorter than 12 characters or one of the most common ones. Please choose a new one.";
+export const PASSWORD_CHANGE_DUE = m.password_change_due;
 
 export function ChangePasswordForm() {
   const fetcher = useFetcher<{ message?: string; error?: string }>();
   const id = useId();
   return (
     <Card id="change-passphrase" className="scroll-mt-24 p-6">
-      <h2 className="font-display text-2xl text-mist-100">Change Your Passphrase</h2>
+      <h2 className="font-display text-2xl text-mist-100">{m.password_change_title()}</h2>
       <fetcher.Form method="post" action={`${href("/admin")}?index`} className="mt-4 grid gap-4 sm:grid-cols-3">
         <input type="hidden" name="intent" value="change-password" />
         <div role="status" className="sm:col-span-3">
@@ -137,9 +137,9 @@ export function ChangePasswordForm() {
           {fetcher.data?.message ? <p className="text-sm text-emerald-300">{fetcher.data.message}</p> : null}
         </div>
         {[
-          ["currentPassword", "Current Passphrase", "current-password"],
-          ["newPassword", "New Cosmic Passphrase", "new-password"],
-          ["confirm", "Confirm Passphrase", "new-password"],
+          ["currentPassword", m.password_current(), "current-password"],
+          ["newPassword", m.password_new(), "new-password"],
+          ["confirm", m.password_confirm(), "new-password"],
         ].map(([name, label, autoComplete]) => (
           <div key={name} className="space-y-2">
             <label htmlFor={`${id}-${name}`} className="block text-sm font-semibold text-mist-100">{label}</label>
@@ -147,7 +147,7 @@ export function ChangePasswordForm() {
           </div>
         ))}
         <div className="sm:col-span-3">
-          <Button type="submit" variant="outline" disabled={fetcher.state !== "idle"}>Change Passphrase</Button>
+          <Button type="submit" variant="outline" disabled={fetcher.state !== "idle"}>{m.password_change_submit()}</Button>
         </div>
       </fetcher.Form>
     </Card>

@@ -3,72 +3,74 @@ import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
+import { m } from "~/paraglide/messages";
 
 export interface SanctumLink {
   to: string;
-  label: string;
+  /** Its name, in the page's language. */
+  label: () => string;
   icon: ReactNode;
   end?: boolean;
 }
 
 export const DASHBOARD_LINK: SanctumLink = {
   to: "/admin",
-  label: "Dashboard",
+  label: m.sanctum_nav_dashboard,
   icon: <LayoutDashboard aria-hidden="true" className="size-4" />,
   end: true,
 };
 
 export const EVENTS_LINK: SanctumLink = {
   to: "/admin/events",
-  label: "Event Prophecies",
+  label: m.sanctum_nav_events,
   icon: <CalendarDays aria-hidden="true" className="size-4" />,
 };
 
 export const APPLICATIONS_LINK: SanctumLink = {
   to: "/admin/applications",
-  label: "Ritual Applications",
+  label: m.sanctum_nav_applications,
   icon: <Inbox aria-hidden="true" className="size-4" />,
 };
 
 export const JOIN_REQUESTS_LINK: SanctumLink = {
   to: "/admin/join-requests",
-  label: "Join Requests",
+  label: m.sanctum_nav_join_requests,
   icon: <DoorOpen aria-hidden="true" className="size-4" />,
 };
 
 export const BANS_LINK: SanctumLink = {
   to: "/admin/bans",
-  label: "Bans",
+  label: m.sanctum_nav_bans,
   icon: <Ban aria-hidden="true" className="size-4" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {
   to: "/admin/questions",
-  label: "Ritual Questions",
+  label: m.sanctum_nav_questions,
   icon: <ListChecks aria-hidden="true" className="size-4" />,
 };
 
 export const SCREENING_LINK: SanctumLink = {
   to: "/admin/screening",
-  label: "Screening",
+  label: m.sanctum_nav_screening,
   icon: <Filter aria-hidden="true" className="size-4" />,
 };
 
 export const MESSAGES_LINK: SanctumLink = {
   to: "/admin/messages",
-  label: "Decision Messages",
+  label: m.sanctum_nav_messages,
   icon: <MessageSquareText aria-hidden="true" className="size-4" />,
 };
 
 export const TEAM_LINK: SanctumLink = {
   to: "/admin/team",
-  label: "Team",
+  label: m.sanctum_nav_team,
   icon: <Users aria-hidden="true" className="size-4" />,
 };
 
 export const SECURITY_LINK: SanctumLink = {
   to: "/admin/security",
-  label: "Security",
+  label: m.sanctum_nav_security,
   icon: <ShieldCheck aria-hidden="true" className="size-4" />,
 };
 
@@ -78,19 +80,19 @@ export function AdminShell({ username, role, links, search, children }: { userna
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4 border-b border-aurora-400/15 pb-6">
         <div>
-          <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">The Sanctum</p>
-          <p className="mt-1 font-display text-2xl text-mist-100">Welcome, {username}</p>
+          <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">{m.sanctum_kicker()}</p>
+          <p className="mt-1 font-display text-2xl text-mist-100">{m.sanctum_welcome({ username })}</p>
           <p className="text-sm text-mist-400" data-testid="viewer-role">{role}</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           {search}
           <Button asChild variant="outline" size="sm">
-            <Link to={href("/")}>Leave Sanctum</Link>
+            <Link to={href("/")}>{m.sanctum_leave()}</Link>
           </Button>
         </div>
       </div>
       <div className="mt-8 grid gap-8 md:grid-cols-[13rem_1fr]">
-        <nav aria-label="Sanctum" className="min-w-0">
+        <nav aria-label={m.sanctum_nav_label()} className="min-w-0">
           <ul className="flex gap-1 overflow-x-auto md:flex-col">
             {links.map((link) => (
               <li key={link.to}>
@@ -105,7 +107,7 @@ export function AdminShell({ username, role, links, search, children }: { userna
                   }
                 >
                   {link.icon}
-                  {link.label}
+                  {link.label()}
                 </NavLink>
               </li>
             ))}

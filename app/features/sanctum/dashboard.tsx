@@ -4,6 +4,8 @@ import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { clsx } from "clsx";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 
 export interface DashboardFigures {
   totalEvents: number;
@@ -33,7 +35,7 @@ function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string
         <span aria-hidden="true" className="text-aurora-300">{icon}</span>
         {label}
       </p>
-      <p className="mt-2 font-display text-4xl text-mist-100">{value.toLocaleString("en-US")}</p>
+      <p className="mt-2 font-display text-4xl text-mist-100">{formatCount(value)}</p>
       {note ? <p className="mt-1 text-xs text-mist-400">{note}</p> : null}
     </Card>
   );
@@ -42,10 +44,10 @@ function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string
 export function StatCards({ figures }: { figures: DashboardFigures }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard icon={<CalendarDays className="size-4" />} label="Total Events" value={figures.totalEvents} />
-      <StatCard icon={<CalendarClock className="size-4" />} label="Upcoming Events" value={figures.upcomingEvents} />
-      <StatCard icon={<Inbox className="size-4" />} label="Total Applications" value={figures.totalApplications} note="Group and event applications" />
-      <StatCard icon={<ScrollText className="size-4" />} label="Event Applications" value={figures.pendingEventApplications} note="Pending review" />
+      <StatCard icon={<CalendarDays className="size-4" />} label={m.dash_total_events()} value={figures.totalEvents} />
+      <StatCard icon={<CalendarClock className="size-4" />} label={m.dash_upcoming_events()} value={figures.upcomingEvents} />
+      <StatCard icon={<Inbox className="size-4" />} label={m.dash_total_applications()} value={figures.totalApplications} note={m.dash_total_applications_note()} />
+      <StatCard icon={<ScrollText className="size-4" />} label={m.dash_event_applications()} value={figures.pendingEventApplications} note={m.dash_pending_review()} />
     </div>
   );
 }
@@ -54,14 +56,14 @@ export function StatCards({ figures }: { figures: DashboardFigures }) {
 export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; checks: SystemCheck[] }) {
   const harmonious = checks.every((check) => check.ok);
   const rows: [string, ReactNode][] = [
-    ["Active Events", figures.upcomingEvents],
-    ["Legacy Applications", `${figures.pendingGroupApplications} pending`],
-    ["Event Applications", figures.eventApplications],
-    ["Events w/ Applications", figures.eventsWithApplications],
+    [m.dash_active_events(), formatCount(figures.upcomingEvents)],
+    [m.dash_legacy_applications(), m.dash_pending({ count: formatCount(figures.pendingGroupApplications) })],
+    [m.dash_event_applications(), formatCount(figures.eventApplications)],
+    [m.dash_events_with_applications(), formatCount(figures.eventsWithApplications)],
   ];
   return (
     <Card className="p-6">
-      <h2 className="font-display text-2xl text-mist-100">Cosmic Status</h2>
+      <h2 className="font-display text-2xl text-mist-100">{m.dash_cosmic_status()}</h2>
       <dl className="mt-4 divide-y divide-aurora-400/10">
         {rows.map(([term, value]) => (
           <div key={term} className="flex justify-between gap-4 py-2">
@@ -70,13 +72,13 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
           </div>
         ))}
         <div className="flex justify-between gap-4 py-2">
-          <dt className="text-mist-400">System Status</dt>
+          <dt className="text-mist-400">{m.dash_system_status()}</dt>
           <dd className={clsx("font-semibold", harmonious ? "text-emerald-300" : "text-ember-300")}>
-            {harmonious ? "Harmonious" : "Disturbed"}
+            {harmonious ? m.dash_harmonious() : m.dash_disturbed()}
           </dd>
         </div>
       </dl>
-      <ul className="mt-4 space-y-2 text-sm" aria-label="System checks">
+      <ul className="mt-4 space-y-2 text-sm" aria-label={m.dash_system_checks()}>
         {checks.map((check) => (
           <li key={check.name} className="flex items-start gap-2">
             <span aria-hidden="true" className={clsx("mt-1.5 size-2 shrink-0 rounded-full", check.ok ? "bg-emerald-400" : "bg-ember-400")} />
@@ -95,8 +97,8 @@ export function CosmicStatus({ figures, checks }: { figures: DashboardFigures; c
 
 export function QuickActions({ pendingGroupApplications }: { pendingGroupApplications: number }) {
   const actions = [
-    { to: "/admin/events", label: "Manage Event Prophecies", note: "Create, edit and review events" },
-    { to: "/admin/applications", label: "Review Ritual Applications", note: `${pendingGroupApplications} pending` },
+    { to: "/admin/events", label: m.dash_manage_events(), note: m.dash_manage_events_note() },
+    { to: "/admin/applications", label: m.dash_review_applications(), note: m.dash_pending({ count: formatCount(pendingGroupApplications) }) },
   ];
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -120,7 +122,7 @@ function RetryButton({ target, name }: { target: string; name: string }) {
       <input type="hidden" name="intent" value="retry-notifications" />
       <input type="hidden" name="target" value={target} />
       <button type="submit" className="text-xs font-semibold text-aurora-300 hover:text-ember-300" disabled={fetcher.state !== "idle"}>
-        Retry failed {name} notifications
+        {m.dash_retry_failed({ name })}
       </button>
       {fetcher.data?.message ? <span role="status" className="ml-2 text-xs text-mist-400">{fetcher.data.message}</span> : null}
     </fetcher.Form>
@@ -136,7 +138,7 @@ function SyncNowButton() {
       <input type="hidden" name="intent" value="sync-events" />
       <Button type="submit" size="sm" variant="outline" disabled={busy}>
         <RefreshCw aria-hidden="true" className={clsx("size-4", busy && "animate-spin")} />
-        {busy ? "Syncing..." : "Sync now"}
+        {busy ? m.dash_syncing() : m.dash_sync_now()}
       </Button>
       {fetcher.data?.message ? (
         <span role="status" className="mt-2 block text-sm text-mist-300">

@@ -2,10 +2,12 @@ import { useMemo } from "react";
 import { Link } from "react-router";
 import { clsx } from "clsx";
 import { Card } from "~/components/ui/card";
+import { m } from "~/paraglide/messages";
+import { formatCount, intlLocale } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { TrendChart, type ChartSeries } from "./trend-chart";
 
-export const RANGE_LABEL = { "24h": "24 hours", "30d": "30 days", "1y": "1 year" } as const;
+export const RANGE_LABEL = { "24h": m.trend_24h, "30d": m.trend_30d, "1y": m.trend_1y } as const;
 export type InsightRange = keyof typeof RANGE_LABEL;
 
 export interface InsightData {
@@ -22,9 +24,10 @@ const COLORS = { members: "#b39dff", online: "#34d399", group: "#f2c65a", event:
 
 function hours(value: number | null) {
   if (value === null) return "—";
-  if (value < 1) return `${Math.round(value * 60)} min`;
-  if (value < 48) return `${value.toFixed(1)} h`;
-  return `${(value / 24).toFixed(1)} days`;
+  const tenths = (count: number) => count.toLocaleString(intlLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (value < 1) return m.trend_minutes({ count: formatCount(Math.round(value * 60)) });
+  if (value < 48) return m.trend_hours({ count: tenths(value) });
+  return m.trend_days({ count: tenths(value / 24) });
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${Math.round(value * 100)}%`);
@@ -36,34 +39,34 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
     const points = insight.group ?? [];
     const x = points.map((point) => Date.parse(point.at));
     const series: ChartSeries[] = [
-      { label: "Members", values: points.map((point) => point.members), color: COLORS.members },
-      { label: "Online now", values: points.map((point) => point.online), color: COLORS.online },
+      { label: m.trend_members(), values: points.map((point) => point.members), color: COLORS.members },
+      { label: m.trend_online(), values: points.map((point) => point.online), color: COLORS.online },
     ];
     return { x, series, span: [Date.parse(insight.period.from), Date.parse(insight.period.to)] as [number, number] };
   }, [insight.group, insight.period]);
   const weeks = useMemo(() => {
     const x = insight.weeks.map((week) => Date.parse(`${week.week}T00:00:00Z`));
     const series: ChartSeries[] = [
-      { label: "Group", values: insight.weeks.map((week) => week.group), color: COLORS.group },
-      { label: "Events", values: insight.weeks.map((week) => week.event), color: COLORS.event },
+      { label: m.trend_group(), values: insight.weeks.map((week) => week.group), color: COLORS.group },
+      { label: m.trend_events(), values: insight.weeks.map((week) => week.event), color: COLORS.event },
     ];
     return { x, series };
   }, [insight.weeks]);
   const formatGroupTime = useMemo(() => {
-    const format = new Intl.DateTimeFormat("en-US", insight.range === "24h" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { month: "short", day: "numeric", timeZone });
+    const format = new Intl.DateTimeFormat(intlLocale(), insight.range === "24h" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { month: "short", day: "numeric", timeZone });
     return (ms: number) => format.format(ms);
   }, [insight.range, timeZone]);
   const [formatWeek, formatWeekTick] = useMemo(() => {
-    const format = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-    return [(ms: number) => `Week of ${format.format(ms)}`, (ms: number) => format.format(ms)];
+    const format = new Intl.DateTimeFormat(intlLocale(), { month: "short", day: "numeric", timeZone: "UTC" });
+    return [(ms: number) => m.trend_week_of({ date: format.format(ms) }), (ms: number) => format.format(ms)];
   }, []);
 
   return (
     <Card className="space-y-8 p-6" aria-labelledby="insight-heading">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="insight-heading" className="font-display text-2xl text-mist-100">Trends</h2>
+        <h2 id="insight-heading" className="font-display text-2xl text-mist-100">{m.trend_heading()}</h2>
         {insight.group ? (
-          <nav aria-label="Period of the group's chart" className="flex gap-1 rounded-lg border border-aurora-400/20 p-1 text-sm">
+          <nav aria-label={m.trend_period_label()} className="flex gap-1 rounded-lg border border-aurora-400/20 p-1 text-sm">
             {(Object.keys(RANGE_LABEL) as InsightRange[]).map((range) => (
               <Link
                 key={range}
@@ -72,7 +75,7 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
                 aria-current={range === insight.range ? "page" : undefined}
                 className={clsx("rounded px-3 py-1", range === insight.range ? "bg-aurora-500/30 text-mist-100" : "text-mist-300 hover:text-ember-300")}
               >
-                {RANGE_LABEL[range]}
+                {RANGE_LABEL[range]()}
               </Link>
             ))}
           </nav>
@@ -80,27 +83,27 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
       </div>
       {insight.group ? (
         <TrendChart
-          title={`Members and online now, last ${RANGE_LABEL[insight.range]}`}
+          title={m.trend_members_title({ range: RANGE_LABEL[insight.range]() })}
           x={group.x}
           span={group.span}
           series={group.series}
           formatX={formatGroupTime}
-          empty="No readings yet in this period: the counts are kept from each refresh of the group's data from VRChat."
+          empty={m.trend_no_readings()}
         />
       ) : (
-        <p className="text-sm text-mist-400">The group's members and online counts are charted once VRChat is configured.</p>
+        <p className="text-sm text-mist-400">{m.trend_not_configured()}</p>
       )}
-      <TrendChart title="Applications per week, last 12 weeks" x={weeks.x} series={weeks.series} bars formatX={formatWeek} formatTick={formatWeekTick} empty="No weeks to show." />
+      <TrendChart title={m.trend_weeks_title()} x={weeks.x} series={weeks.series} bars formatX={formatWeek} formatTick={formatWeekTick} empty={m.trend_no_weeks()} />
       <dl className="grid gap-4 sm:grid-cols-2">
         {(["group", "event"] as const).map((kind) => {
           const figures = insight.decisions[kind];
           return (
             <div key={kind} className="rounded-xl border border-aurora-400/15 p-4">
-              <dt className="text-sm font-semibold text-mist-400">{`${kind === "group" ? "Group" : "Event"} applications, decided in the last 12 weeks`}</dt>
+              <dt className="text-sm font-semibold text-mist-400">{kind === "group" ? m.trend_group_decided() : m.trend_event_decided()}</dt>
               <dd className="mt-2 text-mist-100">
-                {figures.decided === 0 ? <span className="block text-mist-300">None decided yet.</span> : <><span className="font-display text-3xl">{percent(figures.approvalRate)}</span> approved</>}
+                {figures.decided === 0 ? <span className="block text-mist-300">{m.trend_none_decided()}</span> : <><span className="font-display text-3xl">{percent(figures.approvalRate)}</span> {m.trend_approved()}</>}
                 <span className="block text-sm text-mist-300">
-                  {`${figures.approved.toLocaleString("en-US")} of ${figures.decided.toLocaleString("en-US")} decided · median time to a decision ${hours(figures.medianHoursToDecision)}`}
+                  {m.trend_decided_line({ approved: formatCount(figures.approved), decided: formatCount(figures.decided), median: hours(figures.medianHoursToDecision) })}
                 </span>
               </dd>
             </div>

@@ -1,5 +1,7 @@
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef, useState } from "react";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import type uPlot from "uplot";
 
 export interface ChartSeries {
@@ -114,13 +116,13 @@ export function TrendChart({
           </ul>
           <div ref={box} className="mt-2 min-h-[220px] w-full" aria-hidden="true" data-testid="trend-chart" data-drawn={drawn || undefined} />
           <details className="mt-2 text-sm">
-            <summary className="cursor-pointer text-aurora-300 hover:text-ember-300">Data table: {title}</summary>
-            <div className="mt-2 max-h-64 overflow-auto rounded border border-aurora-400/15" tabIndex={0} role="region" aria-label={`${title}, as a table`}>
+            <summary className="cursor-pointer text-aurora-300 hover:text-ember-300">{m.chart_data_table({ title })}</summary>
+            <div className="mt-2 max-h-64 overflow-auto rounded border border-aurora-400/15" tabIndex={0} role="region" aria-label={m.chart_as_table({ title })}>
               <table className="w-full text-left text-mist-300">
                 <caption className="sr-only">{title}</caption>
                 <thead className="sticky top-0 bg-night-900 text-mist-100">
                   <tr>
-                    <th scope="col" className="px-3 py-1.5">When</th>
+                    <th scope="col" className="px-3 py-1.5">{m.chart_when()}</th>
                     {series.map((line) => (
                       <th key={line.label} scope="col" className="px-3 py-1.5 text-right">{line.label}</th>
                     ))}
@@ -131,7 +133,7 @@ export function TrendChart({
                     <tr key={ms} className="border-t border-aurora-400/10">
                       <th scope="row" className="px-3 py-1 font-normal">{formatX(ms)}</th>
                       {series.map((line) => (
-                        <td key={line.label} className="px-3 py-1 text-right tabular-nums">{line.values[i]!.toLocaleString("en-US")}</td>
+                        <td key={line.label} className="px-3 py-1 text-right tabular-nums">{formatCount(line.values[i]!)}</td>
                       ))}
                     </tr>
                   ))}

@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { m } from "~/paraglide/messages";
 
 export interface MembersOnlyListing {
   events: { id: string; title: string; startsAt: string; imported: boolean }[];
@@ -16,19 +17,19 @@ function ImportButton({ event }: { event: MembersOnlyListing["events"][number] }
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="import-vrchat-event" />
       <input type="hidden" name="vrchatEventId" value={event.id} />
-      <Button type="submit">Import</Button>
+      <Button type="submit">{m.mo_import()}</Button>
     </fetcher.Form>
   );
   return (
     <>
       <ConfirmDialog
         trigger={
-          <Button size="sm" variant="outline" disabled={fetcher.state !== "idle"} aria-label={`Import ${event.title} as a site event`}>
-            Import as site event
+          <Button size="sm" variant="outline" disabled={fetcher.state !== "idle"} aria-label={m.mo_import_label({ title: event.title })}>
+            {m.mo_import_button()}
           </Button>
         }
-        title={`Import ${event.title}?`}
-        description="On VRChat only the group's members see this event. As a site event it is shown to everyone on the events page."
+        title={m.mo_import_title({ title: event.title })}
+        description={m.mo_import_description()}
         action={confirm}
       />
       {fetcher.data?.error ? <span role="alert" className="text-sm text-red-300">{fetcher.data.error}</span> : null}
@@ -46,23 +47,23 @@ export function MembersOnlyPanel({ listing, formatDate }: { listing: MembersOnly
     <Card className="p-6">
       <h2 className="flex items-center gap-2 font-display text-2xl text-mist-100">
         <Lock aria-hidden="true" className="size-5 text-ember-300" />
-        Members-only on VRChat
+        {m.mo_heading()}
       </h2>
       <p className="mt-2 text-sm text-mist-300">
-        VRChat shows these to the group's members only: visitors of this site never see them.
+        {m.mo_text()}
       </p>
       {listing.events.length > 0 ? (
         <section className="mt-4">
-          <h3 className="text-sm font-semibold text-mist-300">Calendar</h3>
+          <h3 className="text-sm font-semibold text-mist-300">{m.mo_calendar()}</h3>
           <ul className="mt-2 divide-y divide-aurora-400/10">
             {listing.events.map((event) => (
               <li key={event.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
                 <span>
                   <span className="font-semibold text-mist-100">{event.title}</span>{" "}
                   <span className="text-sm text-mist-400">{formatDate(event.startsAt)}</span>{" "}
-                  <Badge tone="gold">Members only</Badge>
+                  <Badge tone="gold">{m.mo_members_only()}</Badge>
                 </span>
-                {event.imported ? <Badge tone="live">On the site</Badge> : <ImportButton event={event} />}
+                {event.imported ? <Badge tone="live">{m.mo_on_site()}</Badge> : <ImportButton event={event} />}
               </li>
             ))}
           </ul>
@@ -70,13 +71,13 @@ export function MembersOnlyPanel({ listing, formatDate }: { listing: MembersOnly
       ) : null}
       {listing.posts.length > 0 ? (
         <section className="mt-4">
-          <h3 className="text-sm font-semibold text-mist-300">Posts</h3>
+          <h3 className="text-sm font-semibold text-mist-300">{m.mo_posts()}</h3>
           <ul className="mt-2 divide-y divide-aurora-400/10">
             {listing.posts.map((post) => (
               <li key={post.id} className="flex flex-wrap items-center gap-2 py-2">
                 <span className="font-semibold text-mist-100">{post.title}</span>
                 <span className="text-sm text-mist-400">{formatDate(post.createdAt)}</span>
-                <Badge tone="gold">Members only</Badge>
+                <Badge tone="gold">{m.mo_members_only()}</Badge>
               </li>
             ))}
           </ul>
