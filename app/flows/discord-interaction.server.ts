@@ -135,7 +135,7 @@ async function press(
     return { type: ResponseType.deferredUpdate };
   }
   if (outcome.kind === "missing") return ephemeral(GONE);
-  if (outcome.kind === "needs-proof") return ephemeral(`${NEEDS_PROOF_MESSAGE} Nothing was changed.`);
+  if (outcome.kind === "needs-proof") return ephemeral(`${NEEDS_PROOF_MESSAGE()} Nothing was changed.`);
   if (outcome.kind === "full") return ephemeral("The event's places are all taken: approving past them is done in the Sanctum, where you confirm it. Nothing was changed.");
   if (outcome.kind === "conflict") {
     const now = await describeApplication(db, target.kind, target.id);

@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const requests = candidates.filter((candidate) => candidate.source === "request" && candidate.status === "requested");
     const linkedId = target.vrchatUserId;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
-    const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source] }));
+    const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source]() }));
     return reply({ linked, candidates: labelled, note: !linkedId && requests.length === 1 ? AT_DECISION_NOTE : null });
   } catch (error) {
     logLookupFailure(error);

@@ -31,6 +31,8 @@ import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import type { Route } from "./+types/_site.admin.applications";
 import { linkIntent } from "./admin-application-links.server";
 import { banApplicant } from "~/flows/bans.server";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { personPath } from "~/utils/person-key";
 
 /** The questions the list may be filtered by, with the answers each can have. */
@@ -50,7 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const query = ReviewQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const vrchat = { configured: services.membership !== null, actions: services.membershipActions, roles: services.roles !== null, invitesFromApprovals: false };
   const discord = { configured: bot !== null };
-  const loadError = params.eventId ? "Failed to load event and applications" : "Failed to fetch applications";
+  const loadError = params.eventId ? m.apps_load_event_failed() : m.apps_fetch_failed();
   const nothing = { event: null, review: null, questions: [], audit: [], jobs: [], vrchat, discord, query, may: { export: false, messages: false, ban: false }, records: {} as Record<string, AttendanceRecord>, requiresProof: false, screenings: {} as Record<string, ScreeningLine>, banned: {} as Record<string, string> };
   let found;
   try {
@@ -59,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     log.error("failed to load applications for review", { error });
     return data({ error: loadError, ...nothing }, { status: 503 });
   }
-  if (!found) return data({ error: "Event not found", ...nothing }, { status: 404 });
+  if (!found) return data({ error: m.event_not_found_admin(), ...nothing }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "review", found.event);
   // What the page offers beyond deciding: the server checks each again.
   const may = {
@@ -106,10 +108,10 @@ const ChangeSchema = z.discriminatedUnion("intent", [
 ]);
 
 const AttendanceSchema = z.object({
-  value: z.enum(["attended", "no_show", "clear"], { error: "Choose Attended or No-show." }),
-  ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
+  value: z.enum(["attended", "no_show", "clear"], { error: () => m.apps_choose_attendance() }),
+  ids: z.array(z.string().max(100)).min(1, { error: () => m.apps_select_one() }).max(REVIEW_PAGE_SIZE),
 });
-export const ATTENDANCE_TOO_EARLY = "Attendance is marked once the event has ended.";
+export const ATTENDANCE_TOO_EARLY = m.apps_attendance_too_early;
 
 const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string().max(100) });
 
@@ -117,7 +119,7 @@ const SpamSchema = z.object({ intent: z.enum(["spam", "not-spam"]), id: z.string
 const BulkSchema = z.object({
   status: z.enum([...BULK_STATUSES, "spam"]),
   overCapacity: z.literal("yes").optional(),
-  ids: z.array(z.string().max(100)).min(1, { error: "Select at least one application first." }).max(REVIEW_PAGE_SIZE),
+  ids: z.array(z.string().max(100)).min(1, { error: () => m.apps_select_one() }).max(REVIEW_PAGE_SIZE),
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -126,7 +128,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, vrchat, discord, notifications } = app;
   const services = decideServices(app);
   const found = await findReview(db, params.eventId);
-  if (!found) return data({ error: "Event not found" }, { status: 404 });
+  if (!found) return data({ error: m.event_not_found_admin() }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "review", found.event);
   const form = await request.formData().catch(() => null);
   const reviewer = { id: viewer.id, username: viewer.username };
@@ -137,76 +139,76 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return linkIntent(intent, form, { services, vrchat, discord, found, decider });
   }
   if (intent === "ban") {
-    if (!allows(viewer.role, "bans")) return data({ error: "Owners and admins ban; reviewers and hosts see bans." }, { status: 403 });
-    const ban = z.object({ id: z.uuid(), reason: z.string().trim().min(1, { error: "Give the reason: the team reads it later." }).max(1_000) }).safeParse({ id: form?.get("id"), reason: form?.get("reason") ?? "" });
+    if (!allows(viewer.role, "bans")) return data({ error: m.apps_bans_owners() }, { status: 403 });
+    const ban = z.object({ id: z.uuid(), reason: z.string().trim().min(1, { error: () => m.apps_ban_reason() }).max(1_000) }).safeParse({ id: form?.get("id"), reason: form?.get("reason") ?? "" });
     if (!ban.success) return data({ error: ban.error.issues[0]!.message }, { status: 400 });
     const target = { kind: found.scope.kind, id: ban.data.id, eventId: found.event?.id ?? null };
     const banned = await banApplicant(services, target, ban.data.reason, decider).catch((error: unknown) => {
       log.error("failed to ban an applicant", { error });
       return { kind: "failed" as const };
     });
-    if (banned.kind === "failed") return data({ error: "The ban could not be saved just now." }, { status: 503 });
-    if (banned.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-    if (banned.kind === "no-account") return data({ error: "Link their VRChat or Discord account first: a name alone is only a claim." }, { status: 409 });
+    if (banned.kind === "failed") return data({ error: m.apps_ban_failed() }, { status: 503 });
+    if (banned.kind === "missing") return data({ error: m.apps_update_failed() }, { status: 404 });
+    if (banned.kind === "no-account") return data({ error: m.apps_link_first() }, { status: 409 });
     if (banned.kind === "already") return data({ error: `${banned.ban.displayName} is already banned. Nothing was changed.` }, { status: 409 });
     return { ok: true as const, message: `${banned.ban.displayName} is banned.` };
   }
   if (intent === "retry-job") {
     const jobId = z.uuid().safeParse(form?.get("job"));
-    if (!jobId.success) return data({ error: "Failed to update application" }, { status: 400 });
+    if (!jobId.success) return data({ error: m.apps_update_failed() }, { status: 400 });
     try {
       // Only a job of an application under this review (a host's own event's): never another's.
       const inReview = async (sourceId: string) => {
         const application = await describeApplication(db, found.scope.kind, sourceId);
         return application !== null && (found.scope.kind === "group" || application.eventId === found.scope.eventId);
       };
-      if (!(await retryOutboxJob(db, jobId.data, inReview))) return data({ error: "That action is not waiting for a retry." }, { status: 409 });
+      if (!(await retryOutboxJob(db, jobId.data, inReview))) return data({ error: m.apps_not_waiting() }, { status: 409 });
       notifications.wake();
-      return { ok: true as const, message: "Trying again." };
+      return { ok: true as const, message: m.apps_trying_again() };
     } catch (error) {
       log.error("failed to retry an action", { error });
-      return data({ error: "Failed to update application" }, { status: 503 });
+      return data({ error: m.apps_update_failed() }, { status: 503 });
     }
   }
   if (intent === "spam" || intent === "not-spam") {
     const marked = SpamSchema.safeParse({ intent, id: form?.get("id") });
-    if (!marked.success) return data({ error: "Failed to update application" }, { status: 400 });
+    if (!marked.success) return data({ error: m.apps_update_failed() }, { status: 400 });
     try {
       const outcome = await markSpam(db, found.scope, [marked.data.id], intent === "spam", reviewer, new Date());
       if (outcome === "conflict") {
-        return data({ error: "Someone has applied since with the same name or Discord ID: this one stays marked as spam." }, { status: 409 });
+        return data({ error: m.apps_spam_taken() }, { status: 409 });
       }
-      if (outcome.changed + outcome.unchanged === 0) return data({ error: "Failed to update application" }, { status: 404 });
-      return { ok: true as const, message: intent === "spam" ? "Marked as spam: it is out of the lists and counts." : "No longer marked as spam." };
+      if (outcome.changed + outcome.unchanged === 0) return data({ error: m.apps_update_failed() }, { status: 404 });
+      return { ok: true as const, message: intent === "spam" ? m.apps_marked_spam() : m.apps_not_spam() };
     } catch (error) {
       log.error("failed to mark an application as spam", { error });
-      return data({ error: "Failed to update application" }, { status: 503 });
+      return data({ error: m.apps_update_failed() }, { status: 503 });
     }
   }
 
   if (intent === "attendance") {
     const marked = AttendanceSchema.safeParse({ value: form?.get("attendance"), ids: form?.getAll("ids") });
-    if (!found.event) return data({ error: "Attendance is marked for events." }, { status: 400 });
-    if (!marked.success) return data({ error: marked.error.issues[0]?.message ?? "Failed to update application" }, { status: 400 });
-    if (!isEventPast(found.event, new Date())) return data({ error: ATTENDANCE_TOO_EARLY }, { status: 409 });
+    if (!found.event) return data({ error: m.apps_attendance_events() }, { status: 400 });
+    if (!marked.success) return data({ error: marked.error.issues[0]?.message ?? m.apps_update_failed() }, { status: 400 });
+    if (!isEventPast(found.event, new Date())) return data({ error: ATTENDANCE_TOO_EARLY() }, { status: 409 });
     try {
       const value = marked.data.value === "clear" ? null : marked.data.value;
       const outcome = await markAttendance(db, found.event.id, marked.data.ids, value, reviewer);
-      const word = value === "attended" ? "attended" : value === "no_show" ? "a no-show" : "not marked";
+      const who = outcome.changed === 1 ? m.apps_one_attendee() : m.apps_attendees({ count: formatCount(outcome.changed) });
+      const said = value === "attended" ? m.apps_marked_attended({ who }) : value === "no_show" ? m.apps_marked_no_show({ who }) : m.apps_marked_cleared({ who });
       const left = outcome.unchanged + outcome.missing;
-      return { ok: true as const, message: `${outcome.changed === 1 ? "1 attendee" : `${outcome.changed} attendees`} marked ${word}.${left > 0 ? ` ${left} left as they were (only approved attendees are marked).` : ""}` };
+      return { ok: true as const, message: `${said}${left > 0 ? m.apps_left_as_were({ count: formatCount(left) }) : ""}` };
     } catch (error) {
       log.error("failed to mark attendance", { error });
-      return data({ error: "Failed to update application" }, { status: 503 });
+      return data({ error: m.apps_update_failed() }, { status: 503 });
     }
   }
   if (intent === "bulk") {
     const bulk = BulkSchema.safeParse({ status: form?.get("status"), ids: form?.getAll("ids"), overCapacity: form?.get("overCapacity") ?? undefined });
-    const verb = bulk.success && bulk.data.status === "rejected" ? "reject" : "approve";
-    const failed = found.scope.kind === "event" ? "Failed to update application status" : `Failed to ${verb} applications`;
+    const failed = found.scope.kind === "event" ? m.apps_status_failed() : bulk.success && bulk.data.status === "rejected" ? m.apps_reject_many_failed() : m.apps_approve_many_failed();
     if (!bulk.success) {
       const noneSelected = bulk.error.issues.some((issue) => issue.path[0] === "ids" && issue.code === "too_small");
-      return data({ error: noneSelected ? "Select at least one application first." : failed }, { status: 400 });
+      return data({ error: noneSelected ? m.apps_select_one() : failed }, { status: 400 });
     }
     try {
       const status = bulk.data.status;
@@ -228,8 +230,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = ChangeSchema.safeParse(form ? Object.fromEntries(form) : {});
   const failed =
     found.scope.kind === "event"
-      ? "Failed to update application status"
-      : `Failed to ${parsed.success && parsed.data.intent === "status" ? ({ approved: "approve", pending: "reopen" } as Record<string, string>)[parsed.data.status] ?? "reject" : "update"} application`;
+      ? m.apps_status_failed()
+      : !parsed.success || parsed.data.intent !== "status"
+        ? m.apps_update_failed()
+        : parsed.data.status === "approved"
+          ? m.apps_approve_failed()
+          : parsed.data.status === "pending"
+            ? m.apps_reopen_failed()
+            : m.apps_reject_failed();
   if (!parsed.success) return data({ error: failed }, { status: 400 });
   const change = parsed.data;
   // Group applications are approved or rejected once, from pending (spec); event ones any to any.
@@ -248,11 +256,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       },
       decider,
     );
-    if (outcome.kind === "conflict") return data({ error: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? ONLY_RULES_REOPEN : failed }, { status: 409 });
+    if (outcome.kind === "conflict") return data({ error: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? ONLY_RULES_REOPEN() : failed }, { status: 409 });
     if (outcome.kind === "full") return data({ error: fullMessage(outcome.places, 1), full: true as const }, { status: 409 });
     if (outcome.kind === "missing") return data({ error: failed }, { status: 404 });
-    if (outcome.kind === "needs-proof") return data({ error: NEEDS_PROOF_MESSAGE }, { status: 409 });
-    return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED } : { ok: true as const, message: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? REOPEN_NOTE : undefined };
+    if (outcome.kind === "needs-proof") return data({ error: NEEDS_PROOF_MESSAGE() }, { status: 409 });
+    return outcome.notLinked ? { ok: true as const, message: NOT_LINKED_DECIDED() } : { ok: true as const, message: change.intent === "status" && change.status === "pending" && found.scope.kind === "group" ? REOPEN_NOTE() : undefined };
   } catch (error) {
     log.error("failed to review an application", { error });
     return data({ error: failed }, { status: 503 });
@@ -260,7 +268,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `${params.eventId ? "Event Applications" : "Ritual Applications"} · The Sanctum` }];
+  return [{ title: params.eventId ? m.apps_title_event() : m.apps_title_group() }];
 }
 
 export default function ApplicationsReview({ loaderData, actionData, params }: Route.ComponentProps) {
@@ -283,10 +291,10 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
   return (
     <div className="space-y-6">
       {mode === "event" ? (
-        <BackLink to={href("/admin/events")}>Back to Events</BackLink>
+        <BackLink to={href("/admin/events")}>{m.apps_back_events()}</BackLink>
       ) : null}
       <div>
-        <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? "Event Applications" : "Ritual Applications"}</h1>
+        <h1 className="font-display text-4xl text-mist-100">{mode === "event" ? m.apps_heading_event() : m.apps_heading_group()}</h1>
         {event ? (
           <p className="mt-2 text-mist-300">
             {event.title}
@@ -299,9 +307,9 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
             to={event ? href("/admin/events/:eventId/messages", { eventId: event.id }) : href("/admin/messages")}
             className="text-aurora-300 underline hover:text-ember-300"
           >
-            Decision messages
+            {m.apps_decision_messages()}
           </Link>
-          <span className="text-mist-400"> · what applicants read once decided</span>
+          <span className="text-mist-400">{m.apps_decision_messages_note()}</span>
         </p>
         ) : null}
       </div>
@@ -310,14 +318,19 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
       ) : (
         <>
           {event && !event.applicationRequired ? (
-            <Notice>This event doesn't require applications.</Notice>
+            <Notice>{m.apps_no_applications_needed()}</Notice>
           ) : null}
           <SummaryTiles counts={review.counts} mode={mode} />
           {event?.places && event.places.left > 0 && review.counts.waitlist > 0 ? (
             <Notice>
-              {`${event.places.left.toLocaleString("en-US")} ${event.places.left === 1 ? "place is" : "places are"} free and ${review.counts.waitlist.toLocaleString("en-US")} ${review.counts.waitlist === 1 ? "application is" : "applications are"} on the waitlist. `}
-              <Link to="?status=waitlist" className="text-aurora-300 underline hover:text-ember-300">Show the waitlist</Link>
-              {" (the earliest sent is first in line)."}
+              {m.apps_waitlist_free({
+                places: event.places.left === 1 ? m.apps_places_free_one() : m.apps_places_free({ count: formatCount(event.places.left) }),
+                applications: review.counts.waitlist === 1 ? m.apps_waitlisted_one() : m.apps_waitlisted({ count: formatCount(review.counts.waitlist) }),
+              })}
+              <Link to="?status=waitlist" className="text-aurora-300 underline hover:text-ember-300">
+                {m.apps_show_waitlist()}
+              </Link>
+              {m.apps_first_in_line()}
             </Notice>
           ) : null}
           <ReviewFilters mode={mode} exportHref={may.export ? exportHref : null} canExport={review.counts.total > 0} matching={review.matching} answerChoices={answerChoicesOf(questions)} />
@@ -336,7 +349,7 @@ export default function ApplicationsReview({ loaderData, actionData, params }: R
           {review.applications.length === 0 ? (
             <ReviewEmpty mode={mode} filtered={review.counts.total + review.counts.spam > 0} />
           ) : (
-            <ul className="space-y-3" aria-label="Applications">
+            <ul className="space-y-3" aria-label={m.apps_list_label()}>
               {review.applications.map((application) => (
                 <li key={application.id}>
                   <ApplicationCard

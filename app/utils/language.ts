@@ -8,6 +8,7 @@
  * browser's `Accept-Language`, and the site's default (the first of SITE_LANGUAGES). A language the
  * site does not offer, wherever it comes from, is passed over.
  */
+import { m } from "~/paraglide/messages";
 import { getLocale, locales, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
 
 /** Every language with a catalogue. */
@@ -30,6 +31,9 @@ export const intlLocale = (language = currentLanguage()) => INTL_LOCALES[languag
 
 /** A count as the page's language writes it ("1,287"). */
 export const formatCount = (count: number) => count.toLocaleString(intlLocale());
+
+/** What goes between two sentences: a space in English, nothing in Japanese (its full stop carries the gap). */
+export const sentenceGap = () => m.sentence_gap();
 
 /** The part of a header looked at: no language list a browser sends is longer. */
 const MAX_HEADER = 512;

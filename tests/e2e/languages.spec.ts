@@ -2,11 +2,14 @@
  * The site in Japanese as a Japanese visitor meets it, in Chromium whose language is Japanese, on
  * a site offering English and Japanese: the home page in Japanese (lang="ja", axe clean) at a
  * phone's and a desktop's width, then English chosen from the footer, kept across pages and visits.
- * The Japanese home page's screenshots are attached to the test report.
+ * A staff member who chose Japanese works through the Sanctum in Japanese while another works in
+ * English, and the applicant reads the decision in the language they applied in. Screenshots of the
+ * Japanese home page, form and Sanctum dashboard are attached to the test report.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
+import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startOwnSite, type OwnSite } from "./own-site";
 
 let site: OwnSite;
@@ -133,4 +136,78 @@ test("English chosen from the footer stays across pages and visits", async ({ pa
   await expect(plain).toHaveURL(`${site.url}/events`);
   await context.close();
   expect(errors).toEqual([]);
+});
+
+test("a staff member who chose Japanese decides in Japanese while another works in English, and the applicant reads the decision in Japanese", async ({ page, browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  // The applicant applies in Japanese.
+  const name = `Hotaru-${Date.now().toString(36)}`;
+  await page.goto(`${site.url}/apply`);
+  await hydrated(page);
+  await page.getByLabel("What is your VRChat username?").fill(name);
+  await page.getByLabel("What is your Discord username?").fill("hotaru");
+  await page.getByLabel("How did you find the Dwellers?").selectOption("An event");
+  await page.getByLabel("Tell us about yourself").fill("蛍の光が好きです。");
+  await page.getByRole("button", { name: "儀式を完了する" }).click();
+  await page.getByRole("link", { name: "申し込みの状況を見る" }).click();
+  await expect(page.getByTestId("application-status")).toHaveText("審査待ち");
+  const statusUrl = page.url();
+
+  // The owner signs in from a Japanese browser: the sign-in screen is Japanese, the Sanctum the site's default until they choose.
+  const staff = await browser.newContext({ locale: "ja-JP", timezoneId: "Asia/Tokyo" });
+  const owner = await staff.newPage();
+  // (The sign-in screen itself answers 401: only what follows signing in is watched.)
+  await owner.goto(`${site.url}/admin`);
+  await hydrated(owner);
+  await owner.getByLabel("メールアドレス").fill("gengo@dwell.example");
+  await owner.getByLabel("パスワード").fill("kotoba-no-mori");
+  await owner.getByRole("button", { name: "Sanctumに入る" }).click();
+  await expect(owner.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
+  const ownerErrors = watchErrors(owner);
+  await owner.getByRole("navigation", { name: "Sanctum" }).getByRole("link", { name: "Security" }).click();
+  await owner.getByLabel("Language").selectOption("ja");
+  await owner.getByRole("button", { name: "Save" }).click();
+  await expect(owner.getByText("言語を保存しました。")).toBeVisible();
+  await expect(owner.locator("html")).toHaveAttribute("lang", "ja");
+
+  // Their dashboard, in Japanese, at a phone's and a desktop's width.
+  await owner.getByRole("navigation", { name: "Sanctum" }).getByRole("link", { name: "ダッシュボード" }).click();
+  await expect(owner.getByRole("heading", { name: "Cosmic Status（稼働状況）" })).toBeVisible();
+  await expect(owner.getByText("システムの状態")).toBeVisible();
+  for (const width of [390, 1280]) {
+    await owner.setViewportSize({ width, height: 900 });
+    await expectNoSeriousViolations(owner, `the Japanese Sanctum dashboard at ${width} px`);
+    await testInfo.attach(`sanctum-dashboard-ja-${width}.png`, { body: await owner.screenshot({ fullPage: true }), contentType: "image/png" });
+  }
+
+  // They approve the application from the list, in Japanese.
+  await owner.getByRole("navigation", { name: "Sanctum" }).getByRole("link", { name: "参加申請" }).click();
+  await expect(owner.getByRole("heading", { level: 1, name: "参加申請" })).toBeVisible();
+  const card = owner.getByRole("list", { name: "申請" }).getByRole("listitem").filter({ hasText: name });
+  await card.getByRole("button", { name: "承認" }).click();
+  await expect(card.getByText("承認", { exact: true }).first()).toBeVisible();
+  await expectNoSeriousViolations(owner, "the Japanese review list");
+
+  // Another admin, also on a Japanese browser, has chosen nothing: their Sanctum is in the site's default, English.
+  createAccountWithCommand(site.dataDir, "rowan@dwell.example", "moonlight-over-the-rowan", "admin");
+  const other = await browser.newContext({ locale: "ja-JP" });
+  const rowan = await other.newPage();
+  await rowan.goto(`${site.url}/admin`);
+  await hydrated(rowan);
+  await rowan.getByLabel("メールアドレス").fill("rowan@dwell.example");
+  await rowan.getByLabel("パスワード").fill("moonlight-over-the-rowan");
+  await rowan.getByRole("button", { name: "Sanctumに入る" }).click();
+  await expect(rowan.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
+  await expect(rowan.getByText("System Status")).toBeVisible();
+  await expect(rowan.locator("html")).toHaveAttribute("lang", "en");
+
+  // The applicant reads the decision in Japanese.
+  await page.goto(statusUrl);
+  await expect(page.getByTestId("application-status")).toHaveText("承認");
+  await expect(page.getByTestId("decision-message")).toContainText(`ようこそDwellersへ、${name}さん！`);
+  await expect(page.getByTestId("message-language")).toHaveCount(0);
+  await staff.close();
+  await other.close();
+  expect([...errors, ...ownerErrors]).toEqual([]);
 });

@@ -8,6 +8,8 @@ import { startServerProcess, type ServerProcess } from "../setup/server-process"
 export interface OwnSite {
   url: string;
   server: ServerProcess;
+  /** Its data folder, for the operator's commands (another staff account). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function startOwnSite(admin: { email: string; password: string }, e
   return {
     url: server.url,
     server,
+    dataDir,
     async stop() {
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });

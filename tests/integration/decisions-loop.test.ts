@@ -330,8 +330,9 @@ describe("a decision that acts in Discord", () => {
       { id: fakeSnowflake(3), username: "shywren-discord", globalName: "Shy Wren", dmsClosed: true },
       { id: fakeSnowflake(4), username: "eventgoer-discord", globalName: "EventGoer" },
       { id: fakeSnowflake(5), username: "stranger-discord", globalName: "Someone Else" },
+      { id: fakeSnowflake(6), username: "hotaru-discord", globalName: "Hotaru" },
     );
-    site = await startSite(fake, fakeDiscordBotEnv(discord));
+    site = await startSite(fake, { ...fakeDiscordBotEnv(discord), SITE_LANGUAGES: "en,ja" });
   });
   afterAll(async () => {
     await stopSite(site);
@@ -364,6 +365,25 @@ describe("a decision that acts in Discord", () => {
     const card = await cardText(site, "Bright Finch");
     expect(card).toContain(`Discord: Bright Finch ( ${fakeSnowflake(1)} )`);
     expect(card).toContain("keeper: Discord: Decision sent by direct message");
+  });
+
+  it("writes to an applicant who applied in Japanese in Japanese, on their page and by direct message", async () => {
+    const answers = ["Hotaru", "hotaru-discord", "A friend", "提灯の世話をしています", ""];
+    const response = await postForm(site.server.url, "/apply", Object.fromEntries(site.fields.map((field, i) => [field, answers[i]!])), { "Accept-Language": "ja" });
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    const token = /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!;
+    await decide(site, await applicationId(site, "Hotaru"), "approved");
+    await until("the message", () => discord.messages.some((message) => message.userId === fakeSnowflake(6)));
+    const { content } = discord.messages.find((message) => message.userId === fakeSnowflake(6))!;
+    expect(content).toBe(`ようこそDwellersへ、Hotaruさん！儀式は完了し、あなたの申請は承認されました。VRChatでグループの招待を受け取り、Discordでもぜひ会いに来てください：${INVITE}`);
+    // Their status page, opened from a browser that asks nothing in particular, is in Japanese.
+    const first = await fetch(`${site.server.url}/applications/status/${token}`, { redirect: "manual" });
+    await first.body?.cancel();
+    expect(first.headers.get("location")).toBe(`/applications/status/${token}?lang=ja`);
+    const page = await statusPage(site, `${token}?lang=ja`);
+    expect(page.text).toContain("承認");
+    expect(page.text).toContain("ようこそDwellersへ、Hotaruさん！");
   });
 
   it("does not link a handle whose member goes by another name, nor act on them", async () => {

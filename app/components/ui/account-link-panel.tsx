@@ -2,6 +2,7 @@ import { useEffect, useId, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "./button";
+import { m } from "~/paraglide/messages";
 import { fieldClass } from "./field";
 
 export interface LinkCandidate {
@@ -69,11 +70,11 @@ export function AccountLinkPanel<C extends LinkCandidate>({
     <div className="space-y-4" aria-busy={lookup.state !== "idle"}>
       {result?.linked ? (
         <div className="space-y-2 rounded-lg border border-emerald-400/30 p-3" data-testid={`${intents.link}-linked`}>
-          <p className="text-xs font-semibold tracking-wide text-emerald-300 uppercase">Linked</p>
+          <p className="text-xs font-semibold tracking-wide text-emerald-300 uppercase">{m.link_linked()}</p>
           {renderPerson(result.linked)}
           <change.Form method="post">
             {hidden(intents.unlink)}
-            <Button type="submit" size="sm" variant="ghost">Unlink</Button>
+            <Button type="submit" size="sm" variant="ghost">{m.link_unlink()}</Button>
           </change.Form>
         </div>
       ) : null}
@@ -93,7 +94,7 @@ export function AccountLinkPanel<C extends LinkCandidate>({
                   {hidden(intents.link)}
                   <input type="hidden" name="account" value={candidate.id} />
                   <Button type="submit" size="sm" variant="outline">
-                    This is them<span className="sr-only">: {candidate.displayName}</span>
+                    {m.link_this_is_them()}<span className="sr-only">: {candidate.displayName}</span>
                   </Button>
                 </change.Form>
               </li>
@@ -107,7 +108,7 @@ export function AccountLinkPanel<C extends LinkCandidate>({
           <label htmlFor={inputId} className="block text-sm font-semibold text-mist-100">{texts.paste}</label>
           <input id={inputId} name="account" required placeholder={texts.placeholder} className={fieldClass} autoComplete="off" />
         </div>
-        <Button type="submit" size="sm" variant="outline">Link</Button>
+        <Button type="submit" size="sm" variant="outline">{m.link_link()}</Button>
       </change.Form>
     </div>
   );

@@ -1,12 +1,12 @@
 /** An answer on a card, shown the way its type means it: a list, a badge, a date, a link, an agreement. */
 import { Badge } from "~/components/ui/badge";
 import { YES, type StoredAnswer } from "~/utils/form-questions";
+import { m } from "~/paraglide/messages";
 import { dayText, isCalendarDay } from "./answers";
 
 /** Long answers are cut in the review at this many characters (spec section 9). */
 export const REVIEW_ANSWER_LIMIT = 200;
 
-const NO_RESPONSE = "No response";
 
 /** Only web addresses become links; anything else (an answer kept from before the check) stays text. */
 const isWebLink = (text: string) => /^https?:\/\/\S+$/i.test(text);
@@ -14,7 +14,7 @@ const isWebLink = (text: string) => /^https?:\/\/\S+$/i.test(text);
 export function AnswerView({ answer }: { answer: StoredAnswer }) {
   const { value, type } = answer;
   if (Array.isArray(value)) {
-    if (value.length === 0) return <>{NO_RESPONSE}</>;
+    if (value.length === 0) return <>{m.no_response()}</>;
     return (
       <ul className="list-inside list-disc space-y-0.5">
         {value.map((choice) => (
@@ -23,7 +23,7 @@ export function AnswerView({ answer }: { answer: StoredAnswer }) {
       </ul>
     );
   }
-  if (value === "") return <>{NO_RESPONSE}</>;
+  if (value === "") return <>{m.no_response()}</>;
   switch (type) {
     case "textarea":
       return <>{value.length > REVIEW_ANSWER_LIMIT ? `${value.slice(0, REVIEW_ANSWER_LIMIT)}...` : value}</>;

@@ -2,37 +2,36 @@
 import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
 import { type ReactNode } from "react";
 import { Badge } from "~/components/ui/badge";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { linkedHowLabel } from "~/utils/vrchat-account";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
 
 /** A profile link the form did not link: the staff link it by hand once they are sure (VRChat panel). */
-export const PROFILE_CHECK_TEXT = {
-  claimed: "Claimed, not confirmed: VRChat names this account otherwise than the username given. Link it by hand only once you are sure.",
-  unchecked: "Not checked with VRChat: VRChat could not be asked when it was sent. Link it by hand only once you are sure.",
-} as const;
+export const PROFILE_CHECK_TEXT = { claimed: m.card_claimed, unchecked: m.card_unchecked } as const;
 
 export const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora", withdrawn: "muted" } as const;
 
 export function auditLine(entry: AuditEntry, formatDate: (iso: string) => string) {
-  if (entry.field === "answers") return `${formatDate(entry.at)} · Edited by the applicant`;
+  if (entry.field === "answers") return m.card_edited_by_applicant({ when: formatDate(entry.at) });
   const what =
     entry.field === "vrchat"
-      ? `VRChat: ${entry.toValue ?? "—"}`
+      ? m.card_audit_vrchat({ value: entry.toValue ?? "—" })
       : entry.field === "discord"
-        ? `Discord: ${entry.toValue ?? "—"}`
+        ? m.card_audit_discord({ value: entry.toValue ?? "—" })
         : entry.field === "status"
-      ? `status ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`
-      : entry.field === "attendance"
-        ? `attendance: ${entry.toValue === "attended" ? "Attended" : entry.toValue === "no_show" ? "No-show" : "not marked"}`
-      : entry.field === "spam"
-        ? entry.toValue === "yes"
-          ? "marked as spam"
-          : "unmarked as spam"
-        : entry.toValue
-          ? "notes updated"
-          : "notes cleared";
-  return `${formatDate(entry.at)} · ${entry.actorName}: ${what}`;
+          ? m.card_audit_status({ from: entry.fromValue ?? "—", to: entry.toValue ?? "—" })
+          : entry.field === "attendance"
+            ? m.card_audit_attendance({ value: entry.toValue === "attended" ? m.attendance_attended() : entry.toValue === "no_show" ? m.attendance_no_show() : m.card_not_marked() })
+            : entry.field === "spam"
+              ? entry.toValue === "yes"
+                ? m.card_marked_spam()
+                : m.card_unmarked_spam()
+              : entry.toValue
+                ? m.card_notes_updated()
+                : m.card_notes_cleared();
+  return m.card_audit_line({ when: formatDate(entry.at), who: entry.actorName, what });
 }
 
 /** A decision's action in VRChat (an outbox job), as the card shows it. */
@@ -48,12 +47,12 @@ export interface ActionState {
 export const SERVICE_OF: Record<string, string> = { vrchat_membership: "VRChat", vrchat_event_role: "VRChat", discord_role: "Discord", discord_dm: "Discord" };
 
 export function ActionLine({ action, busy, retry }: { action: ActionState; busy: boolean; retry: ReactNode }) {
-  const service = SERVICE_OF[action.target] ?? "the service";
+  const service = SERVICE_OF[action.target] ?? m.card_the_service();
   if (action.status === "delivered") {
     return (
       <p className="flex items-center gap-1.5 text-sm text-emerald-300">
         <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
-        {action.result ?? `Done in ${service}`}
+        {action.result ?? m.card_done_in({ service })}
       </p>
     );
   }
@@ -61,7 +60,7 @@ export function ActionLine({ action, busy, retry }: { action: ActionState; busy:
     return (
       <div className="flex flex-wrap items-center gap-2 text-sm text-red-300">
         <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-        <span>Failed: {action.lastError ?? "unknown reason"}</span>
+        <span>{m.card_failed({ reason: action.lastError ?? m.card_unknown_reason() })}</span>
         {busy ? null : retry}
       </div>
     );
@@ -69,7 +68,7 @@ export function ActionLine({ action, busy, retry }: { action: ActionState; busy:
   return (
     <p className="flex items-center gap-1.5 text-sm text-mist-300">
       <LoaderCircle aria-hidden="true" className="size-4 shrink-0 motion-safe:animate-spin" />
-      {action.attempts > 0 && action.lastError ? `Waiting to try again in ${service} (${action.lastError})` : `Working on it in ${service}…`}
+      {action.attempts > 0 && action.lastError ? m.card_waiting_retry({ service, error: action.lastError }) : m.card_working({ service })}
     </p>
   );
 }
@@ -82,9 +81,9 @@ export interface CardSelection {
 }
 
 /** A decision that could not act in VRChat for want of the applicant's account. */
-export const NOT_LINKED_LABEL = "Not linked in VRChat";
-export const NOT_LINKED_HOW = "Choose their account under 'VRChat' in 'Show responses': the decision then acts there.";
-export const NOT_LINKED_DECIDED = `Decided. ${NOT_LINKED_LABEL}: no join request or profile link names them. ${NOT_LINKED_HOW}`;
+export const NOT_LINKED_LABEL = m.card_not_linked;
+export const NOT_LINKED_HOW = m.card_not_linked_how;
+export const NOT_LINKED_DECIDED = () => m.card_not_linked_decided({ label: NOT_LINKED_LABEL(), how: NOT_LINKED_HOW() });
 
 /** The outbox targets of decisions' actions, shown on the cards. */
 export const DECISION_ACTION_TARGETS = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"] as const;
@@ -97,11 +96,11 @@ export interface ScreeningLine {
   flag: string | null;
 }
 
-export const SCREENING_WAITS = "Screening waits for VRChat";
+export const SCREENING_WAITS = m.card_screening_waits;
 
 /** A group application decided by a rule can go back to staff ('Reopen'); a person's decision cannot. */
-export const ONLY_RULES_REOPEN = "Only a decision made by a screening rule can be reopened, and only while it stands.";
-export const REOPEN_NOTE = "Back to Pending for staff to decide. What the rule did in VRChat stays as it is.";
+export const ONLY_RULES_REOPEN = m.card_only_rules_reopen;
+export const REOPEN_NOTE = m.card_reopen_note;
 
 /** Whether the card offers 'Reopen': a group decision a rule made, still standing. */
 export const reopenable = (line: ScreeningLine | null, status: string) =>
@@ -109,11 +108,11 @@ export const reopenable = (line: ScreeningLine | null, status: string) =>
 
 /** The card's screening line: a flag, a wait for VRChat, or the rule that decided; null for nothing to say. */
 export function screeningText(line: ScreeningLine, status: string): { tone: "gold" | "muted"; text: string } | null {
-  if (line.state === "waiting") return { tone: "gold", text: SCREENING_WAITS };
+  if (line.state === "waiting") return { tone: "gold", text: SCREENING_WAITS() };
   if (line.state !== "done") return null;
   if (line.flag) return { tone: "gold", text: line.flag };
-  if (line.ruleName && line.outcome === "approve" && status === "approved") return { tone: "muted", text: `Approved by rule "${line.ruleName}"` };
-  if (line.ruleName && line.outcome === "reject" && status === "rejected") return { tone: "muted", text: `Rejected by rule "${line.ruleName}"` };
+  if (line.ruleName && line.outcome === "approve" && status === "approved") return { tone: "muted", text: m.card_approved_by_rule({ rule: line.ruleName }) };
+  if (line.ruleName && line.outcome === "reject" && status === "rejected") return { tone: "muted", text: m.card_rejected_by_rule({ rule: line.ruleName }) };
   return null;
 }
 
@@ -124,7 +123,7 @@ export function LinkedVRChatLine({ application }: { application: Pick<ReviewedAp
   if (!application.vrchatUserId) return null;
   return (
     <p className="text-sm break-all text-mist-300">
-      VRChat:{" "}
+      {m.card_vrchat()}{" "}
       <a href={`https://vrchat.com/home/user/${application.vrchatUserId}`} target="_blank" rel="noreferrer noopener" className="text-aurora-300 underline">
         {application.vrchatDisplayName ?? application.vrchatUserId}
       </a>{" "}
@@ -144,18 +143,10 @@ export function LinkedVRChatLine({ application }: { application: Pick<ReviewedAp
 /** Whether an approved attendee can get into the event's role-only instance, and why not. */
 export type AttendeeEntry = "given" | "not_member" | "not_member_invited" | "no_account";
 export const ENTRY_TEXT = {
-  given: { badge: "Can enter", tone: "live", text: "Holds the event's role in VRChat." },
-  not_member: {
-    badge: "Cannot enter yet",
-    tone: "gold",
-    text: "Not a member of the group in VRChat: event approvals do not invite to the group, so they must ask to join it, and their request meets the group's review (the role follows when they join).",
-  },
-  not_member_invited: {
-    badge: "Cannot enter yet",
-    tone: "gold",
-    text: "Not a member of the group in VRChat: an approval by an owner, admin or reviewer invites them once, as the owner allows (never a host's, nor a place refilled); the role follows when they join.",
-  },
-  no_account: { badge: "Cannot enter yet", tone: "gold", text: "No VRChat account linked: choose it under 'VRChat' in 'Show responses' to give them the event's role." },
+  given: { badge: m.entry_can_enter, tone: "live", text: m.entry_given },
+  not_member: { badge: m.entry_cannot_yet, tone: "gold", text: m.entry_not_member },
+  not_member_invited: { badge: m.entry_cannot_yet, tone: "gold", text: m.entry_not_member_invited },
+  no_account: { badge: m.entry_cannot_yet, tone: "gold", text: m.entry_no_account },
 } as const;
 
 /**
@@ -169,11 +160,12 @@ export function attendeeEntry(application: Pick<ReviewedApplication, "status" | 
   return application.eventRole === "given" ? "given" : null;
 }
 
-export const ATTENDANCE_LABEL = { attended: "Attended", no_show: "No-show" } as const;
+export const ATTENDANCE_LABEL = { attended: m.attendance_attended, no_show: m.attendance_no_show } as const;
 
 /** "Attended 3 of 4 events · 1 no-show": how the person did at the group's other events. */
 export function attendanceRecordText(record: AttendanceRecord): string {
   const total = record.attended + record.noShows;
-  const noShows = record.noShows > 0 ? ` · ${record.noShows} ${record.noShows === 1 ? "no-show" : "no-shows"}` : "";
-  return `Attended ${record.attended} of ${total} ${total === 1 ? "event" : "events"}${noShows}`;
+  const noShows = record.noShows === 0 ? "" : record.noShows === 1 ? m.attendance_no_shows_one() : m.attendance_no_shows({ count: formatCount(record.noShows) });
+  const figures = { attended: formatCount(record.attended), total: formatCount(total), noShows };
+  return total === 1 ? m.attendance_record_one(figures) : m.attendance_record(figures);
 }

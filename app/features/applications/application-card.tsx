@@ -15,6 +15,7 @@ import { NEEDS_PROOF_TEXT } from "./proof";
 import { STATUS_LABEL } from "./application-review";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
+import { m } from "~/paraglide/messages";
 import {
   PROFILE_CHECK_TEXT,
   STATUS_TONE,
@@ -137,7 +138,7 @@ export function ApplicationCard({
   }
 
   function statusButton(status: ApplicationStatus) {
-    const label = mode === "group" ? (status === "approved" ? "Approve" : "Reject") : STATUS_LABEL[status];
+    const label = mode === "group" ? (status === "approved" ? m.review_approve() : m.review_reject()) : STATUS_LABEL[status]();
     return (
       <fetcher.Form key={status} method="post" onSubmit={refuseWhileBusy}>
         <input type="hidden" name="intent" value="status" />
@@ -147,7 +148,7 @@ export function ApplicationCard({
         {status === "rejected" && blockOption ? (
           <label className="mr-2 inline-flex items-center gap-1.5 text-xs text-mist-300">
             <input type="checkbox" name="block" className="size-4 accent-ember-400" />
-            and block
+            {m.review_and_block()}
           </label>
         ) : null}
         <Button
@@ -176,7 +177,7 @@ export function ApplicationCard({
             form={selection.formId}
             checked={selection.checked}
             onChange={(event) => selection.onChange(event.target.checked)}
-            aria-label={`Select ${application.vrchatUsername || application.discordId || "this application"}`}
+            aria-label={m.review_select({ name: application.vrchatUsername || application.discordId || m.review_this_application() })}
             className="mt-1 size-5 shrink-0 cursor-pointer accent-ember-400"
           />
         ) : null}
@@ -185,7 +186,7 @@ export function ApplicationCard({
             <span>{application.vrchatUsername || "—"}</span>
             {fileHref ? (
               <Link to={fileHref} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline" data-testid="person-file-link">
-                Person's file
+                {m.review_person_file()}
               </Link>
             ) : null}
           </p>
@@ -207,38 +208,38 @@ export function ApplicationCard({
                   size="sm"
                   variant="outline"
                   disabled={busy}
-                  title={REOPEN_NOTE}
+                  title={REOPEN_NOTE()}
                   onClick={() => fetcher.submit({ intent: "status", id: application.id, status: "pending" }, { method: "post" })}
                 >
-                  Reopen
+                  {m.review_reopen()}
                 </Button>
               ) : null}
             </p>
           ) : null}
           {requiresProof && application.vrchatLinkedHow !== "proven" && !application.spam && (application.status === "pending" || application.status === "waitlist") ? (
             <p className="mt-1 text-sm text-ember-300" data-testid="needs-proof">
-              <Badge tone="gold">Needs a proven VRChat account</Badge> <span>{NEEDS_PROOF_TEXT}</span>
+              <Badge tone="gold">{m.review_needs_proof()}</Badge> <span>{NEEDS_PROOF_TEXT()}</span>
             </p>
           ) : null}
           {notLinked ? (
             <p className="mt-1 text-sm text-ember-300" data-testid="not-linked">
-              <Badge tone="gold">{NOT_LINKED_LABEL}</Badge> <span>{NOT_LINKED_HOW}</span>
+              <Badge tone="gold">{NOT_LINKED_LABEL()}</Badge> <span>{NOT_LINKED_HOW()}</span>
             </p>
           ) : null}
           {entry ? (
             <p className="mt-1 text-sm text-mist-300" data-testid="attendee-entry">
-              <Badge tone={ENTRY_TEXT[entry].tone}>{ENTRY_TEXT[entry].badge}</Badge> <span>{ENTRY_TEXT[entry].text}</span>
+              <Badge tone={ENTRY_TEXT[entry].tone}>{ENTRY_TEXT[entry].badge()}</Badge> <span>{ENTRY_TEXT[entry].text()}</span>
             </p>
           ) : null}
           {application.discordUserId ? (
             <p className="text-sm break-all text-mist-300">
-              Discord: {application.discordDisplayName ?? application.discordUserId}{" "}
+              {m.review_discord_line({ name: application.discordDisplayName ?? application.discordUserId })}{" "}
               <span className="text-xs text-mist-400">({application.discordUserId})</span>
             </p>
           ) : null}
           <p className="mt-1 text-xs text-mist-400">
-            Submitted: {application.submittedAt ? formatDate(application.submittedAt) : "Unknown"}
-            {application.reviewedAt ? ` · Reviewed: ${formatDate(application.reviewedAt)}` : ""}
+            {m.review_submitted({ when: application.submittedAt ? formatDate(application.submittedAt) : m.review_unknown() })}
+            {application.reviewedAt ? m.review_reviewed({ when: formatDate(application.reviewedAt) }) : ""}
           </p>
           {attendance?.record ? (
             <p className="mt-1 text-xs text-mist-300" data-testid="attendance-record">
@@ -247,10 +248,10 @@ export function ApplicationCard({
           ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {application.spam ? <Badge tone="danger">Spam</Badge> : null}
-          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]}</Badge>
+          {application.spam ? <Badge tone="danger">{m.review_spam()}</Badge> : null}
+          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]()}</Badge>
           {attendance?.open && application.status === "approved" && !application.spam ? (
-            <div role="group" aria-label={`Attendance of ${application.vrchatUsername}`} className="flex gap-1">
+            <div role="group" aria-label={m.review_attendance_of({ name: application.vrchatUsername })} className="flex gap-1">
               {(["attended", "no_show"] as const).map((value) => {
                 const current = application.attendance === value;
                 return (
@@ -260,14 +261,14 @@ export function ApplicationCard({
                     {/* Pressed again, the mark is taken back. */}
                     <input type="hidden" name="attendance" value={current ? "clear" : value} />
                     <Button type="submit" size="sm" variant={current ? "primary" : "outline"} aria-pressed={current}>
-                      {ATTENDANCE_LABEL[value]}
+                      {ATTENDANCE_LABEL[value]()}
                     </Button>
                   </fetcher.Form>
                 );
               })}
             </div>
           ) : application.attendance ? (
-            <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{ATTENDANCE_LABEL[application.attendance]}</Badge>
+            <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{ATTENDANCE_LABEL[application.attendance]()}</Badge>
           ) : null}
           {decisions.map(statusButton)}
           {banOption && !banned && (application.vrchatUserId || application.discordUserId) ? (
@@ -277,13 +278,13 @@ export function ApplicationCard({
             <input type="hidden" name="intent" value={application.spam ? "not-spam" : "spam"} />
             <input type="hidden" name="id" value={application.id} />
             <Button type="submit" size="sm" variant="ghost" aria-disabled={busy || undefined} className="aria-disabled:opacity-50">
-              {application.spam ? "Not Spam" : "Mark as Spam"}
+              {application.spam ? m.review_not_spam() : m.review_mark_spam()}
             </Button>
           </fetcher.Form>
         </div>
       </div>
       {actions.length > 0 ? (
-        <div className="mt-3 space-y-1" aria-label="Actions in VRChat and Discord" role="group" data-testid="decision-actions">
+        <div className="mt-3 space-y-1" aria-label={m.review_actions_label()} role="group" data-testid="decision-actions">
           {actions.map((action) => (
             <ActionLine
               key={action.id}
@@ -293,7 +294,7 @@ export function ApplicationCard({
                 <fetcher.Form method="post">
                   <input type="hidden" name="intent" value="retry-job" />
                   <input type="hidden" name="job" value={action.id} />
-                  <Button type="submit" size="sm" variant="outline">Retry</Button>
+                  <Button type="submit" size="sm" variant="outline">{m.review_retry()}</Button>
                 </fetcher.Form>
               }
             />
@@ -305,12 +306,12 @@ export function ApplicationCard({
           ref={summaryRef}
           className="inline-flex cursor-pointer list-none items-center gap-1 rounded text-sm text-aurora-300 hover:text-ember-300"
         >
-          Show responses
+          {m.review_show_responses()}
           <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
         </summary>
         <div className="mt-4 space-y-5 border-t border-aurora-400/15 pt-4">
           <section>
-            <h3 className="font-display text-lg text-mist-100">Application Responses</h3>
+            <h3 className="font-display text-lg text-mist-100">{m.review_responses()}</h3>
             <dl className="mt-2 space-y-3">
               {application.answers.map((answer, index) => (
                 <div key={answer.questionId ?? `${index}-${answer.question}`}>
@@ -323,7 +324,7 @@ export function ApplicationCard({
                   </dd>
                   {answer.type === "vrchat_profile" && application.vrchatProfileCheck && !application.vrchatUserId ? (
                     <dd className="mt-1 text-sm text-ember-300" data-testid="profile-check">
-                      {PROFILE_CHECK_TEXT[application.vrchatProfileCheck]}
+                      {PROFILE_CHECK_TEXT[application.vrchatProfileCheck]()}
                     </dd>
                   ) : null}
                 </div>
@@ -348,14 +349,14 @@ export function ApplicationCard({
           ) : null}
           {mode === "event" && application.notes ? (
             <section>
-              <h3 className="font-display text-lg text-mist-100">Admin Notes</h3>
+              <h3 className="font-display text-lg text-mist-100">{m.review_admin_notes()}</h3>
               <p className="mt-1 whitespace-pre-line text-mist-300">{application.notes}</p>
             </section>
           ) : null}
           {mode === "event" && !application.spam ? <div className="flex flex-wrap gap-2">{APPLICATION_STATUSES.map(statusButton)}</div> : null}
           {mode === "event" ? (
             <div className="space-y-1">
-              <label htmlFor={`notes-${application.id}`} className="block text-sm font-semibold text-mist-100">Admin Notes</label>
+              <label htmlFor={`notes-${application.id}`} className="block text-sm font-semibold text-mist-100">{m.review_admin_notes()}</label>
               <textarea
                 id={`notes-${application.id}`}
                 value={notes}
@@ -370,16 +371,16 @@ export function ApplicationCard({
           ) : null}
           {audit.length > 0 ? (
             <section>
-              <h3 className="text-sm font-semibold text-mist-300">History</h3>
+              <h3 className="text-sm font-semibold text-mist-300">{m.review_history()}</h3>
               <ul className="mt-1 space-y-0.5 text-xs text-mist-400">
                 {audit.map((entry, i) => (
                   <li key={i}>
                     {auditLine(entry, formatDate)}
                     {entry.field === "answers" ? (
                       <dl className="mt-1 grid gap-x-3 border-l border-aurora-400/20 pl-3 whitespace-pre-line sm:grid-cols-[auto_1fr]" data-testid="answers-edit">
-                        <dt className="font-semibold">Before</dt>
+                        <dt className="font-semibold">{m.review_before()}</dt>
                         <dd>{entry.fromValue}</dd>
-                        <dt className="font-semibold">After</dt>
+                        <dt className="font-semibold">{m.review_after()}</dt>
                         <dd>{entry.toValue}</dd>
                       </dl>
                     ) : null}

@@ -3,8 +3,16 @@ import { Link, useRevalidator, useSearchParams } from "react-router";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { ApplicationStatus } from "~/db/enums";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 
-export const STATUS_LABEL: Record<ApplicationStatus, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected", waitlist: "Waitlist", withdrawn: "Withdrawn" };
+export const STATUS_LABEL: Record<ApplicationStatus, () => string> = {
+  pending: m.status_label_pending,
+  approved: m.status_label_approved,
+  rejected: m.status_label_rejected,
+  waitlist: m.status_label_waitlist,
+  withdrawn: m.status_label_withdrawn,
+};
 
 export function SummaryTiles({
   counts,
@@ -15,18 +23,18 @@ export function SummaryTiles({
 }) {
   // The waitlist tile only where there can be one (an event), and then always, at 0 too.
   const tiles = [
-    ["Total Applications", counts.total],
-    ["Pending", counts.pending],
-    ["Approved", counts.approved],
-    ["Rejected", counts.rejected],
-    ...(mode === "event" ? ([["Waitlist", counts.waitlist], ["Withdrawn", counts.withdrawn], ["Attended", counts.attended]] as const) : []),
+    [m.tiles_total(), counts.total],
+    [m.status_label_pending(), counts.pending],
+    [m.status_label_approved(), counts.approved],
+    [m.status_label_rejected(), counts.rejected],
+    ...(mode === "event" ? ([[m.status_label_waitlist(), counts.waitlist], [m.status_label_withdrawn(), counts.withdrawn], [m.tiles_attended(), counts.attended]] as const) : []),
   ] as const;
   return (
     <div className={mode === "event" ? "grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" : "grid grid-cols-2 gap-3 lg:grid-cols-4"}>
       {tiles.map(([label, value]) => (
         <Card key={label} className="p-4">
           <p className="text-sm font-semibold text-mist-400">{label}</p>
-          <p className="mt-1 font-display text-3xl text-mist-100">{value.toLocaleString("en-US")}</p>
+          <p className="mt-1 font-display text-3xl text-mist-100">{formatCount(value)}</p>
         </Card>
       ))}
     </div>
@@ -34,11 +42,11 @@ export function SummaryTiles({
 }
 
 export function ReviewEmpty({ mode, filtered }: { mode: "event" | "group"; filtered: boolean }) {
-  if (mode === "group") return <EmptyState title="No applications found" />;
+  if (mode === "group") return <EmptyState title={m.review_none_found()} />;
   return filtered ? (
-    <EmptyState title="No applications match your filters" description="Try adjusting your search or filter criteria" />
+    <EmptyState title={m.review_none_match()} description={m.review_none_match_hint()} />
   ) : (
-    <EmptyState title="No applications yet" description="Applications will appear here when users apply for this event" />
+    <EmptyState title={m.review_none_yet()} description={m.review_none_yet_hint()} />
   );
 }
 
@@ -51,10 +59,10 @@ export function Pagination({ page, pageCount }: { page: number; pageCount: numbe
     return `?${next}`;
   };
   return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm">
-      {page > 1 ? <Link to={link(page - 1)} className="text-aurora-300 hover:text-ember-300">Previous</Link> : <span />}
-      <span className="text-mist-400">Page {page} of {pageCount}</span>
-      {page < pageCount ? <Link to={link(page + 1)} className="text-aurora-300 hover:text-ember-300">Next</Link> : <span />}
+    <nav aria-label={m.pages_label()} className="flex items-center justify-between gap-3 text-sm">
+      {page > 1 ? <Link to={link(page - 1)} className="text-aurora-300 hover:text-ember-300">{m.pages_previous()}</Link> : <span />}
+      <span className="text-mist-400">{m.pages_of({ page: formatCount(page), count: formatCount(pageCount) })}</span>
+      {page < pageCount ? <Link to={link(page + 1)} className="text-aurora-300 hover:text-ember-300">{m.pages_next()}</Link> : <span />}
     </nav>
   );
 }

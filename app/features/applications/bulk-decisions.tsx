@@ -4,6 +4,8 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { m } from "~/paraglide/messages";
+import { formatCount, sentenceGap } from "~/utils/language";
 import { useHydrated } from "~/utils/use-hydrated";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import type { BulkOutcome, BulkStatus, SpamOutcome } from "./review-changes.server";
@@ -15,30 +17,36 @@ export const BULK_FORM_ID = "bulk-decisions";
 /** What the bulk bar can do: decide, or mark as spam. */
 export type BulkAction = BulkStatus | "spam";
 
-const VERB = { approved: "Approve", rejected: "Reject", spam: "Mark" } as const;
+const PHRASE = { approved: m.bulk_approve_what, rejected: m.bulk_reject_what, spam: m.bulk_spam_what } as const;
 /** "Approve 3 applications", "Mark 3 applications as spam". */
-const phrase = (status: BulkAction, what: string) => `${VERB[status]} ${what}${status === "spam" ? " as spam" : ""}`;
+const phrase = (status: BulkAction, what: string) => PHRASE[status]({ what });
 
-const applications = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "application" : "applications"}`;
+const applications = (n: number) => (n === 1 ? m.bulk_n_applications_one() : m.bulk_n_applications({ count: formatCount(n) }));
+
+const UNCHANGED = {
+  group: [m.bulk_unchanged_group_one, m.bulk_unchanged_group],
+  approved: [m.bulk_unchanged_approved_one, m.bulk_unchanged_approved],
+  rejected: [m.bulk_unchanged_rejected_one, m.bulk_unchanged_rejected],
+} as const;
 
 /** What a bulk decision did, in a sentence an admin can check against the list. */
 export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number })): string {
   if (status === "spam") {
     const removed = "jobsRemoved" in outcome ? outcome.jobsRemoved : 0;
-    const parts = [`${applications(outcome.changed)} marked as spam.`];
-    if (removed > 0) parts.push(`${removed.toLocaleString("en-US")} ${removed === 1 ? "notification" : "notifications"} not yet sent removed.`);
-    if (outcome.missing > 0) parts.push(`${outcome.missing.toLocaleString("en-US")} could not be found.`);
-    return parts.join(" ");
+    const parts = [m.bulk_marked_spam({ what: applications(outcome.changed) })];
+    if (removed > 0) parts.push(removed === 1 ? m.bulk_removed_one() : m.bulk_removed({ count: formatCount(removed) }));
+    if (outcome.missing > 0) parts.push(m.bulk_missing({ count: formatCount(outcome.missing) }));
+    return parts.join(sentenceGap());
   }
-  const parts = [`${applications(outcome.changed)} ${status}.`];
+  const parts = [(status === "approved" ? m.bulk_done_approved : m.bulk_done_rejected)({ what: applications(outcome.changed) })];
   if (outcome.unchanged > 0) {
-    const was = outcome.unchanged === 1 ? "was" : "were";
-    parts.push(`${outcome.unchanged.toLocaleString("en-US")} ${was} already ${mode === "group" ? "decided" : status} and left as ${outcome.unchanged === 1 ? "it was" : "they were"}.`);
+    const [one, many] = UNCHANGED[mode === "group" ? "group" : status];
+    parts.push(outcome.unchanged === 1 ? one() : many({ count: formatCount(outcome.unchanged) }));
   }
-  if (outcome.missing > 0) parts.push(`${outcome.missing.toLocaleString("en-US")} could not be found.`);
+  if (outcome.missing > 0) parts.push(m.bulk_missing({ count: formatCount(outcome.missing) }));
   const notLinked = "notLinked" in outcome ? outcome.notLinked : 0;
-  if (notLinked > 0) parts.push(`${notLinked.toLocaleString("en-US")} not linked in VRChat: choose ${notLinked === 1 ? "its" : "each one's"} account on ${notLinked === 1 ? "its" : "the"} card.`);
-  return parts.join(" ");
+  if (notLinked > 0) parts.push(notLinked === 1 ? m.bulk_not_linked_one() : m.bulk_not_linked({ count: formatCount(notLinked) }));
+  return parts.join(sentenceGap());
 }
 
 /** What approving the selection would do in VRChat (see flows/decide.server's previewApproval). */
@@ -49,12 +57,12 @@ export type ApprovalPreviewAnswer = {
 
 /** The confirmation's sentence on what an approval does in VRChat. */
 export function inVRChatText(answer: ApprovalPreviewAnswer | undefined): string {
-  if (!answer) return "Asking VRChat who they are…";
+  if (!answer) return m.bulk_asking_vrchat();
   if (!answer.preview) return answer.error ?? "";
   const { inVRChat, needAccount, unchecked } = answer.preview;
-  const accepted = `${inVRChat.toLocaleString("en-US")} will be accepted in VRChat`;
-  const need = `${needAccount.toLocaleString("en-US")} ${needAccount === 1 ? "needs" : "need"} an account first (choose it on the card)`;
-  return `${accepted}; ${need}.${unchecked ? " VRChat could not be asked just now: those not linked yet are counted as needing an account." : ""}`;
+  const accepted = formatCount(inVRChat);
+  const text = needAccount === 1 ? m.bulk_in_vrchat_one({ accepted }) : m.bulk_in_vrchat({ accepted, need: formatCount(needAccount) });
+  return `${text}${unchecked ? m.bulk_unchecked() : ""}`;
 }
 
 export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number }) } } | { ok?: false; error: string; full?: boolean };
@@ -170,14 +178,14 @@ export function BulkDecisions({
   const allChecked = count > 0 && count === selectable;
   const description =
     mode === "group"
-      ? "Each will be marked as decided by you. Group applications are decided once: this cannot be undone."
-      : "Each will be marked as decided by you; any of them can be changed again later.";
+      ? m.bulk_group_once()
+      : m.bulk_event_again();
 
   return (
     <fetcher.Form
       id={BULK_FORM_ID}
       method="post"
-      aria-label="Bulk decisions"
+      aria-label={m.bulk_label()}
       aria-busy={busy}
       // Nothing left to select: out of sight, but kept to tell the outcome of the decision just made.
       hidden={selectable === 0 && !busy}
@@ -196,20 +204,20 @@ export function BulkDecisions({
             onChange={(event) => selection.setAll(event.target.checked)}
             className="size-5 cursor-pointer accent-ember-400"
           />
-          Select all on this page
+          {m.bulk_select_all()}
         </label>
       ) : null}
       <span className="text-sm text-mist-400" aria-live="polite">
-        {hydrated ? `${count.toLocaleString("en-US")} selected` : "Tick applications, then:"}
+        {hydrated ? m.bulk_count_selected({ count: formatCount(count) }) : m.bulk_tick()}
       </span>
       <div className="ml-auto flex flex-wrap gap-2">
         {attendance && hydrated ? (
           <>
             <Button type="button" size="sm" variant="outline" disabled={count === 0 || marking.state !== "idle"} onClick={() => mark("attended")}>
-              Mark attended
+              {m.bulk_mark_attended()}
             </Button>
             <Button type="button" size="sm" variant="outline" disabled={count === 0 || marking.state !== "idle"} onClick={() => mark("no_show")}>
-              Mark no-show
+              {m.bulk_mark_no_show()}
             </Button>
           </>
         ) : null}
@@ -220,7 +228,7 @@ export function BulkDecisions({
             return (
               <Button key={status} type="submit" name="status" value={status} size="sm" variant="outline">
                 {icon}
-                {phrase(status, "selected")}
+                {phrase(status, m.bulk_selected_word())}
               </Button>
             );
           }
@@ -232,15 +240,15 @@ export function BulkDecisions({
               trigger={
                 <Button type="button" size="sm" variant="outline" disabled={count === 0 || busy}>
                   {icon}
-                  {phrase(status, "selected")}
+                  {phrase(status, m.bulk_selected_word())}
                 </Button>
               }
-              title={`${phrase(status, applications(count))}?`}
+              title={m.bulk_question({ phrase: phrase(status, applications(count)) })}
               description={
                 status === "spam"
-                  ? "They leave the lists and counts (the 'Marked as Spam' filter still shows them), and their notifications not yet sent are deleted."
+                  ? m.bulk_spam_means()
                   : status === "approved" && previewUrl
-                    ? `${description} ${inVRChatText(preview.state === "idle" ? preview.data : undefined)}`
+                    ? `${description}${sentenceGap()}${inVRChatText(preview.state === "idle" ? preview.data : undefined)}`
                     : description
               }
               action={

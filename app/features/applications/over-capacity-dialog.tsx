@@ -1,5 +1,6 @@
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { m } from "~/paraglide/messages";
 
 /**
  * Asks before approving past an event's last place: opened by the server's refusal (`refusal`, its
@@ -12,11 +13,11 @@ export function OverCapacityDialog({ refusal, onDismiss, onConfirm }: { refusal:
       onOpenChange={(open) => {
         if (!open) onDismiss();
       }}
-      title="Approve over capacity?"
+      title={m.over_capacity_title()}
       description={refusal ?? ""}
       action={
         <Button type="button" onClick={onConfirm}>
-          Approve anyway
+          {m.over_capacity_anyway()}
         </Button>
       }
     />

@@ -1,5 +1,6 @@
 /** What an applicant reads about proving their VRChat account (see flows/prove-account.server). */
 import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 
 export const PROOF_HOURS = 24;
 export const PROOF_CHECKS_PER_HOUR = 5;
@@ -18,15 +19,14 @@ export const PROOF_TEXTS = {
 } as const;
 
 /** A decision refused while the applicant's account is not proven, where proof is required. */
-export const NEEDS_PROOF_MESSAGE = "This application can be approved only once the applicant has proven their VRChat account.";
+export const NEEDS_PROOF_MESSAGE = m.proof_needed_one;
 /** A bulk approval refused because some of the chosen have not proven their VRChat account. */
 export function needsProofMessage(count: number) {
-  const whom = count === 1 ? "1 of them has" : `${count.toLocaleString("en-US")} of them have`;
-  return `Nothing was changed: ${whom} not proven their VRChat account, and this form approves only proven accounts. Leave them out, or reject them.`;
+  return count === 1 ? m.proof_needed_bulk_one() : m.proof_needed_bulk({ count: formatCount(count) });
 }
 
 /** The card's line under 'Needs a proven VRChat account'. */
-export const NEEDS_PROOF_TEXT = "They can prove it on their status page with a code in their VRChat bio; until then it can only be rejected.";
+export const NEEDS_PROOF_TEXT = m.review_needs_proof_text;
 
 export interface ProofAccount {
   userId: string;

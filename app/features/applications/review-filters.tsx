@@ -4,20 +4,22 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, useLocation, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button";
 import { fieldClass, fieldLook } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { useHydrated } from "~/utils/use-hydrated";
 import type { StatusFilter } from "./review.server";
 
 /** How long typing may pause before the list follows it. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-const FILTER_LABEL: Record<StatusFilter, string> = {
-  all: "All Status",
-  pending: "Pending",
-  approved: "Approved",
-  rejected: "Rejected",
-  waitlist: "Waitlist",
-  withdrawn: "Withdrawn",
-  spam: "Marked as Spam",
+const FILTER_LABEL: Record<StatusFilter, () => string> = {
+  all: m.filter_all,
+  pending: m.status_label_pending,
+  approved: m.status_label_approved,
+  rejected: m.status_label_rejected,
+  waitlist: m.status_label_waitlist,
+  withdrawn: m.status_label_withdrawn,
+  spam: m.filter_spam,
 };
 
 /**
@@ -98,7 +100,7 @@ export function ReviewFilters({
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3" role="search" onSubmit={hydrated ? onSubmit : undefined}>
       <div className="min-w-56 flex-1 space-y-1">
-        <label htmlFor="review-search" className="sr-only">Search</label>
+        <label htmlFor="review-search" className="sr-only">{m.filter_search()}</label>
         <div className="relative">
           <Search aria-hidden="true" className="absolute top-3 left-3 size-4 text-mist-400" />
           <input
@@ -113,14 +115,14 @@ export function ReviewFilters({
               clearTimeout(typing.current);
               typing.current = setTimeout(() => show({ q: value.trim() }), SEARCH_DEBOUNCE_MS);
             }}
-            placeholder="Search by VRChat username or Discord ID..."
+            placeholder={m.filter_search_hint()}
             autoComplete="off"
             className={clsx(fieldLook, "pr-3 pl-9")}
           />
         </div>
       </div>
       <div className="space-y-1">
-        <label htmlFor="review-status" className="block text-sm font-semibold text-mist-100">Status</label>
+        <label htmlFor="review-status" className="block text-sm font-semibold text-mist-100">{m.filter_status()}</label>
         <select
           id="review-status"
           name="status"
@@ -132,13 +134,13 @@ export function ReviewFilters({
           className={fieldClass}
         >
           {(Object.keys(FILTER_LABEL) as StatusFilter[]).filter((value) => mode === "event" || (value !== "waitlist" && value !== "withdrawn")).map((value) => (
-            <option key={value} value={value}>{FILTER_LABEL[value]}</option>
+            <option key={value} value={value}>{FILTER_LABEL[value]()}</option>
           ))}
         </select>
       </div>
       {answerChoices.length > 0 ? (
         <div className="space-y-1">
-          <label htmlFor="review-answer" className="block text-sm font-semibold text-mist-100">Answer</label>
+          <label htmlFor="review-answer" className="block text-sm font-semibold text-mist-100">{m.filter_answer()}</label>
           <select
             id="review-answer"
             name="answer"
@@ -148,12 +150,12 @@ export function ReviewFilters({
             onChange={(event) => show({ q: text.trim(), status: chosen, answer: event.target.value })}
             className={clsx(fieldClass, "max-w-xs")}
           >
-            <option value="">Any answers</option>
+            <option value="">{m.filter_any_answer()}</option>
             {answerChoices.map((choice) => (
               <optgroup key={choice.questionId} label={choice.question}>
                 {choice.values.map((value) => (
                   <option key={value} value={`${choice.questionId}:${value}`}>
-                    {`Answer to "${choice.question}" is "${value}"`}
+                    {m.filter_answer_is({ question: choice.question, value })}
                   </option>
                 ))}
               </optgroup>
@@ -161,24 +163,24 @@ export function ReviewFilters({
           </select>
         </div>
       ) : null}
-      {hydrated ? null : <Button type="submit" variant="outline">Apply</Button>}
+      {hydrated ? null : <Button type="submit" variant="outline">{m.filter_apply()}</Button>}
       {exportHref ? (
         canExport ? (
           <Button asChild variant="gold">
             <a href={exportHref} download>
               <Download aria-hidden="true" className="size-4" />
-              Export CSV
+              {m.filter_export()}
             </a>
           </Button>
         ) : (
           <Button variant="gold" disabled>
             <Download aria-hidden="true" className="size-4" />
-            Export CSV
+            {m.filter_export()}
           </Button>
         )
       ) : null}
       <p className="w-full text-sm text-mist-400" role="status">
-        {searching ? "Searching..." : `${matching.toLocaleString("en-US")} ${matching === 1 ? "application matches" : "applications match"}`}
+        {searching ? m.filter_searching() : matching === 1 ? m.filter_matches_one() : m.filter_matches({ count: formatCount(matching) })}
       </p>
     </Form>
   );

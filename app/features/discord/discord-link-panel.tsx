@@ -1,6 +1,7 @@
 import { UserRound } from "lucide-react";
 import { AccountLinkPanel, type AccountLookup } from "~/components/ui/account-link-panel";
 import { Badge } from "~/components/ui/badge";
+import { m } from "~/paraglide/messages";
 import type { DiscordCandidate } from "./discord-bot.server";
 
 export type DiscordLookup = AccountLookup<DiscordCandidate>;
@@ -22,10 +23,10 @@ function Person({ candidate }: { candidate: DiscordCandidate }) {
         </p>
       </div>
       {candidate.hasRole === null ? (
-        <Badge tone="muted" className="shrink-0">In the server</Badge>
+        <Badge tone="muted" className="shrink-0">{m.dlink_in_server()}</Badge>
       ) : (
         <Badge tone={candidate.hasRole ? "live" : "muted"} className="shrink-0">
-          {candidate.hasRole ? "Has the member role" : "In the server, no member role"}
+          {candidate.hasRole ? m.dlink_has_role() : m.dlink_no_role()}
         </Badge>
       )}
     </div>
@@ -41,12 +42,12 @@ export function DiscordLinkPanel({ applicationId, lookupUrl }: { applicationId: 
       intents={{ link: "link-discord", unlink: "unlink-discord" }}
       renderPerson={(candidate) => <Person candidate={candidate} />}
       texts={{
-        candidates: "Candidates in Discord",
-        none: "No member of the Discord server goes by this handle. Paste their user id below.",
-        noneElse: "No one else in the server goes by this handle.",
-        paste: "Discord user id",
-        placeholder: "e.g. 80351110224678912",
-        looking: "Looking in Discord…",
+        candidates: m.dlink_candidates(),
+        none: m.dlink_none(),
+        noneElse: m.dlink_none_else(),
+        paste: m.dlink_paste(),
+        placeholder: m.dlink_placeholder(),
+        looking: m.dlink_looking(),
       }}
     />
   );

@@ -176,7 +176,7 @@ export function PeopleSearchBox({ query = "" }: { query?: string }) {
         {PEOPLE_TEXTS.searchLabel}
       </label>
       <input id={id} name="q" type="search" defaultValue={query} maxLength={200} placeholder={PEOPLE_TEXTS.searchHint} className={`${fieldClass} w-64 max-w-full`} />
-      <Button type="submit" size="sm" variant="outline">
+      <Button type="submit" size="sm" variant="outline" className="shrink-0 whitespace-nowrap">
         {m.people_find()}
       </Button>
     </Form>

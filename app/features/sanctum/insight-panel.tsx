@@ -58,7 +58,9 @@ export function InsightPanel({ insight }: { insight: InsightData }) {
   }, [insight.range, timeZone]);
   const [formatWeek, formatWeekTick] = useMemo(() => {
     const format = new Intl.DateTimeFormat(intlLocale(), { month: "short", day: "numeric", timeZone: "UTC" });
-    return [(ms: number) => m.trend_week_of({ date: format.format(ms) }), (ms: number) => format.format(ms)];
+    // The axis has little room: its dates in figures ("9/14").
+    const tick = new Intl.DateTimeFormat(intlLocale(), { month: "numeric", day: "numeric", timeZone: "UTC" });
+    return [(ms: number) => m.trend_week_of({ date: format.format(ms) }), (ms: number) => tick.format(ms)];
   }, []);
 
   return (

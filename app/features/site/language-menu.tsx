@@ -4,11 +4,14 @@ import { LANGUAGE_NAMES } from "~/utils/language";
 
 /**
  * The visitor's choice of language: a form that works without a script (POST /language keeps the
- * choice in a cookie and returns to this page). Each language is named in its own words.
+ * choice in a cookie and returns to this page). Each language is named in its own words. Not in the
+ * Sanctum, whose language each staff member sets on the Security page.
  */
 export function LanguageMenu({ language, languages, id }: { language: string; languages: readonly string[]; id: string }) {
   const location = useLocation();
-  if (languages.length < 2) return null;
+  // In the Sanctum each staff member's language is theirs, chosen on the Security page.
+  const inSanctum = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
+  if (languages.length < 2 || inSanctum) return null;
   return (
     <Form method="post" action="/language" className="flex items-center gap-2 text-sm">
       <label htmlFor={id} className="text-mist-400">

@@ -2,22 +2,23 @@ import { ExternalLink, UserRound } from "lucide-react";
 import { href } from "react-router";
 import { AccountLinkPanel, type AccountLookup } from "~/components/ui/account-link-panel";
 import { Badge } from "~/components/ui/badge";
+import { m } from "~/paraglide/messages";
 import type { MembershipStatus, VRChatCandidate } from "./vrchat-membership.server";
 
 export type VRChatLookup = AccountLookup<VRChatCandidate & { sourceLabel?: string }>;
 
-export const MEMBERSHIP_LABEL: Record<MembershipStatus, string> = {
-  member: "Member",
-  requested: "Requested to join",
-  invited: "Invited",
-  banned: "Banned",
-  blocked: "Has blocked the group",
-  none: "Not in the group",
+export const MEMBERSHIP_LABEL: Record<MembershipStatus, () => string> = {
+  member: m.membership_member,
+  requested: m.membership_requested,
+  invited: m.membership_invited,
+  banned: m.membership_banned,
+  blocked: m.membership_blocked,
+  none: m.membership_none,
 };
 
 const MEMBERSHIP_TONE = { member: "live", requested: "gold", invited: "aurora", banned: "danger", blocked: "danger", none: "muted" } as const;
 
-export const SOURCE_LABEL = { request: "Join request", search: "User search", linked: "Linked" } as const;
+export const SOURCE_LABEL = { request: m.source_request, search: m.source_search, linked: m.link_linked } as const;
 
 const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
 
@@ -36,14 +37,14 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
         <p className="text-xs break-all text-mist-400">
           {candidate.id} ·{" "}
           <a href={profileUrl(candidate.id)} target="_blank" rel="noreferrer noopener" className="inline-flex items-center gap-0.5 text-aurora-300 underline">
-            Profile
+            {m.vrlink_profile()}
             <ExternalLink aria-hidden="true" className="size-3" />
-            <span className="sr-only"> of {candidate.displayName} on VRChat (opens in a new tab)</span>
+            <span className="sr-only">{m.vrlink_profile_of({ name: candidate.displayName })}</span>
           </a>
         </p>
       </div>
       <Badge tone={MEMBERSHIP_TONE[candidate.status]} className="shrink-0">
-        {MEMBERSHIP_LABEL[candidate.status]}
+        {MEMBERSHIP_LABEL[candidate.status]()}
       </Badge>
     </div>
   );
@@ -52,7 +53,7 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
 /** Who the applicant is in VRChat: see AccountLinkPanel. */
 export function VRChatLinkPanel({ applicationId, eventId, configured }: { applicationId: string; eventId?: string; configured: boolean }) {
   if (!configured) {
-    return <p className="text-sm text-mist-400">VRChat is not configured on this site: applicants cannot be looked up.</p>;
+    return <p className="text-sm text-mist-400">{m.vrlink_not_configured()}</p>;
   }
   return (
     <AccountLinkPanel<VRChatCandidate>
@@ -63,12 +64,12 @@ export function VRChatLinkPanel({ applicationId, eventId, configured }: { applic
       intents={{ link: "link-vrchat", unlink: "unlink-vrchat" }}
       renderPerson={(candidate) => <Person candidate={candidate} />}
       texts={{
-        candidates: "Candidates in VRChat",
-        none: "No join request or VRChat user goes by this name. Paste their profile link below.",
-        noneElse: "No one else goes by this name in VRChat.",
-        paste: "VRChat profile link or user id",
+        candidates: m.vrlink_candidates(),
+        none: m.vrlink_none(),
+        noneElse: m.vrlink_none_else(),
+        paste: m.vrlink_paste(),
         placeholder: "https://vrchat.com/home/user/usr_…",
-        looking: "Looking in VRChat…",
+        looking: m.vrlink_looking(),
       }}
     />
   );
