@@ -8,6 +8,8 @@ import { FormPreview } from "~/features/applications/form-preview";
 import { SUBMIT_LABEL } from "~/features/applications/application-form";
 import { ApplicantEditsForm, RequireProofForm } from "~/features/questions/form-settings";
 import { AddQuestionForm, QuestionList } from "~/features/questions/question-editor";
+import { QuestionTranslations } from "~/features/questions/question-translations";
+import { m } from "~/paraglide/messages";
 import { QUESTION_TYPES_OF, questionInputFromForm } from "~/features/questions/question-input";
 import {
   addQuestion,
@@ -15,6 +17,7 @@ import {
   listQuestions,
   QuestionRuleError,
   reorderQuestions,
+  saveQuestionTranslation,
   StaleOrderError,
   updateQuestion,
   type QuestionScope,
@@ -38,10 +41,12 @@ async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | und
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.questions");
-  const { db } = context.get(appContext);
+  const { db, config } = context.get(appContext);
+  // The site's other languages: each question may be given its words in them.
+  const languages = config.SITE_LANGUAGES.slice(1);
   const failed = (error: unknown) => {
     log.error("failed to load questions", { error });
-    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false }, { status: 503 });
+    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 503 });
   };
   let found;
   try {
@@ -49,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   } catch (error) {
     return failed(error);
   }
-  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false }, { status: 404 });
+  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   try {
     const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired, inSeries: found.event.seriesId !== null } : null;
@@ -57,7 +62,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const settings = found.event ? null : await getSiteSettings(db);
     const requiresProof = found.event ? found.event.requiresProof : settings!.groupRequiresProof;
     const applicantEdits = found.event ? found.event.applicantEdits : settings!.groupApplicantEdits;
-    return { error: null, event, questions: await listQuestions(db, found.scope), requiresProof, applicantEdits, mayChooseEdits: allows(viewer.role, "forms.edits") };
+    return { error: null, event, questions: await listQuestions(db, found.scope), requiresProof, applicantEdits, mayChooseEdits: allows(viewer.role, "forms.edits"), languages };
   } catch (error) {
     return failed(error);
   }
@@ -67,7 +72,7 @@ const IdsSchema = z.array(z.uuid()).max(500);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.questions");
-  const { db } = context.get(appContext);
+  const { db, config } = context.get(appContext);
   const found = await scopeOf(db, params.eventId);
   if (!found) return data({ error: NOT_FOUND }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
@@ -93,6 +98,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data({ error: intent === "add" ? "Failed to add question" : "Failed to update question" }, { status: 503 });
     }
   }
+  if (intent === "translate") return translate(db, scope, id, form, config.SITE_LANGUAGES.slice(1));
   if (intent === "require-proof") {
     if (found.event) return data({ error: "Unknown action." }, { status: 400 });
     try {
@@ -157,6 +163,37 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data({ error: "Unknown action." }, { status: 400 });
 }
 
+const TranslationSchema = z.object({
+  language: z.string(),
+  question: z.string().trim().max(500),
+  helpText: z.string().trim().max(500),
+  statement: z.string().trim().max(5_000),
+  options: z.array(z.tuple([z.string(), z.string().trim().max(200)])).max(50),
+});
+
+/** 'Save translation': a question's words in one of the site's other languages. */
+async function translate(db: Parameters<typeof saveQuestionTranslation>[0], scope: QuestionScope, id: string, form: FormData, languages: readonly string[]) {
+  const labels = form.getAll("option").map(String);
+  const parsed = TranslationSchema.safeParse({
+    language: form.get("language") ?? "",
+    question: form.get("question") ?? "",
+    helpText: form.get("helpText") ?? "",
+    statement: form.get("statement") ?? "",
+    options: form.getAll("optionFor").map((value, index) => [String(value), labels[index] ?? ""]),
+  });
+  if (!parsed.success) return data({ error: m.qt_too_long() }, { status: 400 });
+  const { language, options, ...words } = parsed.data;
+  if (!languages.includes(language)) return data({ error: m.language_not_offered() }, { status: 400 });
+  try {
+    const saved = await saveQuestionTranslation(db, scope, id, language, { ...words, options: Object.fromEntries(options) });
+    if (!saved) return data({ error: m.qt_missing() }, { status: 404 });
+    return { ok: true, message: m.qt_saved() };
+  } catch (error) {
+    log.error("failed to save a question's translation", { error });
+    return data({ error: m.qt_failed() }, { status: 503 });
+  }
+}
+
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${loaderData?.event ? "Application Questions" : "Ritual Questions"} · The Sanctum` }];
 }
@@ -190,6 +227,7 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
           <FormPreview questions={questions} submitLabel={SUBMIT_LABEL[isEvent ? "event" : "group"]()} />
           <AddQuestionForm types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} questions={questions} />
           <QuestionList questions={questions} types={QUESTION_TYPES_OF[params.eventId ? "event" : "group"]} />
+          <QuestionTranslations questions={questions} languages={loaderData.languages} />
         </>
       )}
     </div>

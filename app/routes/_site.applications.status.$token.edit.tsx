@@ -6,7 +6,7 @@ import { LazyToaster } from "~/components/ui/lazy-toast";
 import { appContext } from "~/context";
 import { ApplicationForm } from "~/features/applications/application-form";
 import { answersAsSent } from "~/flows/submit-application.server";
-import { fieldOf } from "~/utils/form-questions";
+import { fieldOf, questionsIn } from "~/utils/form-questions";
 import { editApplication, openEdit } from "~/flows/edit-application.server";
 import { m } from "~/paraglide/messages";
 import { clientKey } from "~/utils/client-key.server";
@@ -26,7 +26,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     if (theirs) return redirect(theirs, { headers: { "Cache-Control": "no-store" } });
     if (view.kind === "closed") return { view: { kind: "closed" as const, reason: view.reason } };
     const { questions, values, eventTitle } = view;
-    return { view: { kind: "open" as const, questions, values, eventTitle, isEvent: view.application.kind === "event" } };
+    return { view: { kind: "open" as const, questions: questionsIn(questions, language), values, eventTitle, isEvent: view.application.kind === "event" } };
   } catch (error) {
     log.error("failed to open an application for editing", { error });
     return data({ view: { kind: "closed" as const, reason: m.edit_read_failed() } }, { status: 503 });

@@ -14,6 +14,7 @@ import { formGuardsFor, submitPublicApplication, type SubmissionOutcome } from "
 import { log } from "~/utils/log.server";
 import { withOwnText } from "~/utils/preview-text";
 import { m } from "~/paraglide/messages";
+import { questionsIn } from "~/utils/form-questions";
 import type { Route } from "./+types/_site.apply";
 
 /** The two forms' own texts, in the page's language. */
@@ -40,14 +41,14 @@ const TEXT = {
 const submitted = createContext(false);
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db, auth, clientAddress, config } = context.get(appContext);
+  const { db, auth, clientAddress, config, language } = context.get(appContext);
   const done = context.get(submitted);
   const { formStarted, crowdChallenge } = done
     ? { formStarted: "", crowdChallenge: null }
     : await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
   if (!params.id) {
     try {
-      return { mode: "group" as const, questions: done ? [] : await listFormQuestionsKept(db, { kind: "group" }), formStarted, crowdChallenge, loadError: null };
+      return { mode: "group" as const, questions: done ? [] : questionsIn(await listFormQuestionsKept(db, { kind: "group" }), language), formStarted, crowdChallenge, loadError: null };
     } catch (error) {
       log.error("failed to load the group application form", { error });
       return data({ mode: "group" as const, questions: [], formStarted, crowdChallenge, loadError: TEXT.group.loadFailed() }, { status: 503 });
@@ -69,7 +70,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return { mode: "closed" as const, event: summary, notice, loadError: null };
   }
   try {
-    const questions = done ? [] : await listFormQuestionsKept(db, { kind: "event", eventId: event.id });
+    const questions = done ? [] : questionsIn(await listFormQuestionsKept(db, { kind: "event", eventId: event.id }), language);
     return { mode: "event" as const, event: summary, questions, formStarted, crowdChallenge, loadError: null };
   } catch (error) {
     log.error("failed to load an event's application questions", { error, eventId: event.id });

@@ -41,6 +41,19 @@ export const YES = "Yes";
 export const NO = "No";
 export const AGREED = "Agreed";
 
+/**
+ * A question in another language, as staff wrote it: its text, help, an agreement's statement, and
+ * its options' labels by option (the answer kept is always the option as written first). Anything
+ * left out is shown as written.
+ */
+export interface QuestionTranslation {
+  question?: string;
+  helpText?: string;
+  statement?: string;
+  options?: Record<string, string>;
+}
+export type QuestionTranslations = Record<string, QuestionTranslation>;
+
 /** One question as the public form asks it. */
 export interface FormQuestion {
   id: string;
@@ -51,6 +64,28 @@ export interface FormQuestion {
   helpText?: string | null;
   settings?: QuestionSettings;
   showIf?: ShowIf | null;
+  /** Its translations by language (a page carries only its own language's). */
+  translations?: QuestionTranslations | null;
+}
+
+/** A question as a visitor of `language` reads it: its translation where staff gave one, else as written. */
+export function askedIn(question: Pick<FormQuestion, "question" | "helpText" | "settings" | "translations">, language: string) {
+  const own = question.translations?.[language];
+  return {
+    question: own?.question || question.question,
+    helpText: own?.helpText || question.helpText || null,
+    statement: own?.statement || question.settings?.statement,
+    /** The label of an option (its value stays the option as written). */
+    option: (value: string) => own?.options?.[value] || value,
+  };
+}
+
+/** The questions with only `language`'s translations, for a page in that language. */
+export function questionsIn<T extends Pick<FormQuestion, "translations">>(questions: readonly T[], language: string): T[] {
+  return questions.map((question) => {
+    const own = question.translations?.[language];
+    return { ...question, translations: own ? { [language]: own } : null };
+  });
 }
 
 /** An answer: text, or the ticked choices of a Checkboxes question. */

@@ -223,6 +223,52 @@ describe("SITE_LANGUAGES=en,ja", () => {
     expect(langOf((await get("/admin", { cookie: kaede })).body)).toBe("en");
   });
 
+  it("asks a question in the visitor's language once staff translate it, and keeps the answer as the option is written", async () => {
+    createAccountWithCommand(server.dataDir, "hoshi@dwell.example", "moonlight-over-the-hoshi", "owner");
+    const owner = await signIn(server.url, "hoshi@dwell.example", "moonlight-over-the-hoshi");
+    const editor = (await rawRequest(`${server.url}/admin/questions`, { headers: { cookie: owner } })).body;
+    expect(textOf(editor)).toContain("In other languages");
+    // The demo form's 'How did you find the Dwellers?' (Multiple Choice), by its id in the public form.
+    const form = (await get("/apply")).body;
+    const id = /<select[^>]*name="answer\.([0-9a-f-]{36})"/.exec(form)![1]!;
+    const saved = await postForm(
+      server.url,
+      "/admin/questions",
+      [["intent", "translate"], ["id", id], ["language", "ja"], ["question", "Dwellers をどこで知りましたか？"], ["helpText", ""], ["statement", ""], ["optionFor", "An event"], ["option", "イベント"]],
+      { cookie: owner },
+    );
+    expect(saved.status).toBe(200);
+    const refused = await postForm(server.url, "/admin/questions", [["intent", "translate"], ["id", id], ["language", "xx"], ["question", "?"]], { cookie: owner });
+    expect(refused.status).toBe(400);
+
+    const japanese = (await get("/apply", { "Accept-Language": JAPANESE_BROWSER })).body;
+    expect(textOf(japanese)).toContain("Dwellers をどこで知りましたか？");
+    expect(japanese).toMatch(/<option value="An event">イベント<\/option>/);
+    // Another language's words never reach this page.
+    const english = (await get("/apply", { "Accept-Language": "en-US" })).body;
+    expect(textOf(english)).toContain("How did you find the Dwellers?");
+    expect(english).not.toContain("どこで知りましたか");
+
+    // A refusal names the question as the visitor read it; the answer kept is the option as written.
+    const fields = [...japanese.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((match) => match[1]!);
+    const name = `Kotori ${Math.random().toString(36).slice(2, 8)}`;
+    const post = (values: Record<string, string>) =>
+      rawRequest(`${server.url}/apply`, {
+        method: "POST",
+        body: new URLSearchParams(values).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, "Accept-Language": JAPANESE_BROWSER },
+      });
+    const answers = Object.fromEntries(fields.map((field, i) => [field, [name, `${name}-discord`, "", "こんにちは"][i] ?? ""]));
+    const missing = await post(answers);
+    expect(missing.status).toBe(400);
+    expect(textOf(missing.body)).toContain("回答してください: Dwellers をどこで知りましたか？");
+    const taken = await post({ ...answers, [`answer.${id}`]: "An event" });
+    expect(taken.status).toBe(200);
+    const review = textOf((await rawRequest(`${server.url}/admin/applications?status=all`, { headers: { cookie: owner } })).body);
+    const card = review.slice(review.indexOf(name));
+    expect(card).toContain("How did you find the Dwellers? * An event");
+  });
+
   it("passes over languages it does not offer and hints it cannot read, with no error", async () => {
     const hints: Record<string, string>[] = [
       { Cookie: "lang=xx" },

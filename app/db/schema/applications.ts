@@ -13,7 +13,7 @@ import {
   type AttendeeRole,
   type VRChatLinkWay,
 } from "../enums";
-import type { QuestionSettings, ShowIf, StoredAnswer } from "~/utils/form-questions";
+import type { QuestionSettings, QuestionTranslations, ShowIf, StoredAnswer } from "~/utils/form-questions";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 import { events } from "./events";
@@ -31,6 +31,8 @@ const questionColumns = {
   settings: jsonb().$type<QuestionSettings>().notNull().default({}),
   /** Shown only when an earlier question's answer says so (null: always shown). */
   showIf: jsonb().$type<ShowIf>(),
+  /** Its text, help, statement and options' labels in the site's other languages (see form-questions). */
+  translations: jsonb().$type<QuestionTranslations>().notNull().default({}),
   ...timestamps,
 };
 

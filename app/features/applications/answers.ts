@@ -6,6 +6,7 @@
 import type { QuestionType } from "~/db/enums";
 import {
   AGREED,
+  askedIn,
   TYPED_NUMBER,
   isCalendarDay,
   NO,
@@ -16,7 +17,7 @@ import {
   type StoredAnswer,
 } from "~/utils/form-questions";
 import { m } from "~/paraglide/messages";
-import { intlLocale } from "~/utils/language";
+import { currentLanguage, intlLocale } from "~/utils/language";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 
 export type { AnswerValue, FormQuestion, StoredAnswer } from "~/utils/form-questions";
@@ -44,11 +45,14 @@ export const TEXT_TYPES: readonly QuestionType[] = ["text", "textarea", "vrchat_
 /** The types whose answer has a shape of its own, checked below, whatever its length. */
 const SHAPED_TYPES: readonly QuestionType[] = ["yes_no", "number", "date", "agreement"];
 
-export const profileLinkMessage = (question: FormQuestion) => m.answer_profile_link({ question: question.question });
+/** The question as the applicant reads it (in their language, where staff translated it). */
+const shown = (question: FormQuestion) => askedIn(question, currentLanguage()).question;
+
+export const profileLinkMessage = (question: FormQuestion) => m.answer_profile_link({ question: shown(question) });
 
 export const answerFieldName = (questionId: string) => `answer.${questionId}`;
 
-export const requiredAnswerMessage = (question: FormQuestion) => m.answer_required({ question: question.question });
+export const requiredAnswerMessage = (question: FormQuestion) => m.answer_required({ question: shown(question) });
 
 /** The longest answer a question takes. */
 export const maxLengthOf = (question: FormQuestion) =>
@@ -89,7 +93,7 @@ const failure = (question: FormQuestion, message: string): AnswerCheck => ({ ok:
 
 /** One question's answer, read and checked: its value, or the failure to show. */
 function checkOne(question: FormQuestion, raw: unknown): AnswerCheck | { ok: true; value: AnswerValue } {
-  const named = { question: question.question };
+  const named = { question: shown(question) };
   if (question.questionType === "checkboxes") {
     const ticked = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
     if (ticked.some((one) => typeof one !== "string")) return failure(question, m.answer_not_text(named));
@@ -176,7 +180,8 @@ export function storedAnswers(questions: readonly FormQuestion[], answers: Answe
   return questions.flatMap((question) => {
     const value = answers[question.id];
     if (value === undefined) return [];
-    const statement = question.questionType === "agreement" && value === AGREED ? question.settings?.statement : undefined;
+    // The statement as the applicant read it (their language's, where staff translated it).
+    const statement = question.questionType === "agreement" && value === AGREED ? askedIn(question, currentLanguage()).statement : undefined;
     return [{ questionId: question.id, question: question.question, type: question.questionType, value, ...(statement ? { statement } : {}) }];
   });
 }

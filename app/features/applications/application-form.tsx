@@ -5,7 +5,8 @@ import { showToast } from "~/components/ui/lazy-toast";
 import { Button } from "~/components/ui/button";
 import { clsx } from "clsx";
 import { useHydrated } from "~/utils/use-hydrated";
-import { fieldOf, shownQuestionIds, type AnswerValue, type ShowIf } from "~/utils/form-questions";
+import { askedIn, fieldOf, NO, shownQuestionIds, YES, type AnswerValue, type ShowIf } from "~/utils/form-questions";
+import { currentLanguage } from "~/utils/language";
 import { answerFieldName, checkAnswers, type FormQuestion } from "./answers";
 import { m } from "~/paraglide/messages";
 import { QuestionField } from "./question-field";
@@ -39,9 +40,11 @@ function answersIn(form: FormData, questions: readonly FormQuestion[]): Record<s
 /** A condition as the form says it where it cannot hide the question (no JavaScript). */
 function onlyIfText(showIf: ShowIf | null | undefined, questions: readonly FormQuestion[]): string | null {
   if (!showIf) return null;
-  const earlier = questions.find((question) => question.id === showIf.questionId);
-  if (!earlier) return null;
-  const values = showIf.values.map((value) => m.form_quoted({ value })).join(m.form_or());
+  const found = questions.find((question) => question.id === showIf.questionId);
+  if (!found) return null;
+  const earlier = askedIn(found, currentLanguage());
+  const label = (value: string) => (found.questionType === "yes_no" ? (value === YES ? m.form_yes() : value === NO ? m.form_no() : value) : earlier.option(value));
+  const values = showIf.values.map((value) => m.form_quoted({ value: label(value) })).join(m.form_or());
   if (showIf.when === "answered") return m.form_only_if_answered({ question: earlier.question });
   return showIf.when === "is"
     ? m.form_only_if_is({ question: earlier.question, values })

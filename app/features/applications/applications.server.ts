@@ -36,6 +36,7 @@ export async function listFormQuestions(db: Database, scope: ApplicationScope): 
     helpText: table.helpText,
     settings: table.settings,
     showIf: table.showIf,
+    translations: table.translations,
   };
   const rows =
     scope.kind === "event"

@@ -6,7 +6,8 @@ import { clsx } from "clsx";
 import { m } from "~/paraglide/messages";
 import type { ReactNode } from "react";
 import { fieldClass } from "~/components/ui/field";
-import { NO, YES, type AnswerValue, type FormQuestion } from "~/utils/form-questions";
+import { askedIn, NO, YES, type AnswerValue, type FormQuestion } from "~/utils/form-questions";
+import { currentLanguage } from "~/utils/language";
 import { answerFieldName, maxLengthOf } from "./answers";
 
 /** Web addresses in a statement (an agreement's rules) become links; the rest stays text. */
@@ -48,7 +49,9 @@ export function QuestionField({
 }) {
   const id = `question-${question.id}`;
   const name = answerFieldName(question.id);
-  const helpId = question.helpText ? `${id}-help` : null;
+  // Its words in the page's language, where staff translated it; the values sent stay as written.
+  const shown = askedIn(question, currentLanguage());
+  const helpId = shown.helpText ? `${id}-help` : null;
   const hintId = question.questionType === "vrchat_profile" ? `${id}-hint` : null;
   const describedBy = [invalid ? errorId : null, helpId, hintId].filter(Boolean).join(" ") || undefined;
   const text = typeof value === "string" ? value : "";
@@ -58,9 +61,9 @@ export function QuestionField({
   const help = (
     <>
       {onlyIf ? <p className="conditional-note hidden text-sm text-aurora-300">{onlyIf}</p> : null}
-      {question.helpText ? (
+      {shown.helpText ? (
         <p id={helpId!} className="text-sm text-mist-400">
-          {question.helpText}
+          {shown.helpText}
         </p>
       ) : null}
     </>
@@ -80,12 +83,12 @@ export function QuestionField({
         className="space-y-2"
       >
         <legend className="font-semibold text-mist-100">
-          {question.question}
+          {shown.question}
           <RequiredMark required={question.required} />
         </legend>
         {help}
-        {question.questionType === "agreement" && settings.statement ? (
-          <p className="whitespace-pre-line rounded-xl border border-aurora-400/20 bg-night-900/40 px-4 py-3 text-sm text-mist-200">{withLinks(settings.statement)}</p>
+        {question.questionType === "agreement" && shown.statement ? (
+          <p className="whitespace-pre-line rounded-xl border border-aurora-400/20 bg-night-900/40 px-4 py-3 text-sm text-mist-200">{withLinks(shown.statement)}</p>
         ) : null}
         <div className={clsx(question.questionType === "yes_no" ? "flex gap-6" : "space-y-2")}>
           {choices.map((choice, index) => (
@@ -98,7 +101,7 @@ export function QuestionField({
                 defaultChecked={chosen.includes(choice) || (choice === "agreed" && chosen.includes("Agreed"))}
                 className="size-5 shrink-0 accent-ember-400"
               />
-              <span>{question.questionType === "agreement" ? m.form_i_agree() : choice === YES && question.questionType === "yes_no" ? m.form_yes() : choice === NO && question.questionType === "yes_no" ? m.form_no() : choice}</span>
+              <span>{question.questionType === "agreement" ? m.form_i_agree() : choice === YES && question.questionType === "yes_no" ? m.form_yes() : choice === NO && question.questionType === "yes_no" ? m.form_no() : shown.option(choice)}</span>
             </label>
           ))}
         </div>
@@ -117,7 +120,7 @@ export function QuestionField({
           <option value="">{m.form_choose_option()}</option>
           {(question.options ?? []).map((option) => (
             <option key={option} value={option}>
-              {option}
+              {shown.option(option)}
             </option>
           ))}
         </select>
@@ -148,7 +151,7 @@ export function QuestionField({
   return (
     <div className="space-y-2">
       <label htmlFor={id} className="block font-semibold text-mist-100">
-        {question.question}
+        {shown.question}
         <RequiredMark required={question.required} />
       </label>
       {help}

@@ -9,6 +9,7 @@ import {
   QuestionRuleError,
   listQuestions,
   reorderQuestions,
+  saveQuestionTranslation,
   StaleOrderError,
   updateQuestion,
   type QuestionScope,
@@ -52,6 +53,22 @@ describeEachDatabase("the question editor", (kind) => {
     ]);
     expect((await listQuestions(db, eventB)).map((q) => q.orderIndex)).toEqual([0]);
     expect((await listQuestions(db, group)).map((q) => q.question)).toEqual(["Group one"]);
+  });
+
+  it("keeps a question's words in another language, its own options' labels only, and carries them to a series' copy", async () => {
+    const { db } = database;
+    await addQuestion(db, eventA, input("Which lantern?", { questionType: "select", options: ["Red", "Blue"], helpText: "Pick one" }));
+    const [question] = await listQuestions(db, eventA);
+    expect(await saveQuestionTranslation(db, eventA, question!.id, "ja", { question: "どの提灯？", helpText: "", options: { Red: "赤", Blue: "", Gone: "消えた" } })).toBe(true);
+    expect((await listQuestions(db, eventA))[0]!.translations).toEqual({ ja: { question: "どの提灯？", options: { Red: "赤" } } });
+    // Not this scope's question: nothing is written.
+    expect(await saveQuestionTranslation(db, eventB, question!.id, "ja", { question: "x" })).toBe(false);
+    expect(await saveQuestionTranslation(db, eventA, "not-an-id", "ja", { question: "x" })).toBe(false);
+    await copyEventQuestions(db, eventA.kind === "event" ? eventA.eventId : "", eventB.kind === "event" ? eventB.eventId : "");
+    expect((await listQuestions(db, eventB))[0]!.translations).toEqual({ ja: { question: "どの提灯？", options: { Red: "赤" } } });
+    // All empty: the translation is gone.
+    await saveQuestionTranslation(db, eventA, question!.id, "ja", { question: " ".trim(), options: {} });
+    expect((await listQuestions(db, eventA))[0]!.translations).toEqual({});
   });
 
   it("keeps options for Multiple Choice only, without the empty ones", async () => {

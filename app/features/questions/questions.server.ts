@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { applicationQuestions, eventApplicationQuestions, type QuestionType } from "~/db/schema";
-import { CONDITION_TYPES, NO, YES, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
+import { CONDITION_TYPES, NO, YES, type QuestionSettings, type QuestionTranslation, type QuestionTranslations, type ShowIf } from "~/utils/form-questions";
 import { formQuestionsMemo } from "~/utils/memo.server";
 import type { QuestionInput } from "./question-input";
 
@@ -23,6 +23,7 @@ export interface EditableQuestion {
   helpText: string | null;
   settings: QuestionSettings;
   showIf: ShowIf | null;
+  translations: QuestionTranslations;
 }
 
 /** A change the form's conditions forbid (a question depending on a later one, or on one removed). */
@@ -97,6 +98,7 @@ async function readQuestions(tx: Executor, scope: QuestionScope, lock: boolean):
       helpText: table.helpText,
       settings: table.settings,
       showIf: table.showIf,
+      translations: table.translations,
     })
     .from(table)
     .where(inScope(scope))
@@ -209,6 +211,7 @@ export async function copyEventQuestions(tx: Writer, fromEventId: string, toEven
         required: question.required,
         helpText: question.helpText,
         settings: question.settings,
+        translations: question.translations,
         orderIndex: index,
         eventId: toEventId,
       })),
@@ -224,4 +227,29 @@ export async function copyEventQuestions(tx: Writer, fromEventId: string, toEven
         .where(eq(eventApplicationQuestions.id, copies.find((copy) => copy.orderIndex === index)!.id));
     }
   }
+}
+
+/**
+ * A question's words in another language (`language`), as staff wrote them: an empty field shows
+ * the question's own words; all empty, the translation is removed. False: no such question here.
+ */
+export async function saveQuestionTranslation(db: Database, scope: QuestionScope, id: string, language: string, translation: QuestionTranslation): Promise<boolean> {
+  if (!IdSchema.safeParse(id).success) return false;
+  const table = tableOf(scope);
+  return edited(db, db.transaction(async (tx) => {
+    const [current] = await tx.select({ options: table.options, translations: table.translations }).from(table).where(and(eq(table.id, id), inScope(scope))).for("update");
+    if (!current) return false;
+    // Only the question's own options are kept (an option renamed since drops its label).
+    const options = Object.fromEntries(Object.entries(translation.options ?? {}).filter(([value, label]) => (current.options ?? []).includes(value) && label !== ""));
+    const kept: QuestionTranslation = {
+      ...(translation.question ? { question: translation.question } : {}),
+      ...(translation.helpText ? { helpText: translation.helpText } : {}),
+      ...(translation.statement ? { statement: translation.statement } : {}),
+      ...(Object.keys(options).length > 0 ? { options } : {}),
+    };
+    const { [language]: _previous, ...others } = current.translations;
+    const translations = Object.keys(kept).length > 0 ? { ...others, [language]: kept } : others;
+    await tx.update(table).set({ translations }).where(and(eq(table.id, id), inScope(scope)));
+    return true;
+  }));
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "application_questions" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "event_application_questions" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
