@@ -1,6 +1,5 @@
 import { CalendarSync, CalendarX } from "lucide-react";
 import { clsx } from "clsx";
-import { href } from "react-router";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { EventCard } from "~/features/events/event-card";
@@ -10,12 +9,14 @@ import { previewMeta } from "~/utils/preview-meta.server";
 import type { Route } from "./+types/_site.events._index";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db, vrchat, config } = context.get(appContext);
+  const { db, vrchat, config, language } = context.get(appContext);
   // The spec syncs before reading the list; here the sync is throttled and runs in the background
   // (and on a schedule), so a slow VRChat never holds the page.
   vrchat.eventSync.runInBackground();
   const events = await orEmpty(listEvents(db, new Date()), "events");
   const feed = new URL("/events.ics", config.PUBLIC_URL);
+  // A calendar app asks in its own language: the feed is subscribed to in the page's, unless that is the default.
+  if (language !== config.SITE_LANGUAGES[0]) feed.searchParams.set("lang", language);
   return {
     meta: previewMeta(config.PUBLIC_URL, {
       title: m.events_title(),
@@ -24,7 +25,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       path: "/events",
     }),
     // Calendar apps subscribe to webcal:// links (the same address, fetched over http(s)).
-    subscribeUrl: `webcal://${feed.host}${feed.pathname}`,
+    subscribeUrl: `webcal://${feed.host}${feed.pathname}${feed.search}`,
+    downloadUrl: `${feed.pathname}${feed.search}`,
     upcoming: events.filter((event) => !event.isPast),
     // Most recent first: the past section reads backwards from today.
     past: events.filter((event) => event.isPast).reverse(),
@@ -44,7 +46,7 @@ function upcomingGrid(count: number) {
 }
 
 export default function EventsPage({ loaderData }: Route.ComponentProps) {
-  const { upcoming, past, subscribeUrl } = loaderData;
+  const { upcoming, past, subscribeUrl, downloadUrl } = loaderData;
   const none = upcoming.length === 0 && past.length === 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
@@ -59,7 +61,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
         </a>
         <span className="text-mist-400">
           {m.events_or()}{" "}
-          <a href={href("/events.ics")} className="text-aurora-300 underline hover:text-ember-300">
+          <a href={downloadUrl} className="text-aurora-300 underline hover:text-ember-300">
             {m.events_download()}
           </a>
         </span>

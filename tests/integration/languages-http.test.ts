@@ -269,6 +269,19 @@ describe("SITE_LANGUAGES=en,ja", () => {
     expect(card).toContain("How did you find the Dwellers? * An event");
   });
 
+  it("gives a Japanese visitor the calendar feed in Japanese, subscribed to as such", async () => {
+    const page = (await get("/events", { "Accept-Language": JAPANESE_BROWSER })).body;
+    expect(page).toContain(`webcal://${new URL(server.publicUrl).host}/events.ics?lang=ja`);
+    expect(page).toContain('href="/events.ics?lang=ja"');
+    // A calendar app asks in its own language; the address keeps the visitor's.
+    const feed = (await get("/events.ics?lang=ja", { "Accept-Language": "en-US" })).body;
+    expect(feed).toContain("X-WR-CALNAME:Dwellers のイベント");
+    expect(feed.replace(/\r\n /g, "")).toContain("申し込み制：");
+    const english = (await get("/events.ics", { "Accept-Language": "en-US" })).body;
+    expect(english).toContain("X-WR-CALNAME:The Dwellers' events");
+    expect((await get("/events", { "Accept-Language": "en-US" })).body).not.toContain("events.ics?lang=");
+  });
+
   it("passes over languages it does not offer and hints it cannot read, with no error", async () => {
     const hints: Record<string, string>[] = [
       { Cookie: "lang=xx" },

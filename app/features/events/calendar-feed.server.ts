@@ -9,6 +9,8 @@ import { asc, gte } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { events, type EventRow } from "~/db/schema";
 import { singleLine } from "~/utils/text";
+import { m } from "~/paraglide/messages";
+import { currentLanguage } from "~/utils/language";
 import { eventEnd, eventStart } from "./event-timing";
 
 /** How far back the feed reaches: past events stay in calendars a while, as on the events page. */
@@ -36,7 +38,7 @@ export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date)
   const calendar = ical({
     // A calendar's name and an event's one-line fields never carry a line break (they would start a property).
     name: singleLine(site.name),
-    prodId: { company: "Dwell", product: "events", language: "EN" },
+    prodId: { company: "Dwell", product: "events", language: currentLanguage().toUpperCase() },
     method: ICalCalendarMethod.PUBLISH,
     url: `${site.origin}/events`,
     // Calendar apps poll a subscription; an hour is often enough for a group's events.
@@ -45,7 +47,7 @@ export function calendarOf(rows: readonly EventRow[], site: FeedSite, now: Date)
   for (const row of rows) {
     const start = eventStart(row);
     const page = `${site.origin}/events/${row.id}`;
-    const notes = [row.description.trim(), row.applicationRequired ? `Application required: ${page}/apply` : null, page].filter(Boolean);
+    const notes = [row.description.trim(), row.applicationRequired ? m.feed_application_required({ link: `${page}/apply` }) : null, page].filter(Boolean);
     calendar.createEvent({
       // Stable for the event whatever changes in it, and whatever address the feed was asked at
       // (a forged Host header cannot change it): the event's id is unique on its own.
