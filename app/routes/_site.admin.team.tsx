@@ -23,7 +23,8 @@ import {
 import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
-import { ROLE_LABEL } from "~/utils/roles";
+import { roleName } from "~/utils/roles";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.team";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -72,17 +73,15 @@ export async function action({ request, context }: Route.ActionArgs) {
         const link = `${config.PUBLIC_URL}${href("/admin/join/:token", { token: invited.token })}`;
         if (mailTransport === "log") {
           // No mail leaves this site: the owner hands the link over themselves, and sees it this once.
-          return { ok: true, message: `Invitation made for ${invited.email}. No e-mail is set up here: copy the link below and send it yourself. It works once, for ${INVITATION_DAYS} days.`, link } satisfies ActionResult;
+          return { ok: true, message: m.team_invitation_made({ email: invited.email, days: INVITATION_DAYS }), link } satisfies ActionResult;
         }
+        // In the inviter's language (theirs for the Sanctum).
         await mail.send({
           to: invited.email,
-          subject: "You are invited to the Dwellers' Sanctum",
-          text:
-            `${viewer.username} invites you to join the Dwellers' staff on Dwell as ${ROLE_LABEL[invited.role]}.\n\n` +
-            `Open this link within ${INVITATION_DAYS} days to choose your username and passphrase:\n${link}\n\n` +
-            "The link works once. If you did not expect it, ignore this message.",
+          subject: m.mail_invite_subject(),
+          text: m.mail_invite_text({ inviter: viewer.username, role: roleName(invited.role), days: INVITATION_DAYS, link }),
         });
-        return { ok: true, message: `Invitation sent to ${invited.email}.` } satisfies ActionResult;
+        return { ok: true, message: m.team_invitation_sent({ email: invited.email }) } satisfies ActionResult;
       }
       case "withdraw-invite":
         if (!(await withdrawInvitation(db, change.id, actor, now))) return data<ActionResult>({ error: "That invitation is no longer open." }, { status: 404 });

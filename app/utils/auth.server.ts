@@ -13,6 +13,9 @@ import { z } from "zod";
 import type { Database } from "~/db/db.server";
 import { accounts, profiles, sessions, twoFactors, USER_ROLES, verifications, type UserRole } from "~/db/schema";
 import type { Mailer } from "./email.server";
+import { m } from "~/paraglide/messages";
+import type { Locale } from "~/paraglide/runtime";
+import { applicantLanguage } from "./language.server";
 import { totpOnce } from "./totp-once.server";
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -66,13 +69,12 @@ export function createAuth({
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const link = `${publicUrl}/admin/reset-password?token=${encodeURIComponent(token)}`;
+        // In the account's own language for the Sanctum (the Security page), else the site's default.
+        const language = applicantLanguage((user as typeof user & { language?: string | null }).language);
         await mailer.send({
           to: user.email,
-          subject: "Renew your passphrase for the Sanctum",
-          text:
-            `Someone (hopefully you) asked to renew the passphrase of ${user.email} on Dwell.\n\n` +
-            `Open this link within an hour to choose a new one:\n${link}\n\n` +
-            "If it was not you, ignore this message: nothing changes.",
+          subject: m.mail_reset_subject({}, { locale: language as Locale }),
+          text: m.mail_reset_text({ email: user.email, link }, { locale: language as Locale }),
         });
       },
     },

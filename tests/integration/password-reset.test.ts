@@ -24,6 +24,18 @@ const postForm = (base: string, path: string, values: Record<string, string>, he
   postFormFrom(base, path, values, { ...PROXIED, ...headers });
 const signIn = (base: string, email: string, password: string) => signInFrom(base, email, password, PROXIED);
 
+/** A message's body as UTF-8 text, whichever transfer encoding the mailer chose for it. */
+function bodyText(raw: string) {
+  const [head = "", ...rest] = raw.split(/\r?\n\r?\n/);
+  const body = rest.join("\n\n");
+  if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
+    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, "latin1").toString("utf8");
+  }
+  return body;
+}
+
 /** The text of a message, undoing quoted-printable soft breaks and escapes. */
 function decoded(raw: string) {
   return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -53,6 +65,7 @@ beforeAll(async () => {
     // The limit test below speaks from several addresses, named in X-Forwarded-For.
     TRUST_PROXY: "true",
     PUBLIC_URL: SITE,
+    SITE_LANGUAGES: "en,ja",
   });
   createAccountWithCommand(dataDir, "keeper@dwell.example", "old-moonlight", "admin");
 });
@@ -127,6 +140,21 @@ describe("renewing a passphrase by email", () => {
     }
     const latest = await postForm(server.url, path(tokens[2]!), { token: tokens[2]!, password: "a-new-ranger-pass", confirm: "a-new-ranger-pass" });
     expect(await latest.text()).toContain("Passphrase Updated");
+  });
+
+  it("writes to an account in the language it chose for the Sanctum", async () => {
+    createAccountWithCommand(dataDir, "hoshi@dwell.example", "hoshi-passphrase-long", "admin");
+    const cookie = await signIn(server.url, "hoshi@dwell.example", "hoshi-passphrase-long");
+    const chosen = await postForm(server.url, "/admin/security", { intent: "language", language: "ja" }, { cookie });
+    expect(chosen.status).toBe(303);
+    const before = mails.length;
+    // Asked from an English page: the mail is in the account's language all the same.
+    const asked = await postForm(server.url, "/admin/forgot-password", { email: "hoshi@dwell.example" }, { "X-Forwarded-For": "192.0.2.41" });
+    expect(asked.status).toBe(200);
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(before + 1);
+    const text = bodyText(mails.at(-1)!.raw);
+    expect(text).toContain("Dwell で hoshi@dwell.example のパスフレーズの再設定が求められました");
+    expect(text).toMatch(/https:\/\/dwell\.example\/admin\/reset-password\?token=/);
   });
 
   it("asks for an email first", async () => {
