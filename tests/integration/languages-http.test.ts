@@ -218,6 +218,11 @@ describe("SITE_LANGUAGES=en,ja", () => {
     // The public pages still follow the browser and the menu, not the Sanctum's choice.
     expect(langOf((await get("/events", { cookie: kaede, "Accept-Language": "en-US" })).body)).toBe("en");
 
+    // The export's fixed columns too (the questions stay as written).
+    const exported = (await get("/admin/applications/export", { cookie: kaede })).body;
+    expect(exported.split("\r\n")[0]).toMatch(/^"VRChatユーザー名","Discord ID","状態","送信日時","審査日時","メモ","What is your VRChat username\?"/);
+    expect((await get("/admin/applications/export", { cookie: rowan })).body.split("\r\n")[0]).toMatch(/^"VRChat Username","Discord ID","Status"/);
+
     // Back to the site's default.
     await postForm(server.url, "/admin/security", { intent: "language", language: "" }, { cookie: kaede });
     expect(langOf((await get("/admin", { cookie: kaede })).body)).toBe("en");

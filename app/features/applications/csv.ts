@@ -3,7 +3,10 @@
  * yyyy-MM-dd HH:mm:ss (UTC). A cell a spreadsheet would run as a formula (starting with =, +, -, @,
  * a tab or a carriage return) gets a leading apostrophe, which spreadsheets show as plain text.
  */
-export const CSV_FIXED_COLUMNS = ["VRChat Username", "Discord ID", "Status", "Submitted At", "Reviewed At", "Notes"] as const;
+import { m } from "~/paraglide/messages";
+
+/** The fixed columns' headers, in the language of whoever exports (the questions stay as written). */
+export const csvFixedColumns = () => [m.csv_vrchat_username(), m.csv_discord_id(), m.csv_status(), m.csv_submitted_at(), m.csv_reviewed_at(), m.csv_notes()];
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

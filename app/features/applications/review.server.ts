@@ -8,7 +8,7 @@ import type { Database } from "~/db/db.server";
 import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus, type Attendance, type AttendeeRole, type VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
 import { answerText, storedAnswerTo, type StoredAnswer } from "~/utils/form-questions";
-import { CSV_FIXED_COLUMNS, csvDate, csvRow } from "./csv";
+import { csvDate, csvFixedColumns, csvRow } from "./csv";
 import { columnsOf, liveOf, type ReviewScope } from "./review-scope.server";
 
 export type { ReviewScope } from "./review-scope.server";
@@ -209,6 +209,8 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: readonly 
   // An answer whose question is on the form (by id, or by text when kept from before ids).
   const known = (answer: StoredAnswer) => (answer.questionId !== null ? ids.has(answer.questionId) : texts.has(answer.question));
 
+  // Read now, in the request's language: the stream is pulled later, by whoever reads the response.
+  const fixedColumns = csvFixedColumns();
   return new ReadableStream({
     async pull(controller) {
       try {
@@ -221,7 +223,7 @@ export function exportCsv(db: Database, scope: ReviewScope, questions: readonly 
             .where(live);
           const removed = extra.filter((row) => !known({ questionId: row.id, question: row.question, type: "text", value: "" })).map((row) => row.question);
           columns = [...columns, ...[...new Set(removed)].sort().map((question) => ({ id: null, question }))];
-          controller.enqueue(encoder.encode(csvRow([...CSV_FIXED_COLUMNS, ...columns.map((column) => column.question)])));
+          controller.enqueue(encoder.encode(csvRow([...fixedColumns, ...columns.map((column) => column.question)])));
           return;
         }
         const cursor: SQL | undefined = after
