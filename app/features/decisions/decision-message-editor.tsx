@@ -4,12 +4,14 @@ import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
 import {
   DECISION_MESSAGE_MAX_LENGTH,
   exampleValues,
   OUTCOME_HEADING,
   renderDecisionMessage,
   type DecisionOutcome,
+  type ExampleDates,
   type MessageKind,
 } from "./decision-messages";
 
@@ -29,6 +31,7 @@ export function DecisionMessageEditor({
   message,
   fallbackLabel,
   discordInvite,
+  exampleDates,
 }: {
   kind: MessageKind;
   /** The language this text is written in. */
@@ -37,6 +40,8 @@ export function DecisionMessageEditor({
   /** What an empty message falls back to, in words. */
   fallbackLabel: string;
   discordInvite: string | null;
+  /** The example day the preview shows, in the page's language. */
+  exampleDates: ExampleDates;
 }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
   const [body, setBody] = useState(message.body);
@@ -52,7 +57,7 @@ export function DecisionMessageEditor({
     else if (fetcher.data.message) toast.success(fetcher.data.message);
   }, [fetcher.state, fetcher.data]);
   const id = `message-${kind}-${message.outcome}-${language}`;
-  const preview = renderDecisionMessage(body, exampleValues(kind, discordInvite));
+  const preview = renderDecisionMessage(body, exampleValues(kind, discordInvite, exampleDates));
 
   return (
     <Card className="p-5">
@@ -62,9 +67,9 @@ export function DecisionMessageEditor({
         <input type="hidden" name="language" value={language} />
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <label htmlFor={id} className="font-display text-xl text-mist-100">
-            {OUTCOME_HEADING[message.outcome]}
+            {OUTCOME_HEADING[message.outcome]()}
           </label>
-          <span className="text-xs text-mist-400">{message.own ? "Written for here" : `Using ${fallbackLabel}`}</span>
+          <span className="text-xs text-mist-400">{message.own ? m.dm_written_here() : m.dm_using({ fallback: fallbackLabel })}</span>
         </div>
         <textarea
           id={id}
@@ -78,18 +83,18 @@ export function DecisionMessageEditor({
           aria-describedby={`${id}-preview`}
         />
         <div id={`${id}-preview`} className="rounded-lg border border-aurora-400/15 bg-white/5 p-3">
-          <p className="text-xs font-semibold tracking-wide text-mist-400 uppercase">Preview</p>
+          <p className="text-xs font-semibold tracking-wide text-mist-400 uppercase">{m.dm_preview()}</p>
           <p className="mt-1 text-sm whitespace-pre-line text-mist-100" lang={language} data-testid={`preview-${message.outcome}`}>
             {preview}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
           <Button type="submit" size="sm" name="intent" value="save" aria-disabled={fetcher.state !== "idle" || undefined}>
-            Save
+            {m.dm_save()}
           </Button>
           {message.own ? (
             <Button type="submit" size="sm" variant="ghost" name="intent" value="reset">
-              Use {fallbackLabel}
+              {m.dm_use({ fallback: fallbackLabel })}
             </Button>
           ) : null}
         </div>

@@ -19,10 +19,10 @@ export const STATUS_LINK_DAYS = 90;
 export const DECISION_MESSAGE_MAX_LENGTH = 1500;
 
 export const PLACEHOLDERS = [
-  { name: "{username}", means: "the applicant's VRChat username" },
-  { name: "{event}", means: "the event's title (for the group: the Dwellers)" },
-  { name: "{date}", means: "the event's date and time (for the group: the day of the decision)" },
-  { name: "{discord_invite}", means: "the site's Discord invite link" },
+  { name: "{username}", means: m.dm_placeholder_username },
+  { name: "{event}", means: m.dm_placeholder_event },
+  { name: "{date}", means: m.dm_placeholder_date },
+  { name: "{discord_invite}", means: m.dm_placeholder_invite },
 ] as const;
 
 const DEFAULT_MESSAGES = {
@@ -53,11 +53,17 @@ export function renderDecisionMessage(template: string, values: MessageValues): 
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(byName, name) ? byName[name]! : whole));
 }
 
-/** The values a preview in the Sanctum shows. */
-export function exampleValues(kind: MessageKind, discordInvite: string | null): MessageValues {
-  return kind === "group"
-    ? { username: "Wanderer", event: "the Dwellers", date: "Saturday, November 28, 2026", discordInvite }
-    : { username: "Wanderer", event: "Moonlit Gathering", date: "Saturday, November 28, 2026 at 8:00 PM UTC", discordInvite };
+/** An example day as the page's language writes it, alone and with a time. */
+export interface ExampleDates {
+  day: string;
+  dayAndTime: string;
 }
 
-export const OUTCOME_HEADING: Record<DecisionOutcome, string> = { approved: "Approved", rejected: "Not accepted" };
+/** The values a preview in the Sanctum shows. */
+export function exampleValues(kind: MessageKind, discordInvite: string | null, dates: ExampleDates): MessageValues {
+  return kind === "group"
+    ? { username: m.dm_example_name(), event: m.decision_the_group(), date: dates.day, discordInvite }
+    : { username: m.dm_example_name(), event: m.dm_example_event(), date: dates.dayAndTime, discordInvite };
+}
+
+export const OUTCOME_HEADING: Record<DecisionOutcome, () => string> = { approved: m.dm_outcome_approved, rejected: m.dm_outcome_rejected };

@@ -1,12 +1,14 @@
 import { Form, useNavigation } from "react-router";
 import { Repeat } from "lucide-react";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { Button } from "~/components/ui/button";
 
 /** The answer to 'Use for the following events', in words. */
 export function usedForFollowingText(what: "questions" | "messages", result: { copied: number; kept: number }): string {
-  const events = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "event" : "events"}`;
-  const copied = result.copied === 0 ? "No following event to copy to." : `Copied to the following ${events(result.copied)}.`;
-  const kept = result.kept > 0 ? ` ${events(result.kept)} already ${result.kept === 1 ? "has" : "have"} applications and ${result.kept === 1 ? "keeps its" : "keep their"} ${what}.` : "";
+  const thing = what === "questions" ? m.follow_questions() : m.follow_messages();
+  const copied = result.copied === 0 ? m.follow_none() : result.copied === 1 ? m.follow_copied_one() : m.follow_copied({ count: formatCount(result.copied) });
+  const kept = result.kept === 0 ? "" : result.kept === 1 ? m.follow_kept_one({ what: thing }) : m.follow_kept({ count: formatCount(result.kept), what: thing });
   return copied + kept;
 }
 
@@ -19,9 +21,11 @@ export function UseForFollowing({ what }: { what: "questions" | "messages" }) {
   return (
     <Form method="post" className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/25 px-4 py-3 text-sm text-mist-300">
       <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
-      <span className="flex-1">This event repeats. Its following events keep their own {what} until you copy these to them.</span>
+      <span className="flex-1">{m.follow_repeats({ what: what === "questions" ? m.follow_questions() : m.follow_messages() })}</span>
       <input type="hidden" name="intent" value="use-for-following" />
-      <Button type="submit" variant="outline" size="sm" disabled={busy}>Use for the following events</Button>
+      <Button type="submit" variant="outline" size="sm" disabled={busy}>
+        {m.follow_use()}
+      </Button>
     </Form>
   );
 }
