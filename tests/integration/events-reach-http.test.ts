@@ -101,12 +101,12 @@ it("gives every public page a preview: title, description, address, and a pictur
   expect((await previewOf("/apply")).tags.get("og:title")).toBe("The Ritual of Entry");
 });
 
-it("shows an event's title, time in its zone, world and 'Application required', with schema.org Event data", async () => {
+it("shows an event's title, time in its zone, world and 'Application Required', with schema.org Event data", async () => {
   const events = await fetch(`${server.url}/events`).then((r) => r.text());
   const id = /href="\/events\/([0-9a-f-]{36})"[^>]*>(?:(?!<\/a>).)*?The Gathering at the Threshold/s.exec(events)![1]!;
   const { tags, jsonLd } = await previewOf(`/events/${id}`);
   expect(tags.get("og:title")).toBe("The Gathering at the Threshold");
-  expect(tags.get("og:description")).toMatch(/^\w+day, \w+ \d+, 2026 at 8:00 PM E[SD]T · in The Black Cat · Application required\. /);
+  expect(tags.get("og:description")).toMatch(/^\w+day, \w+ \d+, 2026 at 8:00 PM E[SD]T · in The Black Cat · Application Required\. /);
   expect(tags.get("og:url")).toBe(`${server.publicUrl}/events/${id}`);
   expect(jsonLd).toMatchObject({
     "@context": "https://schema.org",

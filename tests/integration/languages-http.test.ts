@@ -281,7 +281,7 @@ describe("SITE_LANGUAGES=en,ja", () => {
     // A calendar app asks in its own language; the address keeps the visitor's.
     const feed = (await get("/events.ics?lang=ja", { "Accept-Language": "en-US" })).body;
     expect(feed).toContain("X-WR-CALNAME:Dwellers のイベント");
-    expect(feed.replace(/\r\n /g, "")).toContain("申し込み制：");
+    expect(feed.replace(/\r\n /g, "")).toContain("参加には申し込みが必要です：");
     const english = (await get("/events.ics", { "Accept-Language": "en-US" })).body;
     expect(english).toContain("X-WR-CALNAME:The Dwellers' events");
     expect((await get("/events", { "Accept-Language": "en-US" })).body).not.toContain("events.ics?lang=");

@@ -84,7 +84,7 @@ describe("the calendar feed", () => {
     expect(event).toEqual({
       uid: "7d0c1f8e-0000-4000-8000-000000000001@dwell",
       summary: "Moonlit Ball; masks, please",
-      description: expect.stringContaining("Second line, with a comma\n\nApplication required: https://dwell.example/events/7d0c1f8e-0000-4000-8000-000000000001/apply"),
+      description: expect.stringContaining("Second line, with a comma\n\nApply to attend: https://dwell.example/events/7d0c1f8e-0000-4000-8000-000000000001/apply"),
       location: "VRChat: The Hearth",
       // 8 PM in New York in December (EST, UTC-5) is 01:00 UTC the next day.
       start: "2026-12-06T01:00:00.000Z",

@@ -1,5 +1,6 @@
 /** How an event's page reads where its link is pasted: a line for previews, and schema.org Event data. */
 import type { EventRow } from "~/db/schema";
+import { m } from "~/paraglide/messages";
 import { eventEnd, eventStart, formatLongDateTime, zoneOf } from "./event-timing";
 
 /** "2026-11-28T20:00:00-05:00": the instant in the event's own zone, with its offset then. */
@@ -23,10 +24,10 @@ export function isoWithOffset(instant: Date, zone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
-/** "Saturday, November 28, 2026 at 8:00 PM EST · in The Black Cat · Application required" */
+/** "Saturday, November 28, 2026 at 8:00 PM EST · in The Black Cat · Application Required", in the page's language */
 export function eventPreviewLine(event: EventRow): string {
   const when = formatLongDateTime(eventStart(event), zoneOf(event.timezone));
-  return [when, `in ${event.worldName}`, event.applicationRequired ? "Application required" : null].filter(Boolean).join(" · ");
+  return [when, m.preview_in_world({ world: event.worldName }), event.applicationRequired ? m.preview_application_required() : null].filter(Boolean).join(" · ");
 }
 
 /** schema.org Event, for search engines and link previews that read it. */
