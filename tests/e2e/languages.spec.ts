@@ -32,6 +32,17 @@ function watchErrors(page: Page) {
   return errors;
 }
 
+/** Signs in from a Japanese browser's sign-in screen (in Japanese), into a Sanctum in the site's default language until chosen. */
+async function signInFromJapaneseBrowser(page: Page, email: string, password: string) {
+  await page.goto(`${site.url}/admin`);
+  await hydrated(page);
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("パスワード").fill(password);
+  await page.getByRole("button", { name: "Sanctumに入る" }).click();
+  await expect(page.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
+  return page;
+}
+
 for (const width of [390, 1280]) {
   test(`a Japanese browser reads the home page in Japanese at ${width} px`, async ({ page }, testInfo) => {
     const errors = watchErrors(page);
@@ -86,7 +97,10 @@ test("a Japanese browser applies in Japanese: a mistake, its message, the ritual
   await page.getByLabel("How did you find the Dwellers?").selectOption("An event");
   await page.getByLabel("Tell us about yourself").fill("月の夜が好きです。");
   await expectNoSeriousViolations(page, "the Japanese form");
-  await testInfo.attach("apply-ja-390.png", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await testInfo.attach(`apply-ja-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  }
   await submit.click();
   await expect(page.getByRole("heading", { name: "儀式は完了しました" })).toBeVisible();
   await expect(page.getByText("申し込みを送りました！")).toBeVisible();
@@ -156,14 +170,8 @@ test("a staff member who chose Japanese decides in Japanese while another works 
 
   // The owner signs in from a Japanese browser: the sign-in screen is Japanese, the Sanctum the site's default until they choose.
   const staff = await browser.newContext({ locale: "ja-JP", timezoneId: "Asia/Tokyo" });
-  const owner = await staff.newPage();
   // (The sign-in screen itself answers 401: only what follows signing in is watched.)
-  await owner.goto(`${site.url}/admin`);
-  await hydrated(owner);
-  await owner.getByLabel("メールアドレス").fill("gengo@dwell.example");
-  await owner.getByLabel("パスワード").fill("kotoba-no-mori");
-  await owner.getByRole("button", { name: "Sanctumに入る" }).click();
-  await expect(owner.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
+  const owner = await signInFromJapaneseBrowser(await staff.newPage(), "gengo@dwell.example", "kotoba-no-mori");
   const ownerErrors = watchErrors(owner);
   await owner.getByRole("navigation", { name: "Sanctum" }).getByRole("link", { name: "Security" }).click();
   await owner.getByLabel("Language").selectOption("ja");
@@ -192,13 +200,7 @@ test("a staff member who chose Japanese decides in Japanese while another works 
   // Another admin, also on a Japanese browser, has chosen nothing: their Sanctum is in the site's default, English.
   createAccountWithCommand(site.dataDir, "rowan@dwell.example", "moonlight-over-the-rowan", "admin");
   const other = await browser.newContext({ locale: "ja-JP" });
-  const rowan = await other.newPage();
-  await rowan.goto(`${site.url}/admin`);
-  await hydrated(rowan);
-  await rowan.getByLabel("メールアドレス").fill("rowan@dwell.example");
-  await rowan.getByLabel("パスワード").fill("moonlight-over-the-rowan");
-  await rowan.getByRole("button", { name: "Sanctumに入る" }).click();
-  await expect(rowan.getByRole("heading", { name: "Cosmic Status" })).toBeVisible();
+  const rowan = await signInFromJapaneseBrowser(await other.newPage(), "rowan@dwell.example", "moonlight-over-the-rowan");
   await expect(rowan.getByText("System Status")).toBeVisible();
   await expect(rowan.locator("html")).toHaveAttribute("lang", "en");
 
