@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const base = { event: null, sections: [], discordInvite, languages, language };
   try {
     const found = await eventOf(db, params.eventId);
-    if (!found) return data({ ...base, error: m.dmp_event_not_found() }, { status: 404 });
+    if (!found) return data({ ...base, error: m.event_not_found_admin() }, { status: 404 });
     const scopes: MessageScope[] = found.event ? [{ kind: "event", eventId: found.event.id }] : [{ kind: "group" }, { kind: "event" }];
     const sections = await Promise.all(
       scopes.map(async (scope) => ({ kind: scope.kind, messages: await listDecisionMessages(db, scope, language, languages[0]!) })),
@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await requireStaff(request, context, "messages");
   const { db, config } = context.get(appContext);
   const found = await eventOf(db, params.eventId);
-  if (!found) return data({ error: m.dmp_event_not_found() }, { status: 404 });
+  if (!found) return data({ error: m.event_not_found_admin() }, { status: 404 });
   const form = await request.formData().catch(() => null);
   if (form?.get("intent") === "use-for-following") {
     if (!found.event) return data({ error: m.dmp_not_saved() }, { status: 400 });

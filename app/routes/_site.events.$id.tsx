@@ -12,6 +12,7 @@ import { shortJoinLink } from "~/features/vrchat/vrchat-location";
 import { previewMeta } from "~/utils/preview-meta.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
+import { m } from "~/paraglide/messages";
 import { truncate } from "~/utils/text";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -46,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return loaderData?.meta ?? [{ title: "Event not found · Dwell" }];
+  return loaderData?.meta ?? [{ title: m.event_not_found_title() }];
 }
 
 export default function EventPage({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,5 @@
 import { Sparkles } from "lucide-react";
+import { m } from "~/paraglide/messages";
 
 const VIDEO_FILE = /\.(mp4|webm|ogv|mov)$/i;
 
@@ -35,7 +36,7 @@ export function HeroVideo({ url, picture = null }: { url: string | null; picture
     <iframe
       className={frame}
       src={url}
-      title="The Dwellers: a glimpse of our worlds"
+      title={m.hero_video_title()}
       loading="lazy"
       allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share"
       referrerPolicy="strict-origin-when-cross-origin"
