@@ -61,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, discord, mail, mailTransport, config } = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const parsed = ActionSchema.safeParse(form ? Object.fromEntries(form) : {});
-  if (!parsed.success) return data<ActionResult>({ error: "The team could not be changed: the form was incomplete." }, { status: 400 });
+  if (!parsed.success) return data<ActionResult>({ error: m.teamr_incomplete() }, { status: 400 });
   const change = parsed.data;
   const actor = { id: viewer.id, username: viewer.username };
   const now = new Date();
@@ -84,49 +84,49 @@ export async function action({ request, context }: Route.ActionArgs) {
         return { ok: true, message: m.team_invitation_sent({ email: invited.email }) } satisfies ActionResult;
       }
       case "withdraw-invite":
-        if (!(await withdrawInvitation(db, change.id, actor, now))) return data<ActionResult>({ error: "That invitation is no longer open." }, { status: 404 });
-        return { ok: true, message: "Invitation withdrawn: its link no longer works." } satisfies ActionResult;
+        if (!(await withdrawInvitation(db, change.id, actor, now))) return data<ActionResult>({ error: m.teamr_invitation_closed() }, { status: 404 });
+        return { ok: true, message: m.teamr_invitation_withdrawn() } satisfies ActionResult;
       case "change-role": {
         const changed = await changeRole(db, change.id, change.role, actor);
         if (!changed.ok) return data<ActionResult>({ error: changed.message }, { status: changed.status });
-        return { ok: true, message: "Role changed." } satisfies ActionResult;
+        return { ok: true, message: m.teamr_role_changed() } satisfies ActionResult;
       }
       case "remove": {
         const removed = await removeMember(db, change.id, actor);
         if (!removed.ok) return data<ActionResult>({ error: removed.message }, { status: removed.status });
-        return { ok: true, message: "Removed from the team: their sessions have ended." } satisfies ActionResult;
+        return { ok: true, message: m.teamr_removed() } satisfies ActionResult;
       }
       case "set-discord": {
         if (!change.discordUserId.trim()) {
           const cleared = await setMemberDiscord(db, change.id, null, actor);
-          return cleared.ok ? ({ ok: true, message: "Discord account unlinked." } satisfies ActionResult) : data<ActionResult>({ error: cleared.message }, { status: cleared.status });
+          return cleared.ok ? ({ ok: true, message: m.teamr_discord_unlinked() } satisfies ActionResult) : data<ActionResult>({ error: cleared.message }, { status: cleared.status });
         }
-        if (!discord) return data<ActionResult>({ error: "The Discord bot is not configured on this site." }, { status: 409 });
+        if (!discord) return data<ActionResult>({ error: m.teamr_no_bot() }, { status: 409 });
         const userId = discordUserIdFrom(change.discordUserId);
         if (!userId) return data<ActionResult>({ error: "A Discord user ID is a number of 17 to 20 digits (Discord: User Settings → Advanced → Developer Mode, then Copy User ID)." }, { status: 400 });
         const member = await discord.describeMember(userId);
-        if (!member) return data<ActionResult>({ error: "No member of the Discord server has that ID." }, { status: 404 });
+        if (!member) return data<ActionResult>({ error: m.teamr_no_member() }, { status: 404 });
         const linked = await setMemberDiscord(db, change.id, { userId, name: member.displayName }, actor);
         if (!linked.ok) return data<ActionResult>({ error: linked.message }, { status: linked.status });
-        return { ok: true, message: `Linked to ${member.displayName} in Discord.` } satisfies ActionResult;
+        return { ok: true, message: m.teamr_linked({ name: member.displayName }) } satisfies ActionResult;
       }
       case "event-invites":
         await setEventApprovalInvites(db, change.allowed === "on", actor);
-        return { ok: true, message: change.allowed === "on" ? "Event approvals by owners, admins and reviewers now invite non-members to the group." : "Event approvals no longer invite anyone to the group." } satisfies ActionResult;
+        return { ok: true, message: change.allowed === "on" ? m.teamr_invites_on() : m.teamr_invites_off() } satisfies ActionResult;
       case "require-two-factor": {
         const chosen = new Set(form!.getAll("require").map(String));
         await setTwoFactorRequired(db, Object.fromEntries(STAFF_ROLES.map((role) => [role, chosen.has(role)])) as Record<(typeof STAFF_ROLES)[number], boolean>, actor);
-        return { ok: true, message: "Two-factor settings saved." } satisfies ActionResult;
+        return { ok: true, message: m.teamr_2fa_saved() } satisfies ActionResult;
       }
     }
   } catch (error) {
     log.error("failed to change the team", { error, intent: change.intent });
-    return data<ActionResult>({ error: "The team could not be changed just now. Try again in a moment." }, { status: 503 });
+    return data<ActionResult>({ error: m.teamr_failed() }, { status: 503 });
   }
 }
 
 export function meta() {
-  return [{ title: "Team · The Sanctum" }];
+  return [{ title: m.teamr_title() }];
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
@@ -135,25 +135,25 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
   const error = result && !result.ok ? result : null;
   return (
     <div className="space-y-8">
-      <h1 className="font-display text-4xl text-mist-100">Team</h1>
+      <h1 className="font-display text-4xl text-mist-100">{m.teamr_heading()}</h1>
       {result?.ok ? (
         <Notice>
           <span role="status">{result.message}</span>
           {result.link ? (
-            <input readOnly value={result.link} aria-label="Invitation link" className="mt-2 block w-full rounded border border-aurora-400/30 bg-night-950 px-2 py-1 font-mono text-sm text-mist-100" onFocus={(event) => event.currentTarget.select()} />
+            <input readOnly value={result.link} aria-label={m.teamr_invitation_link()} className="mt-2 block w-full rounded border border-aurora-400/30 bg-night-950 px-2 py-1 font-mono text-sm text-mist-100" onFocus={(event) => event.currentTarget.select()} />
           ) : null}
         </Notice>
       ) : null}
       {error && error.intent !== "invite" ? <ErrorAlert>{error.error}</ErrorAlert> : null}
       <section aria-labelledby="invite-heading" className="space-y-3">
-        <h2 id="invite-heading" className="font-display text-2xl text-mist-100">Invite</h2>
+        <h2 id="invite-heading" className="font-display text-2xl text-mist-100">{m.teamr_invite()}</h2>
         <Card className="space-y-4 p-4">
           <InviteForm error={error?.intent === "invite" ? error.error : null} />
           <OpenInvitations invitations={invitations} />
         </Card>
       </section>
       <section aria-labelledby="members-heading" className="space-y-3">
-        <h2 id="members-heading" className="font-display text-2xl text-mist-100">Members</h2>
+        <h2 id="members-heading" className="font-display text-2xl text-mist-100">{m.teamr_members()}</h2>
         <ul className="space-y-3">
           {team.map((member) => (
             <li key={member.id}>
@@ -163,19 +163,19 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
         </ul>
       </section>
       <section aria-labelledby="security-heading" className="space-y-3">
-        <h2 id="security-heading" className="font-display text-2xl text-mist-100">Require two-factor</h2>
+        <h2 id="security-heading" className="font-display text-2xl text-mist-100">{m.teamr_require_2fa()}</h2>
         <Card className="p-4">
           <TwoFactorPolicyForm required={policies} />
         </Card>
       </section>
       <section aria-labelledby="vrchat-invites-heading" className="space-y-3">
-        <h2 id="vrchat-invites-heading" className="font-display text-2xl text-mist-100">Invites from event approvals</h2>
+        <h2 id="vrchat-invites-heading" className="font-display text-2xl text-mist-100">{m.teamr_invites_heading()}</h2>
         <Card className="p-4">
           <EventInvitesForm allowed={settings.eventApprovalInvites} active={membershipActions} />
         </Card>
       </section>
       <section aria-labelledby="history-heading" className="space-y-3">
-        <h2 id="history-heading" className="font-display text-2xl text-mist-100">Team history</h2>
+        <h2 id="history-heading" className="font-display text-2xl text-mist-100">{m.team_history()}</h2>
         <TeamHistory entries={history} />
       </section>
     </div>
