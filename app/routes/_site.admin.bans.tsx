@@ -13,6 +13,7 @@ import { decideServices, type Decider } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.bans";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -25,29 +26,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const byBan: Record<string, { target: string; status: string; text: string }[]> = {};
     // VRChat's first, then Discord's, whatever order they were written in.
     for (const job of jobs.toSorted((a, b) => (a.target === b.target ? 0 : a.target === "vrchat_ban" ? -1 : 1))) {
-      const text = job.status === "delivered" ? (job.result ?? "Done") : job.status === "failed" ? `Failed: ${job.lastError ?? "unknown"}` : BAN_TEXTS.waiting(job.target);
+      const text = job.status === "delivered" ? (job.result ?? m.bansr_done()) : job.status === "failed" ? m.bansr_failed({ reason: job.lastError ?? m.bansr_unknown() }) : BAN_TEXTS.waiting(job.target);
       (byBan[job.sourceId] ??= []).push({ target: job.target, status: job.status, text });
     }
     return { ...base, rejectBanned: settings.rejectBanned, bans, jobs: byBan };
   } catch (error) {
     log.error("failed to load the bans", { error });
-    return data({ ...base, error: "The ban list could not be loaded just now." }, { status: 503 });
+    return data({ ...base, error: m.bansr_load_failed() }, { status: 503 });
   }
 }
 
 const BanSchema = z.object({
   account: z.string().trim().max(500),
   discord: z.string().trim().max(100),
-  reason: z.string().trim().min(1, { error: "Give the reason: the team reads it later, and Discord's audit log keeps it." }).max(1_000),
+  reason: z.string().trim().min(1, { error: () => m.bansr_give_reason() }).max(1_000),
 });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "bans");
   const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.bansr_form_unreadable() }, { status: 400 });
   if (form.get("intent") === "reject-banned") {
-    if (!allows(viewer.role, "bans.settings")) return data({ error: "Only the owner chooses this." }, { status: 403 });
+    if (!allows(viewer.role, "bans.settings")) return data({ error: m.bans_owner_only() }, { status: 403 });
     const reject = form.get("rejectBanned") === "on";
     await setRejectBanned(app.db, reject, { id: viewer.id, username: viewer.username });
     return { ok: true as const, message: reject ? BAN_TEXTS.rejecting : BAN_TEXTS.flagging };
@@ -65,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (account && !vrchatUserId) return data({ error: BAN_TEXTS.vrchatHint }, { status: 400 });
       const discordUserId = discord ? discordUserIdFrom(discord) : null;
       if (discord && !discordUserId) return data({ error: BAN_TEXTS.discordHint }, { status: 400 });
-      let displayName = discordUserId ? `Discord user ${discordUserId}` : "";
+      let displayName = discordUserId ? m.bansr_discord_user({ id: discordUserId }) : "";
       if (vrchatUserId) {
         if (!app.vrchat.membership) return data({ error: "VRChat is not configured on this site: ban by Discord account only." }, { status: 409 });
         const user = await app.vrchat.membership.describeUser(vrchatUserId).catch(() => undefined);
@@ -85,17 +86,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!id.success) return data({ error: BAN_TEXTS.notInForce }, { status: 400 });
       const lifted = await unbanPerson(services, id.data, decider);
       if (!lifted) return data({ error: BAN_TEXTS.notInForce }, { status: 409 });
-      return { ok: true as const, message: `${lifted.displayName} is no longer banned.` };
+      return { ok: true as const, message: m.bansr_no_longer({ name: lifted.displayName }) };
     }
   } catch (error) {
     log.error("failed to change a ban", { error });
-    return data({ error: "The ban could not be saved just now." }, { status: 503 });
+    return data({ error: m.bansr_not_saved() }, { status: 503 });
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }
 
 export function meta() {
-  return [{ title: "Bans · The Sanctum" }];
+  return [{ title: m.bansr_title() }];
 }
 
 export default function BansPage({ loaderData }: Route.ComponentProps) {
@@ -103,12 +104,12 @@ export default function BansPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="font-display text-4xl text-mist-100">Bans</h1>
-        <p className="mt-2 max-w-2xl text-mist-300">{BANS_INTRO}</p>
+        <h1 className="font-display text-4xl text-mist-100">{m.bansr_heading()}</h1>
+        <p className="mt-2 max-w-2xl text-mist-300">{BANS_INTRO()}</p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       <RejectBannedSetting rejectBanned={rejectBanned} mayChoose={mayChoose} />
-      {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">Owners and admins ban and unban; the whole team sees the list.</p>}
+      {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">{m.bansr_who_bans()}</p>}
       <BanList bans={bans} jobs={jobs} mayBan={mayBan} files={files} />
     </div>
   );

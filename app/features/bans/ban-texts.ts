@@ -1,9 +1,11 @@
-/** How a ban reads, on the Bans page and on a banned person's cards. */
+/** How a ban reads, on the Bans page and on a banned person's cards, in the page's language. */
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
 
 export function dateText(iso: string) {
-  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  return new Date(iso).toLocaleDateString(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 }
 
 /** 'Banned on DATE by X: reason'. */
 export const bannedLine = (ban: { bannedAt: string; bannedBy: string | null; reason: string | null }) =>
-  `Banned on ${dateText(ban.bannedAt)} by ${ban.bannedBy ?? "VRChat"}${ban.reason ? `: ${ban.reason}` : ""}`;
+  m.bans_banned_line({ date: dateText(ban.bannedAt), by: ban.bannedBy ?? m.bans_vrchat(), reason: ban.reason ? m.bans_reason_suffix({ reason: ban.reason }) : "" });

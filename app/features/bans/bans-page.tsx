@@ -10,23 +10,34 @@ import { VRCHAT_ACCOUNT_HINT } from "~/utils/account-hints";
 import { bannedLine, dateText } from "./ban-texts";
 import type { Ban } from "./bans.server";
 import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { personPath } from "~/utils/person-key";
 
-export const BANS_INTRO =
-  "The group's one ban list: the bans VRChat has (read about every ten minutes) and those made here, which Dwell sends to VRChat and, when their Discord account is known, to the Discord server. A ban also rejects the person's open applications.";
+export const BANS_INTRO = m.bans_intro;
 
-const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
+/** What the Bans page says, in the page's language (read when said). */
 export const BAN_TEXTS = {
-  nobody: "Give their VRChat profile link or user id, their Discord user id, or both.",
+  get nobody() {
+    return m.bans_nobody();
+  },
   vrchatHint: VRCHAT_ACCOUNT_HINT,
-  discordHint: "Paste their Discord user id (Discord: User Settings → Advanced → Developer Mode, then Copy User ID).",
-  notInForce: "This ban is not in force: it was lifted already, or it is not in the list.",
-  already: (ban: Pick<Ban, "displayName" | "bannedAt" | "bannedBy">) => `${ban.displayName} is already banned (on ${dateText(ban.bannedAt)} by ${ban.bannedBy ?? "VRChat"}). Nothing was changed.`,
-  banned: (name: string, rejected: number) => `${name} is banned.${rejected > 0 ? ` ${count(rejected, "open application was", "open applications were")} rejected.` : ""}`,
-  rejecting: "A banned person's new applications are now rejected as they arrive.",
-  flagging: "A banned person's new applications now wait for staff, flagged.",
-  waiting: (target: string) => (target === "vrchat_ban" ? "Waiting to be sent to VRChat" : "Waiting to be sent to Discord"),
+  get discordHint() {
+    return m.bans_discord_hint();
+  },
+  get notInForce() {
+    return m.bans_not_in_force();
+  },
+  already: (ban: Pick<Ban, "displayName" | "bannedAt" | "bannedBy">) => m.bans_already({ name: ban.displayName, date: dateText(ban.bannedAt), by: ban.bannedBy ?? m.bans_vrchat() }),
+  banned: (name: string, rejected: number) =>
+    m.bans_banned({ name }) + (rejected === 0 ? "" : rejected === 1 ? m.bans_rejected_one() : m.bans_rejected({ count: formatCount(rejected) })),
+  get rejecting() {
+    return m.bans_rejecting();
+  },
+  get flagging() {
+    return m.bans_flagging();
+  },
+  waiting: (target: string) => (target === "vrchat_ban" ? m.bans_waiting_vrchat() : m.bans_waiting_discord()),
 };
 
 
@@ -43,14 +54,14 @@ export function RejectBannedSetting({ rejectBanned, mayChoose }: { rejectBanned:
         <input type="hidden" name="intent" value="reject-banned" />
         <label className="flex flex-1 basis-72 items-center gap-3 text-sm text-mist-100">
           <input type="checkbox" name="rejectBanned" checked={checked} disabled={!mayChoose} onChange={(event) => setChecked(event.target.checked)} className="size-5 accent-ember-400" />
-          Reject a banned person's new applications as they arrive (otherwise their card says who banned them, when and why)
+          {m.bans_reject_label()}
         </label>
         {mayChoose ? (
           <Button type="submit" size="sm" disabled={fetcher.state !== "idle"}>
-            Save
+            {m.bans_save()}
           </Button>
         ) : (
-          <p className="text-xs text-mist-400">Only the owner chooses this.</p>
+          <p className="text-xs text-mist-400">{m.bans_owner_only()}</p>
         )}
       </fetcher.Form>
     </Card>
@@ -71,7 +82,7 @@ export function BanForm() {
   }
   return (
     <Card className="p-5">
-      <h2 className="font-display text-2xl text-mist-100">Ban someone</h2>
+      <h2 className="font-display text-2xl text-mist-100">{m.bans_ban_someone()}</h2>
       {fetcher.data?.error ? (
         <p role="alert" className="mt-2 text-sm text-red-300">
           {fetcher.data.error}
@@ -81,26 +92,26 @@ export function BanForm() {
         <input type="hidden" name="intent" value="ban" />
         <div className="space-y-1">
           <label htmlFor={`${id}-account`} className="block text-sm font-semibold text-mist-100">
-            VRChat profile link or user id
+            {m.bans_vrchat_account()}
           </label>
           <input id={`${id}-account`} name="account" maxLength={500} placeholder="https://vrchat.com/home/user/usr_…" className={fieldClass} />
         </div>
         <div className="space-y-1">
           <label htmlFor={`${id}-discord`} className="block text-sm font-semibold text-mist-100">
-            Discord user id (optional)
+            {m.bans_discord_optional()}
           </label>
           <input id={`${id}-discord`} name="discord" maxLength={100} inputMode="numeric" className={fieldClass} />
         </div>
         <div className="space-y-1 sm:col-span-2">
           <label htmlFor={`${id}-reason`} className="block text-sm font-semibold text-mist-100">
-            Reason
+            {m.bans_reason()}
           </label>
           <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={1000} required className={fieldClass} />
-          <p className="text-xs text-mist-400">Kept with the ban, shown on their future applications, and written in Discord's audit log.</p>
+          <p className="text-xs text-mist-400">{m.bans_reason_hint()}</p>
         </div>
         <div className="sm:col-span-2">
           <Button type="submit" variant="danger" disabled={fetcher.state !== "idle"}>
-            Ban
+            {m.bans_ban()}
           </Button>
         </div>
       </fetcher.Form>
@@ -114,14 +125,14 @@ function UnbanButton({ ban, unban, busy }: { ban: Ban; unban: (id: string) => vo
     <ConfirmDialog
       trigger={
         <Button type="button" size="sm" variant="outline" disabled={busy}>
-          Unban
+          {m.bans_unban()}
         </Button>
       }
-      title={`Unban ${ban.displayName}?`}
-      description="The ban is lifted in VRChat and, when it was made there, in Discord. They may ask to join again."
+      title={m.bans_unban_title({ name: ban.displayName })}
+      description={m.bans_unban_text()}
       action={
         <Button type="button" variant="danger" onClick={() => unban(ban.id)}>
-          Unban
+          {m.bans_unban()}
         </Button>
       }
     />
@@ -133,14 +144,14 @@ export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jo
   const fetcher = useFetcher<Result>();
   useOutcomeToast(fetcher);
   const unban = (id: string) => void fetcher.submit({ intent: "unban", id }, { method: "post" });
-  if (bans.length === 0) return <EmptyState title="Nobody is banned" description="Bans made here or in VRChat show in this list." />;
+  if (bans.length === 0) return <EmptyState title={m.bans_nobody_banned()} description={m.bans_nobody_banned_hint()} />;
   const inForce = bans.filter((ban) => !ban.liftedAt).length;
   return (
     <section aria-labelledby="bans-heading" className="space-y-3">
       <h2 id="bans-heading" className="font-display text-2xl text-mist-100">
-        In force ({inForce.toLocaleString("en-US")})
+        {m.bans_in_force({ count: formatCount(inForce) })}
       </h2>
-      <ul className="space-y-3" aria-label="Bans">
+      <ul className="space-y-3" aria-label={m.bans_list()}>
         {bans.map((ban) => (
           <li key={ban.id}>
             <Card className="flex flex-wrap items-start gap-3 p-4">
@@ -153,10 +164,10 @@ export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jo
                   ) : (
                     ban.displayName
                   )}{" "}
-                  {ban.liftedAt ? <Badge tone="muted">Lifted</Badge> : <Badge tone="danger">Banned</Badge>}
+                  {ban.liftedAt ? <Badge tone="muted">{m.bans_lifted()}</Badge> : <Badge tone="danger">{m.bans_banned_badge()}</Badge>}
                   {files ? (
                     <Link to={personPath(ban)!} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline">
-                      Person's file
+                      {m.review_person_file()}
                     </Link>
                   ) : null}
                 </h3>
@@ -164,11 +175,11 @@ export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jo
                   {bannedLine(ban)}
                 </p>
                 <p className="text-xs text-mist-400">
-                  {[ban.vrchatUserId ? `VRChat ${ban.vrchatUserId}` : null, ban.discordUserId ? `Discord ${ban.discordUserId}` : null, ban.source === "vrchat" ? "Found on VRChat's ban list" : null]
+                  {[ban.vrchatUserId ? `VRChat ${ban.vrchatUserId}` : null, ban.discordUserId ? `Discord ${ban.discordUserId}` : null, ban.source === "vrchat" ? m.bans_found_on_vrchat() : null]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>
-                {ban.liftedAt ? <p className="text-sm text-mist-300">{`Lifted on ${dateText(ban.liftedAt)} by ${ban.liftedBy ?? "staff"}`}</p> : null}
+                {ban.liftedAt ? <p className="text-sm text-mist-300">{m.bans_lifted_on({ date: dateText(ban.liftedAt), by: ban.liftedBy ?? m.bans_staff() })}</p> : null}
                 {(jobs[ban.id] ?? []).map((job, i) => (
                   <p key={i} data-testid="ban-action" className={job.status === "failed" ? "text-sm text-red-300" : "text-sm text-mist-300"}>
                     {job.text}
