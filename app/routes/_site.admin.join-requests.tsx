@@ -13,6 +13,7 @@ import { decideServices, type Decider } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.join-requests";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -36,44 +37,44 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const jobs = await listJobsFor(db, requests.filter((request) => request.decision).map((request) => request.id), ["vrchat_membership"]);
     // The latest job of each: sent (with what VRChat said), waiting, or failed.
     const actions = Object.fromEntries(
-      jobs.map((job) => [job.sourceId, { status: job.status, text: job.status === "delivered" ? (job.result ?? "Done") : job.status === "failed" ? `Failed: ${job.lastError ?? "unknown"}` : "Waiting to be sent to VRChat" }]),
+      jobs.map((job) => [job.sourceId, { status: job.status, text: job.status === "delivered" ? (job.result ?? m.bansr_done()) : job.status === "failed" ? m.bansr_failed({ reason: job.lastError ?? m.bansr_unknown() }) : m.jrr_waiting_vrchat() }]),
     );
     return { ...base, byRules: settings.joinRequestsByRules, requests, actions };
   } catch (error) {
     log.error("failed to load the join requests", { error });
-    return data({ ...base, error: "The join requests could not be loaded just now." }, { status: 503 });
+    return data({ ...base, error: m.jrr_load_failed() }, { status: 503 });
   }
 }
 
 const DecideSchema = z.object({
-  decision: z.enum(["accept", "reject", "block"], { error: "Choose accept, reject, or reject and block." }),
-  ids: z.array(z.uuid()).min(1, { error: "Select at least one join request first." }).max(500),
+  decision: z.enum(["accept", "reject", "block"], { error: () => m.jrr_choose() }),
+  ids: z.array(z.uuid()).min(1, { error: () => m.jrr_select_one() }).max(500),
 });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "group.review");
   const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.bansr_form_unreadable() }, { status: 400 });
   const intent = form.get("intent");
   try {
     if (intent === "rules") {
-      if (!allows(viewer.role, "join-requests.rules")) return data({ error: "Only the owner chooses what happens to join requests." }, { status: 403 });
+      if (!allows(viewer.role, "join-requests.rules")) return data({ error: m.jrr_owner_only() }, { status: 403 });
       const byRules = form.get("handling") === "rules";
       await chooseJoinRequestHandling(app.db, byRules, { id: viewer.id, username: viewer.username }, new Date());
-      return { ok: true as const, message: byRules ? "The screening rules now decide join requests that come without an application." : "Join requests without an application are left for staff." };
+      return { ok: true as const, message: byRules ? m.jrr_rules_on() : m.jrr_rules_off() };
     }
     if (intent === "ban") {
-      if (!allows(viewer.role, "bans")) return data({ error: "Owners and admins ban; reviewers and hosts see bans." }, { status: 403 });
+      if (!allows(viewer.role, "bans")) return data({ error: m.apps_bans_owners() }, { status: 403 });
       const id = z.uuid().safeParse(form.get("id"));
-      const reason = z.string().trim().min(1, { error: "Give the reason: the team reads it later." }).max(1_000).safeParse(form.get("reason") ?? "");
+      const reason = z.string().trim().min(1, { error: () => m.apps_ban_reason() }).max(1_000).safeParse(form.get("reason") ?? "");
       if (!reason.success) return data({ error: reason.error.issues[0]!.message }, { status: 400 });
       const request = id.success ? await joinRequestSubject(app.db, id.data) : null;
-      if (!request) return data({ error: "This join request is no longer in the list." }, { status: 404 });
+      if (!request) return data({ error: m.jrr_gone() }, { status: 404 });
       const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
       const banned = await banPerson(decideServices(app), { vrchatUserId: request.userId, discordUserId: null, displayName: request.displayName }, reason.data, decider);
-      if (banned.kind === "already") return data({ error: `${request.displayName} is already banned. Nothing was changed.` }, { status: 409 });
-      return { ok: true as const, message: `${request.displayName} is banned.` };
+      if (banned.kind === "already") return data({ error: m.jrr_already_banned({ name: request.displayName }) }, { status: 409 });
+      return { ok: true as const, message: m.bans_banned({ name: request.displayName }) };
     }
     if (intent === "decide") {
       const parsed = DecideSchema.safeParse({ decision: form.get("decision"), ids: form.getAll("ids") });
@@ -90,13 +91,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     log.error("failed to decide join requests", { error });
-    return data({ error: "The join requests could not be answered just now." }, { status: 503 });
+    return data({ error: m.jrr_failed() }, { status: 503 });
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }
 
 export function meta() {
-  return [{ title: "Join Requests · The Sanctum" }];
+  return [{ title: m.jrr_title() }];
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
@@ -104,8 +105,8 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="font-display text-4xl text-mist-100">Join Requests</h1>
-        <p className="mt-2 max-w-2xl text-mist-300">{JOIN_REQUESTS_INTRO}</p>
+        <h1 className="font-display text-4xl text-mist-100">{m.jrr_heading()}</h1>
+        <p className="mt-2 max-w-2xl text-mist-300">{JOIN_REQUESTS_INTRO()}</p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       {!configured ? (

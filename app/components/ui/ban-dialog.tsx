@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { m } from "~/paraglide/messages";
 import { Button } from "./button";
 import { ConfirmDialog } from "./confirm-dialog";
 import { fieldClass } from "./field";
@@ -10,20 +11,20 @@ export function BanDialog({ name, busy, onBan }: { name: string; busy: boolean; 
   return (
     <ConfirmDialog
       trigger={
-        <Button type="button" size="sm" variant="danger" disabled={busy} aria-label={`Ban ${name}`}>
-          Ban
+        <Button type="button" size="sm" variant="danger" disabled={busy} aria-label={m.ban_dialog_label({ name })}>
+          {m.bans_ban()}
         </Button>
       }
-      title={`Ban ${name}?`}
-      description="They are banned in VRChat and, when their Discord account is known, in the Discord server; their open applications are rejected."
+      title={m.ban_dialog_title({ name })}
+      description={m.ban_dialog_text()}
       action={
         <div className="flex w-full flex-col gap-2">
           <label htmlFor={id} className="text-sm font-semibold text-mist-100">
-            Reason
+            {m.bans_reason()}
           </label>
           <textarea id={id} rows={2} maxLength={1000} value={reason} onChange={(event) => setReason(event.target.value)} className={fieldClass} />
           <Button type="button" variant="danger" disabled={busy || reason.trim() === ""} onClick={() => onBan(reason.trim())} className="self-end">
-            Ban
+            {m.bans_ban()}
           </Button>
         </div>
       }

@@ -8,14 +8,15 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { TRUST_RANK_LABEL } from "~/utils/vrchat-account";
 import type { JoinRequestView } from "./join-requests.server";
 import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
+import { m } from "~/paraglide/messages";
+import { formatCount, intlLocale } from "~/utils/language";
 import { personPath } from "~/utils/person-key";
 
-export const JOIN_REQUESTS_INTRO =
-  "People who pressed 'Request to join' in VRChat, read from VRChat about once a minute. VRChat gives no way to message them, so Dwell cannot point them to the form: link the site's /apply page in the group's VRChat description.";
+export const JOIN_REQUESTS_INTRO = m.jr_intro;
 
 type Result = { ok?: boolean; error?: string; message?: string };
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const dateText = (iso: string) => new Date(iso).toLocaleDateString(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
 /** 'Leave it for staff' or 'Apply the screening rules': the owner's choice, shown to everyone. */
 export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; mayChoose: boolean }) {
@@ -27,10 +28,10 @@ export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; 
       <fetcher.Form method="post" className="space-y-3">
         <input type="hidden" name="intent" value="rules" />
         <fieldset className="space-y-2" disabled={!mayChoose}>
-          <legend className="text-sm font-semibold text-mist-100">A join request with no application</legend>
+          <legend className="text-sm font-semibold text-mist-100">{m.jr_no_application()}</legend>
           {[
-            ["staff", "Leave it for staff"],
-            ["rules", "Apply the screening rules"],
+            ["staff", m.jr_for_staff()],
+            ["rules", m.jr_apply_rules()],
           ].map(([value, label]) => (
             <label key={value} className="flex items-center gap-3 text-sm text-mist-100">
               <input type="radio" name="handling" value={value} checked={choice === value} onChange={() => setChoice(value!)} className="size-4 accent-ember-400" />
@@ -38,16 +39,15 @@ export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; 
             </label>
           ))}
           <p className="text-xs text-mist-400">
-            With the rules, the first of the group form's rules that holds accepts or rejects the request in VRChat; the rest stay for staff. Either way, each request
-            shows what the rules say.
+            {m.jr_rules_hint()}
           </p>
         </fieldset>
         {mayChoose ? (
           <Button type="submit" size="sm" disabled={fetcher.state !== "idle"}>
-            Save
+            {m.bans_save()}
           </Button>
         ) : (
-          <p className="text-xs text-mist-400">Only the owner chooses this.</p>
+          <p className="text-xs text-mist-400">{m.bans_owner_only()}</p>
         )}
       </fetcher.Form>
     </Card>
@@ -56,36 +56,40 @@ export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; 
 
 /** What the rules say of a request, or what became of it. */
 function stateOf(request: JoinRequestView): { tone: "live" | "danger" | "gold" | "muted"; text: string } | null {
-  if (request.decision === "accept") return { tone: "live", text: `Accepted by ${request.decidedBy}` };
-  if (request.decision === "reject") return { tone: "danger", text: `${request.block ? "Rejected and blocked" : "Rejected"} by ${request.decidedBy}` };
-  if (request.gone) return { tone: "muted", text: "No longer waiting in VRChat (answered or withdrawn there)" };
+  const who = request.decidedBy ?? "";
+  if (request.decision === "accept") return { tone: "live", text: m.jr_accepted_by({ who }) };
+  if (request.decision === "reject") return { tone: "danger", text: request.block ? m.jr_rejected_blocked_by({ who }) : m.jr_rejected_by({ who }) };
+  if (request.gone) return { tone: "muted", text: m.jr_gone() };
   const screening = request.screening;
   if (!screening) return null;
-  if (screening.state === "waiting") return { tone: "gold", text: "Screening waits for VRChat" };
-  if (screening.state !== "done") return { tone: "muted", text: "Being screened" };
+  if (screening.state === "waiting") return { tone: "gold", text: m.card_screening_waits() };
+  if (screening.state !== "done") return { tone: "muted", text: m.jr_being_screened() };
   if (screening.flag) return { tone: "gold", text: screening.flag };
-  if (screening.ruleName && screening.outcome === "approve") return { tone: "muted", text: `Rule "${screening.ruleName}" would accept` };
-  if (screening.ruleName && screening.outcome === "reject") return { tone: "muted", text: `Rule "${screening.ruleName}" would reject` };
-  return { tone: "muted", text: "No rule holds: for staff" };
+  if (screening.ruleName && screening.outcome === "approve") return { tone: "muted", text: m.jr_rule_accept({ rule: screening.ruleName }) };
+  if (screening.ruleName && screening.outcome === "reject") return { tone: "muted", text: m.jr_rule_reject({ rule: screening.ruleName }) };
+  return { tone: "muted", text: m.jr_no_rule() };
 }
 
 function Facts({ request }: { request: JoinRequestView }) {
   const facts = request.facts;
-  if (!facts) return <p className="text-sm text-mist-400">Not read from VRChat yet.</p>;
+  if (!facts) return <p className="text-sm text-mist-400">{m.jr_not_read()}</p>;
   const age = request.accountAgeDays;
   return (
     <p className="flex flex-wrap gap-x-3 gap-y-1 text-sm text-mist-300">
       <span>{TRUST_RANK_LABEL[facts.trustRank]}</span>
-      <span>{age === null ? "Account age unknown" : `Account ${age.toLocaleString("en-US")} days old`}</span>
-      <span>{facts.shows18 ? "Shows 18+" : "18+ not shown"}</span>
+      <span>{age === null ? m.jr_age_unknown() : m.jr_age({ days: formatCount(age) })}</span>
+      <span>{facts.shows18 ? m.jr_shows_18() : m.jr_no_18()}</span>
     </p>
   );
 }
 
+/** A group application's status, as the review shows it. */
+const APPLICATION_STATUS = { pending: m.status_label_pending, approved: m.status_label_approved, rejected: m.status_label_rejected } as const;
+
 const DECISIONS = [
-  ["accept", "Accept", "primary"],
-  ["reject", "Reject", "outline"],
-  ["block", "Reject and block", "danger"],
+  ["accept", m.jr_accept, "primary"],
+  ["reject", m.jr_reject, "outline"],
+  ["block", m.jr_block, "danger"],
 ] as const;
 
 /** The requests waiting (oldest first), then those answered in the last week; each decided alone or with others. */
@@ -110,7 +114,7 @@ export function JoinRequestList({
   const id = useId();
   const open = requests.filter((request) => !request.gone && !request.decision);
   const busy = fetcher.state !== "idle";
-  if (requests.length === 0) return <EmptyState title="No join requests" description="Nobody is waiting to join in VRChat. New requests show here within about a minute." />;
+  if (requests.length === 0) return <EmptyState title={m.jr_none()} description={m.jr_none_hint()} />;
   const decide = (decision: string, ids: string[]) => {
     const form = new FormData();
     form.set("intent", "decide");
@@ -123,10 +127,10 @@ export function JoinRequestList({
     <section aria-labelledby={`${id}-heading`} className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
         <h2 id={`${id}-heading`} className="font-display text-2xl text-mist-100">
-          Waiting ({open.length.toLocaleString("en-US")})
+          {m.jr_waiting({ count: formatCount(open.length) })}
         </h2>
         {acts && open.length > 0 ? (
-          <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Selected join requests">
+          <div className="flex flex-wrap items-center gap-2" role="group" aria-label={m.jr_selected_group()}>
             <label className="flex items-center gap-2 text-sm text-mist-200">
               <input
                 type="checkbox"
@@ -134,17 +138,17 @@ export function JoinRequestList({
                 onChange={(event) => setSelected(event.target.checked ? open.map((request) => request.id) : [])}
                 className="size-4 accent-ember-400"
               />
-              Select all waiting
+              {m.jr_select_all()}
             </label>
             {DECISIONS.map(([decision, label, variant]) => (
               <Button key={decision} type="button" size="sm" variant={variant} disabled={busy || selected.length === 0} onClick={() => decide(decision, selected)}>
-                {label} selected ({selected.length.toLocaleString("en-US")})
+                {m.jr_selected_button({ label: label(), count: formatCount(selected.length) })}
               </Button>
             ))}
           </div>
         ) : null}
       </div>
-      <ul className="space-y-3" aria-label="Join requests">
+      <ul className="space-y-3" aria-label={m.jr_list()}>
         {requests.map((request) => {
           const state = stateOf(request);
           const waiting = !request.gone && !request.decision;
@@ -154,7 +158,7 @@ export function JoinRequestList({
                 {acts && waiting ? (
                   <input
                     type="checkbox"
-                    aria-label={`Select ${request.displayName}`}
+                    aria-label={m.jr_select({ name: request.displayName })}
                     checked={selected.includes(request.id)}
                     onChange={(event) => setSelected((now) => (event.target.checked ? [...now, request.id] : now.filter((one) => one !== request.id)))}
                     className="mt-1 size-4 accent-ember-400"
@@ -172,21 +176,21 @@ export function JoinRequestList({
                     </a>
                     {files ? (
                       <Link to={personPath({ vrchatUserId: request.userId })!} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline">
-                        Person's file
+                        {m.review_person_file()}
                       </Link>
                     ) : null}
                   </h3>
                   <Facts request={request} />
-                  <p className="text-xs text-mist-400">{request.requestedAt ? `Asked on ${dateText(request.requestedAt)}` : "When they asked is not known"}</p>
+                  <p className="text-xs text-mist-400">{request.requestedAt ? m.jr_asked_on({ date: dateText(request.requestedAt) }) : m.jr_asked_unknown()}</p>
                   {request.application ? (
                     <p className="text-sm text-mist-200">
-                      Applied on the site:{" "}
+                      {m.jr_applied()}
                       <Link to={`${href("/admin/applications")}?${new URLSearchParams({ q: request.application.name, status: "all" })}`} className="text-aurora-300 underline-offset-2 hover:underline">
-                        {request.application.status === "pending" ? "Pending" : request.application.status[0]!.toUpperCase() + request.application.status.slice(1)}
+                        {APPLICATION_STATUS[request.application.status as keyof typeof APPLICATION_STATUS]?.() ?? request.application.status}
                       </Link>
                     </p>
                   ) : (
-                    <p className="text-sm text-mist-400">No application on the site.</p>
+                    <p className="text-sm text-mist-400">{m.jr_no_site_application()}</p>
                   )}
                   {state ? (
                     <p data-testid="join-request-state">
@@ -195,15 +199,15 @@ export function JoinRequestList({
                   ) : null}
                   {actions[request.id] ? (
                     <p data-testid="join-request-action" className={actions[request.id]!.status === "failed" ? "text-sm text-red-300" : "text-sm text-mist-300"}>
-                      In VRChat: {actions[request.id]!.text}
+                      {m.jr_in_vrchat({ text: actions[request.id]!.text })}
                     </p>
                   ) : null}
                 </div>
                 {acts && waiting ? (
-                  <div className="flex flex-wrap gap-2" role="group" aria-label={`Answer ${request.displayName}`}>
+                  <div className="flex flex-wrap gap-2" role="group" aria-label={m.jr_answer({ name: request.displayName })}>
                     {DECISIONS.map(([decision, label, variant]) => (
                       <Button key={decision} type="button" size="sm" variant={variant} disabled={busy} onClick={() => decide(decision, [request.id])}>
-                        {label}
+                        {label()}
                       </Button>
                     ))}
                   </div>

@@ -1,4 +1,6 @@
 /** What staff read of their decisions on join requests, in the Sanctum and from its flows. */
+import { m } from "~/paraglide/messages";
+import { formatCount, sentenceGap } from "~/utils/language";
 
 export interface JoinRequestOutcome {
   /** Decided now: answered in VRChat (or through their application). */
@@ -11,21 +13,30 @@ export interface JoinRequestOutcome {
   needsProof: number;
 }
 
-const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const said = (n: number, one: () => string, many: (inputs: { count: string }) => string) => (n === 1 ? one() : many({ count: formatCount(n) }));
 
+/** In the page's language (read when said). */
 export const JOIN_REQUEST_TEXTS = {
-  notRead: "Dwell does not read the group's join requests on this site (VRCHAT_READ_JOIN_REQUESTS is false): the list stays as it was last read.",
-  noActions: "Dwell does not act in VRChat on this site (VRCHAT_MEMBERSHIP_ACTIONS is off): answer join requests in VRChat.",
-  nothing: "Nothing was changed: these join requests were decided already, or are no longer waiting in VRChat.",
-  needsProof: "Nothing was changed: their application can be approved only once they have proven their VRChat account.",
+  get notRead() {
+    return m.jr_not_read_setting();
+  },
+  get noActions() {
+    return m.jr_no_actions();
+  },
+  get nothing() {
+    return m.jr_nothing();
+  },
+  get needsProof() {
+    return m.jr_needs_proof();
+  },
   done: (outcome: JoinRequestOutcome) =>
     [
-      `${count(outcome.decided, "join request", "join requests")} answered in VRChat.`,
-      outcome.throughApplication > 0 ? `${count(outcome.throughApplication, "was", "were")} decided with the application they sent on the site.` : "",
-      outcome.unchanged > 0 ? `${count(outcome.unchanged, "was", "were")} decided already or no longer waiting.` : "",
-      outcome.needsProof > 0 ? `${count(outcome.needsProof, "waits", "wait")} for a proven VRChat account.` : "",
+      said(outcome.decided, m.jr_done_one, m.jr_done),
+      outcome.throughApplication > 0 ? said(outcome.throughApplication, m.jr_through_one, m.jr_through) : "",
+      outcome.unchanged > 0 ? said(outcome.unchanged, m.jr_unchanged_one, m.jr_unchanged) : "",
+      outcome.needsProof > 0 ? said(outcome.needsProof, m.jr_proof_waits_one, m.jr_proof_waits) : "",
     ]
       .filter(Boolean)
-      .join(" "),
+      .join(sentenceGap()),
 };
 
