@@ -14,6 +14,7 @@ import { decideServices, type Decider } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { allows } from "~/utils/roles";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.people.$key";
 
 /** VRChat's answer is awaited this long; the page itself never waits for it. */
@@ -86,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   if (!parsePersonKey(params.key)) return data({ error: PEOPLE_TEXTS.notFound }, { status: 404 });
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.bansr_form_unreadable() }, { status: 400 });
   const root = await resolvePersonKey(app.db, params.key);
   const by = { id: viewer.id, name: viewer.username };
   const now = new Date();
@@ -120,13 +121,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "ban":
       return banFromFile(app, root, form.get("reason"), { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role });
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }
 
 /** Bans each VRChat account the file holds (with its Discord account beside the first), or its Discord account alone. */
 async function banFromFile(app: AppContext, root: string, reasonField: FormDataEntryValue | null, decider: Decider & { role: Parameters<typeof allows>[0] }) {
-  if (!allows(decider.role, "bans")) return data({ error: "Owners and admins ban; reviewers and hosts see bans." }, { status: 403 });
-  const reason = z.string().trim().min(1, { error: "Give the reason: the team reads it later." }).max(1_000).safeParse(reasonField ?? "");
+  if (!allows(decider.role, "bans")) return data({ error: m.apps_bans_owners() }, { status: 403 });
+  const reason = z.string().trim().min(1, { error: () => m.apps_ban_reason() }).max(1_000).safeParse(reasonField ?? "");
   if (!reason.success) return data({ error: reason.error.issues[0]!.message }, { status: 400 });
   const file = await readPersonFile(app.db, root);
   const vrchat = file.keys.filter((key) => key.kind === "vrchat").map((key) => key.id);
@@ -147,12 +148,12 @@ async function banFromFile(app: AppContext, root: string, reasonField: FormDataE
     const outcome = await banPerson(decideServices(app), { ...person, displayName: name }, reason.data, decider);
     if (outcome.kind === "banned") banned += 1;
   }
-  if (banned === 0) return data({ error: `${name} is already banned. Nothing was changed.` }, { status: 409 });
+  if (banned === 0) return data({ error: m.jrr_already_banned({ name }) }, { status: 409 });
   return { ok: true as const, message: `${name} is banned.` };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.file.name ?? "Person"} · The Sanctum` }];
+  return [{ title: m.peopler_title({ name: loaderData?.file.name ?? m.peopler_person() }) }];
 }
 
 export default function PersonFilePage({ loaderData }: Route.ComponentProps) {

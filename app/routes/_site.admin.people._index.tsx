@@ -11,6 +11,7 @@ import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.people._index";
 
 const QuerySchema = z.object({ q: z.string().trim().max(200).catch(""), vrchat: z.literal("1").optional().catch(undefined) });
@@ -58,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function meta() {
-  return [{ title: "People · The Sanctum" }];
+  return [{ title: m.peopler_index_title() }];
 }
 
 export default function PeopleSearchPage({ loaderData }: Route.ComponentProps) {
@@ -66,12 +67,12 @@ export default function PeopleSearchPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="font-display text-4xl text-mist-100">People</h1>
+        <h1 className="font-display text-4xl text-mist-100">{m.peopler_heading()}</h1>
         <p className="mt-2 max-w-2xl text-mist-300">{PEOPLE_TEXTS.searchIntro}</p>
       </div>
       <PeopleSearchBox query={q} />
       {q ? (
-        <section aria-label="Found on the site" className="space-y-2" data-testid="people-found">
+        <section aria-label={m.peopler_found_site()} className="space-y-2" data-testid="people-found">
           {found.length === 0 ? <p className="text-sm text-mist-400">{PEOPLE_TEXTS.noneFound(q)}</p> : null}
           <ul className="space-y-2">
             {found.map((person) => (
@@ -98,8 +99,8 @@ export default function PeopleSearchPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       {vrchatError ? <p role="alert" className="text-sm text-ember-300">{vrchatError}</p> : null}
       {fromVRChat ? (
-        <section aria-label="Found in VRChat" className="space-y-2" data-testid="people-vrchat">
-          <h2 className="font-display text-2xl text-mist-100">In VRChat</h2>
+        <section aria-label={m.peopler_found_vrchat()} className="space-y-2" data-testid="people-vrchat">
+          <h2 className="font-display text-2xl text-mist-100">{m.peopler_in_vrchat()}</h2>
           {fromVRChat.length === 0 ? <p className="text-sm text-mist-400">{PEOPLE_TEXTS.vrchatNone(q)}</p> : null}
           <ul className="space-y-2">
             {fromVRChat.map((account) => (
@@ -109,7 +110,7 @@ export default function PeopleSearchPage({ loaderData }: Route.ComponentProps) {
                   <Link to={href("/admin/people/:key", { key: account.key })} className="font-semibold text-aurora-300 underline-offset-2 hover:underline">
                     {account.displayName}
                   </Link>
-                  <Badge tone={account.standing === "member" ? "live" : account.standing === "banned" ? "danger" : "muted"}>{STANDING_TEXT[account.standing]}</Badge>
+                  <Badge tone={account.standing === "member" ? "live" : account.standing === "banned" ? "danger" : "muted"}>{STANDING_TEXT[account.standing]()}</Badge>
                 </Card>
               </li>
             ))}

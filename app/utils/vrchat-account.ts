@@ -4,6 +4,7 @@
  * `ageVerificationStatus`, and its bio.
  */
 import { z } from "zod";
+import { m } from "~/paraglide/messages";
 import type { VRChatLinkWay } from "~/db/enums";
 
 export const TRUST_RANKS = ["visitor", "new_user", "user", "known_user", "trusted_user"] as const;
@@ -59,7 +60,7 @@ export function accountFactsOf(user: z.infer<typeof ScreenedUserSchema>): Accoun
 
 /** How an applicant's VRChat account was linked, as the card and the person's file say it. */
 export function linkedHowLabel(how: VRChatLinkWay, by: string | null): string {
-  if (how === "proven") return "Proven by bio code";
-  if (how === "name") return "Matched by name";
-  return by ? `Chosen by ${by}` : "Chosen by staff";
+  if (how === "proven") return m.linked_proven();
+  if (how === "name") return m.linked_name();
+  return by ? m.linked_chosen_by({ who: by }) : m.linked_chosen_staff();
 }

@@ -1,10 +1,12 @@
 /** What a person's file and the people search say. */
 import { m } from "~/paraglide/messages";
+import { formatCount, intlLocale } from "~/utils/language";
 import type { PersonKey } from "~/utils/person-key";
 
 /** A note on a person's file is at most this long. */
 export const NOTE_LIMIT = 2_000;
 
+/** What the people search and a person's file say, in the page's language (read when said). */
 export const PEOPLE_TEXTS = {
   get searchLabel() {
     return m.people_search_label();
@@ -12,58 +14,102 @@ export const PEOPLE_TEXTS = {
   get searchHint() {
     return m.people_search_label();
   },
-  searchIntro: "Everyone Dwell knows of: applicants, join requests and bans, by VRChat name or id, Discord handle or id.",
-  noneFound: (query: string) => `Dwell knows nobody matching "${query}".`,
-  searchVRChat: (query: string) => `Search VRChat for "${query}"`,
-  vrchatNone: (query: string) => `VRChat has no one named like "${query}".`,
-  vrchatNotConfigured: "VRChat is not configured on this site: only Dwell's own records are searched.",
-  vrchatDown: "VRChat could not be asked just now. Try again in a moment.",
-  notFound: "There is no such person's file.",
-  nothingYet: "Dwell has nothing on file for this person yet: no application, join request, ban or note.",
-  liveLoading: "Asking VRChat…",
-  liveNone: "VRChat has no user with this id.",
-  liveNotLinked: "No VRChat account is linked to this person: VRChat cannot be asked about them.",
-  noteAdded: "Note added.",
-  noteEmpty: "Write the note first.",
-  noteTooLong: (limit: number) => `A note is at most ${limit.toLocaleString("en-US")} characters.`,
-  mergeHint: "Paste the other file's address, a VRChat profile link or user id, or a Discord user id.",
-  mergeUnknown: "That names no person's file: paste the other file's address, a VRChat profile link or user id, or a Discord user id.",
-  mergeSame: "That is this file already.",
-  mergeBusy: "That file was merged a moment ago: reload the page.",
-  merged: "The two files are now one.",
-  splitNone: "That file is not merged into this one.",
-  split: "The file is on its own again.",
-  banNone: "No VRChat or Discord account is linked to this person: link one on their application first.",
-  mergeOnly: "Only owners and admins merge and split files.",
+  get searchIntro() {
+    return m.people_intro();
+  },
+  noneFound: (query: string) => m.people_none_found({ query }),
+  searchVRChat: (query: string) => m.people_search_vrchat({ query }),
+  vrchatNone: (query: string) => m.people_vrchat_none({ query }),
+  get vrchatNotConfigured() {
+    return m.people_vrchat_off();
+  },
+  get vrchatDown() {
+    return m.people_vrchat_down();
+  },
+  get notFound() {
+    return m.people_not_found();
+  },
+  get nothingYet() {
+    return m.people_nothing_yet();
+  },
+  get liveLoading() {
+    return m.people_live_loading();
+  },
+  get liveNone() {
+    return m.people_live_none();
+  },
+  get liveNotLinked() {
+    return m.people_live_not_linked();
+  },
+  get noteAdded() {
+    return m.people_note_added();
+  },
+  get noteEmpty() {
+    return m.people_note_empty();
+  },
+  noteTooLong: (limit: number) => m.people_note_too_long({ limit: formatCount(limit) }),
+  get mergeHint() {
+    return m.people_merge_hint();
+  },
+  get mergeUnknown() {
+    return m.people_merge_unknown();
+  },
+  get mergeSame() {
+    return m.people_merge_same();
+  },
+  get mergeBusy() {
+    return m.people_merge_busy();
+  },
+  get merged() {
+    return m.people_merged();
+  },
+  get splitNone() {
+    return m.people_split_none();
+  },
+  get split() {
+    return m.people_split();
+  },
+  get banNone() {
+    return m.people_ban_none();
+  },
+  get mergeOnly() {
+    return m.people_merge_only();
+  },
 };
 
 export const STANDING_TEXT = {
-  member: "Member of the group",
-  requested: "Asked to join the group",
-  invited: "Invited to the group",
-  banned: "Banned from the group",
-  blocked: "Has blocked the group",
-  none: "Not in the group",
+  member: m.standing_member,
+  requested: m.standing_requested,
+  invited: m.standing_invited,
+  banned: m.standing_banned,
+  blocked: m.standing_blocked,
+  none: m.standing_none,
 } as const;
 
-export const STATUS_LABEL = { pending: "Pending", approved: "Approved", rejected: "Rejected", waitlist: "Waitlisted", withdrawn: "Withdrawn" } as const;
+export const STATUS_LABEL = {
+  pending: m.status_label_pending,
+  approved: m.status_label_approved,
+  rejected: m.status_label_rejected,
+  waitlist: m.status_label_waitlist,
+  withdrawn: m.status_label_withdrawn,
+} as const;
 export const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora", withdrawn: "muted" } as const;
 
 export function keyText(key: PersonKey): string {
   if (key.kind === "vrchat") return `VRChat ${key.id}`;
   if (key.kind === "discord") return `Discord ${key.id}`;
-  return "An application naming no account";
+  return m.people_key_none();
 }
 
 /** What a screening made of an application or a join request, in a line. */
 export function screeningLine(screening: { ruleName: string | null; outcome: string | null; flag: string | null; state: string } | null): string | null {
   if (!screening) return null;
-  if (screening.state === "waiting") return "Screening waits for VRChat";
-  if (screening.state !== "done") return "Waiting to be screened";
-  if (screening.flag) return `Flagged by rule "${screening.ruleName ?? "?"}": ${screening.flag}`;
-  if (screening.ruleName && screening.outcome === "approve") return `Rule "${screening.ruleName}" approved`;
-  if (screening.ruleName && screening.outcome === "reject") return `Rule "${screening.ruleName}" rejected`;
-  return "No rule held: left for staff";
+  if (screening.state === "waiting") return m.people_screening_waits();
+  if (screening.state !== "done") return m.people_screening_pending();
+  if (screening.flag) return m.people_flagged({ rule: screening.ruleName ?? "?", flag: screening.flag });
+  if (screening.ruleName && screening.outcome === "approve") return m.people_rule_approved({ rule: screening.ruleName });
+  if (screening.ruleName && screening.outcome === "reject") return m.people_rule_rejected({ rule: screening.ruleName });
+  return m.people_no_rule();
 }
 
 export function historyLine(entry: { actorName: string; field: string; fromValue: string | null; toValue: string | null }): string {
@@ -71,27 +117,32 @@ export function historyLine(entry: { actorName: string; field: string; fromValue
     case "status":
       return `${entry.actorName}: ${entry.fromValue ?? "—"} → ${entry.toValue ?? "—"}`;
     case "vrchat":
-      return `${entry.actorName}: VRChat ${entry.toValue ?? "unlinked"}`;
+      return `${entry.actorName}: VRChat ${entry.toValue ?? m.people_unlinked()}`;
     case "discord":
-      return `${entry.actorName}: Discord ${entry.toValue ?? "unlinked"}`;
+      return `${entry.actorName}: Discord ${entry.toValue ?? m.people_unlinked()}`;
     case "attendance":
-      return `${entry.actorName}: ${entry.toValue === "attended" ? "Attended" : entry.toValue === "no_show" ? "No-show" : "attendance cleared"}`;
+      return `${entry.actorName}: ${entry.toValue === "attended" ? m.attendance_attended() : entry.toValue === "no_show" ? m.attendance_no_show() : m.people_attendance_cleared()}`;
     case "spam":
-      return `${entry.actorName}: ${entry.toValue === "yes" ? "marked as spam" : "unmarked as spam"}`;
+      return `${entry.actorName}: ${entry.toValue === "yes" ? m.card_marked_spam() : m.card_unmarked_spam()}`;
     default:
-      return `${entry.actorName}: ${entry.toValue ? "notes updated" : "notes cleared"}`;
+      return `${entry.actorName}: ${entry.toValue ? m.card_notes_updated() : m.card_notes_cleared()}`;
   }
 }
 
 /** One formatter for every date on a file: making one per date costs more than the rest of the page. */
-const DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-export const dateText = (iso: string) => DATE.format(new Date(iso));
+const DATES = new Map<string, Intl.DateTimeFormat>();
+export const dateText = (iso: string) => {
+  const locale = intlLocale();
+  let format = DATES.get(locale);
+  if (!format) DATES.set(locale, (format = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })));
+  return format.format(new Date(iso));
+};
 
 /** "5 years", "3 months", "12 days": how old an account is, from the day it joined. */
 export function ageText(joinedOn: string, now: Date): string {
   const days = Math.floor((now.getTime() - Date.parse(`${joinedOn}T00:00:00Z`)) / 86_400_000);
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (days >= 365) return plural(Math.floor(days / 365), "year");
-  if (days >= 60) return plural(Math.floor(days / 30), "month");
-  return plural(Math.max(0, days), "day");
+  const said = (n: number, one: () => string, many: (inputs: { count: string }) => string) => (n === 1 ? one() : many({ count: formatCount(n) }));
+  if (days >= 365) return said(Math.floor(days / 365), m.people_years_one, m.people_years);
+  if (days >= 60) return said(Math.floor(days / 30), m.people_months_one, m.people_months);
+  return said(Math.max(0, days), m.people_days_one, m.people_days);
 }

@@ -12,6 +12,7 @@ import { ageText, dateText, keyText, NOTE_LIMIT, PEOPLE_TEXTS, STANDING_TEXT } f
 import { parsePersonKey, type PersonKey } from "~/utils/person-key";
 import { Section } from "./person-file-parts";
 import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import type { MergeRecord, PersonNote } from "./people.server";
 
 /** What VRChat says of them now (see the route), or why it cannot be said. */
@@ -34,9 +35,9 @@ function LiveLine({ facts }: { facts: LiveFacts }) {
       {facts.thumbnailUrl ? <img src={facts.thumbnailUrl} alt="" className="size-14 rounded-xl object-cover" loading="lazy" /> : null}
       <span className="font-semibold text-mist-100">{facts.displayName}</span>
       <Badge tone="aurora">{TRUST_RANK_LABEL[facts.trustRank]}</Badge>
-      {facts.joinedOn ? <Badge tone="muted">Account {ageText(facts.joinedOn, new Date())} old</Badge> : null}
-      <Badge tone={facts.shows18 ? "live" : "muted"}>{facts.shows18 ? "18+" : "Not shown as 18+"}</Badge>
-      <Badge tone={facts.standing === "member" ? "live" : facts.standing === "banned" ? "danger" : "muted"}>{STANDING_TEXT[facts.standing]}</Badge>
+      {facts.joinedOn ? <Badge tone="muted">{m.people_account_age({ age: ageText(facts.joinedOn, new Date()) })}</Badge> : null}
+      <Badge tone={facts.shows18 ? "live" : "muted"}>{facts.shows18 ? "18+" : m.people_not_18()}</Badge>
+      <Badge tone={facts.standing === "member" ? "live" : facts.standing === "banned" ? "danger" : "muted"}>{STANDING_TEXT[facts.standing]()}</Badge>
     </div>
   );
 }
@@ -59,7 +60,7 @@ export function PersonHeader({
     <Card className="space-y-4 p-5">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">Person's file</p>
+          <p className="text-xs font-semibold tracking-[0.3em] text-aurora-300 uppercase">{m.people_file()}</p>
           <h1 className="font-display text-4xl break-words text-mist-100">{name}</h1>
         </div>
         {ban && !summary.banned ? <BanDialog name={ban.name} busy={fetcher.state !== "idle"} onBan={(reason) => void fetcher.submit({ intent: "ban", reason }, { method: "post" })} /> : null}
@@ -69,13 +70,13 @@ export function PersonHeader({
       </Suspense>
       <p className="flex flex-wrap gap-2 text-sm" data-testid="person-summary">
         <Badge tone="muted">
-          {summary.applications} {summary.applications === 1 ? "application" : "applications"}
+          {summary.applications === 1 ? m.people_applications_one() : m.people_applications({ count: formatCount(summary.applications) })}
         </Badge>
-        <Badge tone="live">Attended {summary.attended}</Badge>
+        <Badge tone="live">{m.people_attended({ count: formatCount(summary.attended) })}</Badge>
         <Badge tone={summary.noShows > 0 ? "gold" : "muted"}>
-          {summary.noShows} {summary.noShows === 1 ? "no-show" : "no-shows"}
+          {summary.noShows === 1 ? m.people_no_shows_one() : m.people_no_shows({ count: formatCount(summary.noShows) })}
         </Badge>
-        {summary.banned ? <Badge tone="danger">Banned</Badge> : null}
+        {summary.banned ? <Badge tone="danger">{m.bans_banned_badge()}</Badge> : null}
       </p>
     </Card>
   );
@@ -87,16 +88,16 @@ export function NotesSection({ notes }: { notes: PersonNote[] }) {
   const id = useId();
   const busy = fetcher.state !== "idle";
   return (
-    <Section title="Notes" count={notes.length} testId="person-notes">
+    <Section title={m.people_notes()} count={notes.length} testId="person-notes">
       {/* Drawn afresh (empty) once a note is added; a refusal keeps what was written. */}
       <fetcher.Form key={notes.length} method="post" className="space-y-2">
         <input type="hidden" name="intent" value="note" />
         <label htmlFor={id} className="text-sm font-semibold text-mist-100">
-          Add a note
+          {m.people_add_a_note()}
         </label>
         <textarea id={id} name="body" rows={3} maxLength={NOTE_LIMIT} required className={fieldClass} />
         <Button type="submit" size="sm" disabled={busy}>
-          Add note
+          {m.people_add_note()}
         </Button>
       </fetcher.Form>
       <ul className="space-y-2">
@@ -117,8 +118,8 @@ function mergeText(merge: MergeRecord): string {
   const from = parsePersonKey(merge.personKey);
   const into = parsePersonKey(merge.intoKey);
   const name = (key: PersonKey | null, raw: string) => (key ? keyText(key) : raw);
-  const joined = `${name(from, merge.personKey)} joined to ${name(into, merge.intoKey)} by ${merge.mergedBy} on ${dateText(merge.mergedAt)}`;
-  return merge.splitAt ? `${joined}; split by ${merge.splitBy ?? "staff"} on ${dateText(merge.splitAt)}` : joined;
+  const joined = m.people_joined({ from: name(from, merge.personKey), into: name(into, merge.intoKey), by: merge.mergedBy, date: dateText(merge.mergedAt) });
+  return merge.splitAt ? m.people_split_by({ joined, by: merge.splitBy ?? m.bans_staff(), date: dateText(merge.splitAt) }) : joined;
 }
 
 /** The merges this file holds (each can be split off), the history of past ones, and the form that merges another file in. */
@@ -128,8 +129,8 @@ export function MergesSection({ merges, heldKeys, mayMerge }: { merges: MergeRec
   const id = useId();
   const busy = fetcher.state !== "idle";
   return (
-    <Section title="Merged files" testId="person-merges">
-      {merges.length === 0 ? <p className="text-sm text-mist-400">No file was merged into this one.</p> : null}
+    <Section title={m.people_merged_files()} testId="person-merges">
+      {merges.length === 0 ? <p className="text-sm text-mist-400">{m.people_no_merge()}</p> : null}
       <ul className="space-y-2 text-sm text-mist-300">
         {merges.map((merge) => (
           <li key={merge.id} className="flex flex-wrap items-center gap-2">
@@ -139,7 +140,7 @@ export function MergesSection({ merges, heldKeys, mayMerge }: { merges: MergeRec
                 <input type="hidden" name="intent" value="split" />
                 <input type="hidden" name="key" value={merge.personKey} />
                 <Button type="submit" size="sm" variant="outline" disabled={busy}>
-                  Split off
+                  {m.people_split_off()}
                 </Button>
               </fetcher.Form>
             ) : null}
@@ -151,7 +152,7 @@ export function MergesSection({ merges, heldKeys, mayMerge }: { merges: MergeRec
           <input type="hidden" name="intent" value="merge" />
           <div className="min-w-0 flex-1 basis-72 space-y-1">
             <label htmlFor={id} className="text-sm font-semibold text-mist-100">
-              Bring another file into this one
+              {m.people_bring()}
             </label>
             <input id={id} name="other" required maxLength={500} className={fieldClass} aria-describedby={`${id}-hint`} />
             <p id={`${id}-hint`} className="text-xs text-mist-400">
@@ -159,7 +160,7 @@ export function MergesSection({ merges, heldKeys, mayMerge }: { merges: MergeRec
             </p>
           </div>
           <Button type="submit" size="sm" disabled={busy}>
-            Merge
+            {m.people_merge()}
           </Button>
         </fetcher.Form>
       ) : null}

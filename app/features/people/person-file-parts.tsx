@@ -2,6 +2,7 @@
 import { href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
+import { m } from "~/paraglide/messages";
 import { linkedHowLabel } from "~/utils/vrchat-account";
 import { dateText, historyLine, keyText, screeningLine, STATUS_LABEL, STATUS_TONE } from "./people-texts";
 import type { FiledApplication, FiledBan, FiledJoinRequest, PersonFile } from "./person-file.server";
@@ -39,23 +40,24 @@ function ApplicationItem({ application }: { application: FiledApplication }) {
                 {application.event.title} <span className="text-sm font-normal text-mist-400">· {dateText(`${application.event.date}T12:00:00Z`)}</span>
               </>
             ) : (
-              "Group application"
+              m.people_group_application()
             )}
           </p>
-          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]}</Badge>
-          {application.spam ? <Badge tone="danger">Spam</Badge> : null}
-          {application.attendance ? <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{application.attendance === "attended" ? "Attended" : "No-show"}</Badge> : null}
+          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]()}</Badge>
+          {application.spam ? <Badge tone="danger">{m.review_spam()}</Badge> : null}
+          {application.attendance ? <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{application.attendance === "attended" ? m.attendance_attended() : m.attendance_no_show()}</Badge> : null}
           <Link to={listLink(application)} className={`ml-auto text-sm ${linkClass}`}>
-            Open in the list
+            {m.people_open_in_list()}
           </Link>
         </div>
         <p className="text-sm break-words text-mist-300">
-          As {application.vrchatUsername || "—"}
-          {application.discordId ? ` · Discord ${application.discordId}` : ""} · Submitted {dateText(application.submittedAt)}
-          {application.reviewedAt ? ` · Reviewed ${dateText(application.reviewedAt)}` : ""}
+          {m.people_as({ name: application.vrchatUsername || "—" })}
+          {application.discordId ? m.people_discord({ id: application.discordId }) : ""}
+          {m.people_submitted({ date: dateText(application.submittedAt) })}
+          {application.reviewedAt ? m.people_reviewed({ date: dateText(application.reviewedAt) }) : ""}
         </p>
         {screening ? <p className="text-sm text-ember-300" data-testid="filed-screening">{screening}</p> : null}
-        {application.notes ? <p className="text-sm whitespace-pre-wrap text-mist-300">Notes: {application.notes}</p> : null}
+        {application.notes ? <p className="text-sm whitespace-pre-wrap text-mist-300">{m.people_notes_line({ notes: application.notes })}</p> : null}
         {decisions.length > 0 ? (
           <ul className="space-y-0.5 text-xs text-mist-400">
             {decisions.map((entry, index) => (
@@ -72,9 +74,9 @@ function ApplicationItem({ application }: { application: FiledApplication }) {
 
 export function ApplicationsSection({ applications }: { applications: FiledApplication[] }) {
   return (
-    <Section title="Applications" count={applications.length} testId="person-applications">
+    <Section title={m.people_applications_title()} count={applications.length} testId="person-applications">
       {applications.length === 0 ? (
-        <p className="text-sm text-mist-400">No applications on the site.</p>
+        <p className="text-sm text-mist-400">{m.people_no_applications()}</p>
       ) : (
         <ul className="space-y-3">
           {applications.map((application) => (
@@ -87,16 +89,18 @@ export function ApplicationsSection({ applications }: { applications: FiledAppli
 }
 
 function joinRequestText(request: FiledJoinRequest): string {
-  const asked = request.requestedAt ? `Asked ${dateText(request.requestedAt)}` : "Asked";
-  const decided = request.decision ? ` · ${request.decision === "accept" ? "Accepted" : "Rejected"} by ${request.decidedBy ?? "staff"}${request.decidedAt ? ` on ${dateText(request.decidedAt)}` : ""}` : "";
-  const standing = request.goneAt ? (request.decision ? "" : ` · Answered in VRChat or withdrawn by ${dateText(request.goneAt)}`) : " · Waiting";
+  const asked = request.requestedAt ? m.people_asked_on({ date: dateText(request.requestedAt) }) : m.people_asked();
+  const who = request.decidedBy ?? m.bans_staff();
+  const on = request.decidedAt ? m.people_on_date({ date: dateText(request.decidedAt) }) : "";
+  const decided = request.decision ? (request.decision === "accept" ? m.people_accepted_by({ who }) : m.people_rejected_by({ who })) + on : "";
+  const standing = request.goneAt ? (request.decision ? "" : m.people_gone({ date: dateText(request.goneAt) })) : m.people_waiting();
   return `${asked}${decided}${standing}`;
 }
 
 export function JoinRequestsSection({ requests }: { requests: FiledJoinRequest[] }) {
   if (requests.length === 0) return null;
   return (
-    <Section title="Join requests in VRChat" count={requests.length} testId="person-join-requests">
+    <Section title={m.people_join_requests()} count={requests.length} testId="person-join-requests">
       <ul className="space-y-2">
         {requests.map((request) => (
           <li key={request.id} className="text-sm text-mist-300">
@@ -106,7 +110,7 @@ export function JoinRequestsSection({ requests }: { requests: FiledJoinRequest[]
         ))}
       </ul>
       <Link to={href("/admin/join-requests")} className={`text-sm ${linkClass}`}>
-        All join requests
+        {m.people_all_join_requests()}
       </Link>
     </Section>
   );
@@ -115,13 +119,14 @@ export function JoinRequestsSection({ requests }: { requests: FiledJoinRequest[]
 export function BansSection({ bans }: { bans: FiledBan[] }) {
   if (bans.length === 0) return null;
   return (
-    <Section title="Bans" count={bans.length} testId="person-bans">
+    <Section title={m.people_bans()} count={bans.length} testId="person-bans">
       <ul className="space-y-2">
         {bans.map((ban) => (
           <li key={ban.id} className="text-sm text-mist-300">
-            <Badge tone={ban.liftedAt ? "muted" : "danger"}>{ban.liftedAt ? "Lifted" : "In force"}</Badge> Banned on {dateText(ban.bannedAt)} by {ban.bannedBy ?? "VRChat"}
-            {ban.reason ? `: ${ban.reason}` : ""}
-            {ban.liftedAt ? ` · Lifted on ${dateText(ban.liftedAt)} by ${ban.liftedBy ?? "VRChat"}` : ""}
+            <Badge tone={ban.liftedAt ? "muted" : "danger"}>{ban.liftedAt ? m.bans_lifted() : m.people_in_force()}</Badge>
+            {m.people_banned_on({ date: dateText(ban.bannedAt), by: ban.bannedBy ?? m.bans_vrchat() })}
+            {ban.reason ? m.bans_reason_suffix({ reason: ban.reason }) : ""}
+            {ban.liftedAt ? m.people_lifted_on({ date: dateText(ban.liftedAt), by: ban.liftedBy ?? m.bans_vrchat() }) : ""}
           </li>
         ))}
       </ul>
@@ -132,13 +137,13 @@ export function BansSection({ bans }: { bans: FiledBan[] }) {
 /** Each account the file holds, and how it came to be linked (as each application says). */
 export function AccountsSection({ file }: { file: Pick<PersonFile, "keys" | "applications"> }) {
   return (
-    <Section title="Linked accounts" testId="person-accounts">
+    <Section title={m.people_linked_accounts()} testId="person-accounts">
       <ul className="space-y-2 text-sm text-mist-300">
         {file.keys.map((key) => {
           const ways = new Set<string>();
           for (const application of file.applications) {
             if (key.kind === "vrchat" && application.vrchatUserId === key.id && application.vrchatLinkedHow) ways.add(linkedHowLabel(application.vrchatLinkedHow, application.vrchatLinkedBy));
-            if (key.kind === "discord" && application.discordUserId === key.id) ways.add("On an application");
+            if (key.kind === "discord" && application.discordUserId === key.id) ways.add(m.people_on_application());
           }
           return (
             <li key={`${key.kind}-${key.id}`} className="break-all">
@@ -150,7 +155,7 @@ export function AccountsSection({ file }: { file: Pick<PersonFile, "keys" | "app
                 keyText(key)
               )}
               {[...ways].map((way) => (
-                <Badge key={way} tone={way === "Proven by bio code" ? "live" : "muted"} className="ml-2">
+                <Badge key={way} tone={way === m.linked_proven() ? "live" : "muted"} className="ml-2">
                   {way}
                 </Badge>
               ))}
