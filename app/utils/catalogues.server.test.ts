@@ -70,8 +70,10 @@ describe("the message catalogues", () => {
     const drifted = new Set<string>();
     for (const [key, message] of Object.entries(english.messages)) {
       if (typeof message !== "string") continue;
-      // The whole text, and each fixed part of it of two words or more, as the spec would quote it.
-      for (const part of [message, ...message.split(/\{[^{}]*\}/)].map((text) => text.trim())) {
+      // The whole text, and each fixed part of it of two words or more, as the spec would quote it (a
+      // part's edges only join it to a value: "{name} · The Sanctum" holds "The Sanctum").
+      const parts = message.split(/\{[^{}]*\}/).map((text) => text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.!?)]+$/gu, ""));
+      for (const part of [message.trim(), ...parts]) {
         const forms = quoted.get(loose(part));
         if (!forms || loose(part).split(" ").length < 2 || forms.has(part) || spec.includes(part)) continue;
         drifted.add(`${key}: "${part}" where the spec has "${[...forms].join('" or "')}"`);
