@@ -10,6 +10,8 @@ import { AddRuleForm, RuleList } from "~/features/screening/screening-page";
 import type { ChoiceQuestion } from "~/features/screening/rule-form";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import type { Route } from "./+types/_site.admin.screening";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return { ...empty, rules, ...choices };
   } catch (error) {
     log.error("failed to load the screening rules", { error });
-    return data({ ...empty, error: "The screening rules could not be loaded just now." }, { status: 503 });
+    return data({ ...empty, error: m.scrr_load_failed() }, { status: 503 });
   }
 }
 
@@ -31,16 +33,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "screening");
   const { db, vrchat } = context.get(appContext);
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.bansr_form_unreadable() }, { status: 400 });
   const intent = form.get("intent");
   try {
     if (intent === "add") {
       const parsed = ruleInputFromForm(form);
       if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
-      if (parsed.data.scope.kind === "event" && !(await getEvent(db, parsed.data.scope.eventId))) return data({ error: "Event not found" }, { status: 404 });
+      if (parsed.data.scope.kind === "event" && !(await getEvent(db, parsed.data.scope.eventId))) return data({ error: m.event_not_found_admin() }, { status: 404 });
       const added = await addScreeningRule(db, vrchat.membership, parsed.data, viewer.id);
       if (!added.ok) return data({ error: added.error }, { status: added.status });
-      return { ok: true as const, message: `Rule "${parsed.data.name}" added.` };
+      return { ok: true as const, message: m.scrr_added({ name: parsed.data.name }) };
     }
     if (intent === "try") {
       // 'Try these rules': the saved rules, with the rule being written after them when there is one.
@@ -50,24 +52,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === "delete") {
       const id = z.uuid().safeParse(form.get("id"));
-      if (!id.success || !(await deleteRule(db, id.data))) return data({ error: "This rule no longer exists." }, { status: 404 });
-      return { ok: true as const, message: "Rule deleted." };
+      if (!id.success || !(await deleteRule(db, id.data))) return data({ error: m.scrr_gone() }, { status: 404 });
+      return { ok: true as const, message: m.scrr_deleted() };
     }
     if (intent === "move") {
       const move = MoveSchema.safeParse({ id: form.get("id"), direction: form.get("direction") });
-      if (!move.success) return data({ error: "This rule no longer exists." }, { status: 400 });
-      if (!(await moveRule(db, move.data.id, move.data.direction))) return data({ error: "This rule cannot move further." }, { status: 409 });
+      if (!move.success) return data({ error: m.scrr_gone() }, { status: 400 });
+      if (!(await moveRule(db, move.data.id, move.data.direction))) return data({ error: m.scrr_cannot_move() }, { status: 409 });
       return { ok: true as const, message: null };
     }
   } catch (error) {
     log.error("failed to change the screening rules", { error });
-    return data({ error: "The rules could not be saved just now." }, { status: 503 });
+    return data({ error: m.scrr_failed() }, { status: 503 });
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }
 
 export function meta() {
-  return [{ title: "Screening · The Sanctum" }];
+  return [{ title: m.scrr_title() }];
 }
 
 export default function ScreeningPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -75,11 +77,9 @@ export default function ScreeningPage({ loaderData, actionData }: Route.Componen
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="font-display text-4xl text-mist-100">Screening</h1>
+        <h1 className="font-display text-4xl text-mist-100">{m.scrr_heading()}</h1>
         <p className="mt-2 max-w-2xl text-mist-300">
-          Rules the group's applications meet as they arrive, and again when an applicant's VRChat account is linked. The first rule whose conditions all hold
-          decides; when none does, the application waits for staff as before. Nothing is decided on facts VRChat could not give, and at most{" "}
-          {autoApprovalsPerHour.toLocaleString("en-US")} applications are approved automatically an hour.
+          {m.scrr_intro({ count: formatCount(autoApprovalsPerHour) })}
         </p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : <RuleList rules={rules} events={events} />}

@@ -5,6 +5,8 @@
  */
 import type { z } from "zod";
 import { TRUST_RANK_LABEL, type TrustRank } from "~/utils/vrchat-account";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { RuleInputSchema, type Condition, type Rule, type RuleInput } from "./screening-rules";
 
 /** A choice question a rule can name, with its options. */
@@ -53,34 +55,35 @@ export function ruleInputFromForm(form: FormData): z.ZodSafeParseResult<RuleInpu
 
 /** A condition as the list of rules says it. */
 export function conditionText(condition: Condition): string {
+  const list = (items: readonly string[]) => items.join(m.scr_list_separator());
   switch (condition.kind) {
     case "trust_at_least":
-      return `Trust rank at least ${TRUST_RANK_LABEL[condition.rank as TrustRank]}`;
+      return m.scr_cond_trust({ rank: TRUST_RANK_LABEL[condition.rank as TrustRank] });
     case "account_older_than":
-      return `Account older than ${condition.days.toLocaleString("en-US")} ${condition.days === 1 ? "day" : "days"}`;
+      return condition.days === 1 ? m.scr_cond_age_one() : m.scr_cond_age({ days: formatCount(condition.days) });
     case "shows_18_plus":
-      return "Shows 18+";
+      return m.scr_cond_adult();
     case "bio_contains":
-      return `Bio contains any of: ${condition.words.join(", ")}`;
+      return m.scr_cond_bio_has({ words: list(condition.words) });
     case "bio_lacks":
-      return `Bio contains none of: ${condition.words.join(", ")}`;
+      return m.scr_cond_bio_lacks({ words: list(condition.words) });
     case "proven":
-      return "Has a proven VRChat account";
+      return m.scr_proven();
     case "banned":
-      return "Is banned from the group";
+      return m.scr_cond_banned();
     case "in_groups":
-      return `Member of any of: ${condition.groupIds.join(", ")}`;
+      return m.scr_cond_groups({ groups: list(condition.groupIds) });
     case "no_shows_at_least":
-      return `${condition.count.toLocaleString("en-US")} or more no-shows at the group's events`;
+      return m.scr_cond_no_shows({ count: formatCount(condition.count) });
     case "answer_is":
-      return `'${condition.question}' is one of: ${condition.options.join(", ")}`;
+      return m.scr_cond_answer_is({ question: condition.question, options: list(condition.options) });
     case "answer_is_not":
-      return `'${condition.question}' is none of: ${condition.options.join(", ")}`;
+      return m.scr_cond_answer_not({ question: condition.question, options: list(condition.options) });
   }
 }
 
 export function outcomeText(outcome: Rule["outcome"]): string {
-  if (outcome.kind === "approve") return "Approve automatically";
-  if (outcome.kind === "reject") return "Reject automatically";
-  return `Send to review with the flag '${outcome.flag}'`;
+  if (outcome.kind === "approve") return m.scr_approve();
+  if (outcome.kind === "reject") return m.scr_reject();
+  return m.scr_outcome_flag({ flag: outcome.flag });
 }

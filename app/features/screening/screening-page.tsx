@@ -13,27 +13,29 @@ import type { Rule } from "./screening-rules";
 import type { TrialResult } from "./screening-trial";
 import { TrialView } from "./screening-trial-view";
 import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 
 type Result = { ok?: boolean; error?: string; message?: string | null; trial?: TrialResult };
 
 function scopeText(rule: Rule, events: { id: string; title: string }[]) {
-  if (rule.scope.kind === "group") return "The group's form";
-  if (rule.scope.kind === "events") return "Every event";
+  if (rule.scope.kind === "group") return m.scr_group_form();
+  if (rule.scope.kind === "events") return m.scr_every_event();
   const { eventId } = rule.scope;
-  return `Event: ${events.find((event) => event.id === eventId)?.title ?? "an event no longer open to applications"}`;
+  return m.scr_event({ title: events.find((event) => event.id === eventId)?.title ?? m.scr_event_gone() });
 }
 
 /** The rules in their order, each with its conditions and outcome, to move or delete. */
 export function RuleList({ rules, events }: { rules: Rule[]; events: { id: string; title: string }[] }) {
   if (rules.length === 0) {
-    return <EmptyState title="No rules yet" description="Every application waits for staff. Add a rule below to screen them as they arrive." />;
+    return <EmptyState title={m.scr_no_rules()} description={m.scr_no_rules_hint()} />;
   }
   return (
     <section aria-labelledby="rules-heading" className="space-y-3">
       <h2 id="rules-heading" className="font-display text-2xl text-mist-100">
-        Rules ({rules.length.toLocaleString("en-US")})
+        {m.scr_rules({ count: formatCount(rules.length) })}
       </h2>
-      <ol className="space-y-3" aria-label="Screening rules, first first">
+      <ol className="space-y-3" aria-label={m.scr_rules_label()}>
         {rules.map((rule, index) => (
           <li key={rule.id}>
             <RuleCard rule={rule} place={index + 1} first={index === 0} last={index === rules.length - 1} scope={scopeText(rule, events)} />
@@ -53,7 +55,7 @@ function RuleCard({ rule, place, first, last, scope }: { rule: Rule; place: numb
       <input type="hidden" name="intent" value="move" />
       <input type="hidden" name="id" value={rule.id} />
       <input type="hidden" name="direction" value={direction} />
-      <Button type="submit" size="sm" variant="ghost" disabled={disabled || busy} aria-label={`${label}: ${rule.name}`}>
+      <Button type="submit" size="sm" variant="ghost" disabled={disabled || busy} aria-label={m.scr_action_on({ action: label, name: rule.name })}>
         {icon}
       </Button>
     </fetcher.Form>
@@ -81,22 +83,22 @@ function RuleCard({ rule, place, first, last, scope }: { rule: Rule; place: numb
           {rule.outcome.kind === "reject" ? <p className="mt-1 text-sm whitespace-pre-line text-mist-300">{rule.outcome.message}</p> : null}
         </div>
         <div className="flex items-center gap-1">
-          {move("up", "Move up", <ArrowUp aria-hidden="true" className="size-4" />, first)}
-          {move("down", "Move down", <ArrowDown aria-hidden="true" className="size-4" />, last)}
+          {move("up", m.scr_move_up(), <ArrowUp aria-hidden="true" className="size-4" />, first)}
+          {move("down", m.scr_move_down(), <ArrowDown aria-hidden="true" className="size-4" />, last)}
           <ConfirmDialog
             trigger={
-              <Button type="button" size="sm" variant="ghost" aria-label={`Delete: ${rule.name}`}>
+              <Button type="button" size="sm" variant="ghost" aria-label={m.scr_action_on({ action: m.scr_delete(), name: rule.name })}>
                 <Trash2 aria-hidden="true" className="size-4" />
               </Button>
             }
-            title="Delete this rule?"
-            description={`"${rule.name}" stops screening applications. What it already decided stays decided.`}
+            title={m.scr_delete_title()}
+            description={m.scr_delete_text({ name: rule.name })}
             action={
               <fetcher.Form method="post">
                 <input type="hidden" name="intent" value="delete" />
                 <input type="hidden" name="id" value={rule.id} />
                 <Button type="submit" variant="danger">
-                  Delete
+                  {m.scr_delete()}
                 </Button>
               </fetcher.Form>
             }
@@ -142,7 +144,7 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
   const options = questions.find((q) => q.question === question)?.options ?? [];
   return (
     <Card className="p-6">
-      <h2 className="font-display text-2xl text-mist-100">Add a rule</h2>
+      <h2 className="font-display text-2xl text-mist-100">{m.scr_add_rule()}</h2>
       {failure ? (
         <p role="alert" className="mt-3 text-sm text-red-300">
           {failure}
@@ -152,24 +154,24 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="space-y-1">
             <label htmlFor={`${id}-name`} className="block text-sm font-semibold text-mist-100">
-              Name
+              {m.scr_name()}
             </label>
-            <input id={`${id}-name`} name="name" required maxLength={100} placeholder="Known users over 30 days" className={fieldClass} />
+            <input id={`${id}-name`} name="name" required maxLength={100} placeholder={m.scr_name_example()} className={fieldClass} />
           </div>
           <div className="space-y-1">
             <label htmlFor={`${id}-scope`} className="block text-sm font-semibold text-mist-100">
-              Applies to
+              {m.scr_applies_to()}
             </label>
             <select id={`${id}-scope`} name="scope" value={scope} onChange={(event) => setScope(event.target.value)} className={fieldClass}>
-              <option value="group">The group's form</option>
-              <option value="events">Every event</option>
-              {events.length > 0 ? <option value="event">One event</option> : null}
+              <option value="group">{m.scr_group_form()}</option>
+              <option value="events">{m.scr_every_event()}</option>
+              {events.length > 0 ? <option value="event">{m.scr_one_event()}</option> : null}
             </select>
           </div>
           {scope === "event" ? (
             <div className="space-y-1 sm:col-span-2">
               <label htmlFor={`${id}-event`} className="block text-sm font-semibold text-mist-100">
-                Event
+                {m.scr_event_label()}
               </label>
               <select id={`${id}-event`} name="eventId" className={fieldClass}>
                 {events.map((event) => (
@@ -182,9 +184,9 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
           ) : null}
         </div>
         <fieldset className="space-y-2">
-          <legend className="text-sm font-semibold text-mist-100">When all of these hold</legend>
-          <ConditionField name="trust" label="Trust rank at least">
-            <select name="trustRank" aria-label="Trust rank" defaultValue="known_user" className={fieldClass}>
+          <legend className="text-sm font-semibold text-mist-100">{m.scr_when_all()}</legend>
+          <ConditionField name="trust" label={m.scr_trust()}>
+            <select name="trustRank" aria-label={m.scr_trust_label()} defaultValue="known_user" className={fieldClass}>
               {TRUST_RANKS.map((rank) => (
                 <option key={rank} value={rank}>
                   {TRUST_RANK_LABEL[rank]}
@@ -192,37 +194,37 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
               ))}
             </select>
           </ConditionField>
-          <ConditionField name="age" label="Account older than (days)">
-            <input name="ageDays" type="number" min={0} step={1} defaultValue={30} aria-label="Days" className={fieldClass} />
+          <ConditionField name="age" label={m.scr_age()}>
+            <input name="ageDays" type="number" min={0} step={1} defaultValue={30} aria-label={m.scr_days()} className={fieldClass} />
           </ConditionField>
-          <ConditionField name="adult" label="Shows 18+ in VRChat" />
-          <ConditionField name="bioHas" label="Bio contains any of these words">
-            <textarea name="bioHasWords" rows={2} aria-label="Words the bio contains, one per line or separated by commas" className={fieldClass} />
+          <ConditionField name="adult" label={m.scr_adult()} />
+          <ConditionField name="bioHas" label={m.scr_bio_has()}>
+            <textarea name="bioHasWords" rows={2} aria-label={m.scr_bio_has_label()} className={fieldClass} />
           </ConditionField>
-          <ConditionField name="bioLacks" label="Bio contains none of these words">
-            <textarea name="bioLacksWords" rows={2} aria-label="Words the bio does not contain, one per line or separated by commas" className={fieldClass} />
+          <ConditionField name="bioLacks" label={m.scr_bio_lacks()}>
+            <textarea name="bioLacksWords" rows={2} aria-label={m.scr_bio_lacks_label()} className={fieldClass} />
           </ConditionField>
-          <ConditionField name="proven" label="Has a proven VRChat account" />
-          <ConditionField name="banned" label="Is banned from the group in VRChat" />
-          <ConditionField name="groups" label="Is a member of any of these groups">
-            <textarea name="groupIds" rows={2} aria-label="Group ids (grp_…), one per line or separated by commas" placeholder="grp_…" className={fieldClass} />
+          <ConditionField name="proven" label={m.scr_proven()} />
+          <ConditionField name="banned" label={m.scr_banned()} />
+          <ConditionField name="groups" label={m.scr_groups()}>
+            <textarea name="groupIds" rows={2} aria-label={m.scr_groups_label()} placeholder="grp_…" className={fieldClass} />
           </ConditionField>
-          <ConditionField name="noShows" label="No-shows at the group's events, at least">
-            <input name="noShowCount" type="number" min={1} step={1} defaultValue={2} aria-label="No-shows" className={fieldClass} />
+          <ConditionField name="noShows" label={m.scr_no_shows()}>
+            <input name="noShowCount" type="number" min={1} step={1} defaultValue={2} aria-label={m.scr_no_shows_label()} className={fieldClass} />
           </ConditionField>
           {questions.length > 0 ? (
-            <ConditionField name="answer" label="The answer to a choice question">
+            <ConditionField name="answer" label={m.scr_answer()}>
               <>
-                  <select name="answerQuestion" aria-label="Question" value={question} onChange={(event) => setQuestion(event.target.value)} className={fieldClass}>
+                  <select name="answerQuestion" aria-label={m.scr_question()} value={question} onChange={(event) => setQuestion(event.target.value)} className={fieldClass}>
                     {questions.map((q) => (
                       <option key={q.question} value={q.question}>
                         {q.question}
                       </option>
                     ))}
                   </select>
-                  <select name="answerIs" aria-label="Is or is not" defaultValue="is" className={fieldClass}>
-                    <option value="is">is one of</option>
-                    <option value="not">is none of</option>
+                  <select name="answerIs" aria-label={m.scr_is_or_not()} defaultValue="is" className={fieldClass}>
+                    <option value="is">{m.scr_is_one_of()}</option>
+                    <option value="not">{m.scr_is_none_of()}</option>
                   </select>
                   <div className="flex flex-wrap gap-3">
                     {options.map((option) => (
@@ -237,11 +239,11 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
           ) : null}
         </fieldset>
         <fieldset className="space-y-2">
-          <legend className="text-sm font-semibold text-mist-100">Then</legend>
+          <legend className="text-sm font-semibold text-mist-100">{m.scr_then()}</legend>
           {[
-            ["approve", "Approve automatically"],
-            ["reject", "Reject automatically"],
-            ["flag", "Send to review with a flag"],
+            ["approve", m.scr_approve()],
+            ["reject", m.scr_reject()],
+            ["flag", m.scr_flag_review()],
           ].map(([value, label]) => (
             <label key={value} className="flex items-center gap-3 text-sm text-mist-100">
               <input type="radio" name="outcome" value={value} checked={outcome === value} onChange={() => setOutcome(value!)} className="size-4 accent-ember-400" />
@@ -251,34 +253,34 @@ export function AddRuleForm({ events, questions, failure }: { events: { id: stri
           {outcome === "reject" ? (
             <div className="space-y-1 pl-7">
               <label htmlFor={`${id}-message`} className="block text-sm font-semibold text-mist-100">
-                Decision message
+                {m.scr_message()}
               </label>
               <textarea id={`${id}-message`} name="message" rows={3} maxLength={2000} className={fieldClass} />
-              <p className="text-xs text-mist-400">Added to the rejection message the applicant reads.</p>
+              <p className="text-xs text-mist-400">{m.scr_message_hint()}</p>
             </div>
           ) : null}
           {outcome === "flag" ? (
             <div className="space-y-1 pl-7">
               <label htmlFor={`${id}-flag`} className="block text-sm font-semibold text-mist-100">
-                Flag
+                {m.scr_flag()}
               </label>
-              <input id={`${id}-flag`} name="flag" maxLength={200} placeholder="New account: look closely" className={fieldClass} />
-              <p className="text-xs text-mist-400">Shown on the application's card and in the list.</p>
+              <input id={`${id}-flag`} name="flag" maxLength={200} placeholder={m.scr_flag_example()} className={fieldClass} />
+              <p className="text-xs text-mist-400">{m.scr_flag_hint()}</p>
             </div>
           ) : null}
           {outcome === "approve" ? (
-            <p className="pl-7 text-xs text-mist-400">Only an applicant whose VRChat account is proven or matched by name is approved automatically; the others are flagged for staff.</p>
+            <p className="pl-7 text-xs text-mist-400">{m.scr_approve_hint()}</p>
           ) : null}
         </fieldset>
         <div className="flex flex-wrap gap-3">
           <Button type="submit" name="intent" value="add" disabled={fetcher.state !== "idle"}>
-            Add Rule
+            {m.scr_add()}
           </Button>
           <Button type="submit" name="intent" value="try" variant="outline" formNoValidate disabled={fetcher.state !== "idle"}>
-            Try these rules
+            {m.scr_try()}
           </Button>
         </div>
-        <p className="text-xs text-mist-400">'Try these rules' shows what the saved rules, with this one after them, would have done with the last 200 decided applications.</p>
+        <p className="text-xs text-mist-400">{m.scr_try_hint()}</p>
       </fetcher.Form>
       {fetcher.data?.trial ? (
         <div className="mt-6 border-t border-aurora-400/15 pt-6">
