@@ -29,7 +29,7 @@ import { copyToFollowing } from "~/flows/event-series.server";
 import { UseForFollowing, usedForFollowingText } from "~/features/events/use-for-following";
 import type { Route } from "./+types/_site.admin.questions";
 
-const NOT_FOUND = "Event not found";
+const NOT_FOUND = m.event_not_found_admin;
 
 /** The event's questions at /admin/events/:eventId/questions, the group's at /admin/questions. */
 async function scopeOf(db: Parameters<typeof getEvent>[0], eventId: string | undefined) {
@@ -46,7 +46,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const languages = config.SITE_LANGUAGES.slice(1);
   const failed = (error: unknown) => {
     log.error("failed to load questions", { error });
-    return data({ error: "Failed to load event and questions", event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 503 });
+    return data({ error: m.qr_load_failed(), event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 503 });
   };
   let found;
   try {
@@ -54,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   } catch (error) {
     return failed(error);
   }
-  if (!found) return data({ error: NOT_FOUND, event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 404 });
+  if (!found) return data({ error: NOT_FOUND(), event: null, questions: [], requiresProof: false, applicantEdits: true, mayChooseEdits: false, languages }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   try {
     const event = found.event ? { title: found.event.title, applicationRequired: found.event.applicationRequired, inSeries: found.event.seriesId !== null } : null;
@@ -74,11 +74,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, params.eventId ? "sanctum" : "group.questions");
   const { db, config } = context.get(appContext);
   const found = await scopeOf(db, params.eventId);
-  if (!found) return data({ error: NOT_FOUND }, { status: 404 });
+  if (!found) return data({ error: NOT_FOUND() }, { status: 404 });
   if (found.event) requireOnEvent(viewer, "questions", found.event);
   const { scope } = found;
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.bansr_form_unreadable() }, { status: 400 });
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
 
@@ -86,31 +86,31 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const parsed = questionInputFromForm(form);
     if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
     if (!(QUESTION_TYPES_OF[scope.kind] as readonly string[]).includes(parsed.data.questionType)) {
-      return data({ error: "This form cannot ask that type of question." }, { status: 400 });
+      return data({ error: m.qr_type_not_here() }, { status: 400 });
     }
     try {
       if (intent === "add") await addQuestion(db, scope, parsed.data);
-      else if (!(await updateQuestion(db, scope, id, parsed.data))) return data({ error: "Failed to update question" }, { status: 404 });
+      else if (!(await updateQuestion(db, scope, id, parsed.data))) return data({ error: m.qr_update_failed() }, { status: 404 });
       return { ok: true };
     } catch (error) {
       if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 400 });
       log.error(`failed to ${intent} a question`, { error });
-      return data({ error: intent === "add" ? "Failed to add question" : "Failed to update question" }, { status: 503 });
+      return data({ error: intent === "add" ? m.qr_add_failed() : m.qr_update_failed() }, { status: 503 });
     }
   }
   if (intent === "translate") return translate(db, scope, id, form, config.SITE_LANGUAGES.slice(1));
   if (intent === "require-proof") {
-    if (found.event) return data({ error: "Unknown action." }, { status: 400 });
+    if (found.event) return data({ error: m.unknown_action() }, { status: 400 });
     try {
       await setGroupRequiresProof(db, form.get("requiresProof") === "on", { id: viewer.id, username: viewer.username });
       return { ok: true };
     } catch (error) {
       log.error("failed to change whether group applications need a proven VRChat account", { error });
-      return data({ error: "The setting could not be saved." }, { status: 503 });
+      return data({ error: m.qr_setting_failed() }, { status: 503 });
     }
   }
   if (intent === "applicant-edits") {
-    if (!allows(viewer.role, "forms.edits")) return data({ error: "Only the owner chooses this." }, { status: 403 });
+    if (!allows(viewer.role, "forms.edits")) return data({ error: m.bans_owner_only() }, { status: 403 });
     const allowed = form.get("applicantEdits") === "on";
     try {
       if (found.event) await setEventApplicantEdits(db, found.event.id, allowed);
@@ -118,28 +118,28 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return { ok: true };
     } catch (error) {
       log.error("failed to change whether applicants may edit their answers", { error });
-      return data({ error: "The setting could not be saved." }, { status: 503 });
+      return data({ error: m.qr_setting_failed() }, { status: 503 });
     }
   }
   if (intent === "delete") {
     try {
-      if (!(await deleteQuestion(db, scope, id))) return data({ error: "Failed to delete question" }, { status: 404 });
+      if (!(await deleteQuestion(db, scope, id))) return data({ error: m.qr_delete_failed() }, { status: 404 });
       return { ok: true };
     } catch (error) {
       if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 409 });
       log.error("failed to delete a question", { error });
-      return data({ error: "Failed to delete question" }, { status: 503 });
+      return data({ error: m.qr_delete_failed() }, { status: 503 });
     }
   }
   if (intent === "use-for-following") {
-    if (!found.event) return data({ error: "Unknown action." }, { status: 400 });
+    if (!found.event) return data({ error: m.unknown_action() }, { status: 400 });
     try {
       const result = await copyToFollowing(db, found.event.id, "questions");
-      if (!result) return data({ error: "This event does not repeat." }, { status: 409 });
+      if (!result) return data({ error: m.dmp_no_repeat() }, { status: 409 });
       return { ok: true, usedForFollowing: usedForFollowingText("questions", result) };
     } catch (error) {
       log.error("failed to copy questions to a series' following events", { error });
-      return data({ error: "The questions could not be copied." }, { status: 503 });
+      return data({ error: m.qr_not_copied() }, { status: 503 });
     }
   }
   if (intent === "reorder") {
@@ -150,17 +150,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ids = null;
     }
     const parsed = IdsSchema.safeParse(ids);
-    if (!parsed.success) return data({ error: "Failed to update question order" }, { status: 400 });
+    if (!parsed.success) return data({ error: m.qr_order_failed() }, { status: 400 });
     try {
       await reorderQuestions(db, scope, parsed.data);
       return { ok: true };
     } catch (error) {
       if (error instanceof QuestionRuleError) return data({ error: error.message }, { status: 409 });
       if (!(error instanceof StaleOrderError)) log.error("failed to reorder questions", { error });
-      return data({ error: "Failed to update question order" }, { status: error instanceof StaleOrderError ? 409 : 503 });
+      return data({ error: m.qr_order_failed() }, { status: error instanceof StaleOrderError ? 409 : 503 });
     }
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }
 
 const TranslationSchema = z.object({
@@ -195,7 +195,7 @@ async function translate(db: Parameters<typeof saveQuestionTranslation>[0], scop
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.event ? "Application Questions" : "Ritual Questions"} · The Sanctum` }];
+  return [{ title: loaderData?.event ? m.qr_title_event() : m.qr_title_group() }];
 }
 
 export default function QuestionsPage({ loaderData, actionData, params }: Route.ComponentProps) {
@@ -205,12 +205,12 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
   return (
     <div className="space-y-6">
       {isEvent ? (
-        <BackLink to={href("/admin/events")}>Back to Events</BackLink>
+        <BackLink to={href("/admin/events")}>{m.apps_back_events()}</BackLink>
       ) : null}
       <div>
-        <h1 className="font-display text-4xl text-mist-100">{isEvent ? "Application Questions" : "Ritual Questions"}</h1>
+        <h1 className="font-display text-4xl text-mist-100">{isEvent ? m.qr_heading_event() : m.qr_heading_group()}</h1>
         <p className="mt-2 text-mist-300">
-          {event ? event.title : isEvent ? "" : "The questions of the group application form (The Ritual of Entry)."}
+          {event ? event.title : isEvent ? "" : m.qr_group_intro()}
         </p>
       </div>
       {error ? (
@@ -218,7 +218,7 @@ export default function QuestionsPage({ loaderData, actionData, params }: Route.
       ) : (
         <>
           {event && !event.applicationRequired ? (
-            <Notice>This event doesn't require applications. Enable applications in the event settings to use these questions.</Notice>
+            <Notice>{m.qr_no_applications()}</Notice>
           ) : null}
           {event?.inSeries ? <UseForFollowing what="questions" /> : null}
           {copied ? <Notice>{copied}</Notice> : null}

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { FormQuestion } from "~/utils/form-questions";
+import { m } from "~/paraglide/messages";
 import { ApplicationForm } from "./application-form";
 
 /**
@@ -14,16 +15,16 @@ export function FormPreview({ questions, submitLabel }: { questions: FormQuestio
   return (
     <Card className="p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-mist-300">See the form as applicants see it, try answers against its rules; nothing is sent.</p>
+        <p className="text-sm text-mist-300">{m.fp_intro()}</p>
         <Button type="button" variant="outline" size="sm" aria-expanded={open} aria-controls="form-preview" onClick={() => setOpen(!open)}>
           <Eye aria-hidden="true" className="size-4" />
-          {open ? "Close the preview" : "Preview"}
+          {open ? m.fp_close() : m.fp_preview()}
         </Button>
       </div>
       {open ? (
-        <section id="form-preview" aria-label="Preview of the form" className="mt-5 border-t border-aurora-400/15 pt-5">
+        <section id="form-preview" aria-label={m.fp_label()} className="mt-5 border-t border-aurora-400/15 pt-5">
           {questions.length === 0 ? (
-            <p className="text-mist-400">The form has no questions yet.</p>
+            <p className="text-mist-400">{m.fp_empty()}</p>
           ) : (
             <ApplicationForm questions={questions} submitLabel={submitLabel} failure={undefined} preview />
           )}

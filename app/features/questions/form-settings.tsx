@@ -1,6 +1,7 @@
 /** A form's own settings on its questions page: each a checkbox saved on its own. */
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
+import { m } from "~/paraglide/messages";
 import { Card } from "~/components/ui/card";
 
 function FormSetting({ intent, name, checked, title, description, mayChoose = true }: { intent: string; name: string; checked: boolean; title: string; description: string; mayChoose?: boolean }) {
@@ -19,10 +20,10 @@ function FormSetting({ intent, name, checked, title, description, mayChoose = tr
         </label>
         {mayChoose ? (
           <Button type="submit" size="sm" variant="outline" disabled={busy} aria-busy={busy}>
-            Save
+            {m.fs_save()}
           </Button>
         ) : (
-          <p className="text-sm text-mist-400">Only the owner chooses this.</p>
+          <p className="text-sm text-mist-400">{m.fs_owner_only()}</p>
         )}
       </fetcher.Form>
       {fetcher.state === "idle" && fetcher.data?.error ? (
@@ -31,7 +32,7 @@ function FormSetting({ intent, name, checked, title, description, mayChoose = tr
         </p>
       ) : fetcher.state === "idle" && fetcher.data?.ok ? (
         <p role="status" className="mt-3 text-sm text-emerald-300">
-          Saved.
+          {m.fs_saved()}
         </p>
       ) : null}
     </Card>
@@ -45,8 +46,8 @@ export function RequireProofForm({ required }: { required: boolean }) {
       intent="require-proof"
       name="requiresProof"
       checked={required}
-      title="Require a proven VRChat account"
-      description="Applicants prove their account with a code in their VRChat bio; until they do, their application can only be rejected. Ask for their VRChat profile link in the questions (or choose the account on their card) so there is an account to prove."
+      title={m.fs_proof_title()}
+      description={m.fs_proof_text()}
     />
   );
 }
@@ -59,8 +60,8 @@ export function ApplicantEditsForm({ allowed, mayChoose }: { allowed: boolean; m
       name="applicantEdits"
       checked={allowed}
       mayChoose={mayChoose}
-      title="Applicants may edit their answers"
-      description="From their status page, while their application waits for a decision. Each change is kept in the card's history, and the channels hear of it."
+      title={m.fs_edits_title()}
+      description={m.fs_edits_text()}
     />
   );
 }

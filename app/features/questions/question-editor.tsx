@@ -21,10 +21,12 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { QuestionType } from "~/db/enums";
 import { draftOf, EMPTY_DRAFT, QuestionFields, type EarlierQuestion, type QuestionDraft } from "./question-fields";
-import { QUESTION_TYPE_LABELS } from "./question-input";
+import { questionTypeName } from "./question-input";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import type { EditableQuestion } from "./questions.server";
 
-export const DELETE_QUESTION_CONFIRMATION = "Are you sure you want to delete this question? This action cannot be undone.";
+export const DELETE_QUESTION_CONFIRMATION = m.qe_delete_confirm;
 
 interface ActionResult {
   ok?: boolean;
@@ -53,11 +55,13 @@ export function AddQuestionForm({ types, questions }: { types: Types; questions:
   const empty = draft.question.trim() === "";
   return (
     <Card className="p-6">
-      <h2 className="font-display text-2xl text-mist-100">Add New Question</h2>
+      <h2 className="font-display text-2xl text-mist-100">{m.qe_add_new()}</h2>
       <fetcher.Form method="post" className="mt-4 space-y-4" onSubmit={(e) => empty && e.preventDefault()}>
         <input type="hidden" name="intent" value="add" />
         <QuestionFields draft={draft} onChange={setDraft} types={types} earlier={questions} />
-        <Button type="submit" disabled={empty || fetcher.state !== "idle"}>Add Question</Button>
+        <Button type="submit" disabled={empty || fetcher.state !== "idle"}>
+          {m.qe_add()}
+        </Button>
       </fetcher.Form>
     </Card>
   );
@@ -67,20 +71,19 @@ export function AddQuestionForm({ types, questions }: { types: Types; questions:
 function rulesOf(question: EditableQuestion, questions: readonly EditableQuestion[]): string[] {
   const { settings } = question;
   const lines: string[] = [];
-  if (settings.maxLength) lines.push(`At most ${settings.maxLength.toLocaleString("en-US")} characters`);
-  if (settings.minChoices) lines.push(`At least ${settings.minChoices} chosen`);
-  if (settings.maxChoices !== undefined) lines.push(`At most ${settings.maxChoices} chosen`);
-  if (settings.min !== undefined) lines.push(`From ${settings.min}`);
-  if (settings.max !== undefined) lines.push(`Up to ${settings.max}`);
-  if (settings.wholeNumber) lines.push("Whole numbers");
-  if (settings.earliest) lines.push(`From ${settings.earliest}`);
-  if (settings.latest) lines.push(`Until ${settings.latest}`);
+  if (settings.maxLength) lines.push(m.qe_rule_max_chars({ count: formatCount(settings.maxLength) }));
+  if (settings.minChoices) lines.push(m.qe_rule_min_chosen({ count: formatCount(settings.minChoices) }));
+  if (settings.maxChoices !== undefined) lines.push(m.qe_rule_max_chosen({ count: formatCount(settings.maxChoices) }));
+  if (settings.min !== undefined) lines.push(m.qe_rule_from({ value: String(settings.min) }));
+  if (settings.max !== undefined) lines.push(m.qe_rule_up_to({ value: String(settings.max) }));
+  if (settings.wholeNumber) lines.push(m.qe_rule_whole());
+  if (settings.earliest) lines.push(m.qe_rule_from({ value: settings.earliest }));
+  if (settings.latest) lines.push(m.qe_rule_until({ value: settings.latest }));
   const target = question.showIf ? questions.find((other) => other.id === question.showIf!.questionId) : undefined;
   if (question.showIf && target) {
-    const values = question.showIf.values.map((value) => `"${value}"`).join(" or ");
-    lines.push(
-      `Shown when "${target.question}" ${question.showIf.when === "answered" ? "is answered" : question.showIf.when === "is" ? `is ${values}` : `is not ${values}`}`,
-    );
+    const values = question.showIf.values.map((value) => `"${value}"`).join(m.qe_or());
+    const shown = { question: target.question, values };
+    lines.push(question.showIf.when === "answered" ? m.qe_shown_answered(shown) : question.showIf.when === "is" ? m.qe_shown_is(shown) : m.qe_shown_is_not(shown));
   }
   return lines;
 }
@@ -117,7 +120,7 @@ function QuestionRow({ question, position, types, questions }: { question: Edita
           ref={setActivatorNodeRef}
           {...attributes}
           {...listeners}
-          aria-label={`Reorder: ${question.question} (position ${position})`}
+          aria-label={m.qe_reorder({ question: question.question, position: formatCount(position) })}
           className="inline-flex size-10 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-mist-400 hover:bg-white/5 active:cursor-grabbing"
         >
           <GripVertical aria-hidden="true" className="size-5" />
@@ -128,16 +131,20 @@ function QuestionRow({ question, position, types, questions }: { question: Edita
             <input type="hidden" name="id" value={question.id} />
             <QuestionFields draft={editing} onChange={setEditing} types={types} earlier={questions.slice(0, position - 1)} />
             <div className="flex gap-2">
-              <Button type="submit" size="sm" disabled={editing.question.trim() === "" || save.state !== "idle"}>Save</Button>
-              <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>Cancel</Button>
+              <Button type="submit" size="sm" disabled={editing.question.trim() === "" || save.state !== "idle"}>
+                {m.qe_save()}
+              </Button>
+              <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>
+                {m.qe_cancel()}
+              </Button>
             </div>
           </save.Form>
         ) : (
           <div className="min-w-0 flex-1">
             <p className="font-semibold text-mist-100">{question.question}</p>
             <div className="mt-2 flex flex-wrap gap-2">
-              <Badge tone="aurora">{QUESTION_TYPE_LABELS[question.questionType]}</Badge>
-              {question.required ? <Badge tone="gold">Required</Badge> : null}
+              <Badge tone="aurora">{questionTypeName(question.questionType)}</Badge>
+              {question.required ? <Badge tone="gold">{m.qe_required()}</Badge> : null}
             </div>
             {question.helpText ? <p className="mt-1 text-sm text-mist-400">{question.helpText}</p> : null}
             {question.options?.length ? (
@@ -163,26 +170,28 @@ function QuestionRow({ question, position, types, questions }: { question: Edita
             <Button
               variant="ghost"
               size="sm"
-              aria-label={`Edit: ${question.question}`}
+              aria-label={m.qe_edit_label({ question: question.question })}
               onClick={() => setEditing(draftOf(question))}
             >
               <Pencil aria-hidden="true" className="size-4" />
-              Edit
+              {m.qe_edit()}
             </Button>
             <ConfirmDialog
               trigger={
-                <Button variant="ghost" size="sm" aria-label={`Delete: ${question.question}`}>
+                <Button variant="ghost" size="sm" aria-label={m.qe_delete_label({ question: question.question })}>
                   <Trash2 aria-hidden="true" className="size-4" />
-                  Delete
+                  {m.qe_delete()}
                 </Button>
               }
-              title="Delete this question?"
-              description={DELETE_QUESTION_CONFIRMATION}
+              title={m.qe_delete_title()}
+              description={DELETE_QUESTION_CONFIRMATION()}
               action={
                 <remove.Form method="post">
                   <input type="hidden" name="intent" value="delete" />
                   <input type="hidden" name="id" value={question.id} />
-                  <Button type="submit" variant="danger">Delete</Button>
+                  <Button type="submit" variant="danger">
+                    {m.qe_delete()}
+                  </Button>
                 </remove.Form>
               }
             />
@@ -219,9 +228,9 @@ function ConvertOffer({ question, to }: { question: EditableQuestion; to: "vrcha
           ))}
         </>
       ) : null}
-      <span>Read as the applicant's {to === "vrchat_username" ? "VRChat username" : "Discord ID"} because of its words.</span>
+      <span>{to === "vrchat_username" ? m.qe_read_as_vrchat() : m.qe_read_as_discord()}</span>
       <Button type="submit" size="sm" variant="outline" disabled={convert.state !== "idle"}>
-        Make it a {QUESTION_TYPE_LABELS[to]} question
+        {m.qe_make_it({ type: questionTypeName(to) })}
       </Button>
     </convert.Form>
   );
@@ -272,9 +281,9 @@ export function QuestionList({ questions, types }: { questions: EditableQuestion
 
   return (
     <section aria-labelledby="current-questions">
-      <h2 id="current-questions" className="mb-4 font-display text-2xl text-mist-100">Current Questions ({questions.length})</h2>
+      <h2 id="current-questions" className="mb-4 font-display text-2xl text-mist-100">{m.qe_current({ count: formatCount(questions.length) })}</h2>
       {questions.length === 0 ? (
-        <EmptyState icon={<MessageSquareDashed className="size-10" />} title="No questions yet" description="Add your first application question above" />
+        <EmptyState icon={<MessageSquareDashed className="size-10" />} title={m.qe_none()} description={m.qe_none_hint()} />
       ) : (
         <DndContext id="question-order" sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
           <SortableContext items={shown.map((q) => q.id)} strategy={verticalListSortingStrategy}>

@@ -4,7 +4,9 @@ import { useId, useState, type ReactNode } from "react";
 import { fieldClass } from "~/components/ui/field";
 import type { QuestionType } from "~/db/enums";
 import { CONDITION_TYPES, NO, YES, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
-import { CHOICE_TYPES, QUESTION_TYPE_LABELS, TYPE_MAX_LENGTH } from "./question-input";
+import { CHOICE_TYPES, questionTypeName, TYPE_MAX_LENGTH } from "./question-input";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 
 /** A question as the editor holds it while it is written: every rule as the text in its box. */
 export interface QuestionDraft {
@@ -135,17 +137,17 @@ export function QuestionFields({
 
   return (
     <div className="grid gap-4 sm:grid-cols-[1fr_14rem]">
-      <Labelled id={`${id}-question`} label="Question">
+      <Labelled id={`${id}-question`} label={m.qf_question()}>
         <input id={`${id}-question`} name="question" value={draft.question} onChange={(e) => set({ question: e.target.value })} maxLength={500} className={fieldClass} />
       </Labelled>
-      <Labelled id={`${id}-type`} label="Question Type">
+      <Labelled id={`${id}-type`} label={m.qf_type()}>
         <select id={`${id}-type`} name="questionType" value={type} onChange={(e) => setType(e.target.value as QuestionType)} className={fieldClass}>
           {types.map((one) => (
-            <option key={one} value={one}>{QUESTION_TYPE_LABELS[one]}</option>
+            <option key={one} value={one}>{questionTypeName(one)}</option>
           ))}
         </select>
       </Labelled>
-      <Labelled id={`${id}-help`} label="Help text (optional)" wide>
+      <Labelled id={`${id}-help`} label={m.qf_help()} wide>
         <input id={`${id}-help`} name="helpText" value={draft.helpText} onChange={(e) => set({ helpText: e.target.value })} maxLength={500} className={fieldClass} />
       </Labelled>
       {type === "agreement" ? null : (
@@ -159,72 +161,70 @@ export function QuestionFields({
           >
             <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-[1.375rem]" />
           </Switch.Root>
-          <label htmlFor={`${id}-required`} className="text-sm font-semibold text-mist-100">Required</label>
+          <label htmlFor={`${id}-required`} className="text-sm font-semibold text-mist-100">{m.qf_required()}</label>
         </div>
       )}
       {type === "vrchat_profile" ? (
         <p className="text-sm text-mist-400 sm:col-span-2">
-          Applicants paste their VRChat profile link; it is checked when they send the form, and their account is then linked
-          to the application.
+          {m.qf_profile_hint()}
         </p>
       ) : type === "vrchat_username" || type === "discord_handle" ? (
         <p className="text-sm text-mist-400 sm:col-span-2">
-          {type === "vrchat_username" ? "The application's VRChat username" : "The application's Discord ID"} is taken from the first question of this type;
-          one name applies once.
+          {type === "vrchat_username" ? m.qf_vrchat_taken() : m.qf_discord_taken()}
         </p>
       ) : null}
       {limit !== undefined ? (
-        <Labelled id={`${id}-max-length`} label={`Character limit (optional, at most ${limit.toLocaleString("en-US")})`}>
+        <Labelled id={`${id}-max-length`} label={m.qf_limit({ limit: formatCount(limit) })}>
           <input id={`${id}-max-length`} name="maxLength" inputMode="numeric" value={draft.maxLength} onChange={(e) => set({ maxLength: e.target.value })} className={fieldClass} />
         </Labelled>
       ) : null}
       {type === "checkboxes" ? (
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
-          <Labelled id={`${id}-min-choices`} label="At least (optional)">
+          <Labelled id={`${id}-min-choices`} label={m.qf_at_least()}>
             <input id={`${id}-min-choices`} name="minChoices" inputMode="numeric" value={draft.minChoices} onChange={(e) => set({ minChoices: e.target.value })} className={fieldClass} />
           </Labelled>
-          <Labelled id={`${id}-max-choices`} label="At most (optional)">
+          <Labelled id={`${id}-max-choices`} label={m.qf_at_most()}>
             <input id={`${id}-max-choices`} name="maxChoices" inputMode="numeric" value={draft.maxChoices} onChange={(e) => set({ maxChoices: e.target.value })} className={fieldClass} />
           </Labelled>
         </div>
       ) : null}
       {type === "number" ? (
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-3">
-          <Labelled id={`${id}-min`} label="Minimum (optional)">
+          <Labelled id={`${id}-min`} label={m.qf_minimum()}>
             <input id={`${id}-min`} name="min" inputMode="decimal" value={draft.min} onChange={(e) => set({ min: e.target.value })} className={fieldClass} />
           </Labelled>
-          <Labelled id={`${id}-max`} label="Maximum (optional)">
+          <Labelled id={`${id}-max`} label={m.qf_maximum()}>
             <input id={`${id}-max`} name="max" inputMode="decimal" value={draft.max} onChange={(e) => set({ max: e.target.value })} className={fieldClass} />
           </Labelled>
           <label className="flex items-center gap-3 pt-7 text-sm font-semibold text-mist-100">
             <input type="checkbox" name="wholeNumber" checked={draft.wholeNumber} onChange={(e) => set({ wholeNumber: e.target.checked })} className="size-5 accent-ember-400" />
-            Whole numbers only
+            {m.qf_whole()}
           </label>
         </div>
       ) : null}
       {type === "date" ? (
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
-          <Labelled id={`${id}-earliest`} label="Earliest date (optional)">
+          <Labelled id={`${id}-earliest`} label={m.qf_earliest()}>
             <input id={`${id}-earliest`} name="earliest" type="date" value={draft.earliest} onChange={(e) => set({ earliest: e.target.value })} className={fieldClass} />
           </Labelled>
-          <Labelled id={`${id}-latest`} label="Latest date (optional)">
+          <Labelled id={`${id}-latest`} label={m.qf_latest()}>
             <input id={`${id}-latest`} name="latest" type="date" value={draft.latest} onChange={(e) => set({ latest: e.target.value })} className={fieldClass} />
           </Labelled>
         </div>
       ) : null}
       {type === "agreement" ? (
-        <Labelled id={`${id}-statement`} label="Statement to agree to (links are shown as links)" wide>
+        <Labelled id={`${id}-statement`} label={m.qf_statement()} wide>
           <textarea id={`${id}-statement`} name="statement" rows={4} value={draft.statement} onChange={(e) => set({ statement: e.target.value })} maxLength={5_000} className={fieldClass} />
         </Labelled>
       ) : null}
       {CHOICE_TYPES.includes(type) ? (
         <fieldset className="space-y-2 sm:col-span-2">
-          <legend className="mb-2 text-sm font-semibold text-mist-100">Options</legend>
+          <legend className="mb-2 text-sm font-semibold text-mist-100">{m.qf_options()}</legend>
           {draft.options.map((option, index) => (
             <div key={optionKeys[index] ?? index} className="flex gap-2">
               <input
                 name="options"
-                aria-label={`Option ${index + 1}`}
+                aria-label={m.qf_option({ number: index + 1 })}
                 value={option}
                 maxLength={200}
                 onChange={(e) => set({ options: draft.options.map((o, i) => (i === index ? e.target.value : o)) })}
@@ -232,7 +232,7 @@ export function QuestionFields({
               />
               <button
                 type="button"
-                aria-label={`Remove option ${index + 1}`}
+                aria-label={m.qf_remove_option({ number: index + 1 })}
                 onClick={() => {
                   set({ options: draft.options.filter((_, i) => i !== index) });
                   setOptionKeys(optionKeys.filter((_, i) => i !== index));
@@ -253,15 +253,15 @@ export function QuestionFields({
             className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-aurora-300 hover:bg-white/5"
           >
             <Plus aria-hidden="true" className="size-4" />
-            Add Option
+            {m.qf_add_option()}
           </button>
         </fieldset>
       ) : null}
       {earlier.length > 0 ? (
         <fieldset className="space-y-3 rounded-xl border border-aurora-400/15 p-4 sm:col-span-2">
-          <legend className="px-1 text-sm font-semibold text-mist-100">Show this question</legend>
+          <legend className="px-1 text-sm font-semibold text-mist-100">{m.qf_show()}</legend>
           <div className="grid gap-3 sm:grid-cols-2">
-            <Labelled id={`${id}-show-if`} label="Depends on">
+            <Labelled id={`${id}-show-if`} label={m.qf_depends()}>
               <select
                 id={`${id}-show-if`}
                 name="showIfQuestion"
@@ -269,16 +269,16 @@ export function QuestionFields({
                 onChange={(e) => set({ showIf: e.target.value ? { questionId: e.target.value, when: "answered", values: [] } : null })}
                 className={fieldClass}
               >
-                <option value="">Always</option>
+                <option value="">{m.qf_always()}</option>
                 {earlier.map((question) => (
                   <option key={question.id} value={question.id}>
-                    Only when: {question.question}
+                    {m.qf_only_when({ question: question.question })}
                   </option>
                 ))}
               </select>
             </Labelled>
             {draft.showIf ? (
-              <Labelled id={`${id}-show-when`} label="Its answer">
+              <Labelled id={`${id}-show-when`} label={m.qf_its_answer()}>
                 <select
                   id={`${id}-show-when`}
                   name="showIfWhen"
@@ -286,9 +286,9 @@ export function QuestionFields({
                   onChange={(e) => set({ showIf: { ...draft.showIf!, when: e.target.value as ShowIf["when"] } })}
                   className={fieldClass}
                 >
-                  <option value="answered">is answered</option>
-                  {targetChoices.length ? <option value="is">is one of</option> : null}
-                  {targetChoices.length ? <option value="is_not">is none of</option> : null}
+                  <option value="answered">{m.qf_is_answered()}</option>
+                  {targetChoices.length ? <option value="is">{m.qf_is_one_of()}</option> : null}
+                  {targetChoices.length ? <option value="is_not">{m.qf_is_none_of()}</option> : null}
                 </select>
               </Labelled>
             ) : null}

@@ -1,8 +1,10 @@
 /** An application question as the editor sends it (spec sections 4 and 5, and every type since). */
 import { z } from "zod";
 import { QUESTION_TYPES, type QuestionType } from "~/db/enums";
+import { m } from "~/paraglide/messages";
 import { isCalendarDay, SHOW_IF_WHEN, TYPED_NUMBER, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
 
+/** Each type's name, in English (the editor's refusals are written in it). */
 export const QUESTION_TYPE_LABELS = {
   text: "Short Text",
   textarea: "Long Text",
@@ -17,6 +19,23 @@ export const QUESTION_TYPE_LABELS = {
   vrchat_username: "VRChat Username",
   discord_handle: "Discord Handle",
 } as const satisfies Record<QuestionType, string>;
+
+const TYPE_NAME = {
+  text: m.qtype_text,
+  textarea: m.qtype_textarea,
+  select: m.qtype_select,
+  checkboxes: m.qtype_checkboxes,
+  yes_no: m.qtype_yes_no,
+  number: m.qtype_number,
+  date: m.qtype_date,
+  agreement: m.qtype_agreement,
+  link: m.qtype_link,
+  vrchat_profile: m.qtype_vrchat_profile,
+  vrchat_username: m.qtype_vrchat_username,
+  discord_handle: m.qtype_discord_handle,
+} as const satisfies Record<QuestionType, () => string>;
+/** A type's name as the page's language says it. */
+export const questionTypeName = (type: QuestionType) => TYPE_NAME[type]();
 
 /** The types a scope's questions may have: both forms may ask every type. */
 export const QUESTION_TYPES_OF = {
