@@ -19,6 +19,7 @@ import { previewMeta } from "./utils/preview-meta.server";
 import { m } from "./paraglide/messages";
 import { currentLanguage, setPageLanguage } from "./utils/language";
 import { useNonce } from "./utils/nonce";
+import { isSanctumPath } from "./utils/sanctum-path";
 import {
   DEFAULT_TIME_ZONE,
   readTimeZoneCookie,
@@ -56,8 +57,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
  * visitor's): crossing between them reads it again.
  */
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  const inSanctum = (url: URL) => url.pathname === "/admin" || url.pathname.startsWith("/admin/");
-  return defaultShouldRevalidate || inSanctum(currentUrl) !== inSanctum(nextUrl);
+  return defaultShouldRevalidate || isSanctumPath(currentUrl.pathname) !== isSanctumPath(nextUrl.pathname);
 }
 
 export const links: Route.LinksFunction = () => [

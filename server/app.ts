@@ -42,6 +42,7 @@ import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./p
 import { openConfiguredDatabase } from "./database";
 import { startSchedule } from "./schedule";
 import { securityHeaders } from "./security-headers";
+import { isSanctumPath } from "~/utils/sanctum-path";
 import { startWorkers } from "./workers";
 
 /** What a visitor reads when a sync met problems; the admins see each one. */
@@ -86,7 +87,6 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
 }
 
 /** The Sanctum's pages and their data requests (`/admin.data`, `/admin/events.data`). */
-const isSanctumPath = (path: string) => path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin.");
 
 /**
  * Sanctum answers hold applicants' data: no cache on the way (a proxy, the browser's back-forward

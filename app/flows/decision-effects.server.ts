@@ -101,7 +101,14 @@ export function contextOf(review: Review, services: Pick<DecideServices, "siteOr
   const { event, scope } = review;
   const { discordInvite } = services;
   const page = event ? `${services.siteOrigin}${href("/events/:id", { id: event.id })}` : null;
-  const wordsOf = (language: string) =>
+  // Each language's words once per review, however many of its applicants write in it.
+  const words = new Map<string, { event: string; date: string; eventDetails: string | null }>();
+  const wordsOf = (language: string) => {
+    let known = words.get(language);
+    if (!known) words.set(language, (known = wordsIn(language)));
+    return known;
+  };
+  const wordsIn = (language: string) =>
     inLanguage(language, () => {
       if (!event || !page) return { event: m.decision_the_group(), date: formatLongDate(now, "UTC"), eventDetails: null };
       const date = formatLongDateTime(eventStart(event), zoneOf(event.timezone));

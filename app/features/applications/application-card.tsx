@@ -12,10 +12,10 @@ import type { FormQuestion } from "./answers";
 import { AnswerView } from "./answer-view";
 import { OverCapacityDialog } from "./over-capacity-dialog";
 import { NEEDS_PROOF_TEXT } from "./proof";
-import { STATUS_LABEL } from "./application-review";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
 import { m } from "~/paraglide/messages";
+import { statusLabel } from "~/utils/status-label";
 import {
   PROFILE_CHECK_TEXT,
   STATUS_TONE,
@@ -138,7 +138,7 @@ export function ApplicationCard({
   }
 
   function statusButton(status: ApplicationStatus) {
-    const label = mode === "group" ? (status === "approved" ? m.review_approve() : m.review_reject()) : STATUS_LABEL[status]();
+    const label = mode === "group" ? (status === "approved" ? m.review_approve() : m.review_reject()) : statusLabel(status);
     return (
       <fetcher.Form key={status} method="post" onSubmit={refuseWhileBusy}>
         <input type="hidden" name="intent" value="status" />
@@ -249,7 +249,7 @@ export function ApplicationCard({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {application.spam ? <Badge tone="danger">{m.review_spam()}</Badge> : null}
-          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]()}</Badge>
+          <Badge tone={STATUS_TONE[application.status]}>{statusLabel(application.status)}</Badge>
           {attendance?.open && application.status === "approved" && !application.spam ? (
             <div role="group" aria-label={m.review_attendance_of({ name: application.vrchatUsername })} className="flex gap-1">
               {(["attended", "no_show"] as const).map((value) => {

@@ -2,17 +2,9 @@ import { useEffect } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
-import type { ApplicationStatus } from "~/db/enums";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";
 
-export const STATUS_LABEL: Record<ApplicationStatus, () => string> = {
-  pending: m.status_label_pending,
-  approved: m.status_label_approved,
-  rejected: m.status_label_rejected,
-  waitlist: m.status_label_waitlist,
-  withdrawn: m.status_label_withdrawn,
-};
 
 export function SummaryTiles({
   counts,

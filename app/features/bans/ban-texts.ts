@@ -1,10 +1,8 @@
 /** How a ban reads, on the Bans page and on a banned person's cards, in the page's language. */
 import { m } from "~/paraglide/messages";
-import { intlLocale } from "~/utils/language";
+import { formatShortDayUTC } from "~/utils/language";
 
-export function dateText(iso: string) {
-  return new Date(iso).toLocaleDateString(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-}
+export const dateText = formatShortDayUTC;
 
 /** 'Banned on DATE by X: reason'. */
 export const bannedLine = (ban: { bannedAt: string; bannedBy: string | null; reason: string | null }) =>

@@ -1,6 +1,6 @@
 /** What a person's file and the people search say. */
 import { m } from "~/paraglide/messages";
-import { formatCount, intlLocale } from "~/utils/language";
+import { counted, formatCount, formatShortDayUTC } from "~/utils/language";
 import type { PersonKey } from "~/utils/person-key";
 
 /** A note on a person's file is at most this long. */
@@ -86,13 +86,6 @@ export const STANDING_TEXT = {
   none: m.standing_none,
 } as const;
 
-export const STATUS_LABEL = {
-  pending: m.status_label_pending,
-  approved: m.status_label_approved,
-  rejected: m.status_label_rejected,
-  waitlist: m.status_label_waitlist,
-  withdrawn: m.status_label_withdrawn,
-} as const;
 export const STATUS_TONE = { pending: "gold", approved: "live", rejected: "danger", waitlist: "aurora", withdrawn: "muted" } as const;
 
 export function keyText(key: PersonKey): string {
@@ -130,19 +123,12 @@ export function historyLine(entry: { actorName: string; field: string; fromValue
 }
 
 /** One formatter for every date on a file: making one per date costs more than the rest of the page. */
-const DATES = new Map<string, Intl.DateTimeFormat>();
-export const dateText = (iso: string) => {
-  const locale = intlLocale();
-  let format = DATES.get(locale);
-  if (!format) DATES.set(locale, (format = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })));
-  return format.format(new Date(iso));
-};
+export const dateText = formatShortDayUTC;
 
 /** "5 years", "3 months", "12 days": how old an account is, from the day it joined. */
 export function ageText(joinedOn: string, now: Date): string {
   const days = Math.floor((now.getTime() - Date.parse(`${joinedOn}T00:00:00Z`)) / 86_400_000);
-  const said = (n: number, one: () => string, many: (inputs: { count: string }) => string) => (n === 1 ? one() : many({ count: formatCount(n) }));
-  if (days >= 365) return said(Math.floor(days / 365), m.people_years_one, m.people_years);
-  if (days >= 60) return said(Math.floor(days / 30), m.people_months_one, m.people_months);
-  return said(Math.max(0, days), m.people_days_one, m.people_days);
+  if (days >= 365) return counted(Math.floor(days / 365), m.people_years_one, m.people_years);
+  if (days >= 60) return counted(Math.floor(days / 30), m.people_months_one, m.people_months);
+  return counted(Math.max(0, days), m.people_days_one, m.people_days);
 }

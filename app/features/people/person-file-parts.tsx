@@ -4,7 +4,8 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { m } from "~/paraglide/messages";
 import { linkedHowLabel } from "~/utils/vrchat-account";
-import { dateText, historyLine, keyText, screeningLine, STATUS_LABEL, STATUS_TONE } from "./people-texts";
+import { dateText, historyLine, keyText, screeningLine, STATUS_TONE } from "./people-texts";
+import { statusLabel } from "~/utils/status-label";
 import type { FiledApplication, FiledBan, FiledJoinRequest, PersonFile } from "./person-file.server";
 
 const linkClass = "text-aurora-300 underline-offset-2 hover:underline";
@@ -43,7 +44,7 @@ function ApplicationItem({ application }: { application: FiledApplication }) {
               m.people_group_application()
             )}
           </p>
-          <Badge tone={STATUS_TONE[application.status]}>{STATUS_LABEL[application.status]()}</Badge>
+          <Badge tone={STATUS_TONE[application.status]}>{statusLabel(application.status)}</Badge>
           {application.spam ? <Badge tone="danger">{m.review_spam()}</Badge> : null}
           {application.attendance ? <Badge tone={application.attendance === "attended" ? "live" : "muted"}>{application.attendance === "attended" ? m.attendance_attended() : m.attendance_no_show()}</Badge> : null}
           <Link to={listLink(application)} className={`ml-auto text-sm ${linkClass}`}>

@@ -9,14 +9,15 @@ import { TRUST_RANK_LABEL } from "~/utils/vrchat-account";
 import type { JoinRequestView } from "./join-requests.server";
 import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
 import { m } from "~/paraglide/messages";
-import { formatCount, intlLocale } from "~/utils/language";
+import { formatCount, formatShortDayUTC } from "~/utils/language";
+import { statusLabel } from "~/utils/status-label";
 import { personPath } from "~/utils/person-key";
 
 export const JOIN_REQUESTS_INTRO = m.jr_intro;
 
 type Result = { ok?: boolean; error?: string; message?: string };
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const dateText = formatShortDayUTC;
 
 /** 'Leave it for staff' or 'Apply the screening rules': the owner's choice, shown to everyone. */
 export function JoinRequestSettings({ byRules, mayChoose }: { byRules: boolean; mayChoose: boolean }) {
@@ -82,9 +83,6 @@ function Facts({ request }: { request: JoinRequestView }) {
     </p>
   );
 }
-
-/** A group application's status, as the review shows it. */
-const APPLICATION_STATUS = { pending: m.status_label_pending, approved: m.status_label_approved, rejected: m.status_label_rejected } as const;
 
 const DECISIONS = [
   ["accept", m.jr_accept, "primary"],
@@ -186,7 +184,7 @@ export function JoinRequestList({
                     <p className="text-sm text-mist-200">
                       {m.jr_applied()}
                       <Link to={`${href("/admin/applications")}?${new URLSearchParams({ q: request.application.name, status: "all" })}`} className="text-aurora-300 underline-offset-2 hover:underline">
-                        {APPLICATION_STATUS[request.application.status as keyof typeof APPLICATION_STATUS]?.() ?? request.application.status}
+                        {statusLabel(request.application.status)}
                       </Link>
                     </p>
                   ) : (

@@ -1,6 +1,6 @@
 /** What staff read of their decisions on join requests, in the Sanctum and from its flows. */
 import { m } from "~/paraglide/messages";
-import { formatCount, sentenceGap } from "~/utils/language";
+import { counted as said, sentenceGap } from "~/utils/language";
 
 export interface JoinRequestOutcome {
   /** Decided now: answered in VRChat (or through their application). */
@@ -13,7 +13,6 @@ export interface JoinRequestOutcome {
   needsProof: number;
 }
 
-const said = (n: number, one: () => string, many: (inputs: { count: string }) => string) => (n === 1 ? one() : many({ count: formatCount(n) }));
 
 /** In the page's language (read when said). */
 export const JOIN_REQUEST_TEXTS = {

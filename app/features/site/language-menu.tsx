@@ -1,5 +1,6 @@
 import { Form, useLocation } from "react-router";
 import { m } from "~/paraglide/messages";
+import { isSanctumPath } from "~/utils/sanctum-path";
 import { LANGUAGE_NAMES } from "~/utils/language";
 
 /**
@@ -10,8 +11,7 @@ import { LANGUAGE_NAMES } from "~/utils/language";
 export function LanguageMenu({ language, languages, id }: { language: string; languages: readonly string[]; id: string }) {
   const location = useLocation();
   // In the Sanctum each staff member's language is theirs, chosen on the Security page.
-  const inSanctum = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
-  if (languages.length < 2 || inSanctum) return null;
+  if (languages.length < 2 || isSanctumPath(location.pathname)) return null;
   return (
     <Form method="post" action="/language" className="flex items-center gap-2 text-sm">
       <label htmlFor={id} className="text-mist-400">
