@@ -188,6 +188,11 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
         ((await database.db.select({ payload: outbox.payload }).from(outbox).where(eq(outbox.sourceId, id))).map((job) => job.payload as { content?: string }).find((payload) => payload.content)!).content!;
       expect(await contentOf(japanese)).toMatch(/^ようこそDwellersへ、Hotaruさん！/);
       expect(await contentOf(english)).toMatch(/^Welcome among the Dwellers, Moth!/);
+      // A Discord account linked by hand after the approval gets the DM then, in the applicant's language too.
+      const late = await apply("Kotori", "", "ja");
+      expect(await decideApplication(withBot, await group(), { id: late, status: "approved" }, keeper)).toMatchObject({ kind: "decided" });
+      expect(await linkDiscordAccount(withBot, await group(), late, { userId: fakeSnowflake(9), displayName: "Kotori" }, keeper)).toEqual({ kind: "linked", acting: true });
+      expect(await contentOf(late)).toMatch(/^ようこそDwellersへ、Kotoriさん！/);
     } finally {
       setSiteLanguages(["en"]);
       await bot.close();

@@ -16,6 +16,7 @@ import { EventInputSchema } from "~/features/events/event-input";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, decideApplications, findReview, type DecideServices, type Decider } from "./decide.server";
 import { saveEventRefilling } from "./refill.server";
+import { setSiteLanguages } from "~/utils/language.server";
 import { withdrawApplication, WITHDRAW_TEXTS } from "./withdraw.server";
 
 const keeper: Decider = { id: "", username: "keeper", via: "sanctum", role: "admin" };
@@ -52,11 +53,11 @@ describeEachDatabase("places that refill themselves", (kind) => {
   }
 
   /** Applies as the public form does; its private status token. */
-  async function apply(eventId: string, name: string): Promise<{ id: string; token: string }> {
+  async function apply(eventId: string, name: string, language = "en"): Promise<{ id: string; token: string }> {
     const questions = await listFormQuestions(database.db, { kind: "event", eventId });
     const values: Record<string, string> = { [answerFieldName(questions[0]!.id)]: name, [answerFieldName(questions[1]!.id)]: `${name.toLowerCase()}-d` };
     const status = newStatusToken();
-    const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => values[field], now: new Date(), statusTokenHash: status.hash });
+    const result = await submitApplication(database.db, { scope: { kind: "event", eventId }, questions, fields: (field) => values[field], now: new Date(), statusTokenHash: status.hash, language });
     if (!result.ok) throw new Error(result.message);
     return { id: result.application.id, token: status.token };
   }
@@ -92,6 +93,21 @@ describeEachDatabase("places that refill themselves", (kind) => {
     expect((await getApplicationStatus(database.db, ash.token, new Date()))?.status).toBe("withdrawn");
     expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "already" });
     expect(await statuses(event.id)).toEqual({ Ash: "withdrawn", Birch: "approved", Cedar: "approved", Dune: "waitlist" });
+  });
+
+  it("writes the approval of someone moved up from the waitlist in the language they applied in", async () => {
+    setSiteLanguages(["en", "ja"]);
+    try {
+      const event = await makeEvent(1, "automatic");
+      const ash = await apply(event.id, "Ash");
+      await approve(event.id, ash.id);
+      const hotaru = await apply(event.id, "Hotaru", "ja");
+      expect(await withdrawApplication(services, ash.token, new Date())).toEqual({ kind: "withdrawn" });
+      expect(await getApplicationStatus(database.db, hotaru.token, new Date())).toMatchObject({ status: "approved", messageLanguage: "ja" });
+      expect((await getApplicationStatus(database.db, hotaru.token, new Date()))!.message).toContain("Hotaruさん：Lantern Nightへのご参加が確定しました。");
+    } finally {
+      setSiteLanguages(["en"]);
+    }
   });
 
   it("where the event requires a proven VRChat account, a freed place approves only a proven applicant, and staff cannot approve the others", async () => {
