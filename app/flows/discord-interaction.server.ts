@@ -31,21 +31,33 @@ import { allows, allowsOnEvent } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { prefix } from "~/utils/text";
 import { decideApplication, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
+import { m } from "~/paraglide/messages";
+import { inLanguage, personLanguage } from "~/utils/language.server";
+import { statusLabel } from "~/utils/status-label";
 
 /** How long a press waits for its decision before Discord is told it will see the outcome later. */
 const ANSWER_WITHIN_MS = 2_500;
 
-export const NOT_STAFF = "Only members of the team whose Discord account is linked on the Sanctum's Team page can decide here. Nothing was done.";
-export const NOT_FOR_ROLE = "Your role on the team cannot decide this application. Nothing was done.";
-export const UNKNOWN_BUTTON = "This is not one of Dwell's buttons. Nothing was done.";
-export const GONE = "This application no longer exists (deleted, or marked as spam). Nothing was done.";
-export const NEEDS_TWO_FACTOR = "Your role requires two-factor sign-in, and yours is not set up: turn it on from the Sanctum's Security page first. Nothing was done.";
-export const WITHDRAWN = "The applicant withdrew this application: a withdrawal is final. Nothing was changed.";
-export const REPLAYED = "This press was already handled. Nothing more was done.";
+/** Refusals and answers to a press, in the presser's language (the site's default until they are known as staff). */
+export const PRESS_TEXTS = {
+  notStaff: m.dsc_not_staff,
+  notForRole: m.dsc_not_for_role,
+  unknownButton: m.dsc_unknown_button,
+  gone: m.dsc_gone,
+  needsTwoFactor: m.dsc_needs_two_factor,
+  withdrawn: m.dsc_withdrawn,
+  replayed: m.dsc_replayed,
+  full: m.dsc_full,
+};
 
 /** Who decided first, for a press that came after them. */
-const alreadyDecided = (application: { status: string; decidedBy: string | null } | null) =>
-  `Already ${application?.status ?? "decided"}${application?.decidedBy ? ` by ${application.decidedBy}` : ""}. Nothing was changed.`;
+function alreadyDecided(application: { status: string; decidedBy: string | null } | null): string {
+  if (!application) return PRESS_TEXTS.gone();
+  const { status, decidedBy } = application;
+  if (status === "approved") return decidedBy ? m.dsc_already_approved_by({ by: decidedBy }) : m.dsc_already_approved();
+  if (status === "rejected") return decidedBy ? m.dsc_already_rejected_by({ by: decidedBy }) : m.dsc_already_rejected();
+  return m.dsc_already_other({ status: statusLabel(status) });
+}
 
 export interface InteractionRequest {
   body: string;
@@ -73,15 +85,15 @@ export async function answerInteraction(services: InteractionServices, key: KeyO
   const interaction = parsed.data;
   if (interaction.type === InteractionType.ping) return { status: 200, body: { type: ResponseType.pong } };
   if (interaction.type !== InteractionType.component && interaction.type !== InteractionType.modalSubmit) {
-    return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
+    return { status: 200, body: ephemeral(PRESS_TEXTS.unknownButton()) };
   }
   const target = parseCustomId(interaction.data?.custom_id ?? "");
   if (!target || (interaction.type === InteractionType.modalSubmit) !== (target.action === "reason")) {
-    return { status: 200, body: ephemeral(UNKNOWN_BUTTON) };
+    return { status: 200, body: ephemeral(PRESS_TEXTS.unknownButton()) };
   }
   // A signed request replayed within its five minutes is the same press: acted on once.
   if (!interaction.id) return { status: 400, body: { error: "an interaction without its id" } };
-  if (!(await firstSeen(services.db, interaction.id, now))) return { status: 200, body: ephemeral(REPLAYED) };
+  if (!(await firstSeen(services.db, interaction.id, now))) return { status: 200, body: ephemeral(PRESS_TEXTS.replayed()) };
   return { status: 200, body: await press(services, interaction, target) };
 }
 
@@ -104,16 +116,27 @@ async function press(
   const { db } = services;
   const presserId = interaction.member?.user.id ?? interaction.user?.id ?? "";
   const staff = presserId ? await findMemberByDiscord(db, presserId) : null;
-  if (!staff) return ephemeral(NOT_STAFF);
+  if (!staff) return ephemeral(PRESS_TEXTS.notStaff());
+  // A staff member reads the answers in the language they chose for the Sanctum.
+  return inLanguage(personLanguage(staff.language), () => pressBy(services, staff, interaction, target));
+}
+
+async function pressBy(
+  services: InteractionServices,
+  staff: NonNullable<Awaited<ReturnType<typeof findMemberByDiscord>>>,
+  interaction: ReturnType<typeof InteractionSchema.parse>,
+  target: { action: "approve" | "reject" | "reason"; kind: ApplicationKind; id: string },
+) {
+  const { db } = services;
   // The same rule as the Sanctum's: a member held at the two-factor set-up decides nothing anywhere.
-  if (await heldForTwoFactor(db, services.requireAll2fa, staff)) return ephemeral(NEEDS_TWO_FACTOR);
+  if (await heldForTwoFactor(db, services.requireAll2fa, staff)) return ephemeral(PRESS_TEXTS.needsTwoFactor());
   const application = await describeApplication(db, target.kind, target.id);
-  if (!application) return ephemeral(GONE);
+  if (!application) return ephemeral(PRESS_TEXTS.gone());
   const event = application.eventId ? await getEvent(db, application.eventId) : null;
-  if (target.kind === "event" && !event) return ephemeral(GONE);
+  if (target.kind === "event" && !event) return ephemeral(PRESS_TEXTS.gone());
   const may = event ? allowsOnEvent(staff, "review", event) : allows(staff.role, "group.review");
-  if (!may) return ephemeral(NOT_FOR_ROLE);
-  if (application.status === "withdrawn") return ephemeral(WITHDRAWN);
+  if (!may) return ephemeral(PRESS_TEXTS.notForRole());
+  if (application.status === "withdrawn") return ephemeral(PRESS_TEXTS.withdrawn());
   if (application.status === "approved" || application.status === "rejected") {
     return ephemeral(alreadyDecided(application));
   }
@@ -122,7 +145,7 @@ async function press(
   const status = target.action === "approve" ? "approved" : "rejected";
   const reason = target.action === "reason" ? prefix(modalValue(interaction.data?.components, "reason") ?? "", REASON_MAX) : null;
   const review = await findReview(db, event?.id);
-  if (!review) return ephemeral(GONE);
+  if (!review) return ephemeral(PRESS_TEXTS.gone());
   const decider: Decider = { id: staff.id, username: staff.username, via: "discord", role: staff.role };
   const deciding = decideApplication(services, review, { id: target.id, status, reason }, decider);
   const late = Symbol("late");
@@ -134,15 +157,15 @@ async function press(
     deciding.catch((error: unknown) => log.error("a decision from Discord failed", { error }));
     return { type: ResponseType.deferredUpdate };
   }
-  if (outcome.kind === "missing") return ephemeral(GONE);
-  if (outcome.kind === "needs-proof") return ephemeral(`${NEEDS_PROOF_MESSAGE()} Nothing was changed.`);
-  if (outcome.kind === "full") return ephemeral("The event's places are all taken: approving past them is done in the Sanctum, where you confirm it. Nothing was changed.");
+  if (outcome.kind === "missing") return ephemeral(PRESS_TEXTS.gone());
+  if (outcome.kind === "needs-proof") return ephemeral(m.dsc_nothing_changed({ reason: NEEDS_PROOF_MESSAGE() }));
+  if (outcome.kind === "full") return ephemeral(PRESS_TEXTS.full());
   if (outcome.kind === "conflict") {
     const now = await describeApplication(db, target.kind, target.id);
-    return ephemeral(now?.status === "withdrawn" ? WITHDRAWN : alreadyDecided(now));
+    return ephemeral(now?.status === "withdrawn" ? PRESS_TEXTS.withdrawn() : alreadyDecided(now));
   }
   const message = await getReviewMessage(db, target.kind, target.id);
   const by = deciderName(decider);
-  if (!message) return ephemeral(`${status === "approved" ? "Approved" : "Rejected"} by ${by}.`);
+  if (!message) return ephemeral(status === "approved" ? m.dsc_decided_approved({ by }) : m.dsc_decided_rejected({ by }));
   return { type: ResponseType.updateMessage, data: messageBody({ embed: message.embed, outcome: { status, by }, kind: target.kind, id: target.id }) };
 }

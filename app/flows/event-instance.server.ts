@@ -37,7 +37,7 @@ import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
 import { requestedOf, type InstanceOpener, type InstanceRequest } from "~/features/vrchat/vrchat-instances.server";
 import { joinLink } from "~/features/vrchat/vrchat-location";
 import { m } from "~/paraglide/messages";
-import { applicantLanguage, inLanguage } from "~/utils/language.server";
+import { personLanguage, inLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
@@ -92,11 +92,19 @@ export type OpenOutcome =
   | { kind: "not-possible"; reason: string };
 
 export const INSTANCE_TEXTS = {
-  off: "Opening instances is not turned on (VRCHAT_OPEN_INSTANCES).",
-  missing: "Event not found",
-  noWorld: "The event has no VRChat world: give its link on the event's form.",
-  ended: "The event has ended.",
-} as const;
+  get off() {
+    return m.aev_inst_off();
+  },
+  get missing() {
+    return m.event_not_found_admin();
+  },
+  get noWorld() {
+    return m.aev_inst_no_world_reason();
+  },
+  get ended() {
+    return m.aev_inst_ended();
+  },
+};
 
 /** What each approved attendee of an event with applications gets by DM when its instance opens. */
 export function joinMessage(event: { id: string; title: string }, link: string, siteOrigin: string): string {
@@ -175,7 +183,7 @@ async function tellAttendees(tx: Parameters<Parameters<Database["transaction"]>[
   const attendees = await listApprovedWithDiscord(tx, event.id);
   for (const attendee of attendees) {
     // In the language the attendee applied in.
-    const message = inLanguage(applicantLanguage(attendee.language), () => joinMessage(event, link, services.siteOrigin));
+    const message = inLanguage(personLanguage(attendee.language), () => joinMessage(event, link, services.siteOrigin));
     await queueDiscordActions(
       tx,
       { applicationKind: "event", applicationId: attendee.id, userId: attendee.discordUserId!, actor: { id: "dwell", name: "Dwell (instance open)" } },

@@ -19,7 +19,7 @@ import { eventStart, formatLongDateTime, zoneOf } from "~/features/events/event-
 import { queueAnnouncement } from "~/features/notifications/discord.server";
 import { m } from "~/paraglide/messages";
 import { intlLocale } from "~/utils/language";
-import { applicantLanguage, inLanguage } from "~/utils/language.server";
+import { personLanguage, inLanguage } from "~/utils/language.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 
 export interface ReminderServices {
@@ -90,7 +90,7 @@ export async function sendDueReminders(services: ReminderServices, now: Date): P
           const queued = await services.db.transaction(async (tx) => {
             if (!(await claimReminder(tx, event.id, lead, attendee.id, theirs)) || !theirs) return false;
             // Their own status page, one tap from 'Join in VRChat' or 'Withdraw': a fresh link (only its hash is kept).
-            const language = applicantLanguage(attendee.language);
+            const language = personLanguage(attendee.language);
             const status = `${services.siteOrigin}${href("/applications/status/:token", { token: await mintStatusLink(tx, { kind: "event", id: attendee.id }) })}`;
             await queueDiscordActions(
               tx,

@@ -27,7 +27,9 @@ import {
 import { eventStart, localDayKey, zoneOf } from "~/features/events/event-timing";
 import { createEventIn, deleteEventIn, getEvent, updateEventIn, type PublicationChange, type Transaction } from "~/features/events/events.server";
 import { calendarCreationsLeft } from "~/features/events/vrchat-publication.server";
-import type { PublicationChoice } from "~/features/events/vrchat-publication";
+import { VRCHAT_CREATIONS_PER_HOUR, type PublicationChoice } from "~/features/events/vrchat-publication";
+import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { log } from "~/utils/log.server";
 import { formQuestionsMemo } from "~/utils/memo.server";
 import type { DecideServices } from "./decide.server";
@@ -102,7 +104,9 @@ async function checkCalendarRoom(tx: Transaction, choice: PublicationChoice | nu
   if (creates > left) {
     throw new SeriesRefusal(
       "publishToVRChat",
-      `VRChat lets a group create about 10 calendar events an hour: this series would publish ${creates} now and ${left} ${left === 1 ? "is" : "are"} left this hour. Save without publishing to VRChat, or try again later.`,
+      left === 1
+        ? m.aev_series_allowance_one({ limit: VRCHAT_CREATIONS_PER_HOUR, creates: formatCount(creates) })
+        : m.aev_series_allowance({ limit: VRCHAT_CREATIONS_PER_HOUR, creates: formatCount(creates), left: formatCount(left) }),
     );
   }
 }

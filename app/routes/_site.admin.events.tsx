@@ -14,8 +14,6 @@ import { createEvent, getEvent, listEventsForAdmin, type PublicationChange } fro
 import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
 import { CalendarAllowanceError, listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 
-/** A host's save asking VRChat to notify the whole group. */
-export const HOST_NOTIFY_REFUSED = "Only owners and admins may have VRChat notify the group's members of a new calendar event. Save without it.";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows } from "~/utils/roles";
@@ -35,6 +33,7 @@ import type { ListedInstance } from "~/features/events/admin-event-card";
 import { instanceKey } from "~/features/vrchat/vrchat-api.server";
 import type { GroupDataService } from "~/features/vrchat/group-data.server";
 import { joinLinkOf } from "~/features/vrchat/vrchat-location";
+import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.events";
 
 /** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
@@ -83,7 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
     const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { events: [], ...empty, calendarGroupId, instances: {} as Record<string, ListedInstance>, instancesOn: vrchat.instances !== null, error: "Failed to fetch events", worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
+    return { events: [], ...empty, calendarGroupId, instances: {} as Record<string, ListedInstance>, instancesOn: vrchat.instances !== null, error: m.aev_load_failed(), worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
   }
 }
 
@@ -92,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const { db, vrchat, notifications, config } = ctx;
   const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) return data({ error: m.aev_form_unreadable() }, { status: 400 });
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
   let stored = null;
@@ -100,12 +99,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requireStaff(request, context, "events.create");
   } else {
     stored = await getEvent(db, id);
-    if (!stored) return data({ error: "Event not found" }, { status: 404 });
+    if (!stored) return data({ error: m.event_not_found_admin() }, { status: 404 });
     requireOnEvent(viewer, "edit", stored);
   }
   // Only those who manage every event hand one to another host; a host's events stay theirs.
   const host = allows(viewer.role, "events.all") ? await chosenHost(db, form.get("hostId")) : undefined;
-  if (host === null) return data({ field: "hostId", error: "Choose a host from the team." }, { status: 400 });
+  if (host === null) return data({ field: "hostId", error: m.aev_choose_host() }, { status: 400 });
 
   const repeat = RepeatInputSchema.safeParse(Object.fromEntries(form));
   if (!repeat.success) return data(firstEventInputError(repeat.error), { status: 400 });
@@ -114,21 +113,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "delete") {
     try {
       const deleted = following ? await deleteFollowing(db, id, new Date()) : await deleteEventWithRole(db, id, new Date());
-      if (!deleted) return data({ error: "Event not found" }, { status: 404 });
+      if (!deleted) return data({ error: m.event_not_found_admin() }, { status: 404 });
     } catch (error) {
       log.error("failed to delete an event", { error, eventId: id });
-      return data({ error: "Failed to delete event" }, { status: 503 });
+      return data({ error: m.aev_delete_failed() }, { status: 503 });
     }
     notifications.wake();
     return redirect(href("/admin/events"));
   }
   if (intent === "retry-publication") {
-    if (!vrchat.calendar) return data({ error: "Publishing to VRChat is not enabled." }, { status: 409 });
+    if (!vrchat.calendar) return data({ error: m.aev_publishing_off() }, { status: 409 });
     try {
-      if (!(await retryPublication(db, id, new Date()))) return data({ error: "Nothing to try again for this event." }, { status: 409 });
+      if (!(await retryPublication(db, id, new Date()))) return data({ error: m.aev_nothing_to_retry() }, { status: 409 });
     } catch (error) {
       log.error("failed to retry a VRChat publication", { error, eventId: id });
-      return data({ error: "An error occurred while saving the event" }, { status: 503 });
+      return data({ error: m.aev_save_failed() }, { status: 503 });
     }
     notifications.wake();
     return redirect(href("/admin/events"));
@@ -139,20 +138,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (intent === "open-instance") {
         const opened = await openEventInstance(services, id, new Date(), { manual: true });
         if (opened.kind === "not-possible") return data({ error: opened.reason }, { status: 409 });
-        if (opened.kind === "busy") return data({ error: "The instance is open, or being opened, already." }, { status: 409 });
-        if (opened.kind === "failed") return data({ error: `The instance could not be opened: ${opened.error}` }, { status: 409 });
+        if (opened.kind === "busy") return data({ error: m.aev_instance_busy() }, { status: 409 });
+        if (opened.kind === "failed") return data({ error: m.aev_instance_open_failed({ error: opened.error }) }, { status: 409 });
       } else {
         const closed = await closeEventInstance(services, id, new Date());
-        if (closed.kind === "none") return data({ error: "The event has no open instance." }, { status: 409 });
-        if (closed.kind === "failed") return data({ error: `The instance could not be closed: ${closed.error}` }, { status: 409 });
+        if (closed.kind === "none") return data({ error: m.aev_no_open_instance() }, { status: 409 });
+        if (closed.kind === "failed") return data({ error: m.aev_instance_close_failed({ error: closed.error }) }, { status: 409 });
       }
     } catch (error) {
       log.error("failed to open or close an event's instance", { error, eventId: id });
-      return data({ error: "An error occurred while saving the event" }, { status: 503 });
+      return data({ error: m.aev_save_failed() }, { status: 503 });
     }
     return redirect(href("/admin/events"));
   }
-  if (intent !== "create" && intent !== "update") return data({ error: "Unknown action." }, { status: 400 });
+  if (intent !== "create" && intent !== "update") return data({ error: m.unknown_action() }, { status: 400 });
 
   const parsed = EventInputSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data(firstEventInputError(parsed.error), { status: 400 });
@@ -163,7 +162,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const chosen = parsePublicationInput(form);
     if (!chosen.ok) return data({ field: chosen.field, error: chosen.error }, { status: 400 });
     // Telling every member of the group is the owners' and admins' to do, not a host's.
-    if (chosen.choice?.notify && viewer.role === "host") return data({ field: "vrchatNotify", error: HOST_NOTIFY_REFUSED }, { status: 403 });
+    if (chosen.choice?.notify && viewer.role === "host") return data({ field: "vrchatNotify", error: m.aev_host_notify_refused() }, { status: 403 });
     if (chosen.choice) {
       let problem;
       try {
@@ -177,7 +176,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         });
       } catch (error) {
         log.error("failed to check VRChat's limits", { error });
-        return data({ error: "An error occurred while saving the event" }, { status: 503 });
+        return data({ error: m.aev_save_failed() }, { status: 503 });
       }
       if (problem) return data(problem, { status: 400 });
     }
@@ -203,16 +202,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       await createEvent(db, world.event, viewer.id, publication, host ?? viewer.id);
     } else if (following || (!series && rule)) {
       const saved = await saveFollowing(decideServices(ctx), id, world.event, rule, publication, host, new Date());
-      if (saved.kind === "missing") return data({ error: "Event not found" }, { status: 404 });
+      if (saved.kind === "missing") return data({ error: m.event_not_found_admin() }, { status: 404 });
       if (saved.kind === "refused") return data({ field: saved.field, error: saved.error }, { status: 400 });
     } else if (!(await saveEventRefilling(decideServices(ctx), id, world.event, publication, host))) {
-      return data({ error: "Event not found" }, { status: 404 });
+      return data({ error: m.event_not_found_admin() }, { status: 404 });
     }
   } catch (error) {
     // Counted again under the allowance's lock at the save: another save may have taken the room meanwhile.
     if (error instanceof CalendarAllowanceError) return data({ field: error.field, error: error.message }, { status: 400 });
     log.error("failed to save an event", { error, intent });
-    return data({ error: "An error occurred while saving the event" }, { status: 503 });
+    return data({ error: m.aev_save_failed() }, { status: 503 });
   }
   notifications.wake();
   // Saved; the list says so when VRChat could not confirm the world.
@@ -225,7 +224,6 @@ function sameRepeat(input: RepeatInput, series: SeriesSummary): boolean {
 }
 
 const WORLD_UNCHECKED_PARAM = "world-unchecked";
-const WORLD_UNCHECKED_NOTICE = "Saved. VRChat could not be asked about the world just now, so it was not checked: its name is kept as typed. Save the event again later to check it.";
 
 /**
  * Each event's instance as its card shows it: where it stands, its join link while open, and how many
@@ -261,7 +259,7 @@ async function chosenHost(db: Parameters<typeof listTeam>[0], value: FormDataEnt
 }
 
 export function meta() {
-  return [{ title: "Event Prophecies · The Sanctum" }];
+  return [{ title: m.aev_title() }];
 }
 
 export default function AdminEvents({ loaderData, actionData }: Route.ComponentProps) {
@@ -282,12 +280,12 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="font-display text-4xl text-mist-100">Event Prophecies</h1>
+        <h1 className="font-display text-4xl text-mist-100">{m.aev_heading()}</h1>
         {loaderData.can.create ? (
           <Button asChild>
             <Link to={`${href("/admin/events")}?new`}>
               <Plus aria-hidden="true" className="size-4" />
-              Create New Prophecy
+              {m.aev_create()}
             </Link>
           </Button>
         ) : null}
@@ -295,9 +293,9 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
       {error || actionData?.error ? (
         <ErrorAlert>{error ?? actionData?.error}</ErrorAlert>
       ) : null}
-      {loaderData.worldUnchecked ? <Notice>{WORLD_UNCHECKED_NOTICE}</Notice> : null}
+      {loaderData.worldUnchecked ? <Notice>{m.aev_world_unchecked()}</Notice> : null}
       {events.length === 0 && !error ? (
-        <EmptyState title="No prophecies found" />
+        <EmptyState title={m.aev_empty()} />
       ) : (
         <div className="grid gap-4">
           {events.map((event) => (

@@ -15,7 +15,7 @@ import { accounts, profiles, sessions, twoFactors, USER_ROLES, verifications, ty
 import type { Mailer } from "./email.server";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
-import { applicantLanguage } from "./language.server";
+import { personLanguage } from "./language.server";
 import { totpOnce } from "./totp-once.server";
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -70,7 +70,7 @@ export function createAuth({
       sendResetPassword: async ({ user, token }) => {
         const link = `${publicUrl}/admin/reset-password?token=${encodeURIComponent(token)}`;
         // In the account's own language for the Sanctum (the Security page), else the site's default.
-        const language = applicantLanguage((user as typeof user & { language?: string | null }).language);
+        const language = personLanguage((user as typeof user & { language?: string | null }).language);
         await mailer.send({
           to: user.email,
           subject: m.mail_reset_subject({}, { locale: language as Locale }),

@@ -21,14 +21,25 @@ export function setSiteLanguages(languages: readonly string[]) {
 /** The site's default language, for texts outside a request. */
 export const defaultLanguage = () => siteLanguages[0]!;
 
-/** The language to write to an applicant in: the one they applied in, if the site still offers it; else the default. */
-export function applicantLanguage(stored: string | null | undefined): string {
+/**
+ * The language to write to a person in: the one an applicant applied in, or a staff member chose,
+ * if the site still offers it; else the default.
+ */
+export function personLanguage(stored: string | null | undefined): string {
   return stored && siteLanguages.includes(stored) ? stored : siteLanguages[0]!;
 }
 
 /** Runs `work` (a request's handling, rendering included) in `language`. */
 export function inLanguage<T>(language: string, work: () => T): T {
   return requestLanguage.run(language, work);
+}
+
+/**
+ * Runs `work` as no request's: in the site's default language. A worker's run that a request woke
+ * (its timer set in the request) would otherwise speak the language of whoever woke it.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return requestLanguage.exit(work);
 }
 
 /** The language a request is answered in, of the languages the site offers. */

@@ -31,6 +31,7 @@ const REVIEWER_DISCORD = fakeSnowflake(11);
 const HOST_DISCORD = fakeSnowflake(12);
 const STRANGER_DISCORD = fakeSnowflake(13);
 const KEEPER_DISCORD = fakeSnowflake(14);
+const MOON_DISCORD = fakeSnowflake(15);
 
 let fake: FakeVRChat;
 let discord: FakeDiscordBot;
@@ -95,6 +96,7 @@ beforeAll(async () => {
     { id: HOST_DISCORD, username: "ember-hosts", globalName: "Ember" },
     { id: STRANGER_DISCORD, username: "someone", globalName: "Someone" },
     { id: KEEPER_DISCORD, username: "keeper-of-the-hall", globalName: "Keeper K" },
+    { id: MOON_DISCORD, username: "moon-reviews", globalName: "Tsuki" },
   );
   dataDir = mkdtempSync(join(tmpdir(), "dwell-discord-review-"));
   server = await startServerProcess({
@@ -109,6 +111,7 @@ beforeAll(async () => {
     DISCORD_OAUTH_URL: `${new URL(discord.url).origin}/oauth2/authorize`,
     RATE_LIMIT_APPLICATIONS: "1000",
     RATE_LIMIT_DUPLICATES: "1000",
+    SITE_LANGUAGES: "en,ja",
   });
   createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "owner");
   createAccountWithCommand(dataDir, "sky@dwell.example", "moonlight-over-the-sky", "reviewer");
@@ -250,6 +253,39 @@ describe("a decision in Discord", () => {
     expect(await reviewText("Late Lark")).toContain("Pending");
     // Their Sanctum session ended with them.
     expect((await fetch(`${server.url}/admin`, { headers: { cookie: cookies.reviewer } })).status).toBe(401);
+  });
+});
+
+describe("review in Discord in two languages", () => {
+  it("posts and edits the channel's message in the site's default language, and answers a Japanese reviewer in Japanese", async () => {
+    createAccountWithCommand(dataDir, "moon@dwell.example", "moonlight-over-the-moon", "reviewer");
+    const moon = await signIn(server.url, "moon@dwell.example", "moonlight-over-the-moon");
+    const linked = await postForm(server.url, "/admin/team", { intent: "set-discord", id: await teamMemberId("moon@dwell.example"), discordUserId: MOON_DISCORD }, { cookie: cookies.owner });
+    expect(linked.status).toBe(200);
+    await linked.body?.cancel();
+    const chosen = await postForm(server.url, "/admin/security", { intent: "language", language: "ja" }, { cookie: moon });
+    expect(chosen.status).toBe(303);
+
+    // A Japanese visitor applies from the Japanese form.
+    const answers = ["Hoshi Kaze", "hoshikaze-discord", "A friend", "灯りの番をしています", ""];
+    const applied = await postForm(server.url, "/apply?lang=ja", Object.fromEntries(fields.map((field, i) => [field, answers[i]!])));
+    expect(applied.status).toBe(200);
+    expect(await applied.text()).toContain('lang="ja"');
+    const { post, approve, reject } = await reviewPost("Hoshi Kaze");
+    // The channel reads in the site's default language, whoever applied.
+    expect(post.embeds[0]).toMatchObject({ title: "New group application" });
+    expect(JSON.stringify(post.embeds)).toContain('"name":"VRChat Username"');
+
+    // The modal and the refusals are the presser's; the channel's message stays the channel's.
+    const modal = await signer.send(server.url, fakePress(MOON_DISCORD, reject, post.id));
+    expect(modal.json).toMatchObject({ type: 9, data: { title: "この申し込みを却下" } });
+    const pressed = await signer.send(server.url, fakePress(MOON_DISCORD, approve, post.id));
+    expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by moon in Discord", components: [] } });
+    const again = await signer.send(server.url, fakePress(MOON_DISCORD, approve, post.id));
+    expect(again.json).toMatchObject({ type: 4, data: { flags: 64, content: "すでにmoon in Discordが承認しています。何も変更していません。" } });
+    // Someone not on the team reads the site's default language.
+    const stranger = await signer.send(server.url, fakePress(STRANGER_DISCORD, approve, post.id));
+    expect(stranger.json?.data?.content).toContain("Only members of the team");
   });
 });
 

@@ -228,6 +228,48 @@ describe("SITE_LANGUAGES=en,ja", () => {
     expect(langOf((await get("/admin", { cookie: kaede })).body)).toBe("en");
   });
 
+  it("runs the Sanctum's events in Japanese for the one who chose it, and says how a series repeats in each reader's language", async () => {
+    createAccountWithCommand(server.dataDir, "tsubaki@dwell.example", "moonlight-over-the-tsubaki", "admin");
+    createAccountWithCommand(server.dataDir, "alder@dwell.example", "moonlight-over-the-alder", "admin");
+    const tsubaki = await signIn(server.url, "tsubaki@dwell.example", "moonlight-over-the-tsubaki");
+    const alder = await signIn(server.url, "alder@dwell.example", "moonlight-over-the-alder");
+    expect((await postForm(server.url, "/admin/security", { intent: "language", language: "ja" }, { cookie: tsubaki })).status).toBe(303);
+
+    const list = await get("/admin/events", { cookie: tsubaki });
+    expect(langOf(list.body)).toBe("ja");
+    expect(textOf(list.body)).toContain("新しいイベントを作成");
+    expect(list.body).toContain("<title>イベント · The Sanctum</title>");
+    const editor = textOf((await get("/admin/events?new", { cookie: tsubaki })).body);
+    for (const words of ["開催日", "開始時刻", "ワールド名", "申し込み制にする", "繰り返し", "2週間ごと", "毎月同じ曜日"]) expect(editor).toContain(words);
+    expect(editor).not.toContain("Event Date");
+
+    // A refusal in Japanese, and nothing saved.
+    const event = { intent: "create", title: "", eventDate: "2027-01-05", eventTime: "20:00", timezone: "UTC", worldName: "The Hollow" };
+    const refused = await postForm(server.url, "/admin/events", event, { cookie: tsubaki });
+    expect(refused.status).toBe(400);
+    expect(textOf(await refused.text())).toContain("タイトルは必須です");
+    const tooShort = await postForm(server.url, "/admin/events", { ...event, title: "Lantern Walk", repeats: "weekly", repeatCount: "1" }, { cookie: tsubaki });
+    expect(tooShort.status).toBe(400);
+    expect(textOf(await tooShort.text())).toContain("シリーズは2回以上です");
+
+    // A weekly series of three, from a Tuesday.
+    const made = await postForm(server.url, "/admin/events", { ...event, title: "Lantern Walk", repeats: "weekly", repeatCount: "3" }, { cookie: tsubaki });
+    expect(made.status).toBe(302);
+    await made.body?.cancel();
+    const japanese = await get("/admin/events", { cookie: tsubaki });
+    expect(textOf(japanese.body)).toContain("毎週火曜日 · 全3回中 第1回");
+    expect(textOf(japanese.body)).toContain("イベントを編集");
+    const english = textOf((await get("/admin/events", { cookie: alder })).body);
+    expect(english).toContain("Weekly on Tuesday · event 1 of 3");
+    expect(english).toContain("Edit Event");
+
+    // The public page says it too, in the visitor's language.
+    const link = /<a [^>]*aria-label="Lantern Walkを編集"[^>]*>/.exec(japanese.body)![0];
+    const id = /\?edit=([0-9a-f-]{36})/.exec(link)![1]!;
+    expect(textOf((await get(`/events/${id}`, { "Accept-Language": JAPANESE_BROWSER })).body)).toContain("毎週火曜日");
+    expect(textOf((await get(`/events/${id}`, { "Accept-Language": "en-US" })).body)).toContain("Weekly on Tuesday");
+  });
+
   it("asks a question in the visitor's language once staff translate it, and keeps the answer as the option is written", async () => {
     createAccountWithCommand(server.dataDir, "hoshi@dwell.example", "moonlight-over-the-hoshi", "owner");
     const owner = await signIn(server.url, "hoshi@dwell.example", "moonlight-over-the-hoshi");

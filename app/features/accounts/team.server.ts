@@ -276,12 +276,15 @@ export async function getMemberDiscord(db: Pick<Database, "select">, memberId: s
 }
 
 /** The staff member a Discord account belongs to, if any. */
-export async function findMemberByDiscord(db: Pick<Database, "select">, discordUserId: string): Promise<{ id: string; username: string; role: StaffRole; twoFactorEnabled: boolean } | null> {
+export async function findMemberByDiscord(
+  db: Pick<Database, "select">,
+  discordUserId: string,
+): Promise<{ id: string; username: string; role: StaffRole; twoFactorEnabled: boolean; language: string | null } | null> {
   const [row] = await db
-    .select({ id: profiles.id, username: profiles.username, role: profiles.role, twoFactorEnabled: profiles.twoFactorEnabled })
+    .select({ id: profiles.id, username: profiles.username, role: profiles.role, twoFactorEnabled: profiles.twoFactorEnabled, language: profiles.language })
     .from(profiles)
     .where(eq(profiles.discordUserId, discordUserId));
-  return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role, twoFactorEnabled: row.twoFactorEnabled } : null;
+  return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role, twoFactorEnabled: row.twoFactorEnabled, language: row.language } : null;
 }
 
 /** The owners' site-wide settings (defaults until an owner first changes one). */

@@ -10,9 +10,9 @@ import { applicationAuditLog, applications, eventApplications } from "~/db/schem
 import { answerText, type StoredAnswer } from "~/utils/form-questions";
 import { truncate } from "~/utils/text";
 import type { ProfileFinding } from "./applications.server";
+import { APPLICANT_ACTOR } from "~/utils/actors";
 
 /** Who the history names for an edit from the status page. */
-export const APPLICANT_ACTOR = "the applicant";
 
 /** The statuses in which an applicant may still change their answers. */
 export const EDITABLE_STATUSES = ["pending", "waitlist"] as const;

@@ -7,6 +7,7 @@ import { formatCount } from "~/utils/language";
 import { linkedHowLabel } from "~/utils/vrchat-account";
 import type { AuditEntry, ReviewedApplication } from "./review.server";
 import type { AttendanceRecord } from "./attendance.server";
+import { actorLabel } from "~/utils/actors";
 
 /** A profile link the form did not link: the staff link it by hand once they are sure (VRChat panel). */
 export const PROFILE_CHECK_TEXT = { claimed: m.card_claimed, unchecked: m.card_unchecked } as const;
@@ -31,7 +32,7 @@ export function auditLine(entry: AuditEntry, formatDate: (iso: string) => string
               : entry.toValue
                 ? m.card_notes_updated()
                 : m.card_notes_cleared();
-  return m.card_audit_line({ when: formatDate(entry.at), who: entry.actorName, what });
+  return m.card_audit_line({ when: formatDate(entry.at), who: actorLabel(entry.actorName), what });
 }
 
 /** A decision's action in VRChat (an outbox job), as the card shows it. */

@@ -11,6 +11,7 @@ import { applicationAuditLog, eventApplications, events, outbox } from "~/db/sch
 import { lockPlaces } from "./capacity.server";
 import type { Places } from "./places";
 import { columnsOf, liveOf, type OnDecided, type Reviewer, type ReviewOptions, type ReviewScope, type Transaction } from "./review-scope.server";
+import { APPLICANT_ACTOR } from "~/utils/actors";
 
 /** Who moves an application up from the waitlist, in its history. */
 export const WAITLIST_MOVER = "Dwell (a place freed)";
@@ -258,7 +259,6 @@ export async function markSpam(
 }
 
 /** Who withdrew an application, in its history. */
-export const APPLICANT_ACTOR = "the applicant";
 
 export type WithdrawResult = "withdrawn" | "already" | "missing" | { not: ApplicationStatus };
 

@@ -9,7 +9,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applications, decisionMessages, eventApplications, events, statusLinks } from "~/db/schema";
-import { applicantLanguage, inLanguage } from "~/utils/language.server";
+import { personLanguage, inLanguage } from "~/utils/language.server";
 import {
   DECISION_MESSAGE_MAX_LENGTH,
   DECISION_OUTCOMES,
@@ -239,7 +239,7 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
     .select({ username: table.vrchatUsername, vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId, language: table.language })
     .from(table)
     .where(eq(table.id, decision.id));
-  const language = applicantLanguage(row?.language ?? null);
+  const language = personLanguage(row?.language ?? null);
   const nothing: Decided = { vrchatUserId: null, discordUserId: null, language, message: null, directMessage: null };
   if (!isDecided(decision.status)) {
     await tx.update(table).set({ decisionMessage: null, decisionMessageLanguage: null }).where(eq(table.id, decision.id));

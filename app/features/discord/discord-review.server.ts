@@ -20,6 +20,11 @@ import { APPLICATION_STATUSES, type ApplicationKind, type ApplicationStatus } fr
 import { applications, discordReviewMessages, eventApplications, outbox } from "~/db/schema";
 import { escapeDiscordMarkdown, truncate } from "~/utils/text";
 import type { DiscordBot } from "./discord-bot.server";
+import { m } from "~/paraglide/messages";
+import { APPLICANT_ACTOR, actorLabel } from "~/utils/actors";
+import { formatCount } from "~/utils/language";
+import { defaultLanguage, inLanguage } from "~/utils/language.server";
+import { statusLabel } from "~/utils/status-label";
 
 /** A request older (or newer) than this is refused: a replayed press is not a press. */
 export const INTERACTION_MAX_AGE_MS = 5 * 60_000;
@@ -90,12 +95,12 @@ export function rejectModal(kind: ApplicationKind, id: string) {
     type: ResponseType.modal,
     data: {
       custom_id: reviewCustomId("reason", kind, id),
-      title: "Reject this application",
+      title: m.dsc_reject_title(),
       components: [
         {
           type: 18,
-          label: "Reason (optional)",
-          description: "Added to the message the applicant reads.",
+          label: m.dsc_reason_label(),
+          description: m.dsc_reason_hint(),
           component: { type: 4, custom_id: "reason", style: 2, required: false, max_length: REASON_MAX },
         },
       ],
@@ -111,16 +116,22 @@ export interface ReviewMessage {
   id: string;
 }
 
-const OUTCOME_WORDS: Partial<Record<ApplicationStatus, string>> = { approved: "✅ Approved", rejected: "❌ Rejected", withdrawn: "↩️ Withdrawn" };
+const OUTCOME_WORDS: Partial<Record<ApplicationStatus, (inputs: { by: string }) => string>> = {
+  approved: m.dsc_outcome_approved,
+  rejected: m.dsc_outcome_rejected,
+  withdrawn: m.dsc_outcome_withdrawn,
+};
 /** Statuses that end the review: the message shows them and loses its buttons. */
 const closes = (status: ApplicationStatus) => status === "approved" || status === "rejected" || status === "withdrawn";
 
 export function outcomeLine(outcome: { status: ApplicationStatus; by: string }) {
-  return `${OUTCOME_WORDS[outcome.status] ?? outcome.status} by ${escapeDiscordMarkdown(outcome.by)}`;
+  const by = escapeDiscordMarkdown(actorLabel(outcome.by));
+  return OUTCOME_WORDS[outcome.status]?.({ by }) ?? m.dsc_outcome_other({ status: statusLabel(outcome.status), by });
 }
 
+/** The review message as the channel shows it: the site's default language, whoever pressed or decided. */
 export function messageBody(message: ReviewMessage) {
-  return {
+  return inLanguage(defaultLanguage(), () => ({
     content: message.outcome ? outcomeLine(message.outcome) : "",
     embeds: [message.embed],
     allowed_mentions: { parse: [] },
@@ -130,12 +141,12 @@ export function messageBody(message: ReviewMessage) {
           {
             type: 1,
             components: [
-              { type: 2, style: 3, label: "Approve", custom_id: reviewCustomId("approve", message.kind, message.id) },
-              { type: 2, style: 4, label: "Reject", custom_id: reviewCustomId("reject", message.kind, message.id) },
+              { type: 2, style: 3, label: m.dsc_approve(), custom_id: reviewCustomId("approve", message.kind, message.id) },
+              { type: 2, style: 4, label: m.dsc_reject(), custom_id: reviewCustomId("reject", message.kind, message.id) },
             ],
           },
         ],
-  };
+  }));
 }
 
 const EmbedSchema = z.record(z.string(), z.unknown());
@@ -195,7 +206,7 @@ export function createReviewChannel({ db, bot, channelId }: { db: Database; bot:
     const status = await currentStatus(db, kind, job.applicationId);
     if (status === null) return "The application is gone: nothing posted";
     // Decided before its post went out (Discord was down): it is posted with its outcome.
-    const outcome = closes(status) ? { status, by: status === "withdrawn" ? "the applicant" : "the Sanctum" } : null;
+    const outcome = closes(status) ? { status, by: status === "withdrawn" ? APPLICANT_ACTOR : m.actor_sanctum() } : null;
     const sent = await bot.postMessage(channelId, messageBody({ embed: job.embed, outcome, kind, id: job.applicationId }));
     await db
       .insert(discordReviewMessages)
@@ -213,8 +224,8 @@ export function createReviewChannel({ db, bot, channelId }: { db: Database; bot:
   }
 
   async function remind(job: Extract<ReviewJob, { job: "reminder" }>): Promise<string> {
-    const waiting = job.waiting === 1 ? "1 application has" : `${job.waiting.toLocaleString("en-US")} applications have`;
-    await bot.postMessage(channelId, { content: truncate(`${waiting} waited more than a day: ${job.url}`, 2000), allowed_mentions: { parse: [] } });
+    const content = job.waiting === 1 ? m.dsc_reminder_one({ url: job.url }) : m.dsc_reminder({ count: formatCount(job.waiting), url: job.url });
+    await bot.postMessage(channelId, { content: truncate(content, 2000), allowed_mentions: { parse: [] } });
     return "Reminder posted";
   }
 

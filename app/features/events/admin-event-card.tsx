@@ -12,8 +12,8 @@ import { ApplicationRequiredBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
 import type { AdminEventSummary } from "./events.server";
 import type { ListedPublication } from "./vrchat-publication";
-
-export const DELETE_EVENT_CONFIRMATION = "Are you sure you want to delete this prophecy? This action cannot be undone.";
+import { m } from "~/paraglide/messages";
+import { counted, formatCount, sentenceGap } from "~/utils/language";
 
 export function DeleteEventButton({ eventId, title, inSeries = false }: { eventId: string; title: string; inSeries?: boolean }) {
   const confirm = (
@@ -22,24 +22,24 @@ export function DeleteEventButton({ eventId, title, inSeries = false }: { eventI
       <input type="hidden" name="id" value={eventId} />
       {inSeries ? (
         <>
-          <Button type="submit" variant="danger" name="applyTo" value="this">Delete this event</Button>
-          <Button type="submit" variant="danger" name="applyTo" value="following">Delete this and the following events</Button>
+          <Button type="submit" variant="danger" name="applyTo" value="this">{m.aev_delete_this()}</Button>
+          <Button type="submit" variant="danger" name="applyTo" value="following">{m.aev_delete_following()}</Button>
         </>
       ) : (
-        <Button type="submit" variant="danger">Delete</Button>
+        <Button type="submit" variant="danger">{m.aev_delete()}</Button>
       )}
     </Form>
   );
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Delete ${title}`}>
+        <Button variant="outline" size="sm" aria-label={m.aev_delete_label({ title })}>
           <Trash2 aria-hidden="true" className="size-4" />
-          Delete
+          {m.aev_delete()}
         </Button>
       }
-      title={`Delete ${title}?`}
-      description={inSeries ? `${DELETE_EVENT_CONFIRMATION} Deleting this and the following events ends the series here, and deletes their applications too.` : DELETE_EVENT_CONFIRMATION}
+      title={m.aev_delete_title({ title })}
+      description={inSeries ? `${m.aev_delete_confirm()}${sentenceGap()}${m.aev_delete_series_note()}` : m.aev_delete_confirm()}
       action={confirm}
     />
   );
@@ -47,39 +47,39 @@ export function DeleteEventButton({ eventId, title, inSeries = false }: { eventI
 
 /** 'Weekly on Tuesday · event 2 of 10', or '… · until March 1, 2027'. */
 function seriesText(series: SeriesSummary, eventDate: string): string {
-  const end = series.occurrenceCount !== null ? ` of ${series.occurrenceCount}` : "";
-  const until = series.untilDate ? ` · until ${formatEventDate(series.untilDate)}` : "";
-  return `${describeRepeat(series.frequency, eventDate)} · event ${series.index + 1}${end}${until}`;
+  const repeat = describeRepeat(series.frequency, eventDate);
+  const number = formatCount(series.index + 1);
+  const line = series.occurrenceCount !== null ? m.aev_series_line_of({ repeat, number, count: formatCount(series.occurrenceCount) }) : m.aev_series_line({ repeat, number });
+  return series.untilDate ? `${line} · ${m.aev_series_until({ date: formatEventDate(series.untilDate) })}` : line;
 }
 
 /** How the event stands on the group's VRChat calendar, with "Try again" after a refusal. */
 function PublicationStatus({ eventId, publication }: { eventId: string; publication: ListedPublication }) {
   const { wanted, state, vrchatEventId, lastError, entryUrl } = publication;
-  const membersOnly = publication.accessType === "group" ? " (members only)" : "";
   let text: string;
-  const kept = publication.keptAccessType ? (publication.keptAccessType === "group" ? "for the group's members only" : "for everyone") : null;
-  if (state === "failed" && !wanted) text = "Could not be removed from VRChat's calendar.";
-  else if (state === "failed" && kept) text = `VRChat refused the change of who may see it: its calendar still shows the event as before, ${kept}.`;
-  else if (state === "failed") text = vrchatEventId ? "VRChat refused the latest changes; its calendar still shows the event as it was." : "Not on VRChat's calendar: VRChat refused it.";
-  else if (wanted && kept && !vrchatEventId) text = `Changing who may see it on VRChat's calendar: the entry ${kept} stays until the new one is there.`;
-  else if (!wanted) text = state === "removed" ? "Removed from VRChat's calendar." : "Being removed from VRChat's calendar…";
-  else if (state === "published") text = `On VRChat's calendar${membersOnly}.`;
-  else text = vrchatEventId ? "Updating on VRChat's calendar…" : "Being published to VRChat's calendar…";
+  const kept = publication.keptAccessType ? (publication.keptAccessType === "group" ? m.aev_pub_kept_members() : m.aev_pub_kept_everyone()) : null;
+  if (state === "failed" && !wanted) text = m.aev_pub_remove_failed();
+  else if (state === "failed" && kept) text = m.aev_pub_access_refused({ kept });
+  else if (state === "failed") text = vrchatEventId ? m.aev_pub_changes_refused() : m.aev_pub_refused();
+  else if (wanted && kept && !vrchatEventId) text = m.aev_pub_changing_access({ kept });
+  else if (!wanted) text = state === "removed" ? m.aev_pub_removed() : m.aev_pub_removing();
+  else if (state === "published") text = publication.accessType === "group" ? m.aev_pub_members_only() : m.aev_pub_published();
+  else text = vrchatEventId ? m.aev_pub_updating() : m.aev_pub_publishing();
   return (
     <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="vrchat-publication">
       <CalendarCheck aria-hidden="true" className="size-4 text-aurora-300" />
       <span className={state === "failed" ? "text-red-200" : "text-mist-200"}>{text}</span>
-      {lastError ? <span className="text-mist-400">{state === "failed" ? lastError : `Last try: ${lastError}`}</span> : null}
+      {lastError ? <span className="text-mist-400">{state === "failed" ? lastError : m.aev_pub_last_try({ error: lastError })}</span> : null}
       {entryUrl ? (
         <a href={entryUrl} target="_blank" rel="noreferrer" className="text-aurora-300 underline-offset-4 hover:underline">
-          Open in VRChat
+          {m.aev_pub_open()}
         </a>
       ) : null}
       {state === "failed" ? (
         <Form method="post">
           <input type="hidden" name="intent" value="retry-publication" />
           <input type="hidden" name="id" value={eventId} />
-          <Button type="submit" variant="outline" size="sm">Try again</Button>
+          <Button type="submit" variant="outline" size="sm">{m.aev_try_again()}</Button>
         </Form>
       ) : null}
     </div>
@@ -98,21 +98,20 @@ export interface ListedInstance {
   role: { state: EventRoleState; lastError: string | null } | null;
 }
 
-const ROLE_TEXT: Record<EventRoleState, string> = {
-  creating: "Making the attendees' VRChat role…",
-  ready: "The attendees' VRChat role is made: each approved attendee gets it, and only they can enter the instance.",
-  refused: "VRChat refused to make the attendees' role",
-  retiring: "After the event: taking the attendees' role away, then deleting it.",
-  deleted: "The attendees' role was deleted after the event.",
+const ROLE_TEXT: Record<Exclude<EventRoleState, "refused">, () => string> = {
+  creating: m.aev_role_creating,
+  ready: m.aev_role_ready,
+  retiring: m.aev_role_retiring,
+  deleted: m.aev_role_deleted,
 };
 
 /** Where the attendees' role stands, in words. */
 function roleText(role: ListedInstance["role"]): string {
-  if (!role) return "The attendees' VRChat role is made when the first attendee is approved (or the instance opens); only its holders can enter.";
-  if (role.state === "refused") return `${ROLE_TEXT.refused}: ${role.lastError ?? "no reason given"}. 'Retry' asks again.`;
+  if (!role) return m.aev_role_none();
+  if (role.state === "refused") return m.aev_role_refused({ reason: role.lastError ?? m.aev_no_reason() });
   // What happened, in VRChat's terms: not reached, an answer that could not be read, asked to slow down.
-  if (role.state === "creating" && role.lastError) return `The attendees' role is not made yet (${role.lastError}): it is tried again.`;
-  return ROLE_TEXT[role.state];
+  if (role.state === "creating" && role.lastError) return m.aev_role_pending({ error: role.lastError });
+  return ROLE_TEXT[role.state]();
 }
 
 function InstanceButton({ eventId, intent, children }: { eventId: string; intent: "open-instance" | "close-instance"; children: React.ReactNode }) {
@@ -125,6 +124,19 @@ function InstanceButton({ eventId, intent, children }: { eventId: string; intent
   );
 }
 
+/** 'The instance opens itself at …', the time marked up for machines. */
+function OpensAt({ at, timezone }: { at: Date; timezone: string }) {
+  const marker = "\u0000";
+  const [before, after] = m.aev_inst_opens_at({ time: marker }).split(marker);
+  return (
+    <>
+      {before}
+      <time dateTime={at.toISOString()}>{formatLongDateTime(at, zoneOf(timezone))}</time>
+      {after}
+    </>
+  );
+}
+
 /** Where the event's group instance stands, with 'Open now', 'Retry' or 'Close'. */
 function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; instance: ListedInstance; may: boolean }) {
   const ended = event.phase === "past";
@@ -134,42 +146,42 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
   switch (event.worldId ? instance.state : "no-world") {
     case "no-world":
       // Its attendees' role is still kept (for an instance opened by hand with it): its state is below.
-      text = "No VRChat world given: no instance opens for it by itself.";
+      text = m.aev_inst_no_world();
       break;
     case "open":
       text = (
         <>
-          Instance open in VRChat · {instance.players === 1 ? "1 person" : `${instance.players ?? 0} people`} in it ·{" "}
-          <a href={instance.joinUrl ?? undefined} target="_blank" rel="noreferrer" className="text-aurora-300 underline hover:text-ember-300">Join</a>
+          {m.aev_inst_open({ people: counted(instance.players ?? 0, m.aev_inst_people_one, m.aev_inst_people) })}{" "}
+          <a href={instance.joinUrl ?? undefined} target="_blank" rel="noreferrer" className="text-aurora-300 underline hover:text-ember-300">{m.aev_inst_join()}</a>
         </>
       );
-      button = <InstanceButton eventId={event.id} intent="close-instance">Close</InstanceButton>;
+      button = <InstanceButton eventId={event.id} intent="close-instance">{m.aev_inst_close()}</InstanceButton>;
       break;
     case "opening":
-      text = "Opening the instance in VRChat…";
+      text = m.aev_inst_opening();
       break;
     case "failed":
-      text = `Not open yet (${instance.lastError ?? "VRChat did not answer"}): trying again every minute until the event ends.`;
-      button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
+      text = m.aev_inst_failed({ error: instance.lastError ?? m.aev_inst_no_answer() });
+      button = <InstanceButton eventId={event.id} intent="open-instance">{m.review_retry()}</InstanceButton>;
       break;
     case "refused":
-      text = `VRChat refused to open the instance: ${instance.lastError ?? "no reason given"}`;
-      button = <InstanceButton eventId={event.id} intent="open-instance">Retry</InstanceButton>;
+      text = m.aev_inst_refused({ reason: instance.lastError ?? m.aev_no_reason() });
+      button = <InstanceButton eventId={event.id} intent="open-instance">{m.review_retry()}</InstanceButton>;
       break;
     case "missed":
-      text = `Missed: the instance could not be opened before the event ended${instance.lastError ? ` (last try: ${instance.lastError})` : ""}.`;
+      text = instance.lastError ? m.aev_inst_missed_error({ error: instance.lastError }) : m.aev_inst_missed();
       break;
     case "closed":
-      text = "The instance was closed.";
-      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
+      text = m.aev_inst_closed();
+      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">{m.aev_inst_open_now()}</InstanceButton>;
       break;
     default:
       text = ended
-          ? "No instance was opened."
+          ? m.aev_inst_never_opened()
           : opensAt
-            ? <>The instance opens itself at <time dateTime={opensAt.toISOString()}>{formatLongDateTime(opensAt, zoneOf(event.timezone))}</time>.</>
-            : "Opened by hand ('Open the instance': never).";
-      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">Open now</InstanceButton>;
+            ? <OpensAt at={opensAt} timezone={event.timezone} />
+            : m.aev_inst_by_hand();
+      if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">{m.aev_inst_open_now()}</InstanceButton>;
   }
   return (
     <div className="mt-3 rounded-lg border border-mist-400/15 px-3 py-2 text-sm text-mist-300" data-testid="event-instance">
@@ -213,18 +225,18 @@ export function AdminEventCard({
         <div>
           <h2 id={headingId} className="font-display text-xl text-mist-100">{event.title}</h2>
           <div className="mt-2 flex flex-wrap gap-2">
-            {event.phase === "past" ? <Badge tone="muted">Past Event</Badge> : event.phase === "live" ? <Badge tone="live">Live Now</Badge> : <Badge tone="live">Upcoming</Badge>}
-            {event.featured ? <Badge tone="gold">Featured</Badge> : null}
+            {event.phase === "past" ? <Badge tone="muted">{m.aev_badge_past()}</Badge> : event.phase === "live" ? <Badge tone="live">{m.aev_badge_live()}</Badge> : <Badge tone="live">{m.aev_badge_upcoming()}</Badge>}
+            {event.featured ? <Badge tone="gold">{m.aev_badge_featured()}</Badge> : null}
             {event.applicationRequired ? <ApplicationRequiredBadge /> : null}
           </div>
         </div>
         {event.applicationRequired ? (
           <p className="text-right text-sm text-mist-300">
             <span className="block font-semibold text-mist-100">
-              {event.applicationCount.toLocaleString("en-US")} {event.applicationCount === 1 ? "application" : "applications"}
+              {counted(event.applicationCount, m.aev_applications_one, m.aev_applications)}
             </span>
-            {event.pendingApplications.toLocaleString("en-US")} pending
-            {event.waitlistApplications > 0 ? ` · ${event.waitlistApplications.toLocaleString("en-US")} on the waitlist` : null}
+            {m.aev_pending({ count: formatCount(event.pendingApplications) })}
+            {event.waitlistApplications > 0 ? ` · ${m.aev_waitlist({ count: formatCount(event.waitlistApplications) })}` : null}
             {places ? <span className="block" data-testid="places-taken">{places}</span> : null}
           </p>
         ) : null}
@@ -237,7 +249,7 @@ export function AdminEventCard({
           ) : (
             event.worldName
           )}
-          {event.worldId && !event.worldChecked ? <span className="block text-xs text-ember-300">World not checked with VRChat: save the event again to check it.</span> : null}
+          {event.worldId && !event.worldChecked ? <span className="block text-xs text-ember-300">{m.aev_world_unchecked_card()}</span> : null}
         </p>
       </div>
       {event.series ? (
@@ -251,25 +263,25 @@ export function AdminEventCard({
       <div className="mt-4 flex flex-wrap gap-2">
         {may.edit ? (
           <Button asChild variant="outline" size="sm">
-            <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={`Edit Event ${event.title}`}>
+            <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={m.aev_edit_label({ title: event.title })}>
               <Pencil aria-hidden="true" className="size-4" />
-              Edit Event
+              {m.aev_edit()}
             </Link>
           </Button>
         ) : null}
         {event.applicationRequired && may.review ? (
           <Button asChild variant="outline" size="sm">
-            <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={`View Applications of ${event.title}`}>
+            <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={m.aev_view_applications_label({ title: event.title })}>
               <Inbox aria-hidden="true" className="size-4" />
-              View Applications
+              {m.aev_view_applications()}
             </Link>
           </Button>
         ) : null}
         {event.applicationRequired && may.edit ? (
           <Button asChild variant="outline" size="sm">
-            <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={`Edit Questions of ${event.title}`}>
+            <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={m.aev_edit_questions_label({ title: event.title })}>
               <ListChecks aria-hidden="true" className="size-4" />
-              Edit Questions
+              {m.aev_edit_questions()}
             </Link>
           </Button>
         ) : null}

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { SERIES_FREQUENCIES, type SeriesFrequency } from "~/db/enums";
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
 
 /** Occurrences are made this far ahead of today, and kept that far ahead. */
 export const SERIES_AHEAD_DAYS = 56;
@@ -12,25 +14,37 @@ export const SERIES_AHEAD_DAYS = 56;
 export const SERIES_MAX_COUNT = 100;
 export const SERIES_MAX_DAYS = 731;
 
-export const REPEAT_LABELS: Record<SeriesFrequency | "never", string> = {
-  never: "Never",
-  weekly: "Weekly",
-  biweekly: "Every two weeks",
-  monthly: "Monthly on the same weekday",
-};
+/** 'Repeats' choices, in the reader's language. */
+export const repeatLabels = (): Record<SeriesFrequency | "never", string> => ({
+  never: m.aev_repeat_never(),
+  weekly: m.aev_repeat_weekly(),
+  biweekly: m.aev_repeat_biweekly(),
+  monthly: m.aev_repeat_monthly(),
+});
 
 export const SERIES_TEXTS = {
-  neverEnds: "A repeating event must end: give the date of its last event, or the number of events.",
-  bothEnds: "Give the date of the last event or the number of events, not both.",
-  untilBeforeStart: "The last event's date must be after the first event's date.",
-  tooLong: `A series can run for at most two years (${SERIES_MAX_COUNT} events).`,
-  repeatsNeedFollowing: "A change to 'Repeats' applies to the series: choose 'This and the following events'.",
-  applicationsBeyondEnd: "Some of the events past the series' new end already have applications. Delete those events first, or choose a later end.",
-} as const;
+  get neverEnds() {
+    return m.aev_series_never_ends();
+  },
+  get bothEnds() {
+    return m.aev_series_both_ends();
+  },
+  get untilBeforeStart() {
+    return m.aev_series_until_before_start();
+  },
+  get tooLong() {
+    return m.aev_series_too_long({ max: SERIES_MAX_COUNT });
+  },
+  get repeatsNeedFollowing() {
+    return m.aev_series_needs_following();
+  },
+  get applicationsBeyondEnd() {
+    return m.aev_series_applications_beyond();
+  },
+};
 
 const DAY_MS = 86_400_000;
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const ORDINALS = ["first", "second", "third", "fourth", "last"];
+const MONTHLY = [m.aev_repeat_monthly_1, m.aev_repeat_monthly_2, m.aev_repeat_monthly_3, m.aev_repeat_monthly_4, m.aev_repeat_monthly_last];
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const fromDayNumber = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
@@ -98,9 +112,10 @@ export function occurrenceAt(rule: SeriesRule, index: number): string | null {
 
 /** 'Weekly', 'Every two weeks on Tuesday', 'Monthly on the second Tuesday', for a series whose occurrence falls on `date`. */
 export function describeRepeat(frequency: SeriesFrequency, date: string): string {
-  const { weekday, nth } = weekdayInMonth(date);
-  if (frequency === "monthly") return `Monthly on the ${ORDINALS[nth - 1]} ${WEEKDAYS[weekday]}`;
-  return `${frequency === "weekly" ? "Weekly" : "Every two weeks"} on ${WEEKDAYS[weekday]}`;
+  const { nth } = weekdayInMonth(date);
+  const weekday = new Intl.DateTimeFormat(intlLocale(), { weekday: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+  if (frequency === "monthly") return MONTHLY[nth - 1]!({ weekday });
+  return frequency === "weekly" ? m.aev_repeat_weekly_on({ weekday }) : m.aev_repeat_biweekly_on({ weekday });
 }
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -108,17 +123,17 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 /** The form's repeat fields: 'Repeats', and its end ('Last event on' or 'Number of events'). */
 export const RepeatInputSchema = z.object({
-  repeats: z.enum(["never", ...SERIES_FREQUENCIES], { error: "Choose how the event repeats" }).default("never"),
-  repeatUntil: optional(z.iso.date({ error: "The last event's date must be a date" })),
+  repeats: z.enum(["never", ...SERIES_FREQUENCIES], { error: () => m.aev_choose_repeat() }).default("never"),
+  repeatUntil: optional(z.iso.date({ error: () => m.aev_until_format() })),
   repeatCount: optional(
     z.coerce
-      .number({ error: "Number of events must be a number" })
-      .int({ error: "Number of events must be a whole number" })
-      .min(2, { error: "A series has at least 2 events" })
-      .max(SERIES_MAX_COUNT, { error: SERIES_TEXTS.tooLong }),
+      .number({ error: () => m.aev_count_number() })
+      .int({ error: () => m.aev_count_whole() })
+      .min(2, { error: () => m.aev_count_min() })
+      .max(SERIES_MAX_COUNT, { error: () => SERIES_TEXTS.tooLong }),
   ),
   /** An occurrence's edit: this event only, or this and the following. */
-  applyTo: z.enum(["this", "following"], { error: "Choose which events the changes apply to" }).default("this"),
+  applyTo: z.enum(["this", "following"], { error: () => m.aev_choose_apply_to() }).default("this"),
 });
 
 export type RepeatInput = z.output<typeof RepeatInputSchema>;
@@ -136,7 +151,7 @@ export function repeatRuleOf(input: RepeatInput, date: string, index = 0): { ok:
     return { ok: true, rule: { frequency: input.repeats, end: { untilDate: input.repeatUntil, occurrenceCount: null } } };
   }
   if (input.repeatCount) {
-    if (input.repeatCount <= index) return { ok: false, field: "repeatCount", error: `This is event ${index + 1} of the series: the number of events must be at least ${index + 1}.` };
+    if (input.repeatCount <= index) return { ok: false, field: "repeatCount", error: m.aev_count_below_index({ number: index + 1 }) };
     const last = occurrenceDate(date, input.repeats, input.repeatCount - 1 - index);
     if (daysBetween(date, last) > SERIES_MAX_DAYS) return { ok: false, field: "repeatCount", error: SERIES_TEXTS.tooLong };
     return { ok: true, rule: { frequency: input.repeats, end: { untilDate: null, occurrenceCount: input.repeatCount } } };

@@ -17,6 +17,9 @@ import {
   type VRChatCategory,
 } from "./vrchat-publication";
 import { truncate } from "~/utils/text";
+import { m } from "~/paraglide/messages";
+import { counted, formatCount } from "~/utils/language";
+import { defaultLanguage, inLanguage } from "~/utils/language.server";
 
 type Executor = Pick<Database, "select" | "insert" | "update" | "execute">;
 
@@ -42,7 +45,8 @@ const HOUR_MS = 60 * 60 * 1000;
 /** The event as VRChat's calendar gets it: its own description, then a link to its page. */
 export function publicationDetails(event: EventRow, choice: PublicationChoice, pageUrl: string): PublicationDetails {
   const start = eventStart(event);
-  const link = event.applicationRequired ? `Apply on ${pageUrl}` : pageUrl;
+  // VRChat's calendar is the group's public face: its words are in the site's default language.
+  const link = event.applicationRequired ? inLanguage(defaultLanguage(), () => m.aev_vrchat_apply_on({ link: pageUrl })) : pageUrl;
   const room = DESCRIPTION_MAX - link.length - 2;
   const own = event.description.trim();
   const description = own ? `${truncate(own, room)}\n\n${link}` : link;
@@ -106,10 +110,8 @@ async function recentCreations(db: Pick<Database, "select">, now: Date, { hostsO
 function allowanceMessage(used: number, oldest: Date | null, now: Date, limit: number, hosts: boolean) {
   const freeAt = oldest ? oldest.getTime() + HOUR_MS : now.getTime() + HOUR_MS;
   const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
-  const wait = `Save without publishing to VRChat, or try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
-  return hosts
-    ? `Hosts may publish ${limit} calendar events an hour to VRChat between them (the rest of the group's allowance is kept for the admins), and ${used} were published in the last hour. ${wait}`
-    : `VRChat lets a group create about ${limit} calendar events an hour, and ${used} were published in the last hour. ${wait}`;
+  const wait = counted(minutes, m.aev_allowance_wait_one, m.aev_allowance_wait);
+  return hosts ? m.aev_allowance_hosts({ limit, used: formatCount(used), wait }) : m.aev_allowance_group({ limit, used: formatCount(used), wait });
 }
 
 /**

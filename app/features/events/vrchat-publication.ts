@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import type { PublicationState } from "~/db/schema";
+import { m } from "~/paraglide/messages";
+import { intlLocale } from "~/utils/language";
 
 /** VRChat's calendar refuses a longer title (`CreateCalendarEventRequest.title.maxLength`). */
 export const VRCHAT_TITLE_MAX = 64;
@@ -12,34 +14,66 @@ export { VRCHAT_CREATIONS_PER_HOUR } from "~/utils/vrchat-limits";
 export const VRCHAT_LANGUAGES_MAX = 3;
 
 export const VRCHAT_CATEGORIES = {
-  hangout: "Hangout",
-  arts: "Arts",
-  avatars: "Avatars",
-  dance: "Dance",
-  education: "Education",
-  exploration: "Exploration",
-  film_media: "Film & Media",
-  gaming: "Gaming",
-  music: "Music",
-  performance: "Performance",
-  roleplaying: "Roleplaying",
-  wellness: "Wellness",
-  other: "Other",
-} as const;
+  get hangout() {
+    return m.aev_cat_hangout();
+  },
+  get arts() {
+    return m.aev_cat_arts();
+  },
+  get avatars() {
+    return m.aev_cat_avatars();
+  },
+  get dance() {
+    return m.aev_cat_dance();
+  },
+  get education() {
+    return m.aev_cat_education();
+  },
+  get exploration() {
+    return m.aev_cat_exploration();
+  },
+  get film_media() {
+    return m.aev_cat_film_media();
+  },
+  get gaming() {
+    return m.aev_cat_gaming();
+  },
+  get music() {
+    return m.aev_cat_music();
+  },
+  get performance() {
+    return m.aev_cat_performance();
+  },
+  get roleplaying() {
+    return m.aev_cat_roleplaying();
+  },
+  get wellness() {
+    return m.aev_cat_wellness();
+  },
+  get other() {
+    return m.aev_cat_other();
+  },
+};
 export type VRChatCategory = keyof typeof VRCHAT_CATEGORIES;
 
 export const VRCHAT_ACCESS = {
-  public: "Public: anyone on VRChat can see it",
-  group: "Members only: the group's members see it",
-} as const;
+  get public() {
+    return m.aev_access_public_choice();
+  },
+  get group() {
+    return m.aev_access_group_choice();
+  },
+};
 export type VRChatAccess = keyof typeof VRCHAT_ACCESS;
 
 /** VRChat's platform names, as the calendar takes them. */
 export const VRCHAT_PLATFORMS = {
   standalonewindows: "PC",
-  android: "Android (Quest)",
+  get android() {
+    return m.aev_platform_android();
+  },
   ios: "iOS",
-} as const;
+};
 
 /**
  * Spoken and signed languages VRChat offers (its codes, ISO 639-3), the ones most groups use; the
@@ -79,6 +113,17 @@ export const VRCHAT_LANGUAGES = {
   jsl: "Japanese Sign Language",
 } as const;
 
+/** Sign languages the runtime's language names lack, named from the catalogue. */
+const SIGN_LANGUAGES: Record<string, () => string> = { bfi: m.aev_lang_bfi, dse: m.aev_lang_dse, fsl: m.aev_lang_fsl, jsl: m.aev_lang_jsl };
+
+/** A VRChat language's name in the reader's language ('日本語', 'German'). */
+export function vrchatLanguageName(code: keyof typeof VRCHAT_LANGUAGES): string {
+  const named = SIGN_LANGUAGES[code]?.();
+  if (named) return named;
+  const name = new Intl.DisplayNames([intlLocale()], { type: "language", fallback: "none" }).of(code);
+  return name ?? VRCHAT_LANGUAGES[code];
+}
+
 /** What the admin chose for the VRChat calendar. */
 export interface PublicationChoice {
   category: VRChatCategory;
@@ -99,14 +144,14 @@ export const DEFAULT_PUBLICATION_CHOICE: PublicationChoice = {
 const keysOf = <T extends object>(record: T) => Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
 
 const PublicationChoiceSchema = z.object({
-  category: z.enum(keysOf(VRCHAT_CATEGORIES), { error: "Choose a VRChat category" }),
-  accessType: z.enum(keysOf(VRCHAT_ACCESS), { error: "Choose who may see the event on VRChat" }),
+  category: z.enum(keysOf(VRCHAT_CATEGORIES), { error: () => m.aev_choose_category() }),
+  accessType: z.enum(keysOf(VRCHAT_ACCESS), { error: () => m.aev_choose_visibility() }),
   languages: z
-    .array(z.enum(keysOf(VRCHAT_LANGUAGES), { error: "Choose languages from the list" }))
-    .max(VRCHAT_LANGUAGES_MAX, { error: `VRChat takes at most ${VRCHAT_LANGUAGES_MAX} languages` }),
+    .array(z.enum(keysOf(VRCHAT_LANGUAGES), { error: () => m.aev_choose_languages() }))
+    .max(VRCHAT_LANGUAGES_MAX, { error: () => m.aev_languages_max({ max: VRCHAT_LANGUAGES_MAX }) }),
   platforms: z
-    .array(z.enum(keysOf(VRCHAT_PLATFORMS), { error: "Choose platforms from the list" }))
-    .min(1, { error: "Choose at least one platform for VRChat" }),
+    .array(z.enum(keysOf(VRCHAT_PLATFORMS), { error: () => m.aev_choose_platforms() }))
+    .min(1, { error: () => m.aev_platform_needed() }),
   notify: z.boolean(),
 });
 
@@ -150,7 +195,7 @@ export function parsePublicationInput(form: FormData): PublicationInput {
 export function titleTooLongForVRChat(title: string): string | null {
   const length = [...title].length;
   if (length <= VRCHAT_TITLE_MAX) return null;
-  return `VRChat's calendar takes titles of at most ${VRCHAT_TITLE_MAX} characters; this one has ${length}. Shorten it, or save without publishing to VRChat.`;
+  return m.aev_vrchat_title_long({ max: VRCHAT_TITLE_MAX, length });
 }
 
 /** How an event stands on VRChat's calendar, for its card in the Sanctum. */

@@ -18,6 +18,9 @@ import { escapeDiscordMarkdown, truncate } from "~/utils/text";
 import type { Database } from "~/db/db.server";
 import { outbox } from "~/db/schema";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome, NotificationChannel } from "./notification";
+import { m } from "~/paraglide/messages";
+import { counted } from "~/utils/language";
+import { defaultLanguage, inLanguage } from "~/utils/language.server";
 
 /** https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
 export const DISCORD_LIMITS = {
@@ -50,20 +53,27 @@ interface DiscordEmbed {
   fields: { name: string; value: string; inline?: boolean }[];
 }
 
-/** The application as one embed, within Discord's limits (also what the review channel gets). */
+/**
+ * The application as one embed, within Discord's limits (also what the review channel gets): its
+ * fixed words in the site's default language, whoever's request it is built in.
+ */
 export function buildDiscordEmbed(notification: ApplicationNotification): DiscordEmbed {
+  return inLanguage(defaultLanguage(), () => embedOf(notification));
+}
+
+function embedOf(notification: ApplicationNotification): DiscordEmbed {
   const title = truncate(headline(notification), DISCORD_LIMITS.title);
   const identity = [
-    { name: "VRChat Username", value: truncate(orDash(escapeDiscordMarkdown(notification.vrchat_username)), IDENTITY_LIMIT), inline: true },
-    { name: "Discord ID", value: truncate(orDash(escapeDiscordMarkdown(notification.discord_id)), IDENTITY_LIMIT), inline: true },
+    { name: m.ntf_vrchat_username(), value: truncate(orDash(escapeDiscordMarkdown(notification.vrchat_username)), IDENTITY_LIMIT), inline: true },
+    { name: m.ntf_discord_id(), value: truncate(orDash(escapeDiscordMarkdown(notification.discord_id)), IDENTITY_LIMIT), inline: true },
   ];
   const answers = notification.answers.map(({ question, answer }) => ({
     name: truncate(orDash(question), DISCORD_LIMITS.fieldName),
     value: orDash(escapeDiscordMarkdown(answer)),
   }));
   const omitted = (count: number) => ({
-    name: "Not shown",
-    value: `${count} more ${count === 1 ? "answer" : "answers"}: the full application is in the Sanctum.`,
+    name: m.ntf_not_shown(),
+    value: counted(count, m.ntf_more_answers_one, m.ntf_more_answers),
   });
   const length = (fields: { name: string; value: string }[]) =>
     fields.reduce((sum, { name, value }) => sum + name.length + value.length, 0);

@@ -5,24 +5,27 @@
  */
 import { truncate } from "~/utils/text";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome } from "./notification";
+import { m } from "~/paraglide/messages";
 
 /** Shown for an unanswered question: chat services refuse empty fields, and a dash reads as "none". */
 export const NO_ANSWER = "—";
 export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
-  group_application: "Group application",
-  event_application: "Event application",
+  get group_application() {
+    return m.ntf_type_group();
+  },
+  get event_application() {
+    return m.ntf_type_event();
+  },
 };
 
+/** A staff message's first line (in the language the message is written in). */
 export function headline(notification: ApplicationNotification): string {
-  if (notification.edited) {
-    return notification.event_title ? `Application edited: ${notification.event_title}` : "Application edited";
-  }
-  if (notification.type === "group_application") return "New group application";
-  if (notification.moved_up) {
-    return notification.event_title ? `A place freed: moved up from the waitlist to Pending: ${notification.event_title}` : "A place freed: moved up from the waitlist to Pending";
-  }
-  const title = notification.event_title ? `New event application: ${notification.event_title}` : "New event application";
-  return notification.waitlist ? `${title} (waitlist: the event is full)` : title;
+  const event = notification.event_title;
+  if (notification.edited) return event ? m.ntf_edited_title({ event }) : m.ntf_edited();
+  if (notification.type === "group_application") return m.ntf_new_group();
+  if (notification.moved_up) return event ? m.ntf_moved_up_title({ event }) : m.ntf_moved_up();
+  const title = event ? m.ntf_new_event_title({ event }) : m.ntf_new_event();
+  return notification.waitlist ? m.ntf_waitlisted({ title }) : title;
 }
 
 /** "2026-11-21 18:00:00 UTC": unambiguous for admins wherever they are. */

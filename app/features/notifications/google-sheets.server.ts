@@ -18,6 +18,7 @@ import {
 } from "./format";
 import { truncate } from "~/utils/text";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
+import { m } from "~/paraglide/messages";
 
 const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 /** Google refuses the whole append when one cell holds more. */
@@ -85,7 +86,7 @@ const ApiErrorSchema = z.object({ error: z.object({ message: z.string() }) });
 function sheetRow(notification: ApplicationNotification): string[] {
   return [
     formatSubmittedAt(notification.submitted_at),
-    notification.edited ? `${APPLICATION_TYPE_LABELS[notification.type]} (edited)` : APPLICATION_TYPE_LABELS[notification.type],
+    notification.edited ? m.ntf_type_edited({ type: APPLICATION_TYPE_LABELS[notification.type] }) : APPLICATION_TYPE_LABELS[notification.type],
     notification.event_title ?? "",
     notification.vrchat_username,
     notification.discord_id,

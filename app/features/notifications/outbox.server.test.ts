@@ -5,6 +5,8 @@ import { outbox } from "~/db/schema";
 import { createTestDatabase, describeEachDatabase, ON_POSTGRES, type TestDatabase } from "../../../tests/setup/test-database";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel, NotificationTarget } from "./notification";
 import { startFakeDiscord } from "../../../tests/fakes/discord";
+import { currentLanguage } from "~/utils/language";
+import { inLanguage, setSiteLanguages } from "~/utils/language.server";
 import { createDiscordChannel } from "./discord.server";
 import { createOutboxWorker, enqueueNotification, retryDelay, retryFailedJobs, retryOutboxJob, type OutboxChannel, type OutboxTarget } from "./outbox.server";
 
@@ -203,6 +205,28 @@ describeEachDatabase("the outbox", (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await worker.runOnce()).toBe(1);
     expect((await jobs())[0]).toMatchObject({ status: "delivered", attempts: 2 });
+  });
+
+  it("speaks the site's default language when a request in another language wakes it", async () => {
+    setSiteLanguages(["en", "ja"]);
+    try {
+      const spoken: string[] = [];
+      const seen = scriptedChannel("discord", () => {
+        spoken.push(currentLanguage());
+        return { kind: "delivered" };
+      });
+      const worker = createOutboxWorker(database.db, [seen.channel], { maxAttempts: 3, pollIntervalMs: 60_000 });
+      worker.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await enqueue(["A"]);
+      // A Japanese staff member's decision wakes the worker from their request.
+      inLanguage("ja", () => worker.wake());
+      await expect.poll(() => seen.received, { timeout: 15_000 }).toEqual(["A"]);
+      await worker.stop();
+      expect(spoken).toEqual(["en"]);
+    } finally {
+      setSiteLanguages(["en"]);
+    }
   });
 
   it("runs in the background, woken by new jobs, and stops cleanly", async () => {

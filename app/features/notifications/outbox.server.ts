@@ -19,6 +19,7 @@ import { log } from "~/utils/log.server";
 import type { ApplicationNotification, DeliveryOutcome, NotificationTarget } from "./notification";
 import { failureText } from "~/utils/failure-text.server";
 import { truncate } from "~/utils/text";
+import { outsideRequest } from "~/utils/language.server";
 
 export type OutboxTarget = (typeof OUTBOX_TARGETS)[number];
 
@@ -250,7 +251,8 @@ export function createOutboxWorker(
       again = true;
       return;
     }
-    running = runOnce()
+    // Whoever woke it, a run speaks the site's default language (a job names another where it needs one).
+    running = outsideRequest(runOnce)
       .catch((error: unknown) => log.error("outbox run failed", { error }))
       .finally(() => {
         running = undefined;

@@ -17,6 +17,7 @@ import {
 } from "./format";
 import { ELLIPSIS, prefix, truncate } from "~/utils/text";
 import type { ApplicationNotification, DeliveryOutcome, NotificationChannel } from "./notification";
+import { m } from "~/paraglide/messages";
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
 /** Short enough that a long title or question leaves the answers room. */
@@ -59,13 +60,13 @@ function buildTelegramText(notification: ApplicationNotification): string {
   const pieces: Piece[] = [
     { text: line(headline(notification)), bold: true },
     { text: "\n\n" },
-    { text: "VRChat username: ", bold: true },
+    { text: m.ntf_vrchat_username_line(), bold: true },
     { text: line(orDash(quiet(notification.vrchat_username))) },
     { text: "\n" },
-    { text: "Discord ID: ", bold: true },
+    { text: m.ntf_discord_id_line(), bold: true },
     { text: line(orDash(quiet(notification.discord_id))) },
     { text: "\n" },
-    { text: "Submitted: ", bold: true },
+    { text: m.ntf_submitted_line(), bold: true },
     { text: formatSubmittedAt(notification.submitted_at) },
   ];
   const answers = notification.answers.map(({ question, answer }) => ({ question: line(question), answer: orDash(quiet(answer)) }));

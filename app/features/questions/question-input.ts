@@ -2,23 +2,8 @@
 import { z } from "zod";
 import { QUESTION_TYPES, type QuestionType } from "~/db/enums";
 import { m } from "~/paraglide/messages";
+import { formatCount } from "~/utils/language";
 import { isCalendarDay, SHOW_IF_WHEN, TYPED_NUMBER, type QuestionSettings, type ShowIf } from "~/utils/form-questions";
-
-/** Each type's name, in English (the editor's refusals are written in it). */
-export const QUESTION_TYPE_LABELS = {
-  text: "Short Text",
-  textarea: "Long Text",
-  select: "Multiple Choice",
-  checkboxes: "Checkboxes",
-  yes_no: "Yes / No",
-  number: "Number",
-  date: "Date",
-  agreement: "Agreement",
-  link: "Link",
-  vrchat_profile: "VRChat Profile Link",
-  vrchat_username: "VRChat Username",
-  discord_handle: "Discord Handle",
-} as const satisfies Record<QuestionType, string>;
 
 const TYPE_NAME = {
   text: m.qtype_text,
@@ -51,44 +36,61 @@ export const TYPE_MAX_LENGTH: Partial<Record<QuestionType, number>> = { text: 50
 
 /** An optional field of the editor: blank is "not set". */
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const optionalText = (max: number, label: string) =>
-  z.preprocess(blank, z.string().trim().max(max, { error: `${label}: at most ${max} characters` }).optional());
-const optionalWhole = (label: string) =>
-  z.preprocess(blank, z.coerce.number({ error: `${label} must be a whole number` }).int({ error: `${label} must be a whole number` }).min(0, { error: `${label} cannot be below 0` }).max(100_000, { error: `${label} is too large` }).optional());
-const optionalNumber = (label: string) =>
+/** A field's name in a refusal, in the editor's language. */
+type Label = () => string;
+const optionalText = (max: number, label: Label) =>
+  z.preprocess(blank, z.string().trim().max(max, { error: () => m.qi_at_most_chars({ label: label(), max: formatCount(max) }) }).optional());
+const optionalWhole = (label: Label) =>
+  z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: () => m.qi_whole({ label: label() }) })
+      .int({ error: () => m.qi_whole({ label: label() }) })
+      .min(0, { error: () => m.qi_not_below_zero({ label: label() }) })
+      .max(100_000, { error: () => m.qi_too_large({ label: label() }) })
+      .optional(),
+  );
+const optionalNumber = (label: Label) =>
   z.preprocess(
     blank,
     z
       .string()
       .trim()
-      .regex(TYPED_NUMBER, { error: `${label} must be a number, like 3 or 2.5` })
+      .regex(TYPED_NUMBER, { error: () => m.qi_number({ label: label() }) })
       .transform((text) => Number(text.replace(",", ".")))
-      .refine((value) => Number.isFinite(value) && Math.abs(value) <= 1e15, { error: `${label} is too large` })
+      .refine((value) => Number.isFinite(value) && Math.abs(value) <= 1e15, { error: () => m.qi_too_large({ label: label() }) })
       .optional(),
   );
-const optionalDay = (label: string) =>
-  z.preprocess(blank, z.string().trim().refine(isCalendarDay, { error: `${label} must be a date that exists, like 2026-03-01` }).optional());
+const optionalDay = (label: Label) =>
+  z.preprocess(blank, z.string().trim().refine(isCalendarDay, { error: () => m.qi_day({ label: label() }) }).optional());
 
 export const QuestionInputSchema = z
   .object({
-    question: z.string().trim().min(1, { error: "Question is required" }).max(500, { error: "Question: at most 500 characters" }),
-    questionType: z.enum(QUESTION_TYPES, { error: "Choose a question type from the list" }).default("text"),
+    question: z
+      .string()
+      .trim()
+      .min(1, { error: () => m.qi_question_required() })
+      .max(500, { error: () => m.qi_at_most_chars({ label: m.qf_question(), max: formatCount(500) }) }),
+    questionType: z.enum(QUESTION_TYPES, { error: () => m.qi_choose_type() }).default("text"),
     required: z.boolean().default(true),
-    options: z.array(z.string().trim().max(200, { error: "Options: at most 200 characters each" })).max(50, { error: "Options: at most 50" }).default([]),
-    helpText: optionalText(500, "Help text"),
-    maxLength: optionalWhole("Character limit"),
-    minChoices: optionalWhole("At least"),
-    maxChoices: optionalWhole("At most"),
-    min: optionalNumber("Minimum"),
-    max: optionalNumber("Maximum"),
+    options: z
+      .array(z.string().trim().max(200, { error: () => m.qi_options_long({ max: formatCount(200) }) }))
+      .max(50, { error: () => m.qi_options_many({ max: formatCount(50) }) })
+      .default([]),
+    helpText: optionalText(500, m.qi_help),
+    maxLength: optionalWhole(m.qi_limit),
+    minChoices: optionalWhole(m.qi_at_least),
+    maxChoices: optionalWhole(m.qi_at_most),
+    min: optionalNumber(m.qi_minimum),
+    max: optionalNumber(m.qi_maximum),
     wholeNumber: z.boolean().default(false),
-    earliest: optionalDay("Earliest date"),
-    latest: optionalDay("Latest date"),
-    statement: optionalText(5_000, "Statement"),
+    earliest: optionalDay(m.qi_earliest),
+    latest: optionalDay(m.qi_latest),
+    statement: optionalText(5_000, m.qi_statement),
     showIf: z
       .object({
-        questionId: z.uuid({ error: "Choose the earlier question this one depends on" }),
-        when: z.enum(SHOW_IF_WHEN, { error: "Choose when the question is shown" }),
+        questionId: z.uuid({ error: () => m.qi_choose_depends() }),
+        when: z.enum(SHOW_IF_WHEN, { error: () => m.qi_choose_when() }),
         values: z.array(z.string().trim().max(200)).max(50).default([]),
       })
       .nullable()
@@ -99,31 +101,31 @@ export const QuestionInputSchema = z
     const type = input.questionType;
     if (CHOICE_TYPES.includes(type)) {
       const options = input.options.filter((option) => option !== "");
-      if (options.length === 0) issue(`Add at least one option for a ${QUESTION_TYPE_LABELS[type]} question`, "options");
+      if (options.length === 0) issue(m.qi_add_option({ type: questionTypeName(type) }), "options");
       const twice = options.find((option, index) => options.indexOf(option) !== index);
-      if (twice !== undefined) issue(`Each option must differ: "${twice}" is there twice`, "options");
+      if (twice !== undefined) issue(m.qi_option_twice({ option: twice }), "options");
     }
     const limit = TYPE_MAX_LENGTH[type];
     if (limit !== undefined && input.maxLength !== undefined && (input.maxLength < 1 || input.maxLength > limit)) {
-      issue(`Character limit: from 1 to ${limit.toLocaleString("en-US")} for a ${QUESTION_TYPE_LABELS[type]} question`, "maxLength");
+      issue(m.qi_limit_range({ limit: formatCount(limit), type: questionTypeName(type) }), "maxLength");
     }
     if (type === "checkboxes") {
       const count = input.options.filter((option) => option !== "").length;
-      if (input.maxChoices !== undefined && input.maxChoices < 1) issue("At most must be 1 or more", "maxChoices");
+      if (input.maxChoices !== undefined && input.maxChoices < 1) issue(m.qi_at_most_one(), "maxChoices");
       if (input.minChoices !== undefined && input.maxChoices !== undefined && input.minChoices > input.maxChoices) {
-        issue(`At least (${input.minChoices}) is above at most (${input.maxChoices})`, "minChoices");
+        issue(m.qi_min_above_max({ min: formatCount(input.minChoices), max: formatCount(input.maxChoices) }), "minChoices");
       }
-      if (input.minChoices !== undefined && input.minChoices > count) issue(`At least (${input.minChoices}) is more than there are options (${count})`, "minChoices");
+      if (input.minChoices !== undefined && input.minChoices > count) issue(m.qi_min_above_count({ min: formatCount(input.minChoices), count: formatCount(count) }), "minChoices");
     }
     if (type === "number" && input.min !== undefined && input.max !== undefined && input.min > input.max) {
-      issue(`The minimum (${input.min}) is above the maximum (${input.max})`, "min");
+      issue(m.qi_minimum_above({ min: String(input.min), max: String(input.max) }), "min");
     }
     if (type === "date" && input.earliest && input.latest && input.earliest > input.latest) {
-      issue(`The earliest date (${input.earliest}) is after the latest (${input.latest})`, "earliest");
+      issue(m.qi_earliest_after({ earliest: input.earliest, latest: input.latest }), "earliest");
     }
-    if (type === "agreement" && !input.statement) issue("Write the statement applicants agree to", "statement");
+    if (type === "agreement" && !input.statement) issue(m.qi_statement_needed(), "statement");
     if (input.showIf && input.showIf.when !== "answered" && input.showIf.values.filter((value) => value !== "").length === 0) {
-      issue("Choose the answers that show this question", "showIf");
+      issue(m.qi_choose_answers(), "showIf");
     }
   })
   // Each type keeps only its own rules; options are kept for the choice types only.
