@@ -24,7 +24,7 @@ import { createDiscordOAuth } from "~/features/discord/discord-oauth.server";
 import { decideServices } from "~/flows/decide.server";
 import { answerInteraction } from "~/flows/discord-interaction.server";
 import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
-import { CROSS_SITE_MESSAGE } from "~/utils/admin-guard.server";
+import { crossSiteMessage } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
 import { createMailer } from "~/utils/email.server";
@@ -214,7 +214,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     const origin = siteOrigin(config, new URL(c.req.url));
     if (isCrossSite(c.req.raw, origin)) {
       reportCrossSite(c.req.raw, origin, config.TRUST_PROXY);
-      return c.text(CROSS_SITE_MESSAGE, 403);
+      return c.text(inLanguage(languageOfRequest(c.req.raw, languages), crossSiteMessage), 403);
     }
     const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);

@@ -112,7 +112,7 @@ async function linkAfterEdit(services: Services, client: string, application: Ed
 
 export async function editApplication(services: Services, { token, fields, client, now }: { token: string; fields: (name: string) => unknown; client: string; now: Date }): Promise<EditOutcome> {
   const view = await openEdit(services, token, now);
-  if (view.kind === "missing") return { ok: false, status: 404, error: "This status link is not valid, or it has expired." };
+  if (view.kind === "missing") return { ok: false, status: 404, error: m.status_invalid_link() };
   if (view.kind === "closed") return { ok: false, status: 409, error: view.reason };
   const { application, questions, eventId } = view;
   const checked = checkAnswers(questions, fields);

@@ -25,6 +25,7 @@ import { decideJoinRequests } from "./join-requests.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
+import { m } from "~/paraglide/messages";
 
 export const SCREENING_TEXTS = {
   paused: "Automatic approvals paused: hourly limit",
@@ -95,13 +96,13 @@ export type RuleAdded = RuleChange | { ok: false; status: 422 | 503; error: stri
 export async function addScreeningRule(db: Database, membership: VRChatMembership | null, input: RuleInput, by: string | null): Promise<RuleAdded> {
   const named = [...new Set(input.conditions.flatMap((condition) => (condition.kind === "in_groups" ? condition.groupIds : [])))];
   if (named.length > 0) {
-    if (!membership) return { ok: false, status: 422, error: "VRChat is not configured on this site: a rule cannot ask about other groups." };
+    if (!membership) return { ok: false, status: 422, error: m.scr_vrchat_off_groups() };
     for (const id of named) {
       try {
-        if ((await membership.groupName(id)) === null) return { ok: false, status: 422, error: `VRChat has no group ${id}.` };
+        if ((await membership.groupName(id)) === null) return { ok: false, status: 422, error: m.scr_no_group({ id }) };
       } catch (error) {
         if (!(error instanceof LookupBudgetError)) log.warn("could not check a rule's group in VRChat", { error: error instanceof Error ? error.message : String(error) });
-        return { ok: false, status: 503, error: "VRChat could not confirm the groups just now: the rule was not saved. Try again in a moment." };
+        return { ok: false, status: 503, error: m.scr_groups_unconfirmed() };
       }
     }
   }

@@ -7,11 +7,8 @@ import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { getEvent } from "~/features/events/events.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.discord";
+import { m } from "~/paraglide/messages";
 
-const CLAIMED_NOTE =
-  "Claimed, not confirmed: the member with this handle goes by another name than the VRChat username given. Link them only once you are sure.";
-
-const AT_DECISION_NOTE = "The one member with this handle, going by the VRChat username given: linked when the application is approved, unless you choose otherwise.";
 
 /**
  * The 'Discord' panel of an application (the group's, or an event's under /admin/events/…): its
@@ -23,24 +20,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, discord } = context.get(appContext);
   if (params.eventId) {
     const event = await getEvent(db, params.eventId);
-    if (!event) return data({ linked: null, candidates: [], error: "Event not found" }, { status: 404 });
+    if (!event) return data({ linked: null, candidates: [], error: m.event_not_found_admin() }, { status: 404 });
     requireOnEvent(viewer, "review", event);
   }
   const reply = (lookup: Partial<DiscordLookup>, status = 200) =>
     data<DiscordLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
   const target = await getLinkTarget(db, params.eventId ? { kind: "event", eventId: params.eventId } : { kind: "group" }, params.applicationId);
-  if (!target) return reply({ error: "Application not found" }, 404);
-  if (!discord) return reply({ error: "The Discord bot is not configured on this site: applicants cannot be looked up." });
+  if (!target) return reply({ error: m.lk_application_not_found() }, 404);
+  if (!discord) return reply({ error: m.lk_discord_lookup_off() });
   try {
     const candidates = await discord.findCandidates(target.discordHandle);
     const linkedId = target.discordUserId;
     const match = linkedId ? null : await discord.matchApplicant({ handle: target.discordHandle, username: target.vrchatUsername });
-    const note = match && "account" in match ? AT_DECISION_NOTE : match?.unmatched === "claimed" ? CLAIMED_NOTE : null;
+    const note = match && "account" in match ? m.lk_discord_at_decision() : match?.unmatched === "claimed" ? m.lk_discord_claimed() : null;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await discord.describeMember(linkedId))) : null;
     return reply({ linked, candidates, note });
   } catch (error) {
     if (!(error instanceof LookupBudgetError)) log.warn("a Discord lookup failed", { error: error instanceof Error ? error.message : String(error) });
-    const message = error instanceof LookupBudgetError ? error.message : "Discord could not be asked just now. Try again in a moment.";
+    const message = error instanceof LookupBudgetError ? error.message : m.dl_discord_unreachable();
     return reply({ error: message }, error instanceof LookupBudgetError ? 429 : 503);
   }
 }

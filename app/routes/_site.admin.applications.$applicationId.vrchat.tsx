@@ -7,9 +7,8 @@ import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { getEvent } from "~/features/events/events.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
+import { m } from "~/paraglide/messages";
 
-/** What the panel says of the one join request under the applicant's name: it is theirs by the decision's rule. */
-export const AT_DECISION_NOTE = "The one join request under this name: it is linked when the application is decided, unless you choose otherwise.";
 
 /**
  * The 'VRChat' panel of an application (the group's, or an event's under /admin/events/…): its
@@ -24,22 +23,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     data<VRChatLookup>({ linked: null, candidates: [], error: null, ...lookup }, { status, headers: { "Cache-Control": "no-store" } });
   if (params.eventId) {
     const event = await getEvent(db, params.eventId);
-    if (!event) return reply({ error: "Event not found" }, 404);
+    if (!event) return reply({ error: m.event_not_found_admin() }, 404);
     requireOnEvent(viewer, "review", event);
   }
   const target = await getLinkTarget(db, params.eventId ? { kind: "event", eventId: params.eventId } : { kind: "group" }, params.applicationId);
-  if (!target) return reply({ error: "Application not found" }, 404);
-  if (!vrchat.membership) return reply({ error: "VRChat is not configured on this site: applicants cannot be looked up." });
+  if (!target) return reply({ error: m.lk_application_not_found() }, 404);
+  if (!vrchat.membership) return reply({ error: m.lk_vrchat_lookup_off() });
   try {
     const candidates = await vrchat.membership.findCandidates(target.vrchatUsername);
     const requests = candidates.filter((candidate) => candidate.source === "request" && candidate.status === "requested");
     const linkedId = target.vrchatUserId;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
     const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source]() }));
-    return reply({ linked, candidates: labelled, note: !linkedId && requests.length === 1 ? AT_DECISION_NOTE : null });
+    return reply({ linked, candidates: labelled, note: !linkedId && requests.length === 1 ? m.lk_vrchat_at_decision() : null });
   } catch (error) {
     logLookupFailure(error);
-    const message = error instanceof LookupBudgetError ? error.message : "VRChat could not be asked just now. Try again in a moment.";
+    const message = error instanceof LookupBudgetError ? error.message : m.people_vrchat_down();
     return reply({ error: message }, error instanceof LookupBudgetError ? 429 : 503);
   }
 }

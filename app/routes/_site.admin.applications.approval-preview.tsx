@@ -7,6 +7,7 @@ import { decideServices, findReview, previewApproval } from "~/flows/decide.serv
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.approval-preview";
+import { m } from "~/paraglide/messages";
 
 const IdsSchema = z.array(z.uuid()).min(1).max(REVIEW_PAGE_SIZE);
 
@@ -20,12 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app;
   const reply = (answer: ApprovalPreviewAnswer, status = 200) => data(answer, { status, headers: { "Cache-Control": "no-store" } });
   const ids = IdsSchema.safeParse(new URL(request.url).searchParams.getAll("ids"));
-  if (!ids.success) return reply({ preview: null, error: "Select at least one application first." }, 400);
+  if (!ids.success) return reply({ preview: null, error: m.apps_select_one() }, 400);
   try {
     const review = (await findReview(db, undefined))!;
     return reply({ preview: await previewApproval(decideServices(app), review, ids.data), error: null });
   } catch (error) {
     log.error("failed to preview a bulk approval", { error });
-    return reply({ preview: null, error: "What VRChat will do could not be worked out just now." }, 503);
+    return reply({ preview: null, error: m.lk_preview_failed() }, 503);
   }
 }

@@ -5,6 +5,7 @@ import { exportCsv, type ReviewScope } from "~/features/applications/review.serv
 import { getEvent } from "~/features/events/events.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import type { Route } from "./+types/_site.admin.applications.export";
+import { m } from "~/paraglide/messages";
 
 /** The CSV of an event's applications, or of the group's, streamed as it is read. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let title = "Ritual";
   if (params.eventId) {
     const event = await getEvent(db, params.eventId);
-    if (!event) return new Response("Event not found", { status: 404 });
+    if (!event) return new Response(m.event_not_found_admin(), { status: 404 });
     requireOnEvent(viewer, "export", event);
     scope = { kind: "event", eventId: event.id };
     title = event.title;

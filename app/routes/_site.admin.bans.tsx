@@ -68,10 +68,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (discord && !discordUserId) return data({ error: BAN_TEXTS.discordHint }, { status: 400 });
       let displayName = discordUserId ? m.bansr_discord_user({ id: discordUserId }) : "";
       if (vrchatUserId) {
-        if (!app.vrchat.membership) return data({ error: "VRChat is not configured on this site: ban by Discord account only." }, { status: 409 });
+        if (!app.vrchat.membership) return data({ error: m.bans_vrchat_off() }, { status: 409 });
         const user = await app.vrchat.membership.describeUser(vrchatUserId).catch(() => undefined);
-        if (user === undefined) return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
-        if (user === null) return data({ error: "VRChat has no user with that id." }, { status: 404 });
+        if (user === undefined) return data({ error: m.people_vrchat_down() }, { status: 503 });
+        if (user === null) return data({ error: m.lk_vrchat_no_user() }, { status: 404 });
         displayName = user.displayName;
       } else if (discordUserId && app.discord) {
         const member = await app.discord.describeMember(discordUserId).catch(() => null);

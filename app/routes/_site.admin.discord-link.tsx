@@ -8,10 +8,11 @@ import { DiscordOAuthError, newOAuthState, openPendingLink, sealPendingLink } fr
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.discord-link";
+import { m } from "~/paraglide/messages";
+import { Interpolated } from "~/components/ui/interpolated";
 
 const STATE_COOKIE = "dwell-discord-state";
 const PENDING_COOKIE = "dwell-discord-link";
-const NOT_SET_UP = "Linking with Discord's sign-in is not set up on this site: an owner sets your Discord account on the Team page.";
 
 function cookie(request: Request, name: string): string | undefined {
   const pair = (request.headers.get("Cookie") ?? "").split(/;\s*/).find((part) => part.startsWith(`${name}=`));
@@ -33,11 +34,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { discordOAuth, auth } = context.get(appContext);
   const url = new URL(request.url);
   const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
-  if (!discordOAuth) return data({ account: null, error: NOT_SET_UP }, { status: 404, headers });
+  if (!discordOAuth) return data({ account: null, error: m.dl_not_set_up() }, { status: 404, headers });
   const code = url.searchParams.get("code");
   const state = url.searchParams.get("state");
   if (!code || !state || state !== cookie(request, STATE_COOKIE)) {
-    return data({ account: null, error: url.searchParams.has("error") ? "Discord's sign-in was cancelled." : "This sign-in did not start here, or it has expired: start again from the Security page." }, { status: 400, headers });
+    return data({ account: null, error: url.searchParams.has("error") ? m.dl_cancelled() : m.dl_not_started_here() }, { status: 400, headers });
   }
   try {
     const account = await discordOAuth.whoSignedIn(code);
@@ -49,14 +50,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ account, error: null }, { headers: cookies });
   } catch (error) {
     if (!(error instanceof DiscordOAuthError)) log.error("Discord's sign-in failed", { error });
-    return data({ account: null, error: error instanceof DiscordOAuthError ? error.message : "Discord could not be asked just now. Try again in a moment." }, { status: 502, headers });
+    return data({ account: null, error: error instanceof DiscordOAuthError ? error.message : m.dl_discord_unreachable() }, { status: 502, headers });
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context);
   const { discordOAuth, discord, db, auth } = context.get(appContext);
-  if (!discordOAuth) return data({ error: NOT_SET_UP }, { status: 404 });
+  if (!discordOAuth) return data({ error: m.dl_not_set_up() }, { status: 404 });
   const intent = (await request.formData().catch(() => null))?.get("intent");
   const actor = { id: viewer.id, username: viewer.username };
   if (intent === "start") {
@@ -67,12 +68,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     await setMemberDiscord(db, viewer.id, null, actor);
     return redirect(`${href("/admin/security")}?discord=unlinked`);
   }
-  if (intent !== "confirm") return data({ error: "Unknown action." }, { status: 400 });
+  if (intent !== "confirm") return data({ error: m.unknown_action() }, { status: 400 });
   const account = openPendingLink((await auth.$context).secret, viewer.id, cookie(request, PENDING_COOKIE), new Date());
-  if (!account) return data({ error: "This sign-in has expired: start again from the Security page." }, { status: 400 });
+  if (!account) return data({ error: m.dl_expired() }, { status: 400 });
   // With the bot, the account must be in the group's server: it is who presses the review buttons.
   if (discord && !(await discord.describeMember(account.userId))) {
-    return data({ error: `${account.name} is not a member of the group's Discord server: join it first, then link again.` }, { status: 409 });
+    return data({ error: m.dl_not_in_server({ name: account.name }) }, { status: 409 });
   }
   const linked = await setMemberDiscord(db, viewer.id, account, actor);
   if (!linked.ok) return data({ error: linked.message }, { status: linked.status });
@@ -80,25 +81,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta() {
-  return [{ title: "Link your Discord account · The Sanctum" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.dl_title() }, { name: "referrer", content: "no-referrer" }];
 }
 
 export default function DiscordLink({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData?.error ?? loaderData.error;
   return (
     <div className="space-y-6">
-      <h1 className="font-display text-4xl text-mist-100">Link your Discord account</h1>
+      <h1 className="font-display text-4xl text-mist-100">{m.dl_heading()}</h1>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       {loaderData.account ? (
         <Card className="space-y-4 p-5">
           <p className="text-mist-300">
-            Discord says you signed in as <span className="font-semibold text-mist-100">{loaderData.account.name}</span>{" "}
-            <span className="text-sm text-mist-400">({loaderData.account.userId})</span>. Link this account to yours, so that its presses on
-            the review channel's buttons are yours?
+            <Interpolated
+              message={m.dl_signed_in_as}
+              parts={{ name: <span className="font-semibold text-mist-100">{loaderData.account.name}</span>, id: <span className="text-sm text-mist-400">{loaderData.account.userId}</span> }}
+            />
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="confirm" />
-            <Button type="submit">Link this Discord account</Button>
+            <Button type="submit">{m.dl_submit()}</Button>
           </Form>
         </Card>
       ) : null}

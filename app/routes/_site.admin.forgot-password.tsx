@@ -1,12 +1,13 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
-import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
+import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
 import { isEmailAddress, revokeResetLinks } from "~/utils/auth.server";
 import { clientKey } from "~/utils/client-key.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import type { Route } from "./+types/_site.admin.forgot-password";
+import { m } from "~/paraglide/messages";
 
 const RESETS_PER_ACCOUNT_PER_HOUR = 3;
 
@@ -17,11 +18,11 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, db, config, clientAddress } = context.get(appContext);
-  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: crossSiteMessage() }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const email = String(form?.get("email") ?? "").trim().toLowerCase();
-  if (!email) return data({ error: "Please enter your email address first" }, { status: 400 });
-  if (!isEmailAddress(email)) return data({ error: "Please enter a valid email address." }, { status: 400 });
+  if (!email) return data({ error: m.fp_email_first() }, { status: 400 });
+  if (!isEmailAddress(email)) return data({ error: m.fp_email_invalid() }, { status: 400 });
   // Per client, and per account (3 an hour): nobody can fill an admin's inbox with links.
   const now = new Date();
   for (const { key, limit, windowMs } of [
@@ -29,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     { key: `password-reset-account:${email}`, limit: RESETS_PER_ACCOUNT_PER_HOUR, windowMs: 60 * 60_000 },
   ]) {
     if (!(await hitRateLimit(db, { key, limit, windowMs, now })).allowed) {
-      return data({ error: "Too many requests. Please wait a few minutes and try again." }, { status: 429 });
+      return data({ error: m.fp_too_many() }, { status: 429 });
     }
   }
   try {
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await auth.api.requestPasswordReset({ body: { email } });
   } catch (error) {
     log.error("password reset request failed", { error });
-    return data({ error: "An unexpected error occurred" }, { status: 503 });
+    return data({ error: m.unexpected_error() }, { status: 503 });
   }
   // The same answer whichever way mail leaves: that links go to the server log is the operator's to know.
   return { sent: true };

@@ -134,7 +134,7 @@ async function banFromFile(app: AppContext, root: string, reasonField: FormDataE
   const discord = file.keys.find((key) => key.kind === "discord")?.id ?? null;
   const people = vrchat.length > 0 ? vrchat.map((id, index) => ({ vrchatUserId: id, discordUserId: index === 0 ? discord : null })) : discord ? [{ vrchatUserId: null, discordUserId: discord }] : [];
   if (people.length === 0) return data({ error: PEOPLE_TEXTS.banNone }, { status: 409 });
-  if (vrchat.length > 0 && !app.vrchat.membership) return data({ error: "VRChat is not configured on this site: ban by Discord account only, from the Bans page." }, { status: 409 });
+  if (vrchat.length > 0 && !app.vrchat.membership) return data({ error: m.people_vrchat_off_ban() }, { status: 409 });
   let name = file.name;
   if (name === root && vrchat[0] && app.vrchat.membership) {
     // Nothing on file: VRChat must know them, and gives the name the ban is listed under.

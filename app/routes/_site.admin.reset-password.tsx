@@ -6,12 +6,12 @@ import { Button } from "~/components/ui/button";
 import { appContext } from "~/context";
 import { fieldClass } from "~/components/ui/field";
 import { GuardCard } from "~/features/sanctum/admin-screens";
-import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
+import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.reset-password";
+import { m } from "~/paraglide/messages";
 
-const INVALID_LINK = "Invalid reset link. Please request a new password reset.";
 const REDIRECT_DELAY_MS = 3000;
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -21,14 +21,14 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth } = context.get(appContext);
-  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: crossSiteMessage() }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
   const password = String(form?.get("password") ?? "");
   const confirm = String(form?.get("confirm") ?? "");
-  if (!token) return data({ error: INVALID_LINK }, { status: 400 });
-  if (!password || !confirm) return data({ error: "Please fill in both fields." }, { status: 400 });
-  if (password !== confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  if (!token) return data({ error: m.rp_invalid_link() }, { status: 400 });
+  if (!password || !confirm) return data({ error: m.rp_fill_both() }, { status: 400 });
+  if (password !== confirm) return data({ error: m.passwords_differ() }, { status: 400 });
   const problem = passwordProblem(password);
   if (problem) return data({ error: problem }, { status: 400 });
   try {
@@ -36,16 +36,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { updated: true as const };
   } catch (error) {
     if (error instanceof APIError) {
-      const message = /token/i.test(error.message) ? INVALID_LINK : error.message;
+      const message = /token/i.test(error.message) ? m.rp_invalid_link() : error.message;
       return data({ error: message }, { status: 400 });
     }
     log.error("password reset failed", { error });
-    return data({ error: "An unexpected error occurred" }, { status: 503 });
+    return data({ error: m.unexpected_error() }, { status: 503 });
   }
 }
 
 export function meta() {
-  return [{ title: "Renew Your Passphrase · Dwell" }];
+  return [{ title: m.rp_title() }];
 }
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -63,33 +63,33 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
 
   if (updated) {
     return (
-      <GuardCard icon={<Sparkles className="size-10" />} title="Passphrase Updated">
-        <p role="status" className="text-mist-300">Redirecting to the Sanctum...</p>
+      <GuardCard icon={<Sparkles className="size-10" />} title={m.rp_updated()}>
+        <p role="status" className="text-mist-300">{m.rp_redirecting()}</p>
         <Button asChild className="mt-6">
-          <Link to={href("/admin")}>Enter Sanctum Now</Link>
+          <Link to={href("/admin")}>{m.rp_enter_now()}</Link>
         </Button>
       </GuardCard>
     );
   }
 
-  const error = !loaderData.token ? INVALID_LINK : actionData && "error" in actionData ? actionData.error : undefined;
+  const error = !loaderData.token ? m.rp_invalid_link() : actionData && "error" in actionData ? actionData.error : undefined;
   return (
-    <GuardCard icon={<KeyRound className="size-10" />} title="Renew Your Passphrase">
+    <GuardCard icon={<KeyRound className="size-10" />} title={m.rp_heading()}>
       <Form method="post" className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="token" value={loaderData.token ?? ""} />
         <div id={errorId} role="alert">
           {error ? <p className="rounded-lg border border-red-400/40 bg-red-500/10 px-3 py-2 text-sm text-red-200">{error}</p> : null}
         </div>
         <div className="space-y-2">
-          <label htmlFor="new-password" className="block text-sm font-semibold text-mist-100">New Cosmic Passphrase</label>
+          <label htmlFor="new-password" className="block text-sm font-semibold text-mist-100">{m.password_new()}</label>
           <input id="new-password" name="password" type="password" autoComplete="new-password" className={fieldClass} disabled={!loaderData.token} />
         </div>
         <div className="space-y-2">
-          <label htmlFor="confirm-password" className="block text-sm font-semibold text-mist-100">Confirm Passphrase</label>
+          <label htmlFor="confirm-password" className="block text-sm font-semibold text-mist-100">{m.password_confirm()}</label>
           <input id="confirm-password" name="confirm" type="password" autoComplete="new-password" className={fieldClass} disabled={!loaderData.token} />
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={busy || !loaderData.token} aria-busy={busy}>
-          {busy ? "Updating Passphrase..." : "Update Passphrase"}
+          {busy ? m.rp_updating() : m.rp_update()}
         </Button>
       </Form>
     </GuardCard>

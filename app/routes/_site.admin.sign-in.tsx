@@ -6,7 +6,7 @@ import { profiles } from "~/db/schema";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { clearSignInFailures, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
-import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
+import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
 import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
@@ -22,7 +22,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, db, config, clientAddress } = context.get(appContext);
-  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: crossSiteMessage() }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const email = String(form?.get("email") ?? "").trim().toLowerCase();
   const password = String(form?.get("password") ?? "");

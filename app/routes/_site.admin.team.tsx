@@ -103,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         }
         if (!discord) return data<ActionResult>({ error: m.teamr_no_bot() }, { status: 409 });
         const userId = discordUserIdFrom(change.discordUserId);
-        if (!userId) return data<ActionResult>({ error: "A Discord user ID is a number of 17 to 20 digits (Discord: User Settings → Advanced → Developer Mode, then Copy User ID)." }, { status: 400 });
+        if (!userId) return data<ActionResult>({ error: m.team_discord_id_shape() }, { status: 400 });
         const member = await discord.describeMember(userId);
         if (!member) return data<ActionResult>({ error: m.teamr_no_member() }, { status: 404 });
         const linked = await setMemberDiscord(db, change.id, { userId, name: member.displayName }, actor);

@@ -7,16 +7,15 @@ import { fieldClass } from "~/components/ui/field";
 import { appContext } from "~/context";
 import { typedCode } from "~/features/accounts/two-factor.server";
 import { GuardCard } from "~/features/sanctum/admin-screens";
-import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/utils/admin-guard.server";
+import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
 import { CLIENT_IP_HEADER, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { safeAdminPath } from "~/utils/safe-next";
 import type { Route } from "./+types/_site.admin.two-factor";
+import { m } from "~/paraglide/messages";
 
 /** The second step of signing in, open only to a browser that has just given a correct passphrase. */
 const CHALLENGE_COOKIE = /(?:^|;\s*)(?:__Secure-)?dwell\.two_factor=/;
-const WRONG_CODE = "That code is not right. Please try again with the current code, or a recovery code.";
-const START_AGAIN = "Too many tries, or the sign-in took too long. Please sign in again.";
 
 export function loader({ request }: Route.LoaderArgs) {
   if (!CHALLENGE_COOKIE.test(request.headers.get("Cookie") ?? "")) throw redirect(href("/admin"));
@@ -25,11 +24,11 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, clientAddress } = context.get(appContext);
-  if (!isSameOrigin(request)) return data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
+  if (!isSameOrigin(request)) return data({ error: crossSiteMessage() }, { status: 403 });
   const form = await request.formData().catch(() => null);
   const next = safeAdminPath(form?.get("next"));
   const code = typedCode(String(form?.get("code") ?? ""));
-  if (!code) return data({ error: "Please enter the code from your authenticator app, or a recovery code." }, { status: 400 });
+  if (!code) return data({ error: m.tf_enter_code() }, { status: 400 });
 
   const headers = new Headers({ cookie: request.headers.get("Cookie") ?? "", [CLIENT_IP_HEADER]: clientAddress });
   try {
@@ -42,15 +41,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof APIError) {
       const wrong = ["INVALID_CODE", "INVALID_BACKUP_CODE"].includes(String(error.body?.code));
-      return data({ error: wrong ? WRONG_CODE : START_AGAIN }, { status: wrong ? 400 : 401 });
+      return data({ error: wrong ? m.tf_wrong_code() : m.tf_start_again() }, { status: wrong ? 400 : 401 });
     }
     log.error("two-factor sign-in failed", { error });
-    return data({ error: "An unexpected error occurred" }, { status: 503 });
+    return data({ error: m.unexpected_error() }, { status: 503 });
   }
 }
 
 export function meta() {
-  return [{ title: "Your Second Key · Dwell" }, { name: "robots", content: "noindex" }];
+  return [{ title: m.tf_title() }, { name: "robots", content: "noindex" }];
 }
 
 export default function TwoFactorPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -59,7 +58,7 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
   const busy = navigation.state === "submitting";
   const error = actionData?.error;
   return (
-    <GuardCard icon={<ShieldCheck className="size-10" />} title="Your Second Key">
+    <GuardCard icon={<ShieldCheck className="size-10" />} title={m.tf_heading()}>
       <Form method="post" className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="next" value={loaderData.next} />
         <div id={errorId} role="alert">
@@ -67,7 +66,7 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
         </div>
         <div className="space-y-2">
           <label htmlFor="two-factor-code" className="block text-sm font-semibold text-mist-100">
-            Code from your authenticator app
+            {m.tf_code_label()}
           </label>
           <input
             id="two-factor-code"
@@ -82,15 +81,15 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
             className={fieldClass}
           />
           <p id="two-factor-hint" className="text-sm text-mist-400">
-            Six digits from the app, or one of your recovery codes (each works once).
+            {m.tf_code_hint()}
           </p>
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={busy} aria-busy={busy}>
-          Enter Sanctum
+          {m.signin_submit()}
         </Button>
       </Form>
       <p className="mt-4 text-sm">
-        <a href={href("/admin")} className="text-aurora-300 underline-offset-4 hover:text-ember-300 hover:underline">Start again</a>
+        <a href={href("/admin")} className="text-aurora-300 underline-offset-4 hover:text-ember-300 hover:underline">{m.tf_start_again_link()}</a>
       </p>
     </GuardCard>
   );

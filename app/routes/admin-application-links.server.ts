@@ -12,6 +12,7 @@ import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { linkDiscordAccount, linkVRChatAccount, type DecideServices, type Decider, type Review } from "~/flows/decide.server";
 import { DISCORD_ACCOUNT_HINT, VRCHAT_ACCOUNT_HINT } from "~/utils/account-hints";
 import { log } from "~/utils/log.server";
+import { m } from "~/paraglide/messages";
 
 const LinkSchema = z.object({ id: z.string().max(100), account: z.string().trim().max(300) });
 
@@ -22,48 +23,48 @@ export async function linkIntent(
 ) {
   if (intent === "link-vrchat" || intent === "unlink-vrchat") {
     const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
-    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
+    if (!link.success) return data({ error: m.apps_update_failed() }, { status: 400 });
     try {
       if (intent === "unlink-vrchat") {
         const unlinked = await linkVRChatAccount(services, link.data.id, null, decider, found.scope);
-        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-        return { ok: true as const, message: "The VRChat account is no longer linked." };
+        if (unlinked.kind === "missing") return data({ error: m.apps_update_failed() }, { status: 404 });
+        return { ok: true as const, message: m.lk_vrchat_unlinked() };
       }
-      if (!vrchat.membership) return data({ error: "VRChat is not configured on this site." }, { status: 409 });
+      if (!vrchat.membership) return data({ error: m.lk_vrchat_off() }, { status: 409 });
       const userId = userIdFrom(link.data.account);
       if (!userId) return data({ error: VRCHAT_ACCOUNT_HINT }, { status: 400 });
       const linked = await linkVRChatAccount(services, link.data.id, userId, decider, found.scope);
-      if (linked.kind === "unknown-account") return data({ error: "VRChat has no user with that id." }, { status: 404 });
-      if (linked.kind !== "linked") return data({ error: "Failed to update application" }, { status: 404 });
-      const acting = linked.acting ? " Its decision now acts there." : "";
-      return { ok: true as const, message: `Linked to ${linked.displayName} in VRChat.${acting}` };
+      if (linked.kind === "unknown-account") return data({ error: m.lk_vrchat_no_user() }, { status: 404 });
+      if (linked.kind !== "linked") return data({ error: m.apps_update_failed() }, { status: 404 });
+      const name = linked.displayName;
+      return { ok: true as const, message: linked.acting ? m.lk_vrchat_linked_acting({ name }) : m.lk_vrchat_linked({ name }) };
     } catch (error) {
       log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });
-      return data({ error: "VRChat could not be asked just now. Try again in a moment." }, { status: 503 });
+      return data({ error: m.people_vrchat_down() }, { status: 503 });
     }
   }
   if (intent === "link-discord" || intent === "unlink-discord") {
     const link = LinkSchema.safeParse({ id: form?.get("id"), account: form?.get("account") ?? "" });
-    if (!link.success) return data({ error: "Failed to update application" }, { status: 400 });
+    if (!link.success) return data({ error: m.apps_update_failed() }, { status: 400 });
     try {
       if (intent === "unlink-discord") {
         const unlinked = await linkDiscordAccount(services, found, link.data.id, null, decider);
-        if (unlinked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-        return { ok: true as const, message: "The Discord account is no longer linked." };
+        if (unlinked.kind === "missing") return data({ error: m.apps_update_failed() }, { status: 404 });
+        return { ok: true as const, message: m.lk_discord_unlinked() };
       }
-      if (!discord) return data({ error: "The Discord bot is not configured on this site." }, { status: 409 });
+      if (!discord) return data({ error: m.lk_discord_off() }, { status: 409 });
       const userId = discordUserIdFrom(link.data.account);
       if (!userId) return data({ error: DISCORD_ACCOUNT_HINT }, { status: 400 });
       const member = await discord.describeMember(userId);
-      if (!member) return data({ error: "No member of the Discord server has that id." }, { status: 404 });
+      if (!member) return data({ error: m.lk_discord_no_member() }, { status: 404 });
       const linked = await linkDiscordAccount(services, found, link.data.id, { userId: member.id, displayName: member.displayName }, decider);
-      if (linked.kind === "missing") return data({ error: "Failed to update application" }, { status: 404 });
-      const acting = linked.kind === "linked" && linked.acting ? " Their approval's message goes to them now." : "";
-      return { ok: true as const, message: `Linked to ${member.displayName} in Discord.${acting}` };
+      if (linked.kind === "missing") return data({ error: m.apps_update_failed() }, { status: 404 });
+      const name = member.displayName;
+      return { ok: true as const, message: linked.kind === "linked" && linked.acting ? m.lk_discord_linked_acting({ name }) : m.lk_discord_linked({ name }) };
     } catch (error) {
       log.warn("failed to link a Discord account", { error: error instanceof Error ? error.message : String(error) });
-      return data({ error: "Discord could not be asked just now. Try again in a moment." }, { status: 503 });
+      return data({ error: m.dl_discord_unreachable() }, { status: 503 });
     }
   }
-  return data({ error: "Unknown action." }, { status: 400 });
+  return data({ error: m.unknown_action() }, { status: 400 });
 }

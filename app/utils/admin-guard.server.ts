@@ -14,6 +14,7 @@ import type { StaffRole } from "~/db/enums";
 import { rolePolicies } from "~/db/schema";
 import { getViewer, type Viewer } from "./auth.server";
 import { allows, allowsOnEvent, isStaff, type EventPermission, type Permission } from "./roles";
+import { m } from "~/paraglide/messages";
 
 const viewerLookup = createContext<Promise<Viewer | null> | null>(null);
 
@@ -26,7 +27,7 @@ export type GuardFailure =
 /** A signed-in member of the staff. */
 export type StaffViewer = Viewer & { role: StaffRole };
 
-export const CROSS_SITE_MESSAGE = "This form must be sent from the site itself.";
+export const crossSiteMessage = () => m.guard_cross_site_form();
 
 /**
  * A state-changing request must come from this site's own pages. SameSite cookies already keep

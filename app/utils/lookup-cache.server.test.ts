@@ -5,7 +5,7 @@ describe("the lookup cache", () => {
   function setup(callsPerMinute = 2) {
     let clock = 0;
     let loads = 0;
-    const cache = createLookupCache({ ttlMs: 1_000, callsPerMinute, budgetMessage: "slow down", now: () => clock });
+    const cache = createLookupCache({ ttlMs: 1_000, callsPerMinute, budgetMessage: () => "slow down", now: () => clock });
     const load = (value: string) => () => {
       loads++;
       return Promise.resolve(value);

@@ -19,7 +19,8 @@ export interface LookupCacheOptions {
   /** Calls allowed per minute, answers from the cache not counted. */
   callsPerMinute: number;
   /** What the admin reads when the minute's calls are spent. */
-  budgetMessage: string;
+  /** Why a call was refused, in the asker's language. */
+  budgetMessage: () => string;
   now?: () => number;
   /** Answers kept at most (the oldest go first). */
   maxEntries?: number;
@@ -39,12 +40,12 @@ export function createLookupCache({ ttlMs, callsPerMinute, budgetMessage, now = 
       let value: Promise<T>;
       if (spend) {
         value = spend(callsPerMinute).then((allowed) => {
-          if (!allowed) throw new LookupBudgetError(budgetMessage);
+          if (!allowed) throw new LookupBudgetError(budgetMessage());
           return load();
         });
       } else {
         if (at - minute.start >= 60_000) minute = { start: at, calls: 0 };
-        if (minute.calls >= callsPerMinute) return Promise.reject(new LookupBudgetError(budgetMessage));
+        if (minute.calls >= callsPerMinute) return Promise.reject(new LookupBudgetError(budgetMessage()));
         minute.calls++;
         value = load();
       }

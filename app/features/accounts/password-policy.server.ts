@@ -6,6 +6,7 @@
  */
 import { dictionary } from "@zxcvbn-ts/language-common";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { m } from "~/paraglide/messages";
 
 export const COMMON_PASSWORDS_CHECKED = 10_000;
 
@@ -15,14 +16,11 @@ function commonPasswords(): Set<string> {
   return common;
 }
 
-export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-export const PASSWORD_TOO_LONG = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
-export const PASSWORD_TOO_COMMON = "This password is one of the most common ones. Please choose another.";
 
 /** Why this passphrase may not be set, or null when it may. */
 export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
-  if (password.length > MAX_PASSWORD_LENGTH) return PASSWORD_TOO_LONG;
-  if (commonPasswords().has(password.toLowerCase())) return PASSWORD_TOO_COMMON;
+  if (password.length < MIN_PASSWORD_LENGTH) return m.guard_password_too_short({ min: MIN_PASSWORD_LENGTH });
+  if (password.length > MAX_PASSWORD_LENGTH) return m.guard_password_too_long({ max: MAX_PASSWORD_LENGTH });
+  if (commonPasswords().has(password.toLowerCase())) return m.guard_password_too_common();
   return null;
 }

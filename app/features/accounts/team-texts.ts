@@ -1,3 +1,5 @@
-/** The team's messages, read on the server and in the pages alike. */
-export const INVITATION_INVALID = "This invitation is not valid: it was used, withdrawn, or it has expired. Ask an owner for a new one.";
-export const LAST_OWNER_MESSAGE = "The team's last owner cannot be removed or given another role: make someone else an owner first.";
+/** The team's messages, read on the server and in the pages alike (in the reader's language). */
+import { m } from "~/paraglide/messages";
+
+export const invitationInvalid = () => m.guard_invitation_invalid();
+export const lastOwnerMessage = () => m.guard_last_owner();

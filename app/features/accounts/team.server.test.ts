@@ -5,7 +5,7 @@ import { createAuth, type Auth } from "~/utils/auth.server";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { createAccount } from "./accounts.server";
 import { acceptInvitation, changeRole, getInvitation, inviteMember, listOpenInvitations, listTeam, listTeamHistory, removeMember, withdrawInvitation } from "./team.server";
-import { INVITATION_INVALID, LAST_OWNER_MESSAGE } from "./team-texts";
+import { invitationInvalid, lastOwnerMessage } from "./team-texts";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const PASS = "a-long-team-passphrase";
@@ -43,7 +43,7 @@ describeEachDatabase("the team", (kind) => {
     const accepted = await acceptInvitation(database.db, auth, { token: invited.token, username: "Sky", password: PASS }, NOW);
     expect(accepted).toEqual({ ok: true, email: "sky@dwell.example" });
     expect((await listTeam(database.db)).map((m) => [m.username, m.role])).toEqual([["keeper", "owner"], ["Sky", "reviewer"]]);
-    expect(await acceptInvitation(database.db, auth, { token: invited.token, username: "Sky2", password: PASS }, NOW)).toEqual({ ok: false, message: INVITATION_INVALID });
+    expect(await acceptInvitation(database.db, auth, { token: invited.token, username: "Sky2", password: PASS }, NOW)).toEqual({ ok: false, message: invitationInvalid() });
     expect((await listTeamHistory(database.db)).map((e) => `${e.actorName} ${e.change}`)).toEqual([
       "Sky joined as Reviewer (sky@dwell.example)",
       "keeper invited sky@dwell.example as Reviewer",
@@ -60,7 +60,7 @@ describeEachDatabase("the team", (kind) => {
     if (!old.ok) throw new Error("not invited");
     const eightDays = new Date(NOW.getTime() + 8 * 24 * 60 * 60 * 1000);
     expect(await getInvitation(database.db, old.token, eightDays)).toBeNull();
-    expect(await acceptInvitation(database.db, auth, { token: old.token, username: "Late", password: PASS }, eightDays)).toEqual({ ok: false, message: INVITATION_INVALID });
+    expect(await acceptInvitation(database.db, auth, { token: old.token, username: "Late", password: PASS }, eightDays)).toEqual({ ok: false, message: invitationInvalid() });
     // A second invitation to the same address replaces the first.
     const again = await inviteMember(database.db, { email: "late@dwell.example", role: "admin" }, owner, NOW);
     if (!again.ok) throw new Error("not invited");
@@ -84,7 +84,7 @@ describeEachDatabase("the team", (kind) => {
     // Moth is made an admin: their invitations (an owner's among them) no longer let anyone in.
     expect(await changeRole(database.db, second.id, "admin", owner)).toEqual({ ok: true });
     expect(await getInvitation(database.db, byMoth.token, NOW)).toBeNull();
-    expect(await acceptInvitation(database.db, auth, { token: byMoth.token, username: "Fern", password: PASS }, NOW)).toEqual({ ok: false, message: INVITATION_INVALID });
+    expect(await acceptInvitation(database.db, auth, { token: byMoth.token, username: "Fern", password: PASS }, NOW)).toEqual({ ok: false, message: invitationInvalid() });
     expect((await listOpenInvitations(database.db, NOW)).map((i) => i.email)).toEqual(["sky@dwell.example"]);
     expect((await listTeamHistory(database.db)).map((e) => e.change)).toContain("closed the invitation of fern@dwell.example: moth, who made it, may no longer invite");
     // Made owner again, the closed links stay closed.
@@ -98,15 +98,15 @@ describeEachDatabase("the team", (kind) => {
   });
 
   it("keeps a last owner, and ends a removed member's sessions at once", async () => {
-    expect(await changeRole(database.db, owner.id, "admin", owner)).toEqual({ ok: false, status: 409, message: LAST_OWNER_MESSAGE });
-    expect(await removeMember(database.db, owner.id, owner)).toEqual({ ok: false, status: 409, message: LAST_OWNER_MESSAGE });
+    expect(await changeRole(database.db, owner.id, "admin", owner)).toEqual({ ok: false, status: 409, message: lastOwnerMessage() });
+    expect(await removeMember(database.db, owner.id, owner)).toEqual({ ok: false, status: 409, message: lastOwnerMessage() });
     const helper = await createAccount(auth, { email: "helper@dwell.example", password: PASS, username: "helper", role: "admin" });
     await database.db.insert(sessions).values({ userId: helper.id, token: "helper-session", expiresAt: new Date(NOW.getTime() + 86_400_000) });
     expect(await changeRole(database.db, helper.id, "owner", owner)).toEqual({ ok: true });
     // Now there are two owners: one may step down.
     expect(await changeRole(database.db, owner.id, "reviewer", owner)).toEqual({ ok: true });
     expect(await changeRole(database.db, helper.id, "wizard", owner)).toMatchObject({ ok: false, status: 400 });
-    expect(await removeMember(database.db, helper.id, owner)).toEqual({ ok: false, status: 409, message: LAST_OWNER_MESSAGE });
+    expect(await removeMember(database.db, helper.id, owner)).toEqual({ ok: false, status: 409, message: lastOwnerMessage() });
     await changeRole(database.db, owner.id, "owner", { id: helper.id, username: "helper" });
     expect(await removeMember(database.db, helper.id, owner)).toEqual({ ok: true });
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, helper.id))).toEqual([]);

@@ -13,7 +13,8 @@ import { profiles, rolePolicies, sessions, siteSettings, teamHistory, teamInvita
 import type { Auth } from "~/utils/auth.server";
 import { ROLE_LABEL } from "~/utils/roles";
 import { AccountError, createAccount } from "./accounts.server";
-import { INVITATION_INVALID, LAST_OWNER_MESSAGE } from "./team-texts";
+import { invitationInvalid, lastOwnerMessage } from "./team-texts";
+import { m } from "~/paraglide/messages";
 
 export const INVITATION_DAYS = 7;
 
@@ -72,8 +73,8 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export const InvitationInputSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid e-mail address." })).pipe(z.string().max(254, { error: "Enter a valid e-mail address." })),
-  role: z.enum(STAFF_ROLES, { error: "Choose a role: Owner, Admin, Reviewer or Host." }),
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: () => m.team_valid_email() })).pipe(z.string().max(254, { error: () => m.team_valid_email() })),
+  role: z.enum(STAFF_ROLES, { error: () => m.team_choose_role() }),
 });
 
 export type InvitationOutcome = { ok: true; token: string; email: string; role: StaffRole; expiresAt: Date } | { ok: false; message: string };
@@ -159,14 +160,14 @@ export type AcceptOutcome = { ok: true; email: string } | { ok: false; message: 
  */
 export async function acceptInvitation(db: Database, auth: Auth, input: { token: string; username: string; password: string }, now: Date): Promise<AcceptOutcome> {
   const username = input.username.trim();
-  if (!username || username.length > 64) return { ok: false, message: "Choose a username of 1 to 64 characters.", field: "username" };
-  if (!TOKEN_SHAPE.test(input.token)) return { ok: false, message: INVITATION_INVALID };
+  if (!username || username.length > 64) return { ok: false, message: m.team_username(), field: "username" };
+  if (!TOKEN_SHAPE.test(input.token)) return { ok: false, message: invitationInvalid() };
   const [claimed] = await db
     .update(teamInvitations)
     .set({ closedAt: now })
     .where(and(eq(teamInvitations.tokenHash, hashToken(input.token)), isNull(teamInvitations.closedAt), gt(teamInvitations.expiresAt, now), madeByAnOwner))
     .returning({ id: teamInvitations.id, email: teamInvitations.email, role: teamInvitations.role });
-  if (!claimed) return { ok: false, message: INVITATION_INVALID };
+  if (!claimed) return { ok: false, message: invitationInvalid() };
   const reopen = () => db.update(teamInvitations).set({ closedAt: null }).where(eq(teamInvitations.id, claimed.id));
   let account;
   try {
@@ -183,8 +184,8 @@ export async function acceptInvitation(db: Database, auth: Auth, input: { token:
 
 export type TeamChange = { ok: true } | { ok: false; status: 404 | 409 | 400; message: string };
 
-const NO_SUCH_MEMBER = { ok: false, status: 404, message: "No such member of the team." } as const;
-const LAST_OWNER = { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as const;
+const noSuchMember = () => ({ ok: false, status: 404, message: m.team_no_such_member() }) as const;
+const lastOwner = () => ({ ok: false, status: 409, message: lastOwnerMessage() }) as const;
 
 /**
  * A member about to lose their role (changed or removed), read with the owners locked, so two owners
@@ -194,18 +195,18 @@ const LAST_OWNER = { ok: false, status: 409, message: LAST_OWNER_MESSAGE } as co
 async function memberLeavingRole(tx: Executor & Pick<Database, "execute">, memberId: string, keepsOwner: boolean) {
   await tx.execute(sql`select id from ${profiles} where ${profiles.role} = 'owner' for update`);
   const [member] = await tx.select({ username: profiles.username, email: profiles.email, role: profiles.role }).from(profiles).where(eq(profiles.id, memberId));
-  if (!member || !isStaffRole(member.role)) return { ok: false, refused: NO_SUCH_MEMBER } as const;
+  if (!member || !isStaffRole(member.role)) return { ok: false, refused: noSuchMember() } as const;
   if (member.role === "owner" && !keepsOwner) {
     const [others] = await tx.select({ n: count() }).from(profiles).where(and(eq(profiles.role, "owner"), ne(profiles.id, memberId)));
-    if (others!.n === 0) return { ok: false, refused: LAST_OWNER } as const;
+    if (others!.n === 0) return { ok: false, refused: lastOwner() } as const;
   }
   return { ok: true, member: { ...member, role: member.role as StaffRole } } as const;
 }
 
 /** Gives a member another role; never the last owner's. The member's next request meets the new role. */
 export async function changeRole(db: Database, memberId: string, role: string, actor: Actor): Promise<TeamChange> {
-  if (!isStaffRole(role)) return { ok: false, status: 400, message: "Choose a role: Owner, Admin, Reviewer or Host." };
-  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
+  if (!isStaffRole(role)) return { ok: false, status: 400, message: m.team_choose_role() };
+  if (!z.uuid().safeParse(memberId).success) return noSuchMember();
   return db.transaction(async (tx): Promise<TeamChange> => {
     const leaving = await memberLeavingRole(tx, memberId, role === "owner");
     if (!leaving.ok) return leaving.refused;
@@ -220,7 +221,7 @@ export async function changeRole(db: Database, memberId: string, role: string, a
 
 /** Removes a member from the team: their account goes, and with it every session, at once. */
 export async function removeMember(db: Database, memberId: string, actor: Actor): Promise<TeamChange> {
-  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
+  if (!z.uuid().safeParse(memberId).success) return noSuchMember();
   return db.transaction(async (tx): Promise<TeamChange> => {
     const leaving = await memberLeavingRole(tx, memberId, false);
     if (!leaving.ok) return leaving.refused;
@@ -255,16 +256,16 @@ export async function setTwoFactorRequired(db: Database, required: Record<StaffR
 
 /** Sets (or clears) a member's Discord account: who they are when they press a review button. */
 export async function setMemberDiscord(db: Database, memberId: string, discord: { userId: string; name: string } | null, actor: Actor): Promise<TeamChange> {
-  if (!z.uuid().safeParse(memberId).success) return NO_SUCH_MEMBER;
+  if (!z.uuid().safeParse(memberId).success) return noSuchMember();
   try {
     return await db.transaction(async (tx) => {
       const [member] = await tx.update(profiles).set({ discordUserId: discord?.userId ?? null }).where(eq(profiles.id, memberId)).returning({ username: profiles.username });
-      if (!member) return NO_SUCH_MEMBER;
+      if (!member) return noSuchMember();
       await record(tx, actor, discord ? `linked ${member.username} to ${discord.name} in Discord (${discord.userId})` : `unlinked ${member.username}'s Discord account`);
       return { ok: true } as const;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, status: 409, message: "That Discord account is already linked to another member of the team." };
+    if (isUniqueViolation(error)) return { ok: false, status: 409, message: m.team_discord_taken() };
     throw error;
   }
 }

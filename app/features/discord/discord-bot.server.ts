@@ -15,6 +15,7 @@ import { outbox } from "~/db/schema";
 import { createLookupCache, type LookupAllowance } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
 import { sameName, truncate } from "~/utils/text";
+import { m } from "~/paraglide/messages";
 
 export interface DiscordBotOptions {
   apiUrl: string;
@@ -88,14 +89,14 @@ export function createDiscordBot(options: DiscordBotOptions) {
   const lookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: lookupCallsPerMinute,
-    budgetMessage: "Too many Discord lookups in the last minute: try again shortly.",
+    budgetMessage: m.lk_budget_discord,
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups", perMinute)),
   });
   const visitorLookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: options.visitorLookupCallsPerMinute ?? 6,
-    budgetMessage: "The site's Discord lookups for applicants are spent for this minute.",
+    budgetMessage: m.lk_budget_discord_applicants,
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups:visitors", perMinute)),
   });

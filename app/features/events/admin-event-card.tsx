@@ -7,6 +7,7 @@ import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { Interpolated } from "~/components/ui/interpolated";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ApplicationRequiredBadge } from "./event-badges";
 import { EventWhen } from "./event-when";
@@ -124,19 +125,6 @@ function InstanceButton({ eventId, intent, children }: { eventId: string; intent
   );
 }
 
-/** 'The instance opens itself at …', the time marked up for machines. */
-function OpensAt({ at, timezone }: { at: Date; timezone: string }) {
-  const marker = "\u0000";
-  const [before, after] = m.aev_inst_opens_at({ time: marker }).split(marker);
-  return (
-    <>
-      {before}
-      <time dateTime={at.toISOString()}>{formatLongDateTime(at, zoneOf(timezone))}</time>
-      {after}
-    </>
-  );
-}
-
 /** Where the event's group instance stands, with 'Open now', 'Retry' or 'Close'. */
 function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; instance: ListedInstance; may: boolean }) {
   const ended = event.phase === "past";
@@ -179,7 +167,7 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
       text = ended
           ? m.aev_inst_never_opened()
           : opensAt
-            ? <OpensAt at={opensAt} timezone={event.timezone} />
+            ? <Interpolated message={m.aev_inst_opens_at} parts={{ time: <time dateTime={opensAt.toISOString()}>{formatLongDateTime(opensAt, zoneOf(event.timezone))}</time> }} />
             : m.aev_inst_by_hand();
       if (!ended) button = <InstanceButton eventId={event.id} intent="open-instance">{m.aev_inst_open_now()}</InstanceButton>;
   }

@@ -10,6 +10,7 @@ import { CONDITION_TYPES, NO, YES } from "~/utils/form-questions";
 import { log } from "~/utils/log.server";
 import type { ChoiceQuestion } from "./rule-form";
 import { ConditionSchema, OutcomeSchema, type Rule, type RuleInput } from "./screening-rules";
+import { m } from "~/paraglide/messages";
 
 export const DUPLICATE_RULE_NAME = "Another rule has this name already: give each rule its own.";
 
@@ -62,7 +63,7 @@ export async function addRule(db: Database, input: RuleInput, by: string | null)
 export async function updateRule(db: Database, id: string, input: RuleInput): Promise<RuleChange> {
   try {
     const [row] = await db.update(screeningRules).set(columnsOf(input)).where(eq(screeningRules.id, id)).returning({ id: screeningRules.id });
-    return row ? { ok: true, id: row.id } : { ok: false, status: 404, error: "This rule no longer exists." };
+    return row ? { ok: true, id: row.id } : { ok: false, status: 404, error: m.scr_rule_gone() };
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, status: 409, error: DUPLICATE_RULE_NAME };
     throw error;

@@ -8,19 +8,20 @@
 import { z } from "zod";
 import type { VRChatLinkWay } from "~/db/enums";
 import { TRUST_RANKS, type AccountFacts } from "~/utils/vrchat-account";
+import { m } from "~/paraglide/messages";
 
 const GROUP_ID = /^grp_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const words = z
   .array(z.string().trim().min(1).max(100))
-  .min(1, { error: "Give at least one word." })
-  .max(50, { error: "At most 50 words." });
-const options = z.array(z.string().trim().min(1).max(500)).min(1, { error: "Choose at least one answer." }).max(50);
+  .min(1, { error: () => m.scr_give_word() })
+  .max(50, { error: () => m.scr_max_words() });
+const options = z.array(z.string().trim().min(1).max(500)).min(1, { error: () => m.scr_choose_answer() }).max(50);
 
 export const ConditionSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("trust_at_least"), rank: z.enum(TRUST_RANKS, { error: "Choose a trust rank VRChat gives." }) }),
+  z.object({ kind: z.literal("trust_at_least"), rank: z.enum(TRUST_RANKS, { error: () => m.scr_choose_rank() }) }),
   z.object({
     kind: z.literal("account_older_than"),
-    days: z.number({ error: "The account's age must be a number of days." }).int({ error: "The account's age must be a whole number of days." }).min(0, { error: "An account cannot be younger than 0 days." }).max(10_000),
+    days: z.number({ error: () => m.scr_age_number() }).int({ error: () => m.scr_age_whole() }).min(0, { error: () => m.scr_age_min() }).max(10_000),
   }),
   z.object({ kind: z.literal("shows_18_plus") }),
   z.object({ kind: z.literal("bio_contains"), words }),
@@ -29,9 +30,9 @@ export const ConditionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("banned") }),
   z.object({
     kind: z.literal("in_groups"),
-    groupIds: z.array(z.string().trim().regex(GROUP_ID, { error: "A group id looks like grp_ followed by 36 letters, digits and dashes." })).min(1, { error: "Give at least one group." }).max(20),
+    groupIds: z.array(z.string().trim().regex(GROUP_ID, { error: () => m.scr_group_id() })).min(1, { error: () => m.scr_give_group() }).max(20),
   }),
-  z.object({ kind: z.literal("no_shows_at_least"), count: z.number().int().min(1, { error: "Count at least one no-show." }).max(1_000) }),
+  z.object({ kind: z.literal("no_shows_at_least"), count: z.number().int().min(1, { error: () => m.scr_no_show_min() }).max(1_000) }),
   z.object({ kind: z.literal("answer_is"), question: z.string().trim().min(1).max(500), options }),
   z.object({ kind: z.literal("answer_is_not"), question: z.string().trim().min(1).max(500), options }),
 ]);
@@ -39,8 +40,8 @@ export type Condition = z.infer<typeof ConditionSchema>;
 
 export const OutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("approve") }),
-  z.object({ kind: z.literal("reject"), message: z.string().trim().min(1, { error: "A rejection needs the message the applicant reads." }).max(2_000) }),
-  z.object({ kind: z.literal("flag"), flag: z.string().trim().min(1, { error: "A flag needs its text." }).max(200) }),
+  z.object({ kind: z.literal("reject"), message: z.string().trim().min(1, { error: () => m.scr_reject_message() }).max(2_000) }),
+  z.object({ kind: z.literal("flag"), flag: z.string().trim().min(1, { error: () => m.scr_flag_text() }).max(200) }),
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -48,9 +49,9 @@ export const RuleScopeSchema = z.discriminatedUnion("kind", [z.object({ kind: z.
 export type RuleScope = z.infer<typeof RuleScopeSchema>;
 
 export const RuleInputSchema = z.object({
-  name: z.string().trim().min(1, { error: "A rule needs a name." }).max(100),
+  name: z.string().trim().min(1, { error: () => m.scr_rule_name() }).max(100),
   scope: RuleScopeSchema,
-  conditions: z.array(ConditionSchema).min(1, { error: "A rule needs at least one condition." }).max(20),
+  conditions: z.array(ConditionSchema).min(1, { error: () => m.scr_rule_condition() }).max(20),
   outcome: OutcomeSchema,
 });
 export type RuleInput = z.infer<typeof RuleInputSchema>;

@@ -21,6 +21,7 @@ import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 import { createVRChatBans } from "./vrchat-bans.server";
 import { JOIN_REQUESTS_PAGE, listJoinRequests } from "./vrchat-join-requests.server";
 import { JoinRequestsSchema, MembershipActionSchema, MembershipSchema, NamedGroupSchema, PersonSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipAction, type MembershipStatus } from "./vrchat-people";
+import { m } from "~/paraglide/messages";
 
 export { imageUrl, MEMBERSHIP_STATUSES, type MembershipAction, type MembershipStatus } from "./vrchat-people";
 
@@ -88,7 +89,7 @@ export function createVRChatMembership(options: MembershipOptions) {
   const lookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: lookupCallsPerMinute,
-    budgetMessage: "Too many VRChat lookups in the last minute: try again shortly.",
+    budgetMessage: m.lk_budget_vrchat,
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:staff", perMinute)),
   });
@@ -96,7 +97,7 @@ export function createVRChatMembership(options: MembershipOptions) {
   const visitorLookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: options.visitorCallsPerMinute ?? 6,
-    budgetMessage: "The site's VRChat lookups for applicants are spent for this minute.",
+    budgetMessage: m.lk_budget_vrchat_applicants,
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:visitors", perMinute)),
   });
@@ -104,7 +105,7 @@ export function createVRChatMembership(options: MembershipOptions) {
   const screeningLookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: options.screeningCallsPerMinute ?? 30,
-    budgetMessage: "Screening's VRChat lookups are spent for this minute.",
+    budgetMessage: m.lk_budget_screening,
     now,
     spend: options.spendShared && ((perMinute) => options.spendShared!("vrchat-lookups:screening", perMinute)),
   });

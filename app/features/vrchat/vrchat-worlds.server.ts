@@ -10,6 +10,7 @@ import { failureText } from "~/utils/failure-text.server";
 import { VRCHAT_WORLD_ID } from "~/utils/vrchat-world-link";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 import { imageUrl } from "./vrchat-membership.server";
+import { m } from "~/paraglide/messages";
 
 /** The World fields Dwell uses. The description requires each; Dwell needs only the id. */
 const WorldSchema = z.object({
@@ -38,7 +39,7 @@ export function createWorldLookup({ client, cacheMs = 10 * 60_000, callsPerMinut
   const lookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute,
-    budgetMessage: "Too many VRChat lookups in the last minute: try again shortly.",
+    budgetMessage: m.lk_budget_vrchat,
     now,
     // The staff's allowance: the same count as their applicant lookups.
     spend: spendShared && ((perMinute) => spendShared("vrchat-lookups:staff", perMinute)),
