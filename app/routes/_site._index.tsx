@@ -17,6 +17,7 @@ import { HeroVideo } from "~/features/site/hero-video";
 import { forVisitors, GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
 import { GroupStats } from "~/features/vrchat/group-stats";
 import { m } from "~/paraglide/messages";
+import { currentLanguage } from "~/utils/language";
 import { log } from "~/utils/log.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/_site._index";
@@ -124,7 +125,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 /** The featured event's picture: its world's, else its own preview picture. */
 function featuredPicture(event: EventSummary) {
   if (event.worldImageUrl) return { src: event.worldImageUrl, alt: m.home_world_of_event({ world: event.worldName, event: event.title }) };
-  return { src: href("/events/:id/card.jpg", { id: event.id }), alt: event.title };
+  return { src: `${href("/events/:id/card.jpg", { id: event.id })}?lang=${currentLanguage()}`, alt: event.title };
 }
 
 function FeaturedEvent({ event }: { event: EventSummary }) {

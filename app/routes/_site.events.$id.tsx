@@ -14,6 +14,7 @@ import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.events.$id";
 import { m } from "~/paraglide/messages";
 import { truncate } from "~/utils/text";
+import { currentLanguage } from "~/utils/language";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
@@ -23,7 +24,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const row = await getEvent(db, params.id);
     if (!row) return data({ event: null, pageUrl, meta: null }, { status: 404 });
     const line = eventPreviewLine(row);
-    const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${cardVersion(row)}`;
+    // The picture speaks the page's language (its address names it, so each language is its own picture).
+    const language = currentLanguage() === config.SITE_LANGUAGES[0] ? "" : `&lang=${currentLanguage()}`;
+    const image = `${origin}${href("/events/:id/card.jpg", { id: row.id })}?v=${cardVersion(row)}${language}`;
     const meta = previewMeta(origin, {
       image: { url: image, alt: `${row.title}: ${line}` },
       title: `${row.title} · Dwell`,

@@ -4,11 +4,12 @@
  * in loaders, on the server: the pages' own scripts only pass them on, so they do not grow.
  */
 import type { MetaDescriptor } from "react-router";
+import { m } from "~/paraglide/messages";
 
 export const SITE_NAME = "Dwell";
 
 /** The picture every page shows until it has one of its own: 1200 × 630, as Discord and others want. */
-export const PREVIEW_IMAGE = { path: "/og-card.jpg", width: 1200, height: 630, alt: "Dwell: the Dwellers, a VRChat community" };
+export const PREVIEW_IMAGE = { path: "/og-card.jpg", width: 1200, height: 630 };
 
 export interface Preview {
   /** The page's <title>. */
@@ -38,7 +39,7 @@ export function previewMeta(origin: string, preview: Preview): MetaDescriptor[] 
     { property: "og:image", content: preview.image?.url ?? `${origin}${PREVIEW_IMAGE.path}` },
     { property: "og:image:width", content: String(PREVIEW_IMAGE.width) },
     { property: "og:image:height", content: String(PREVIEW_IMAGE.height) },
-    { property: "og:image:alt", content: preview.image?.alt ?? PREVIEW_IMAGE.alt },
+    { property: "og:image:alt", content: preview.image?.alt ?? m.preview_image_alt() },
     { name: "twitter:card", content: "summary_large_image" },
     ...(preview.structuredData ? [{ "script:ld+json": preview.structuredData }] : []),
   ];

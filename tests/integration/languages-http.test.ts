@@ -268,6 +268,42 @@ describe("SITE_LANGUAGES=en,ja", () => {
     const id = /\?edit=([0-9a-f-]{36})/.exec(link)![1]!;
     expect(textOf((await get(`/events/${id}`, { "Accept-Language": JAPANESE_BROWSER })).body)).toContain("毎週火曜日");
     expect(textOf((await get(`/events/${id}`, { "Accept-Language": "en-US" })).body)).toContain("Weekly on Tuesday");
+
+    // Its link-preview picture speaks the page's language, each language at its own address.
+    const imageOf = (html: string) => /<meta property="og:image" content="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+    const japaneseImage = new URL(imageOf((await get(`/events/${id}`, { "Accept-Language": JAPANESE_BROWSER })).body));
+    const englishImage = new URL(imageOf((await get(`/events/${id}`, { "Accept-Language": "en-US" })).body));
+    expect(japaneseImage.searchParams.get("lang")).toBe("ja");
+    expect(englishImage.searchParams.has("lang")).toBe(false);
+    const [japanesePicture, englishPicture, browserPicture] = await Promise.all([
+      fetch(`${server.url}${japaneseImage.pathname}${japaneseImage.search}`).then(async (r) => ({ type: r.headers.get("content-type"), bytes: Buffer.from(await r.arrayBuffer()) })),
+      fetch(`${server.url}${englishImage.pathname}${englishImage.search}`).then(async (r) => Buffer.from(await r.arrayBuffer())),
+      // The browser's language does not choose it: one address, one picture.
+      fetch(`${server.url}${englishImage.pathname}${englishImage.search}`, { headers: { "Accept-Language": JAPANESE_BROWSER } }).then(async (r) => Buffer.from(await r.arrayBuffer())),
+    ]);
+    expect(japanesePicture.type).toBe("image/jpeg");
+    expect(japanesePicture.bytes.equals(englishPicture)).toBe(false);
+    expect(browserPicture.equals(englishPicture)).toBe(true);
+  });
+
+  it("greets a Japanese visitor at the Sanctum's doors in Japanese: a reset link, an invitation, a forgotten passphrase, a form from elsewhere", async () => {
+    const reset = await get("/admin/reset-password", { "Accept-Language": JAPANESE_BROWSER });
+    expect(langOf(reset.body)).toBe("ja");
+    expect(textOf(reset.body)).toContain("再設定のリンクが無効です。");
+    expect(reset.body).toContain("<title>パスフレーズの再設定 · Dwell</title>");
+    const invitation = await get(`/admin/join/${"x".repeat(43)}`, { "Accept-Language": JAPANESE_BROWSER });
+    expect(invitation.status).toBe(404);
+    expect(textOf(invitation.body)).toContain("この招待は無効です。");
+    const forgot = await postForm(server.url, "/admin/forgot-password", { email: "" }, { "Accept-Language": JAPANESE_BROWSER });
+    expect(forgot.status).toBe(400);
+    expect(textOf(await forgot.text())).toContain("先にメールアドレスを入力してください");
+    const elsewhere = await rawRequest(`${server.url}/admin/forgot-password`, {
+      method: "POST",
+      body: "email=a%40b.example",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://elsewhere.example", "Accept-Language": JAPANESE_BROWSER },
+    });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body).toContain("このフォームはサイト自身から送信してください。");
   });
 
   it("asks a question in the visitor's language once staff translate it, and keeps the answer as the option is written", async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { expect, it } from "vitest";
 import type { EventRow } from "~/db/schema";
+import { inLanguage } from "~/utils/language.server";
 import { CARD_HEIGHT, CARD_WIDTH, cardTextOf, drawEventCard, eventCardImage, isVRChatPicture } from "./event-card-image.server";
 
 const NO_API = "https://api.vrchat.cloud";
@@ -82,4 +83,34 @@ it("knows VRChat's picture hosts", () => {
   expect(isVRChatPicture("http://files.vrchat.cloud/1.png", NO_API)).toBe(false);
   expect(isVRChatPicture("https://vrchat.cloud.evil.example/1.png", NO_API)).toBe(false);
   expect(isVRChatPicture("http://169.254.169.254/latest", NO_API)).toBe(false);
+});
+
+/** The brightest pixel in a strip of a drawn card (text is light, the sky dark). */
+async function brightest(card: Buffer, x: number, y: number, width: number, height: number): Promise<number> {
+  const image = await loadImage(card);
+  const canvas = createCanvas(CARD_WIDTH, CARD_HEIGHT);
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(x, y, width, height).data;
+  let most = 0;
+  for (let i = 0; i < data.length; i += 4) most = Math.max(most, data[i]!, data[i + 1]!, data[i + 2]!);
+  return most;
+}
+
+it("breaks a title written without spaces (Japanese) within the card's margins", async () => {
+  const japanese = { ...cardTextOf(event), title: "月明かりの瞑想会と灯籠の夕べ、長い冬の夜のための歌と物語と静かな湖畔の集いをみんなで楽しむ会" };
+  const card = drawEventCard(japanese, "png");
+  // The title's lines (from y 150 to 460) leave the right margin (the last 70 pixels) dark.
+  expect(await brightest(card, CARD_WIDTH - 70, 150, 70, 310)).toBeLessThan(80);
+  // And they are drawn: the left of the title's first line is lit.
+  expect(await brightest(card, 80, 160, 400, 70)).toBeGreaterThan(150);
+});
+
+it("draws an event's card in the language it is asked in, each language its own picture", async () => {
+  const english = await eventCardImage(event, NO_API);
+  const japanese = await inLanguage("ja", () => eventCardImage(event, NO_API));
+  expect(japanese.version).toBe(english.version);
+  expect(japanese.image.equals(english.image)).toBe(false);
+  expect((await inLanguage("ja", () => eventCardImage(event, NO_API))).image).toBe(japanese.image);
+  expect(inLanguage("ja", () => cardTextOf(event)).when).toBe("2026年11月28日(土) 20:00 EST");
 });

@@ -10,6 +10,8 @@ import { createRequire } from "node:module";
 import { createCanvas, GlobalFonts, loadImage, type Image, type SKRSContext2D } from "@napi-rs/canvas";
 import type { EventRow } from "~/db/schema";
 import { eventStart, formatLongDateTime, zoneOf } from "./event-timing";
+import { m } from "~/paraglide/messages";
+import { currentLanguage, intlLocale } from "~/utils/language";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -27,20 +29,34 @@ function loadFonts() {
   fontsLoaded = true;
 }
 
+/**
+ * The pieces a line may break between: words and the spaces after them in a spaced script, and in
+ * one without spaces (Japanese, Chinese) its words as the language's rules find them; a piece wider
+ * than a line is cut into its characters.
+ */
+function breakable(context: SKRSContext2D, text: string, width: number): string[] {
+  const pieces: string[] = [];
+  for (const { segment } of new Intl.Segmenter(intlLocale(), { granularity: "word" }).segment(text.replace(/\s+/g, " ").trim())) {
+    if (context.measureText(segment).width <= width) pieces.push(segment);
+    else for (const { segment: character } of new Intl.Segmenter(intlLocale(), { granularity: "grapheme" }).segment(segment)) pieces.push(character);
+  }
+  return pieces;
+}
+
 /** The lines of `text` that fit `width`, at most `max` of them (the last cut with an ellipsis). */
 function wrap(context: SKRSContext2D, text: string, width: number, max: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (context.measureText(next).width <= width || !line) {
+  for (const piece of breakable(context, text, width)) {
+    const next = line + piece;
+    if (context.measureText(next).width <= width || !line.trim()) {
       line = next;
       continue;
     }
-    lines.push(line);
-    line = word;
+    lines.push(line.trimEnd());
+    line = piece.trimStart();
   }
-  if (line) lines.push(line);
+  if (line.trim()) lines.push(line.trimEnd());
   if (lines.length <= max) return lines;
   const kept = lines.slice(0, max);
   let last = kept[max - 1]!;
@@ -92,7 +108,7 @@ export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg", p
   context.textBaseline = "alphabetic";
   context.fillStyle = "#b39dff";
   context.font = "28px 'Dwell Sans Bold'";
-  context.fillText(card.applicationRequired ? "EVENT · APPLICATION REQUIRED" : "EVENT", 80, 140);
+  context.fillText(card.applicationRequired ? m.card_kind_application() : m.card_kind_event(), 80, 140);
 
   context.fillStyle = "#efeafd";
   context.font = "68px 'Dwell Display'";
@@ -104,14 +120,14 @@ export function drawEventCard(card: CardText, format: "png" | "jpeg" = "jpeg", p
   context.font = "34px 'Dwell Sans'";
   context.fillText(wrap(context, card.when, CARD_WIDTH - 160, 1)[0]!, 80, below);
   context.fillStyle = "#c9c0ee";
-  context.fillText(wrap(context, `in ${card.world}`, CARD_WIDTH - 160, 1)[0]!, 80, below + 50);
+  context.fillText(wrap(context, m.card_in_world({ world: card.world }), CARD_WIDTH - 160, 1)[0]!, 80, below + 50);
 
   context.fillStyle = "#efeafd";
   context.font = "36px 'Dwell Display'";
   context.fillText("DWELL", 80, CARD_HEIGHT - 36);
   context.fillStyle = "#a79cd6";
   context.font = "26px 'Dwell Sans'";
-  const tagline = "The Dwellers · a VRChat community";
+  const tagline = m.card_tagline();
   context.fillText(tagline, CARD_WIDTH - 80 - context.measureText(tagline).width, CARD_HEIGHT - 40);
   return format === "png" ? canvas.encodeSync("png") : canvas.encodeSync("jpeg", JPEG_QUALITY);
 }
@@ -157,12 +173,13 @@ async function worldPicture(url: string | null, apiOrigin: string): Promise<Imag
 }
 
 /**
- * The card of an event as it is now, drawn at most once per version, with its world's picture behind
- * the text when VRChat gave one (fetched from VRChat's hosts, or `apiOrigin`).
+ * The card of an event as it is now, in the language it is asked in (the caller's), drawn at most
+ * once per version and language, with its world's picture behind the text when VRChat gave one
+ * (fetched from VRChat's hosts, or `apiOrigin`).
  */
 export async function eventCardImage(event: EventRow, apiOrigin: string): Promise<{ image: Buffer; version: string }> {
   const version = cardVersion(event);
-  const key = `${event.id}:${version}`;
+  const key = `${event.id}:${version}:${currentLanguage()}`;
   let image = cache.get(key);
   if (!image) {
     image = drawEventCard(cardTextOf(event), "jpeg", await worldPicture(event.worldImageUrl, apiOrigin));
