@@ -18,6 +18,7 @@ import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { decideApplication, findReview, linkProvenAccount, linkVRChatAccount } from "./decide.server";
+import { setSiteLanguages } from "~/utils/language.server";
 import { addScreeningRule, runScreenings, SCREENING_TEXTS, tryScreeningRules, type ScreeningServices } from "./screen-applications.server";
 
 const KNOWN_OVER_30: RuleInput = {
@@ -67,7 +68,7 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
   afterEach(() => fake.close());
 
   /** Sends an application as the form stores it (its screening queued with it); linked by name when given. */
-  async function apply(username: string, linked?: { userId: string; displayName: string }, found = "A friend") {
+  async function apply(username: string, linked?: { userId: string; displayName: string }, found = "A friend", language?: string) {
     const values: Record<string, string> = {
       [answerFieldName(questions[0]!.id)]: username,
       [answerFieldName(questions[1]!.id)]: `${username.replaceAll(" ", "").toLowerCase()}-d`,
@@ -80,6 +81,7 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
       fields: (name) => values[name],
       now,
       statusTokenHash: newStatusToken().hash,
+      language,
       vet: linked ? async () => ({ found: { check: "confirmed", account: linked } }) : undefined,
       onStored: async (tx, stored) => {
         await queueScreening(tx, { kind: "group", id: stored.id }, now);
@@ -113,6 +115,20 @@ describeEachDatabase("screening applications by the group's rules", (kind) => {
     expect(fake.calls.user).toBe(2);
     expect(await runScreenings(services, later(5))).toMatchObject({ approved: 0, flagged: 0 });
     expect(fake.calls.user).toBe(2);
+  });
+
+  it("tells an applicant a rule's decision in the language they applied in", async () => {
+    setSiteLanguages(["en", "ja"]);
+    try {
+      await addRule(database.db, KNOWN_OVER_30, null);
+      const moth = await apply("Moth Light", { userId: fakeUserId(1), displayName: "Moth Light" }, "A friend", "ja");
+      const heron = await apply("Quiet Heron", { userId: fakeUserId(3), displayName: "Quiet Heron" }, "A friend", "en");
+      expect(await runScreenings(services, new Date())).toMatchObject({ approved: 2 });
+      expect((await state(moth)).message).toContain("ようこそDwellersへ、Moth Lightさん！");
+      expect((await state(heron)).message).toContain("Welcome among the Dwellers, Quiet Heron!");
+    } finally {
+      setSiteLanguages(["en"]);
+    }
   });
 
   it("rejects by a rule with its message, and leaves an application no rule matches to staff", async () => {

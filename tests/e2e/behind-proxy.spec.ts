@@ -77,6 +77,8 @@ for (const kind of ["nginx", "caddy"] as const) {
       await expect(page.getByRole("heading", { name: "Ritual Applications" })).toBeVisible();
       await hydrated(page);
       await page.getByPlaceholder("Search by VRChat username or Discord ID...").fill(applicant);
+      // As a person does: the list follows the search (its address too) before they act on it.
+      await expect(page).toHaveURL(new RegExp(`[?&]q=${applicant}`));
       const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem");
       await expect(card).toHaveCount(1);
       await card.getByRole("button", { name: "Approve" }).click();

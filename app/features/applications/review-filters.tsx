@@ -72,6 +72,11 @@ export function ReviewFilters({
     if (document.activeElement !== input.current) setText(q);
   }, [q]);
   useEffect(() => () => clearTimeout(typing.current), []);
+  // Leaving the page cancels a search still being typed: its timer must not bring the list back over the page asked for.
+  const leaving = navigation.state !== "idle" && navigation.location.pathname !== location.pathname;
+  useEffect(() => {
+    if (leaving) clearTimeout(typing.current);
+  }, [leaving]);
 
   function show(changes: { q?: string; status?: string; answer?: string }) {
     clearTimeout(typing.current);
