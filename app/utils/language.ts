@@ -35,14 +35,20 @@ export const formatCount = (count: number) => count.toLocaleString(intlLocale())
 /** A text that says one thing for 1 and another, with the count, for any other number ("1 day", "3 days"). */
 export const counted = (n: number, one: () => string, many: (inputs: { count: string }) => string) => (n === 1 ? one() : many({ count: formatCount(n) }));
 
-/** One formatter per language: making one per date costs more than the rest of a page. */
-const SHORT_DATES = new Map<string, Intl.DateTimeFormat>();
+/** Formatters made once per language and options: making one per date costs more than the rest of a page. */
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+/** The date formatter for `options` in `language` (by default the page's). */
+export function dateFormat(options: Intl.DateTimeFormatOptions, language = currentLanguage()): Intl.DateTimeFormat {
+  const locale = intlLocale(language);
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = DATE_FORMATS.get(key);
+  if (!format) DATE_FORMATS.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
+
 /** A moment's day as the page's language writes it short, in UTC ("Nov 28, 2026", "2026年11月28日"). */
 export function formatShortDayUTC(iso: string): string {
-  const locale = intlLocale();
-  let format = SHORT_DATES.get(locale);
-  if (!format) SHORT_DATES.set(locale, (format = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })));
-  return format.format(new Date(iso));
+  return dateFormat({ month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(iso));
 }
 
 /** What goes between two sentences: a space in English, nothing in Japanese (its full stop carries the gap). */

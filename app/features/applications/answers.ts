@@ -17,7 +17,7 @@ import {
   type StoredAnswer,
 } from "~/utils/form-questions";
 import { m } from "~/paraglide/messages";
-import { currentLanguage, intlLocale } from "~/utils/language";
+import { currentLanguage, dateFormat, intlLocale } from "~/utils/language";
 import { vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 
 export type { AnswerValue, FormQuestion, StoredAnswer } from "~/utils/form-questions";
@@ -75,7 +75,7 @@ export function cleanAnswer(value: string, questionType: QuestionType): string {
 
 /** A calendar day as people read it ('Mar 1, 2026'), the same wherever it is read. */
 export const dayText = (day: string) =>
-  new Intl.DateTimeFormat(intlLocale(), { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+  dateFormat({ month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
 
 const numberText = (value: number) => value.toLocaleString(intlLocale(), { maximumFractionDigits: 10 });
 

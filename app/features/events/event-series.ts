@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { SERIES_FREQUENCIES, type SeriesFrequency } from "~/db/enums";
 import { m } from "~/paraglide/messages";
-import { intlLocale } from "~/utils/language";
+import { dateFormat } from "~/utils/language";
 
 /** Occurrences are made this far ahead of today, and kept that far ahead. */
 export const SERIES_AHEAD_DAYS = 56;
@@ -113,7 +113,7 @@ export function occurrenceAt(rule: SeriesRule, index: number): string | null {
 /** 'Weekly', 'Every two weeks on Tuesday', 'Monthly on the second Tuesday', for a series whose occurrence falls on `date`. */
 export function describeRepeat(frequency: SeriesFrequency, date: string): string {
   const { nth } = weekdayInMonth(date);
-  const weekday = new Intl.DateTimeFormat(intlLocale(), { weekday: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+  const weekday = dateFormat({ weekday: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
   if (frequency === "monthly") return MONTHLY[nth - 1]!({ weekday });
   return frequency === "weekly" ? m.aev_repeat_weekly_on({ weekday }) : m.aev_repeat_biweekly_on({ weekday });
 }

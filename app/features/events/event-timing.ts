@@ -5,7 +5,7 @@
  * server and the browser compute the same thing. See docs/decisions/002-time-model.md.
  */
 import { m } from "~/paraglide/messages";
-import { currentLanguage, intlLocale } from "~/utils/language";
+import { currentLanguage, dateFormat } from "~/utils/language";
 
 /** The zones an admin can choose for an event (spec section 9). */
 export const EVENT_TIMEZONES = ["UTC", "PST", "EST", "CST", "MST"] as const;
@@ -223,17 +223,9 @@ export function validTimeZone(value: string | null | undefined): string | null {
 
 // Dates read in the page's language: en-US for English (spec section 9), the language's own way
 // otherwise; a zone's short name is always the English one ("EST"), as events are set in them.
-// Formatters are cached: building one is costly.
-const formatterCache = new Map<string, Intl.DateTimeFormat>();
+// Formatters are made once (utils/language): building one is costly.
 function formatter(options: Intl.DateTimeFormatOptions, language = currentLanguage()) {
-  const locale = intlLocale(language);
-  const key = `${locale} ${JSON.stringify(options)}`;
-  let cached = formatterCache.get(key);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat(locale, options);
-    formatterCache.set(key, cached);
-  }
-  const intl = cached;
+  const intl = dateFormat(options, language);
   return {
     // ICU versions disagree on the space before AM/PM (U+202F or a plain one); a server and a
     // browser that disagreed would break hydration, so it is always a plain space.

@@ -116,11 +116,16 @@ export const VRCHAT_LANGUAGES = {
 /** Sign languages the runtime's language names lack, named from the catalogue. */
 const SIGN_LANGUAGES: Record<string, () => string> = { bfi: m.aev_lang_bfi, dse: m.aev_lang_dse, fsl: m.aev_lang_fsl, jsl: m.aev_lang_jsl };
 
+const LANGUAGE_NAMES = new Map<string, Intl.DisplayNames>();
+
 /** A VRChat language's name in the reader's language ('日本語', 'German'). */
 export function vrchatLanguageName(code: keyof typeof VRCHAT_LANGUAGES): string {
   const named = SIGN_LANGUAGES[code]?.();
   if (named) return named;
-  const name = new Intl.DisplayNames([intlLocale()], { type: "language", fallback: "none" }).of(code);
+  const locale = intlLocale();
+  let names = LANGUAGE_NAMES.get(locale);
+  if (!names) LANGUAGE_NAMES.set(locale, (names = new Intl.DisplayNames([locale], { type: "language", fallback: "none" })));
+  const name = names.of(code);
   return name ?? VRCHAT_LANGUAGES[code];
 }
 
