@@ -9,6 +9,10 @@ export const MESSAGES_COMPILE_OPTIONS: CompilerOptions = {
   strategy: ["globalVariable", "baseLocale"],
   isServer: "import.meta.env.SSR",
   emitTsDeclarations: true,
+  // Set only in a one-language browser build (vite.config.ts, scripts/build.ts): each message then
+  // keeps that language's text alone. Written exactly as Paraglide's per-language builds have it, so
+  // that every message reads it in place and the bundler can drop the other languages.
+  experimentalStaticLocale: "/** @type {any} */ (globalThis).__PARAGLIDE_STATIC_LOCALE__",
   emitReadme: false,
   emitPrettierIgnore: false,
 };

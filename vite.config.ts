@@ -23,10 +23,25 @@ const SITE_MODULES = [
   /\/app\/utils\/viewer-time-zone\.tsx$/,
 ];
 
+const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
+
+// Paraglide's one-language client warns, in every message, when a call names another language. The
+// site never does (a page has one language), and that line is most of each message's code.
+const LOCALE_WARNING = /^\s*if \(.*\) console\.warn\("Paraglide: options\.locale cannot override a locale-specialized client bundle[^\n]*$/m;
+const quietLocaleWarning = {
+  name: "dwell-quiet-locale-warning",
+  transform(code: string, id: string) {
+    if (id.includes("/app/paraglide/messages/")) return code.replace(LOCALE_WARNING, "");
+  },
+};
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   environments: {
     client: {
+      // One language's browser code (scripts/build.ts): the other languages' texts are left out.
+      // Without it (a plain `react-router build`, development) the browser has every language.
+      define: CLIENT_LANGUAGE ? { "globalThis.__PARAGLIDE_STATIC_LOCALE__": JSON.stringify(CLIENT_LANGUAGE) } : {},
       build: {
         rolldownOptions: {
           output: {
@@ -46,5 +61,5 @@ export default defineConfig({
     },
   },
   // The message catalogues (messages/*.json) compile to app/paraglide/ as they change.
-  plugins: [paraglideVitePlugin(MESSAGES_COMPILE_OPTIONS), tailwindcss(), reactRouter()],
+  plugins: [paraglideVitePlugin(MESSAGES_COMPILE_OPTIONS), quietLocaleWarning, tailwindcss(), reactRouter()],
 });

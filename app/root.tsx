@@ -17,7 +17,7 @@ import { validTimeZone } from "./features/events/event-timing";
 import { publicConfig } from "./utils/env.server";
 import { previewMeta } from "./utils/preview-meta.server";
 import { m } from "./paraglide/messages";
-import { currentLanguage, setPageLanguage } from "./utils/language";
+import { currentLanguage, loadAgainInLanguage, setPageLanguage } from "./utils/language";
 import { useNonce } from "./utils/nonce";
 import { isSanctumPath } from "./utils/sanctum-path";
 import {
@@ -100,6 +100,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
   }, []);
+  useEffect(() => {
+    loadAgainInLanguage(language);
+  }, [language]);
   return (
     <html lang={language}>
       <head>

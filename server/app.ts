@@ -32,12 +32,13 @@ import { catalogueProblems } from "~/utils/catalogues.server";
 import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
 import { CATALOGUE_LANGUAGES } from "~/utils/language";
 import { inLanguage, languageOfRequest, setSiteLanguages } from "~/utils/language.server";
+import { languageBuild, type LanguageBuild } from "./language-assets";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
 import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
 import { recordFirstStart } from "./demo-content";
 import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
-import { createPageCache } from "./page-cache";
+import { createPageCache, privateResponse } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { openConfiguredDatabase } from "./database";
 import { startSchedule } from "./schedule";
@@ -67,6 +68,8 @@ export interface AppDeps {
   /** What `/api/health` answers (see server/health.ts). */
   health: HealthCheck;
   build: ServerBuild | (() => Promise<ServerBuild>);
+  /** The language whose browser code asks for more of the route list (server/language-assets.ts). */
+  manifestLanguage?: LanguageBuild["languageOfManifestRequest"];
   /** Serve the client build's files (production); in development Vite serves them. */
   staticRoot?: string;
 }
@@ -88,20 +91,6 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
 
 /** The Sanctum's pages and their data requests (`/admin.data`, `/admin/events.data`). */
 
-/**
- * Sanctum answers hold applicants' data: no cache on the way (a proxy, the browser's back-forward
- * history on a shared machine) may keep them, and none may hand one account's answer to another.
- */
-function privateResponse(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set("Cache-Control", "no-store");
-  const vary = headers.get("Vary");
-  if (!vary?.split(",").some((name) => name.trim().toLowerCase() === "cookie")) {
-    headers.set("Vary", vary ? `${vary}, Cookie` : "Cookie");
-  }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
 /** A status link's token is the applicant's key to their application: it stays out of the log. */
 export const loggedPath = (path: string) =>
   path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]").replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]");
@@ -111,7 +100,7 @@ export const DISCORD_INTERACTIONS_PATH = "/discord/interactions";
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, discordOAuth, health, build, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, discordOAuth, health, build, manifestLanguage, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
@@ -222,7 +211,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
     const request = underPublicOrigin(c.req.raw, origin);
     // Each public page in the visitor's language; the Sanctum in the staff member's (set by its layout's middleware once the session is read).
-    const language = languageOfRequest(request, languages);
+    const language = manifestLanguage?.(new URL(request.url)) ?? languageOfRequest(request, languages);
     context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language });
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
@@ -318,7 +307,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
-  const build = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
+  const loaded = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
+  const languagesFile = options.staticRoot && join(options.staticRoot, "../languages.json");
+  const { build, languageOfManifestRequest: manifestLanguage } = languageBuild(loaded, languagesFile, config.SITE_LANGUAGES);
   const health = createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer });
   ready.deps.health = health;
   const app = createApp({
@@ -350,6 +341,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         : null,
     health,
     build,
+    manifestLanguage,
     staticRoot: options.staticRoot,
   });
   const listener = getRequestListener(app.fetch);

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const serverBundle = join(root, "build/server/index.js");
-const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+/** Written last by scripts/build.ts: without it the build is not whole. */
+export const languagesFile = join(root, "build/languages.json");
+const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "scripts/build.ts", "package-lock.json"];
 
 function newestSourceChange(): number {
   let newest = 0;
@@ -20,9 +22,9 @@ function newestSourceChange(): number {
 }
 
 export function ensureBuild() {
-  if (existsSync(serverBundle) && statSync(serverBundle).mtimeMs >= newestSourceChange()) return;
+  if (existsSync(serverBundle) && existsSync(languagesFile) && statSync(serverBundle).mtimeMs >= newestSourceChange()) return;
   console.error("Building the site (first start, or the sources changed)…");
-  const result = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  const result = spawnSync(process.execPath, [join(root, "scripts/build.ts")], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   if (result.status !== 0) {
     console.error("The build failed; see above.");
     process.exit(1);

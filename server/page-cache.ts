@@ -104,3 +104,17 @@ export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {
     }
   };
 }
+
+/**
+ * Sanctum answers hold applicants' data: no cache on the way (a proxy, the browser's back-forward
+ * history on a shared machine) may keep them, and none may hand one account's answer to another.
+ */
+export function privateResponse(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "no-store");
+  const vary = headers.get("Vary");
+  if (!vary?.split(",").some((name) => name.trim().toLowerCase() === "cookie")) {
+    headers.set("Vary", vary ? `${vary}, Cookie` : "Cookie");
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -9,7 +9,7 @@
  * site does not offer, wherever it comes from, is passed over.
  */
 import { m } from "~/paraglide/messages";
-import { getLocale, locales, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
+import { experimentalStaticLocale, getLocale, locales, overwriteGetLocale, type Locale } from "~/paraglide/runtime";
 
 /** Every language with a catalogue. */
 export const CATALOGUE_LANGUAGES: readonly string[] = locales;
@@ -118,4 +118,28 @@ if (typeof window !== "undefined") {
 
 export function setPageLanguage(language: string) {
   if (typeof window !== "undefined") pageLanguage = language;
+}
+
+const RELOADED_FOR = "dwell-reloaded-for";
+
+/**
+ * The browser's code carries one language's texts (decision 039). When a page's language changes
+ * under it (the footer's menu, crossing into a Sanctum in the staff member's own language), the
+ * page is loaded again, and the server sends that language's code. Once per page and language:
+ * if the server had no code for it, loading again would not help.
+ */
+export function loadAgainInLanguage(language: string) {
+  if (!experimentalStaticLocale) return;
+  try {
+    if (experimentalStaticLocale === language) {
+      sessionStorage.removeItem(RELOADED_FOR);
+      return;
+    }
+    const target = `${language} ${location.href}`;
+    if (sessionStorage.getItem(RELOADED_FOR) === target) return;
+    sessionStorage.setItem(RELOADED_FOR, target);
+  } catch {
+    // Without session storage (a private window may refuse it), loading again once is still right.
+  }
+  location.reload();
 }

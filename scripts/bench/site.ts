@@ -21,7 +21,7 @@ export type Query = <R = Record<string, unknown>>(text: string, params?: unknown
 
 /** Builds the production bundle from the current sources, whatever its age. */
 export function buildProduction(): void {
-  const result = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [join(root, "scripts/build.ts")], { cwd: root, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`the production build failed:\n${result.stdout}\n${result.stderr}`);
 }
 

@@ -4,7 +4,7 @@
  * search engines get each language's address, and odd or hostile language hints are passed over.
  * Without SITE_LANGUAGES the site is English whatever the browser asks.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,17 @@ async function start(env: Record<string, string>) {
 }
 
 const langOf = (html: string) => /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1];
+/** The version of the browser code a page runs (its route manifest's). */
+const codeVersionOf = (html: string) => /\/assets\/manifest-([\w-]+)\.js/.exec(html)?.[1];
+const catalogue = (language: string) => JSON.parse(readFileSync(join(import.meta.dirname, `../../messages/${language}.json`), "utf8")) as Record<string, unknown>;
+/** English texts Japanese words differently, long enough to be nothing else, written as the bundle writes them. */
+const englishOnly = (() => {
+  const [en, ja] = [catalogue("en"), catalogue("ja")];
+  return Object.entries(en)
+    .filter(([key, text]) => typeof text === "string" && text.length >= 24 && !/[{}`\\$]/.test(text) && ja[key] !== text)
+    .map(([, text]) => text as string);
+})();
+const KANA = /[\u3040-\u30ff]/;
 
 describe("SITE_LANGUAGES=en,ja", () => {
   let server: ServerProcess & { dataDir: string };
@@ -64,6 +75,40 @@ describe("SITE_LANGUAGES=en,ja", () => {
     const [again, againEnglish] = await Promise.all([get("/", { "Accept-Language": JAPANESE_BROWSER }), get("/")]);
     expect(langOf(again.body)).toBe("ja");
     expect(langOf(againEnglish.body)).toBe("en");
+  });
+
+  it("sends each page's browser code with its own language's texts alone, and answers that code's route requests in its language", async () => {
+    const scriptsOf = async (html: string) => {
+      const paths = [...new Set([...html.matchAll(/\/assets\/[\w.-]+\.js/g)].map(([path]) => path))];
+      return (await Promise.all(paths.map(async (path) => (await get(path)).body))).join("\n");
+    };
+    const [japanese, english] = await Promise.all([get("/", { "Accept-Language": JAPANESE_BROWSER }), get("/")]);
+    const [japaneseCode, englishCode] = await Promise.all([scriptsOf(japanese.body), scriptsOf(english.body)]);
+    expect(japaneseCode).toContain("これからのイベント");
+    expect(englishCode).toContain("All Upcoming Events");
+    // The check can fail: the home page's English code has texts of the list.
+    expect(englishOnly.filter((text) => englishCode.includes(text)).length).toBeGreaterThan(5);
+    expect(englishOnly.filter((text) => japaneseCode.includes(text))).toEqual([]);
+    expect(englishCode).not.toMatch(KANA);
+
+    // React Router's browser asks for more routes as a visitor goes: answered for the code that
+    // asks (by its version), whatever the cookie or the browser's language says.
+    const japaneseVersion = codeVersionOf(japanese.body)!;
+    expect(japaneseVersion).not.toBe(codeVersionOf(english.body));
+    const routesFor = async (version: string) => {
+      const answer = await get(`/__manifest?paths=${encodeURIComponent("/events,/apply")}&version=${version}`, { "Accept-Language": "en-US" });
+      expect(answer.status).toBe(200);
+      return Object.values(JSON.parse(answer.body) as Record<string, { module: string }>).map((route) => route.module).sort();
+    };
+    const modules = await routesFor(japaneseVersion);
+    expect(modules).not.toEqual(await routesFor(codeVersionOf(english.body)!));
+    // The routes' code with what it imports: Japanese texts, no English ones.
+    const moduleCode = (await Promise.all(modules.map(async (path) => (await get(path)).body))).join("\n");
+    const routeCode = `${moduleCode}\n${await scriptsOf(moduleCode.replaceAll('"./', '"/assets/'))}`;
+    expect(routeCode).toMatch(KANA);
+    expect(englishOnly.filter((text) => routeCode.includes(text))).toEqual([]);
+    // An older build's code is told to load the page again, as React Router expects.
+    expect((await get("/__manifest?paths=/events&version=0ld", { "Accept-Language": JAPANESE_BROWSER })).status).toBe(204);
   });
 
   it("gives search engines each language's address, and the page's preview text in its language", async () => {
@@ -208,6 +253,9 @@ describe("SITE_LANGUAGES=en,ja", () => {
       get("/admin", { cookie: rowan, "Accept-Language": JAPANESE_BROWSER }),
     ]);
     expect(langOf(japanese.body)).toBe("ja");
+    // With the code of the Japanese pages, chosen once the session is read.
+    expect(codeVersionOf(japanese.body)).toBe(codeVersionOf((await get("/", { "Accept-Language": JAPANESE_BROWSER })).body));
+    expect(codeVersionOf(english.body)).toBe(codeVersionOf((await get("/")).body));
     expect(textOf(japanese.body)).toContain("ようこそ、kaedeさん");
     expect(textOf(japanese.body)).toContain("システムの状態");
     expect(textOf(japanese.body)).not.toContain("System Status");

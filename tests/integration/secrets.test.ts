@@ -17,7 +17,7 @@ import { createAccountWithCommand, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const PROJECT_FILES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts"];
+const PROJECT_FILES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "scripts"];
 
 const CANARY = {
   AUTH_SECRET: "canary-auth-secret-7f3a9c1d2e4b6a8f0c1d",
@@ -80,7 +80,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dwell-secrets-"));
   for (const name of PROJECT_FILES) cpSync(join(root, name), join(work, name), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
-  const build = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], {
+  const build = spawnSync(process.execPath, ["scripts/build.ts"], {
     cwd: work,
     env: {
       PATH: process.env.PATH,

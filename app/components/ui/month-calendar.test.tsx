@@ -9,6 +9,7 @@ function render(today: string, marked: string[] = [], selected: string | null = 
       selected={selected}
       onSelect={() => {}}
       isMarked={(day) => marked.includes(day)}
+      labels={{ previousMonth: "Go to the Previous Month", nextMonth: "Go to the Next Month" }}
       dayLabel={(day, state) => [day, state.today && "today", state.marked && "marked", state.selected && "selected"].filter(Boolean).join(" ")}
     />,
   );

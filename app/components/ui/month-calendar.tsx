@@ -28,12 +28,11 @@ interface MonthCalendarProps {
   /** The `Intl` locale the month and weekdays are written in (default en-US). */
   locale?: string;
   /** The month buttons' names, in the page's language. */
-  labels?: { previousMonth: string; nextMonth: string };
+  labels: { previousMonth: string; nextMonth: string };
   className?: string;
 }
 
 const DAY_MS = 86_400_000;
-const ENGLISH_LABELS = { previousMonth: "Go to the Previous Month", nextMonth: "Go to the Next Month" };
 
 /** The weekdays from Sunday, named in full (for screen readers) and shortly (the column heads). */
 function weekdaysOf(locale: string): { name: string; short: string }[] {
@@ -91,7 +90,7 @@ export function MonthCalendar({
   dayLabel,
   className,
   locale = "en-US",
-  labels = ENGLISH_LABELS,
+  labels,
 }: MonthCalendarProps) {
   const weekdays = useMemo(() => weekdaysOf(locale), [locale]);
   const monthCaption = useMemo(() => new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }), [locale]);

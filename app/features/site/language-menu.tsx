@@ -13,7 +13,8 @@ export function LanguageMenu({ language, languages, id }: { language: string; la
   // In the Sanctum each staff member's language is theirs, chosen on the Security page.
   if (languages.length < 2 || isSanctumPath(location.pathname)) return null;
   return (
-    <Form method="post" action="/language" className="flex items-center gap-2 text-sm">
+    // A whole new page: the browser's code is one language's (decision 039).
+    <Form method="post" action="/language" reloadDocument className="flex items-center gap-2 text-sm">
       <label htmlFor={id} className="text-mist-400">
         {m.language_label()}
       </label>
