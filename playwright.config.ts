@@ -18,13 +18,39 @@ export const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "dwell-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
+/**
+ * The specs that start a site of their own (its own server, database and fakes). They run in a lane
+ * of their own beside the specs that share the demo site: much of their time is spent waiting on
+ * their servers' timers (a refresh, a screening look, a form's fill time), and nothing either lane
+ * does can change what the other reads.
+ */
+const OWN_SITE_SPECS = [
+  "bans",
+  "decisions-loop",
+  "event-night",
+  "event-series",
+  "forms",
+  "group-stats",
+  "join-requests",
+  "languages",
+  "people",
+  "proven-account",
+  "sanctum-as-used",
+  "screening",
+  "spam",
+  "team",
+  "two-factor",
+  "vrchat-publish",
+].map((name) => `**/${name}.spec.ts`);
+
 export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
-  // One: on two cores a second worker made each test about 2.8 times slower (decision 030), so one
-  // worker finishes sooner (the whole suite 23.7 min against 29–31 with two). E2E_WORKERS overrides.
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  // One worker per lane (the projects below): on two cores two workers on the same kind of spec made
+  // each test about 2.8 times slower (decision 030), while a lane of own-site specs, mostly waiting on
+  // their servers' timers, runs beside the shared site's at little cost. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   // A test's whole budget: the longest of the plain ones take 25–32 s under the full suite on two cores
@@ -47,7 +73,10 @@ export default defineConfig({
       args: CHROMIUM_FLAGS,
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  projects: [
+    { name: "shared-site", testIgnore: OWN_SITE_SPECS, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "own-sites", testMatch: OWN_SITE_SPECS, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
+  ],
   webServer: {
     command: "node server/main.ts",
     url: `${baseURL}/api/health`,
