@@ -11,9 +11,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-export const root = join(import.meta.dirname, "..");
-export const LANGUAGES_FILE = join(root, "build/languages.json");
+import { languagesFile, root } from "../server/build.ts";
 
 interface ProjectSettings {
   baseLocale: string;
@@ -42,7 +40,7 @@ export function buildSite() {
   const settings = JSON.parse(readFileSync(join(root, "project.inlang/settings.json"), "utf8")) as ProjectSettings;
   const others = settings.locales.filter((locale) => locale !== settings.baseLocale);
   // Until the last step has written it, the build is not whole (server/build.ts builds again).
-  rmSync(LANGUAGES_FILE, { force: true });
+  rmSync(languagesFile, { force: true });
   const scratch = mkdtempSync(join(tmpdir(), "dwell-build-"));
   try {
     for (const language of others) reactRouterBuild(language, join(scratch, language));
@@ -60,7 +58,7 @@ export function buildSite() {
       }
       manifests[language] = clientManifest(languageClient);
     }
-    writeFileSync(LANGUAGES_FILE, `${JSON.stringify(manifests)}\n`);
+    writeFileSync(languagesFile, `${JSON.stringify(manifests)}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -32,6 +32,7 @@ import { catalogueProblems } from "~/utils/catalogues.server";
 import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
 import { CATALOGUE_LANGUAGES } from "~/utils/language";
 import { inLanguage, languageOfRequest, setSiteLanguages } from "~/utils/language.server";
+import { languagesFileIn } from "./build";
 import { languageBuild, type LanguageBuild } from "./language-assets";
 import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
@@ -308,7 +309,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
   const loaded = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
-  const languagesFile = options.staticRoot && join(options.staticRoot, "../languages.json");
+  const languagesFile = options.staticRoot && languagesFileIn(join(options.staticRoot, ".."));
   const { build, languageOfManifestRequest: manifestLanguage } = languageBuild(loaded, languagesFile, config.SITE_LANGUAGES);
   const health = createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer });
   ready.deps.health = health;

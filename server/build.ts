@@ -6,8 +6,12 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const serverBundle = join(root, "build/server/index.js");
+/** Which browser files each language loads (decision 039), in a build's directory. */
+export function languagesFileIn(buildDirectory: string): string {
+  return join(buildDirectory, "languages.json");
+}
 /** Written last by scripts/build.ts: without it the build is not whole. */
-export const languagesFile = join(root, "build/languages.json");
+export const languagesFile = languagesFileIn(join(root, "build"));
 const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "scripts/build.ts", "package-lock.json"];
 
 function newestSourceChange(): number {
