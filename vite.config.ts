@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { MESSAGES_COMPILE_OPTIONS } from "./messages.config.ts";
+import { oneLanguageMessages } from "./scripts/one-language-messages.ts";
 
 /**
  * The modules every public page uses travel in one browser chunk, "site", with React and React
@@ -20,20 +21,10 @@ const SITE_MODULES = [
   /\/app\/components\/ui\/(badge|button|card|empty-state|skeleton|tabs)\.tsx$/,
   /\/app\/features\/events\/(event-badges|event-card|event-timing|event-when)\.tsx?$/,
   /\/app\/features\/vrchat\/(group-data|live-group|nav-stats)\.tsx?$/,
-  /\/app\/utils\/viewer-time-zone\.tsx$/,
+  /\/app\/utils\/(sanctum-path\.ts|viewer-time-zone\.tsx)$/,
 ];
 
 const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
-
-// Paraglide's one-language client warns, in every message, when a call names another language. The
-// site never does (a page has one language), and that line is most of each message's code.
-const LOCALE_WARNING = /^\s*if \(.*\) console\.warn\("Paraglide: options\.locale cannot override a locale-specialized client bundle[^\n]*$/m;
-const quietLocaleWarning = {
-  name: "dwell-quiet-locale-warning",
-  transform(code: string, id: string) {
-    if (id.includes("/app/paraglide/messages/")) return code.replace(LOCALE_WARNING, "");
-  },
-};
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -61,5 +52,5 @@ export default defineConfig({
     },
   },
   // The message catalogues (messages/*.json) compile to app/paraglide/ as they change.
-  plugins: [paraglideVitePlugin(MESSAGES_COMPILE_OPTIONS), quietLocaleWarning, tailwindcss(), reactRouter()],
+  plugins: [paraglideVitePlugin(MESSAGES_COMPILE_OPTIONS), oneLanguageMessages(CLIENT_LANGUAGE), tailwindcss(), reactRouter()],
 });

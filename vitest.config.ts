@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "app",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
           globalSetup: ["tests/setup/postgres-template.ts", "tests/setup/pglite-global.ts"],
         },
       },

@@ -31,7 +31,7 @@ export interface AppContext {
   discord: DiscordBot | null;
   /** Discord's sign-in, for staff to link their own account (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
   discordOAuth: DiscordOAuth | null;
-  /** The page's Content-Security-Policy nonce, for its inline scripts (none in development). */
+  /** The page's Content-Security-Policy nonce, for the scripts written into it (none in development). */
   cspNonce: string | undefined;
   /** The language this request is answered in (app/utils/language.ts). */
   language: string;

@@ -1,6 +1,6 @@
 /**
  * The server renders dates in the viewer's time zone, which it learns from a cookie that a tiny
- * inline script keeps equal to the browser's zone. On the very first visit (or after the viewer's
+ * script in the page keeps equal to the browser's zone. On the very first visit (or after the viewer's
  * zone changes) the script sets the cookie and reloads once, before anything is painted, so the
  * server-rendered dates and the hydrated ones always agree. See docs/decisions/002-time-model.md.
  */

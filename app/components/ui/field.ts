@@ -1,5 +1,5 @@
 /**
- * The look of every text box, text area and select: a gold ring when focused (an invisible
+ * The look of every text box, text area and select: a gold edge when focused (an unseen
  * outline keeps it visible in forced-colours mode), a red border when invalid.
  */
 export const fieldLook =

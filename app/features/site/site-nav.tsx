@@ -24,8 +24,8 @@ export function SiteNav({ stats, languageMenu }: { stats?: React.ReactNode; lang
   const [open, setOpen] = useState(false);
   const links = navLinks();
   return (
-    // Opaque, without a backdrop blur: the live indicator in the header pulses, and under a blur
-    // every frame of it redraws the blurred page behind the whole header (on a machine that draws
+    // Opaque, without a frosted backdrop: the live indicator in the header pulses, and under a frost
+    // every frame of it redraws the frosted page behind the whole header (on a machine that draws
     // without a GPU, 39 % of a core against 10 %, for a difference nobody could see).
     <header className="sticky top-0 z-40 border-b border-aurora-400/15 bg-night-950">
       <nav aria-label={m.nav_label()} className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3 sm:px-6">
