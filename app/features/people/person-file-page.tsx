@@ -1,6 +1,6 @@
 /** A person's file: who they are in VRChat now, what Dwell knows of them, the staff's notes, and their merges. */
-import { Suspense, useId } from "react";
-import { Await, Form, useFetcher } from "react-router";
+import { Suspense, use, useId } from "react";
+import { Form, useFetcher } from "react-router";
 import { BanDialog } from "~/components/ui/ban-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -28,7 +28,9 @@ export type LiveFacts =
     }
   | { kind: "none" | "not-linked" | "unavailable"; text: string };
 
-function LiveLine({ facts }: { facts: LiveFacts }) {
+/** `facts` may still be on its way (the route sends what VRChat says once it has answered): the line waits for it. */
+function LiveLine({ facts: sent }: { facts: LiveFacts | Promise<LiveFacts> }) {
+  const facts = sent instanceof Promise ? use(sent) : sent;
   if (facts.kind !== "facts") return <p className="text-sm text-mist-400" data-testid="live-facts">{facts.text}</p>;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="live-facts">
@@ -66,7 +68,7 @@ export function PersonHeader({
         {ban && !summary.banned ? <BanDialog name={ban.name} busy={fetcher.state !== "idle"} onBan={(reason) => void fetcher.submit({ intent: "ban", reason }, { method: "post" })} /> : null}
       </div>
       <Suspense fallback={<p className="text-sm text-mist-400">{PEOPLE_TEXTS.liveLoading}</p>}>
-        <Await resolve={live}>{(facts) => <LiveLine facts={facts} />}</Await>
+        <LiveLine facts={live} />
       </Suspense>
       <p className="flex flex-wrap gap-2 text-sm" data-testid="person-summary">
         <Badge tone="muted">
