@@ -23,9 +23,9 @@ process.env.E2E_DATA_DIR = dataDir;
  * fakes or proxies) run beside the specs that share the demo site: much of their time is spent
  * waiting on their servers' timers (a refresh, a screening look, a form's fill time), and nothing
  * either lane does can change what the other reads. With them go the shared site's specs that only
- * read it (its pages, its content policy), so that the two lanes take about as long. behind-proxy
- * starts sites of its own too, but stays in the first lane: the second also starts a server before
- * each of its files, time that the tests' own durations do not show, and it ended last with it.
+ * read it (its pages, its content policy), so that the two lanes take about as long. behind-proxy and
+ * two-factor start sites of their own too, but stay in the first lane: the second also starts a server
+ * before each of its files, time that the tests' own durations do not show, and it ended last with them.
  */
 const OWN_SITE_SPECS = [
   "bans",
@@ -42,7 +42,6 @@ const OWN_SITE_SPECS = [
   "screening",
   "spam",
   "team",
-  "two-factor",
   "vrchat-publish",
 ];
 const SHARED_SITE_READERS = ["content-policy", "public-pages"];

@@ -118,9 +118,9 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
 
   it("carries the night from the applications to the role-only instance, its reminders, refills and the role's end", async () => {
     // Starting in about three minutes, ending a minute later; the instance not opened yet. Everything
-    // before the reminder (a minute before the start) has one and a half to two and a half minutes.
+    // before the reminder (a minute before the start) has one and a quarter to two and a quarter minutes.
     const began = Date.now();
-    const start = onTheMinute(2.5 * 60_000);
+    const start = onTheMinute(2.25 * 60_000);
     const end = new Date(start.at.getTime() + 60_000).toISOString().slice(0, 16);
     const fields = {
       title: "Lantern Night",
@@ -225,7 +225,7 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
 
     // The reminder a minute before the start: once each to the approved, none to the others. All the
     // steps above ran before its time (had they not, it would have gone to others).
-    // (Under the whole suite on two cores they take about 35 s of the 90 s or more they have.)
+    // (Under the whole suite on two cores they take about 35 s of the 75 s or more they have.)
     expect(Date.now(), `the steps before the reminder took ${(Date.now() - began) / 1000} s, past its time`).toBeLessThan(start.at.getTime() - 60_000);
     await until("the reminders", () => dmsTo("Cedar", "Reminder:").length === 1 && dmsTo("Drift", "Reminder:").length === 1, 180_000);
     expect(dmsTo("Ash", "Reminder:")).toHaveLength(0);
