@@ -5,7 +5,8 @@ import * as registry from "~/paraglide/registry.js";
 import { oneLanguageMessage, withoutLocaleWarning } from "./one-language-messages";
 
 const MESSAGES = join(import.meta.dirname, "../app/paraglide/messages");
-const LANGUAGES = ["en", "ja"];
+// Every language the catalogue is compiled in.
+const { locales: LANGUAGES } = JSON.parse(readFileSync(join(import.meta.dirname, "../project.inlang/settings.json"), "utf8")) as { locales: string[] };
 
 /** Runs a compiled message module's code and returns its export `key`, as the page's language is `language`. */
 function load(code: string, key: string, language: string): (inputs?: object) => string {
