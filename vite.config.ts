@@ -14,11 +14,11 @@ import { oneLanguageMessages } from "./scripts/one-language-messages.ts";
  */
 const SITE_MODULES = [
   /node_modules\/clsx\//,
-  /node_modules\/lucide-react\/dist\/esm\/(createLucideIcon|Icon|defaultAttributes|context)\.mjs$/,
-  /node_modules\/lucide-react\/dist\/esm\/shared\//,
-  // The icons of the public pages.
-  /node_modules\/lucide-react\/dist\/esm\/icons\/(arrow-right|calendar-days|chevron-left|chevron-right|clock|globe|loader-circle|menu|scroll-text|sparkles|triangle-exclamation-point|users|x)\.mjs$/,
-  /\/app\/components\/ui\/(badge|button|card|empty-state|skeleton|tabs)\.tsx$/,
+  /node_modules\/react-dom\/(index\.js|cjs\/react-dom\.production\.js)$/,
+  /\/app\/paraglide\/messages\/(calendar_none_title|home_event_details|nav_prophecies|stats_live_now|stats_past_events)\.js$/,
+  // The icons of the public pages (their data: app/components/ui/icon.tsx draws them).
+  /node_modules\/lucide\/dist\/esm\/icons\/(arrow-right|calendar-days|chevron-left|chevron-right|clock|globe|loader-circle|menu|scroll-text|sparkles|triangle-alert|users|x)\.mjs$/,
+  /\/app\/components\/ui\/(badge|button|card|empty-state|icon|skeleton|tabs)\.tsx$/,
   /\/app\/features\/events\/(event-badges|event-card|event-timing|event-when)\.tsx?$/,
   /\/app\/features\/vrchat\/(group-data|live-group|nav-stats)\.tsx?$/,
   /\/app\/utils\/(sanctum-path\.ts|viewer-time-zone\.tsx)$/,

@@ -1,4 +1,5 @@
-import { ArrowRight, Globe, MessageCircle } from "lucide-react";
+import { ArrowRight, Globe, MessageCircle } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { href, Link, useRouteLoaderData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -111,7 +112,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {discordInviteUrl ? (
             <Button asChild variant="gold" size="lg" className="mt-8">
               <a href={discordInviteUrl} target="_blank" rel="noopener noreferrer">
-                <MessageCircle aria-hidden="true" className="size-5" />
+                <Icon node={MessageCircle} className="size-5" />
                 {m.home_join_discord()}
               </a>
             </Button>
@@ -141,7 +142,7 @@ function FeaturedEvent({ event }: { event: EventSummary }) {
       <div className="mt-4 space-y-2">
         <EventWhen event={event} compact />
         <p className="flex items-center gap-2 text-sm text-mist-100">
-          <Globe aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+          <Icon node={Globe} className="size-4 shrink-0 text-aurora-300" />
           {event.worldName}
         </p>
       </div>
@@ -155,7 +156,7 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
       <div className="mt-8 flex flex-wrap gap-3">
         <Button asChild size="lg">
           <Link to={href("/apply")}>
-            {m.home_seek_entry()} <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_seek_entry()} <Icon node={ArrowRight} className="size-4" />
           </Link>
         </Button>
         <Button asChild size="lg" variant="outline">
@@ -169,13 +170,13 @@ function HeroButtons({ featured }: { featured: EventSummary | null }) {
       {featured.applicationRequired ? (
         <Button asChild size="lg">
           <Link to={href("/events/:id/apply", { id: featured.id })}>
-            {m.home_apply_to_event()} <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_apply_to_event()} <Icon node={ArrowRight} className="size-4" />
           </Link>
         </Button>
       ) : (
         <Button asChild size="lg">
           <Link to={href("/events/:id", { id: featured.id })}>
-            {m.home_event_details()} <ArrowRight aria-hidden="true" className="size-4" />
+            {m.home_event_details()} <Icon node={ArrowRight} className="size-4" />
           </Link>
         </Button>
       )}

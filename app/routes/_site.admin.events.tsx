@@ -1,4 +1,5 @@
-import { Plus } from "lucide-react";
+import { Plus } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { data, href, Link, redirect } from "react-router";
 import { ErrorAlert, Notice } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -284,7 +285,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
         {loaderData.can.create ? (
           <Button asChild>
             <Link to={`${href("/admin/events")}?new`}>
-              <Plus aria-hidden="true" className="size-4" />
+              <Icon node={Plus} className="size-4" />
               {m.aev_create()}
             </Link>
           </Button>

@@ -1,5 +1,6 @@
 import { APIError } from "better-auth/api";
-import { KeyRound, ShieldAlert } from "lucide-react";
+import { KeyRound, ShieldAlert } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useId } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -62,14 +63,14 @@ export default function JoinPage({ loaderData, actionData }: Route.ComponentProp
   const { invitation } = loaderData;
   if (!invitation) {
     return (
-      <GuardCard icon={<ShieldAlert className="size-10" />} title={m.join_invalid_heading()}>
+      <GuardCard icon={<Icon node={ShieldAlert} className="size-10" />} title={m.join_invalid_heading()}>
         <p role="alert" className="text-mist-300">{invitationInvalid()}</p>
       </GuardCard>
     );
   }
   const invalid = (field: string) => (actionData?.field === field ? { "aria-invalid": true, "aria-describedby": errorId } : {});
   return (
-    <GuardCard icon={<KeyRound className="size-10" />} title={m.join_heading()}>
+    <GuardCard icon={<Icon node={KeyRound} className="size-10" />} title={m.join_heading()}>
       <p className="text-mist-300">
         <Interpolated message={m.join_for} parts={{ email: <span className="font-semibold break-all text-mist-100">{invitation.email}</span>, role: invitation.role }} />
       </p>

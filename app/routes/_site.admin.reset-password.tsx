@@ -1,5 +1,6 @@
 import { APIError } from "better-auth/api";
-import { KeyRound, Sparkles } from "lucide-react";
+import { KeyRound, Sparkles } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useId } from "react";
 import { data, Form, href, Link, useNavigate, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -63,7 +64,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
 
   if (updated) {
     return (
-      <GuardCard icon={<Sparkles className="size-10" />} title={m.rp_updated()}>
+      <GuardCard icon={<Icon node={Sparkles} className="size-10" />} title={m.rp_updated()}>
         <p role="status" className="text-mist-300">{m.rp_redirecting()}</p>
         <Button asChild className="mt-6">
           <Link to={href("/admin")}>{m.rp_enter_now()}</Link>
@@ -74,7 +75,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
 
   const error = !loaderData.token ? m.rp_invalid_link() : actionData && "error" in actionData ? actionData.error : undefined;
   return (
-    <GuardCard icon={<KeyRound className="size-10" />} title={m.rp_heading()}>
+    <GuardCard icon={<Icon node={KeyRound} className="size-10" />} title={m.rp_heading()}>
       <Form method="post" className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="token" value={loaderData.token ?? ""} />
         <div id={errorId} role="alert">

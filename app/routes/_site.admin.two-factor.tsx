@@ -1,5 +1,6 @@
 import { APIError } from "better-auth/api";
-import { ShieldCheck } from "lucide-react";
+import { ShieldCheck } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useId } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -58,7 +59,7 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
   const busy = navigation.state === "submitting";
   const error = actionData?.error;
   return (
-    <GuardCard icon={<ShieldCheck className="size-10" />} title={m.tf_heading()}>
+    <GuardCard icon={<Icon node={ShieldCheck} className="size-10" />} title={m.tf_heading()}>
       <Form method="post" className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="next" value={loaderData.next} />
         <div id={errorId} role="alert">

@@ -1,4 +1,5 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { data, href, Link, redirect } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -68,7 +69,7 @@ export default function EditAnswersPage({ loaderData, actionData, params }: Rout
       <LazyToaster />
       <Button asChild variant="ghost" className="mb-4">
         <Link to={back}>
-          <ArrowLeft aria-hidden="true" className="size-4" />
+          <Icon node={ArrowLeft} className="size-4" />
           {m.edit_back()}
         </Link>
       </Button>

@@ -1,4 +1,5 @@
-import { CircleCheck, CircleX, Hourglass, ListOrdered, Pencil, Undo2 } from "lucide-react";
+import { CircleCheck, CircleX, Hourglass, ListOrdered, Pencil, Undo2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { WITHDRAWABLE_STATUSES } from "~/db/enums";
 import { decideServices } from "~/flows/decide.server";
@@ -138,7 +139,6 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
     );
   }
   const look = LOOK[status.status];
-  const Icon = look.icon;
   return (
     <Shell>
       <Card className="p-8 sm:p-10">
@@ -147,7 +147,7 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
           {status.kind === "event" ? (status.eventTitle ?? m.status_event_removed()) : m.status_joining()}
         </h1>
         <div className="mt-6 flex items-center gap-3">
-          <Icon aria-hidden="true" className="size-8 text-ember-300" />
+          <Icon node={look.icon} className="size-8 text-ember-300" />
           <Badge tone={look.tone} className="px-3 py-1 text-base" data-testid="application-status">
             {look.label()}
           </Badge>
@@ -228,7 +228,7 @@ export default function ApplicationStatusPage({ loaderData, actionData, params }
           <div className="mt-6">
             <Button asChild variant="outline">
               <Link to={href("/applications/status/:token/edit", { token: params.token })}>
-                <Pencil aria-hidden="true" className="size-4" />
+                <Icon node={Pencil} className="size-4" />
                 {m.status_edit_answers()}
               </Link>
             </Button>

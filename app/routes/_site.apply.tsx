@@ -1,4 +1,5 @@
-import { ArrowLeft, Sparkles } from "lucide-react";
+import { ArrowLeft, Sparkles } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect } from "react";
 import { createContext, data, href, Link } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -146,7 +147,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
   const backToEvent = event ? (
     <Button asChild variant="ghost" size="sm" className="-ml-3">
       <Link to={href("/events/:id", { id: event.id })}>
-        <ArrowLeft aria-hidden="true" className="size-4" />
+        <Icon node={ArrowLeft} className="size-4" />
         {m.apply_back_to_event()}
       </Link>
     </Button>
@@ -156,7 +157,7 @@ export default function ApplyPage({ loaderData, actionData }: Route.ComponentPro
     return (
       <Shell>
         <Card className="flex flex-col items-center gap-4 p-10 text-center" role="status">
-          <Sparkles aria-hidden="true" className="size-12 text-ember-300" />
+          <Icon node={Sparkles} className="size-12 text-ember-300" />
           <h1 className="font-display text-4xl text-mist-100">{event ? TEXT.event.done() : TEXT.group.done()}</h1>
           {actionData.waitlisted ? (
             <p className="max-w-md font-semibold text-ember-300" data-testid="waitlist-notice">

@@ -1,4 +1,5 @@
-import { CalendarSync, CalendarX } from "lucide-react";
+import { CalendarSync, CalendarX } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { clsx } from "clsx";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
@@ -56,7 +57,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
       </p>
       <p className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <a href={subscribeUrl} className="inline-flex items-center gap-1.5 font-semibold text-aurora-300 underline hover:text-ember-300">
-          <CalendarSync aria-hidden="true" className="size-4" />
+          <Icon node={CalendarSync} className="size-4" />
           {m.events_subscribe()}
         </a>
         <span className="text-mist-400">
@@ -70,7 +71,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
       {none ? (
         <EmptyState
           className="mt-10"
-          icon={<CalendarX aria-hidden="true" className="size-10" />}
+          icon={<Icon node={CalendarX} className="size-10" />}
           title={m.calendar_none_title()}
           description={m.events_none_text()}
         />

@@ -1,4 +1,5 @@
-import { Loader2 } from "lucide-react";
+import { Loader2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useState, type ReactNode } from "react";
 import { matchPath, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { appContext } from "~/context";
@@ -32,7 +33,7 @@ export function shouldRevalidate() {
 function PendingText({ text }: { text: string }) {
   return (
     <p role="status" className="flex items-center justify-center gap-3 px-6 py-32 text-lg text-mist-300">
-      <Loader2 aria-hidden="true" className="size-5 animate-spin text-aurora-300" />
+      <Icon node={Loader2} className="size-5 animate-spin text-aurora-300" />
       {text}
     </p>
   );

@@ -2,12 +2,14 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * The files that run longest, longest first: most of their time is spent waiting on the clock (an
- * event night lived in real minutes, a second's pace between VRChat calls). Left to Vitest's order
+ * event night lived in real minutes, a second's pace between VRChat calls, an authenticator's next
+ * 30-second code). Left to Vitest's order
  * (the unit files first, then the integration files by size) the longest started last and the
  * suite waited on it alone at the end; started first, they wait beside everything else.
  */
 const LONGEST_FIRST = [
   "tests/integration/event-night-http.test.ts",
+  "tests/integration/two-factor.test.ts",
   "tests/integration/spam-defence.test.ts",
   "tests/integration/decisions-loop.test.ts",
   "tests/integration/event-instance-http.test.ts",

@@ -1,4 +1,5 @@
-import { AlertTriangle } from "lucide-react";
+import { AlertTriangle } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "./button";
@@ -17,7 +18,7 @@ export function ErrorAlert({ children, className }: { children: ReactNode; class
 export function Notice({ children }: { children: ReactNode }) {
   return (
     <p role="status" className="flex items-center gap-2 rounded-xl border border-ember-400/30 bg-ember-400/10 px-4 py-3 text-ember-300">
-      <AlertTriangle aria-hidden="true" className="size-5 shrink-0" />
+      <Icon node={AlertTriangle} className="size-5 shrink-0" />
       {children}
     </p>
   );

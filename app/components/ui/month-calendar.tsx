@@ -8,7 +8,8 @@
  * (with Shift a year), and the grid turns to the month the focus lands in.
  */
 import { clsx } from "clsx";
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export interface DayState {
@@ -136,10 +137,10 @@ export function MonthCalendar({
             disabled={month <= monthOf(today)}
             onClick={() => turnTo(addMonths(`${month}-01`, -1))}
           >
-            <ChevronLeft aria-hidden="true" className="size-5" />
+            <Icon node={ChevronLeft} className="size-5" />
           </MonthButton>
           <MonthButton label={labels.nextMonth} onClick={() => turnTo(addMonths(`${month}-01`, 1))}>
-            <ChevronRight aria-hidden="true" className="size-5" />
+            <Icon node={ChevronRight} className="size-5" />
           </MonthButton>
         </div>
       </div>

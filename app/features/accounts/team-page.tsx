@@ -1,4 +1,5 @@
-import { Send, UserMinus } from "lucide-react";
+import { Send, UserMinus } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useId } from "react";
 import { Form, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -89,7 +90,7 @@ export function TeamMemberCard({ member, self, discordConfigured }: { member: Te
         <ConfirmDialog
           trigger={
             <Button type="button" size="sm" variant="danger">
-              <UserMinus aria-hidden="true" className="size-4" />
+              <Icon node={UserMinus} className="size-4" />
               {m.team_remove()}
               <span className="sr-only"> {member.username}</span>
             </Button>
@@ -126,7 +127,7 @@ export function InviteForm({ error }: { error: string | null }) {
         <RoleSelect id={roleId} />
       </div>
       <Button type="submit" disabled={busy}>
-        <Send aria-hidden="true" className="size-4" />
+        <Icon node={Send} className="size-4" />
         {m.team_send_invite()}
       </Button>
       {error ? <p id={errorId} role="alert" className="w-full text-sm text-red-300">{error}</p> : null}

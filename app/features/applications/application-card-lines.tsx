@@ -1,5 +1,6 @@
 /** The lines an application's card is made of: its answers, its history, its actions in VRChat and Discord, and who can enter. */
-import { CircleAlert, CircleCheck, LoaderCircle } from "lucide-react";
+import { CircleAlert, CircleCheck, LoaderCircle } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { type ReactNode } from "react";
 import { Badge } from "~/components/ui/badge";
 import { m } from "~/paraglide/messages";
@@ -52,7 +53,7 @@ export function ActionLine({ action, busy, retry }: { action: ActionState; busy:
   if (action.status === "delivered") {
     return (
       <p className="flex items-center gap-1.5 text-sm text-emerald-300">
-        <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
+        <Icon node={CircleCheck} className="size-4 shrink-0" />
         {action.result ?? m.card_done_in({ service })}
       </p>
     );
@@ -60,7 +61,7 @@ export function ActionLine({ action, busy, retry }: { action: ActionState; busy:
   if (action.status === "failed") {
     return (
       <div className="flex flex-wrap items-center gap-2 text-sm text-red-300">
-        <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+        <Icon node={CircleAlert} className="size-4 shrink-0" />
         <span>{m.card_failed({ reason: action.lastError ?? m.card_unknown_reason() })}</span>
         {busy ? null : retry}
       </div>
@@ -68,7 +69,7 @@ export function ActionLine({ action, busy, retry }: { action: ActionState; busy:
   }
   return (
     <p className="flex items-center gap-1.5 text-sm text-mist-300">
-      <LoaderCircle aria-hidden="true" className="size-4 shrink-0 motion-safe:animate-spin" />
+      <Icon node={LoaderCircle} className="size-4 shrink-0 motion-safe:animate-spin" />
       {action.attempts > 0 && action.lastError ? m.card_waiting_retry({ service, error: action.lastError }) : m.card_working({ service })}
     </p>
   );

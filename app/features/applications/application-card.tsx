@@ -1,4 +1,5 @@
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -307,7 +308,7 @@ export function ApplicationCard({
           className="inline-flex cursor-pointer list-none items-center gap-1 rounded text-sm text-aurora-300 hover:text-ember-300"
         >
           {m.review_show_responses()}
-          <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
+          <Icon node={ChevronDown} className="size-4 transition-transform group-open:rotate-180" />
         </summary>
         <div className="mt-4 space-y-5 border-t border-aurora-400/15 pt-4">
           <section>

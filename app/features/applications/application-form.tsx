@@ -1,4 +1,5 @@
-import { Loader2 } from "lucide-react";
+import { Loader2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import { showToast } from "~/components/ui/lazy-toast";
@@ -211,7 +212,7 @@ export function ApplicationForm({
         );
       })}
       <Button type="submit" size="lg" disabled={submitting || waitingForProof} aria-busy={submitting || waitingForProof} className="w-full sm:w-auto">
-        {submitting || waitingForProof ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+        {submitting || waitingForProof ? <Icon node={Loader2} className="size-4 animate-spin" /> : null}
         {submitLabel}
       </Button>
       <p aria-live="polite" className="text-sm text-mist-400">

@@ -1,4 +1,5 @@
-import { Ban, Check, X } from "lucide-react";
+import { Ban, Check, X } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
@@ -223,7 +224,7 @@ export function BulkDecisions({
         ) : null}
         {(["approved", "rejected", "spam"] as const).map((status) => {
           const icon =
-            status === "approved" ? <Check aria-hidden="true" className="size-4" /> : status === "rejected" ? <X aria-hidden="true" className="size-4" /> : <Ban aria-hidden="true" className="size-4" />;
+            status === "approved" ? <Icon node={Check} className="size-4" /> : status === "rejected" ? <Icon node={X} className="size-4" /> : <Icon node={Ban} className="size-4" />;
           if (!hydrated) {
             return (
               <Button key={status} type="submit" name="status" value={status} size="sm" variant="outline">

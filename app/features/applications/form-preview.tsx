@@ -1,4 +1,5 @@
-import { Eye } from "lucide-react";
+import { Eye } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -17,7 +18,7 @@ export function FormPreview({ questions, submitLabel }: { questions: FormQuestio
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-mist-300">{m.fp_intro()}</p>
         <Button type="button" variant="outline" size="sm" aria-expanded={open} aria-controls="form-preview" onClick={() => setOpen(!open)}>
-          <Eye aria-hidden="true" className="size-4" />
+          <Icon node={Eye} className="size-4" />
           {open ? m.fp_close() : m.fp_preview()}
         </Button>
       </div>

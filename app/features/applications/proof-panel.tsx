@@ -1,4 +1,5 @@
-import { BadgeCheck, ExternalLink } from "lucide-react";
+import { BadgeCheck, ExternalLink } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { m } from "~/paraglide/messages";
@@ -15,7 +16,7 @@ export function ProofPanel({ proof, formatDate }: { proof: ProofView; formatDate
   if (proof.kind === "proven") {
     return (
       <p className="mt-6 flex items-start gap-2 rounded-lg border border-emerald-400/30 bg-emerald-400/10 px-3 py-2 text-sm text-emerald-200" data-testid="proof-proven">
-        <BadgeCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <Icon node={BadgeCheck} className="mt-0.5 size-4 shrink-0" />
         <span>
           {proof.displayName ? m.proof_proven_named({ name: proof.displayName }) : m.proof_proven()}
         </span>
@@ -25,7 +26,7 @@ export function ProofPanel({ proof, formatDate }: { proof: ProofView; formatDate
   const account = (
     <a href={proof.account.profileUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 break-all text-aurora-300 underline hover:text-ember-300">
       {proof.account.displayName ?? proof.account.userId}
-      <ExternalLink aria-hidden="true" className="size-3 shrink-0" />
+      <Icon node={ExternalLink} className="size-3 shrink-0" />
       <span className="sr-only"> {m.proof_opens_vrchat()}</span>
     </a>
   );

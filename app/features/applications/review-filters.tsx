@@ -1,5 +1,6 @@
 import { clsx } from "clsx";
-import { Download, Search } from "lucide-react";
+import { Download, Search } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, useLocation, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -107,7 +108,7 @@ export function ReviewFilters({
       <div className="min-w-56 flex-1 space-y-1">
         <label htmlFor="review-search" className="sr-only">{m.filter_search()}</label>
         <div className="relative">
-          <Search aria-hidden="true" className="absolute top-3 left-3 size-4 text-mist-400" />
+          <Icon node={Search} className="absolute top-3 left-3 size-4 text-mist-400" />
           <input
             ref={input}
             id="review-search"
@@ -173,13 +174,13 @@ export function ReviewFilters({
         canExport ? (
           <Button asChild variant="gold">
             <a href={exportHref} download>
-              <Download aria-hidden="true" className="size-4" />
+              <Icon node={Download} className="size-4" />
               {m.filter_export()}
             </a>
           </Button>
         ) : (
           <Button variant="gold" disabled>
-            <Download aria-hidden="true" className="size-4" />
+            <Icon node={Download} className="size-4" />
             {m.filter_export()}
           </Button>
         )

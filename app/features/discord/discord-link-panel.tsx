@@ -1,4 +1,5 @@
-import { UserRound } from "lucide-react";
+import { UserRound } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { AccountLinkPanel, type AccountLookup } from "~/components/ui/account-link-panel";
 import { Badge } from "~/components/ui/badge";
 import { m } from "~/paraglide/messages";
@@ -13,7 +14,7 @@ function Person({ candidate }: { candidate: DiscordCandidate }) {
         <img src={candidate.avatarUrl} alt="" width={36} height={36} className="size-9 shrink-0 rounded-full" referrerPolicy="no-referrer" />
       ) : (
         <span className="grid size-9 shrink-0 place-items-center rounded-full bg-white/5">
-          <UserRound aria-hidden="true" className="size-5 text-mist-400" />
+          <Icon node={UserRound} className="size-5 text-mist-400" />
         </span>
       )}
       <div className="min-w-0 flex-1 basis-40">

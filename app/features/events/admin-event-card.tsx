@@ -1,7 +1,8 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
 import type { EventRoleState, InstanceState } from "~/db/enums";
 import { formatEventDate, formatLongDateTime, zoneOf } from "./event-timing";
-import { CalendarCheck, Inbox, ListChecks, Pencil, Repeat, Trash2 } from "lucide-react";
+import { CalendarCheck, Inbox, ListChecks, Pencil, Repeat, Trash2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { describeRepeat, type SeriesSummary } from "./event-series";
 import { Form, href, Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -35,7 +36,7 @@ export function DeleteEventButton({ eventId, title, inSeries = false }: { eventI
     <ConfirmDialog
       trigger={
         <Button variant="outline" size="sm" aria-label={m.aev_delete_label({ title })}>
-          <Trash2 aria-hidden="true" className="size-4" />
+          <Icon node={Trash2} className="size-4" />
           {m.aev_delete()}
         </Button>
       }
@@ -68,7 +69,7 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
   else text = vrchatEventId ? m.aev_pub_updating() : m.aev_pub_publishing();
   return (
     <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="vrchat-publication">
-      <CalendarCheck aria-hidden="true" className="size-4 text-aurora-300" />
+      <Icon node={CalendarCheck} className="size-4 text-aurora-300" />
       <span className={state === "failed" ? "text-red-200" : "text-mist-200"}>{text}</span>
       {lastError ? <span className="text-mist-400">{state === "failed" ? lastError : m.aev_pub_last_try({ error: lastError })}</span> : null}
       {entryUrl ? (
@@ -242,7 +243,7 @@ export function AdminEventCard({
       </div>
       {event.series ? (
         <p className="mt-3 flex items-center gap-2 text-sm text-mist-300" data-testid="event-series">
-          <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
+          <Icon node={Repeat} className="size-4 text-aurora-300" />
           {seriesText(event.series, event.eventDate)}
         </p>
       ) : null}
@@ -252,7 +253,7 @@ export function AdminEventCard({
         {may.edit ? (
           <Button asChild variant="outline" size="sm">
             <Link to={`${href("/admin/events")}?edit=${event.id}`} aria-label={m.aev_edit_label({ title: event.title })}>
-              <Pencil aria-hidden="true" className="size-4" />
+              <Icon node={Pencil} className="size-4" />
               {m.aev_edit()}
             </Link>
           </Button>
@@ -260,7 +261,7 @@ export function AdminEventCard({
         {event.applicationRequired && may.review ? (
           <Button asChild variant="outline" size="sm">
             <Link to={href("/admin/events/:eventId/applications", { eventId: event.id })} aria-label={m.aev_view_applications_label({ title: event.title })}>
-              <Inbox aria-hidden="true" className="size-4" />
+              <Icon node={Inbox} className="size-4" />
               {m.aev_view_applications()}
             </Link>
           </Button>
@@ -268,7 +269,7 @@ export function AdminEventCard({
         {event.applicationRequired && may.edit ? (
           <Button asChild variant="outline" size="sm">
             <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={m.aev_edit_questions_label({ title: event.title })}>
-              <ListChecks aria-hidden="true" className="size-4" />
+              <Icon node={ListChecks} className="size-4" />
               {m.aev_edit_questions()}
             </Link>
           </Button>

@@ -1,11 +1,12 @@
-import { ScrollText, Users } from "lucide-react";
+import { ScrollText, Users } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { Badge } from "~/components/ui/badge";
 import { m } from "~/paraglide/messages";
 
 export function ApplicationRequiredBadge() {
   return (
     <Badge tone="gold">
-      <ScrollText aria-hidden="true" className="size-3" />
+      <Icon node={ScrollText} className="size-3" />
       {m.event_application_required()}
     </Badge>
   );
@@ -14,7 +15,7 @@ export function ApplicationRequiredBadge() {
 export function MaxAttendeesBadge({ label }: { label: string }) {
   return (
     <Badge tone="muted">
-      <Users aria-hidden="true" className="size-3" />
+      <Icon node={Users} className="size-3" />
       {label}
     </Badge>
   );

@@ -1,4 +1,5 @@
-import { ChevronRight } from "lucide-react";
+import { ChevronRight } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useMemo, useState } from "react";
 import { href, Link } from "react-router";
 import { Card } from "~/components/ui/card";
@@ -72,7 +73,7 @@ export function EventCalendar({ events, now }: { events: EventSummary[]; now: st
                       <span className="block font-semibold text-mist-100">{event.title}</span>
                       <span className="block text-sm text-mist-400">{event.worldName}</span>
                     </span>
-                    <ChevronRight aria-hidden="true" className="size-5 text-aurora-300" />
+                    <Icon node={ChevronRight} className="size-5 text-aurora-300" />
                   </Link>
                 </li>
               ))}

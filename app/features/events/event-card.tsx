@@ -1,5 +1,6 @@
 import { Badge } from "~/components/ui/badge";
-import { Globe } from "lucide-react";
+import { Globe } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { href, Link } from "react-router";
 import { clsx } from "clsx";
 import { m } from "~/paraglide/messages";
@@ -41,7 +42,7 @@ export function EventCard({
       ) : null}
       <EventWhen event={event} compact />
       <p className="flex items-center gap-2 text-sm text-mist-100">
-        <Globe aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+        <Icon node={Globe} className="size-4 shrink-0 text-aurora-300" />
         {event.worldName}
       </p>
       {event.description ? (

@@ -1,5 +1,6 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
-import { CalendarDays, CalendarPlus, ChevronDown, Globe, Repeat, ScrollText } from "lucide-react";
+import { CalendarDays, CalendarPlus, ChevronDown, Globe, Repeat, ScrollText } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { BackLink, Notice } from "~/components/ui/alert";
@@ -38,9 +39,9 @@ function AddToCalendar({ event, pageUrl }: { event: EventDetail; pageUrl: string
   return (
     <details className="group relative mt-3">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg text-sm font-semibold text-aurora-300 hover:text-ember-300">
-        <CalendarPlus aria-hidden="true" className="size-4" />
+        <Icon node={CalendarPlus} className="size-4" />
         {m.event_add_to_calendar()}
-        <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open:rotate-180" />
+        <Icon node={ChevronDown} className="size-4 transition-transform group-open:rotate-180" />
       </summary>
       <ul className="mt-2 w-60 rounded-xl border border-aurora-400/20 bg-night-900 p-1 shadow-xl">
         <li>
@@ -70,7 +71,7 @@ function SeriesNote({ series }: { series: SeriesOnPage }) {
   return (
     <div className="mt-3 border-t border-mist-400/15 pt-3 text-sm text-mist-300" data-testid="event-series">
       <p className="flex items-center gap-2">
-        <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
+        <Icon node={Repeat} className="size-4 text-aurora-300" />
         {series.repeat}
       </p>
       {series.next.length > 0 ? (
@@ -151,12 +152,12 @@ export function EventDetailView({
       ) : null}
 
       <div className="mt-8 grid gap-4 sm:grid-cols-2">
-        <InfoCard icon={<CalendarDays className="size-5" />} title={m.event_when()}>
+        <InfoCard icon={<Icon node={CalendarDays} className="size-5" />} title={m.event_when()}>
           <EventWhen event={event} />
           {event.isPast ? null : <AddToCalendar event={event} pageUrl={pageUrl} />}
           {series ? <SeriesNote series={series} /> : null}
         </InfoCard>
-        <InfoCard icon={<Globe className="size-5" />} title={m.event_world()}>
+        <InfoCard icon={<Icon node={Globe} className="size-5" />} title={m.event_world()}>
           {event.worldImageUrl ? (
             <img src={event.worldImageUrl} alt="" width={320} height={240} loading="lazy" referrerPolicy="no-referrer" className="mb-3 aspect-video w-full rounded-lg object-cover" />
           ) : null}
@@ -227,7 +228,7 @@ export function EventDetailView({
               {event.applicationInstructions ? (
                 <div>
                   <h2 className="flex items-center gap-2 font-display text-xl text-mist-100">
-                    <ScrollText aria-hidden="true" className="size-5 text-aurora-300" />
+                    <Icon node={ScrollText} className="size-5 text-aurora-300" />
                     {m.event_instructions()}
                   </h2>
                   <p className="mt-2 whitespace-pre-line text-mist-300">

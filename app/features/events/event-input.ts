@@ -12,7 +12,8 @@ import { singleLine } from "~/utils/text";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";
 import { vrchatWorldIdFrom } from "~/utils/vrchat-world-link";
-import { defaultEndFor, eventEnd, eventStart, EVENT_TIMEZONES } from "./event-timing";
+import { defaultEndFor } from "./event-editor-times";
+import { eventEnd, eventStart, EVENT_TIMEZONES } from "./event-timing";
 
 /** The longest an event may last: a night, or a weekend's festival. */
 export const MAX_EVENT_DAYS = 7;

@@ -8,7 +8,8 @@ import type { SeriesFrequency } from "~/db/enums";
 import { eventApplications, eventSeries, events, profiles, type EventRow, type EventSeriesRow, type SeriesTemplate } from "~/db/schema";
 import type { EventToSave } from "./event-input";
 import { addDays, daysBetween, describeRepeat, type SeriesOnPage, type SeriesRule, type SeriesSummary } from "./event-series";
-import { deadlineDateOf, defaultEndFor, localDayKey, type EventTimezone } from "./event-timing";
+import { deadlineDateOf, defaultEndFor } from "./event-editor-times";
+import { localDayKey, type EventTimezone } from "./event-timing";
 import type { PublicationChoice } from "./vrchat-publication";
 
 type Reader = Pick<Database, "select" | "selectDistinct">;

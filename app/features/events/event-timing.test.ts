@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { inLanguage } from "~/utils/language.server";
+import { deadlineDateOf } from "./event-editor-times";
 import {
   applicationDeadlineFor,
   applicationState,
-  deadlineDateOf,
   eventStart,
   eventTimeLabels,
   formatEventDate,

@@ -108,7 +108,7 @@ interface WallClock {
 }
 
 /** The date and time a zone's clocks show at an instant. */
-function wallClock(instant: number, zone: string): WallClock {
+export function wallClock(instant: number, zone: string): WallClock {
   const parts = formatter({
     timeZone: zone,
     hourCycle: "h23",
@@ -132,21 +132,12 @@ export function eventStart(event: EventSchedule): Date {
 
 /** How long an event without a stored end is taken to last, and the form's default length. */
 export const DEFAULT_EVENT_HOURS = 2;
-const HOUR_MS = 60 * 60 * 1000;
+export const HOUR_MS = 60 * 60 * 1000;
 
 /** The end instant: the stored one, else DEFAULT_EVENT_HOURS after the start. */
 export function eventEnd(event: EventSchedule): Date {
   if (event.endDate && event.endTime) return wallTimeToInstant(event.endDate, event.endTime, zoneOf(event.timezone));
   return new Date(eventStart(event).getTime() + DEFAULT_EVENT_HOURS * HOUR_MS);
-}
-
-/** The default end for a start: DEFAULT_EVENT_HOURS later, on the same zone's clocks. */
-export function defaultEndFor(date: string, time: string, timezone: string | null | undefined): { endDate: string; endTime: string } {
-  const zone = zoneOf(timezone);
-  const end = new Date(wallTimeToInstant(date, time, zone).getTime() + DEFAULT_EVENT_HOURS * HOUR_MS);
-  const clock = wallClock(end.getTime(), zone);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return { endDate: localDayKey(end, zone), endTime: `${pad(clock.hour)}:${pad(clock.minute)}` };
 }
 
 export type EventPhase = "upcoming" | "live" | "past";
@@ -170,11 +161,6 @@ export function hasEventStarted(event: EventSchedule, now: Date): boolean {
 /** The deadline an admin means by choosing a date: that day's 23:59:59 in the event's zone. */
 export function applicationDeadlineFor(date: string, timezone: string | null | undefined): Date {
   return wallTimeToInstant(date, "23:59:59", zoneOf(timezone));
-}
-
-/** The calendar date (yyyy-MM-dd) of a deadline instant, as seen in the event's zone. */
-export function deadlineDateOf(deadline: Date, timezone: string | null | undefined): string {
-  return localDayKey(deadline, zoneOf(timezone));
 }
 
 export const APPLICATION_STATES = [

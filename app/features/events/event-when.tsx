@@ -1,4 +1,5 @@
-import { CalendarDays, Clock } from "lucide-react";
+import { CalendarDays, Clock } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { m } from "~/paraglide/messages";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 import { eventEndLabel, eventTimeLabels, formatEventDate, type EventSchedule } from "./event-timing";
@@ -10,11 +11,11 @@ export function EventWhen({ event, compact = false }: { event: EventSchedule; co
   return (
     <div className={compact ? "space-y-1 text-sm" : "space-y-2"}>
       <p className="flex items-center gap-2 text-mist-100">
-        <CalendarDays aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+        <Icon node={CalendarDays} className="size-4 shrink-0 text-aurora-300" />
         <span>{formatEventDate(event.eventDate)}</span>
       </p>
       <p className="flex flex-wrap items-center gap-x-2 text-mist-100">
-        <Clock aria-hidden="true" className="size-4 shrink-0 text-aurora-300" />
+        <Icon node={Clock} className="size-4 shrink-0 text-aurora-300" />
         <span>{eventTime}</span>
         <span className="text-mist-300">{eventEndLabel(event)}</span>
         {viewerTime ? (

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
-import { Repeat } from "lucide-react";
+import { Repeat } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";
 import { Button } from "~/components/ui/button";
@@ -20,7 +21,7 @@ export function UseForFollowing({ what }: { what: "questions" | "messages" }) {
   const busy = useNavigation().state === "submitting";
   return (
     <Form method="post" className="flex flex-wrap items-center gap-3 rounded-xl border border-aurora-400/25 px-4 py-3 text-sm text-mist-300">
-      <Repeat aria-hidden="true" className="size-4 text-aurora-300" />
+      <Icon node={Repeat} className="size-4 text-aurora-300" />
       <span className="flex-1">{m.follow_repeats({ what: what === "questions" ? m.follow_questions() : m.follow_messages() })}</span>
       <input type="hidden" name="intent" value="use-for-following" />
       <Button type="submit" variant="outline" size="sm" disabled={busy}>

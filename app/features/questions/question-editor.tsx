@@ -10,7 +10,8 @@ import {
 } from "@dnd-kit/core";
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { GripVertical, MessageSquareDashed, Pencil, Trash2 } from "lucide-react";
+import { GripVertical, MessageSquareDashed, Pencil, Trash2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useState } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
@@ -123,7 +124,7 @@ function QuestionRow({ question, position, types, questions }: { question: Edita
           aria-label={m.qe_reorder({ question: question.question, position: formatCount(position) })}
           className="inline-flex size-10 shrink-0 cursor-grab touch-none items-center justify-center rounded-lg text-mist-400 hover:bg-white/5 active:cursor-grabbing"
         >
-          <GripVertical aria-hidden="true" className="size-5" />
+          <Icon node={GripVertical} className="size-5" />
         </button>
         {editing ? (
           <save.Form method="post" className="flex-1 space-y-4">
@@ -173,13 +174,13 @@ function QuestionRow({ question, position, types, questions }: { question: Edita
               aria-label={m.qe_edit_label({ question: question.question })}
               onClick={() => setEditing(draftOf(question))}
             >
-              <Pencil aria-hidden="true" className="size-4" />
+              <Icon node={Pencil} className="size-4" />
               {m.qe_edit()}
             </Button>
             <ConfirmDialog
               trigger={
                 <Button variant="ghost" size="sm" aria-label={m.qe_delete_label({ question: question.question })}>
-                  <Trash2 aria-hidden="true" className="size-4" />
+                  <Icon node={Trash2} className="size-4" />
                   {m.qe_delete()}
                 </Button>
               }
@@ -283,7 +284,7 @@ export function QuestionList({ questions, types }: { questions: EditableQuestion
     <section aria-labelledby="current-questions">
       <h2 id="current-questions" className="mb-4 font-display text-2xl text-mist-100">{m.qe_current({ count: formatCount(questions.length) })}</h2>
       {questions.length === 0 ? (
-        <EmptyState icon={<MessageSquareDashed className="size-10" />} title={m.qe_none()} description={m.qe_none_hint()} />
+        <EmptyState icon={<Icon node={MessageSquareDashed} className="size-10" />} title={m.qe_none()} description={m.qe_none_hint()} />
       ) : (
         <DndContext id="question-order" sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
           <SortableContext items={shown.map((q) => q.id)} strategy={verticalListSortingStrategy}>

@@ -1,4 +1,5 @@
-import { Plus, X } from "lucide-react";
+import { Plus, X } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { Switch } from "radix-ui";
 import { useId, useState, type ReactNode } from "react";
 import { fieldClass } from "~/components/ui/field";
@@ -239,7 +240,7 @@ export function QuestionFields({
                 }}
                 className="inline-flex size-11 shrink-0 items-center justify-center rounded-lg text-mist-300 hover:bg-white/5"
               >
-                <X aria-hidden="true" className="size-4" />
+                <Icon node={X} className="size-4" />
               </button>
             </div>
           ))}
@@ -252,7 +253,7 @@ export function QuestionFields({
             }}
             className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-aurora-300 hover:bg-white/5"
           >
-            <Plus aria-hidden="true" className="size-4" />
+            <Icon node={Plus} className="size-4" />
             {m.qf_add_option()}
           </button>
         </fieldset>

@@ -1,4 +1,5 @@
-import { KeyRound, LogOut, ShieldAlert } from "lucide-react";
+import { KeyRound, LogOut, ShieldAlert } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useId, useState } from "react";
 import { Form, href, Link, useFetcher, useLocation } from "react-router";
 import { fieldClass } from "~/components/ui/field";
@@ -37,7 +38,7 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
   if (sent?.sent && dismissed !== sent) {
     return (
-      <GuardCard icon={<KeyRound className="size-10" />} title={m.signin_check_inbox()}>
+      <GuardCard icon={<Icon node={KeyRound} className="size-10" />} title={m.signin_check_inbox()}>
         <p role="status" className="text-mist-300">{RESET_EMAIL_SENT()}</p>
         <Button className="mt-6" variant="outline" onClick={() => setDismissed(sent)}>
           {m.signin_back()}
@@ -48,7 +49,7 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
   const error = signIn.data?.error ?? forgot.data?.error ?? initial?.error;
   return (
-    <GuardCard icon={<KeyRound className="size-10" />} title={m.signin_title()}>
+    <GuardCard icon={<Icon node={KeyRound} className="size-10" />} title={m.signin_title()}>
       <signIn.Form method="post" action={href("/admin/sign-in")} className="space-y-4 text-left" aria-describedby={errorId}>
         <input type="hidden" name="next" value={next ?? location.pathname + location.search} />
         <ErrorText id={errorId} message={error} />
@@ -76,7 +77,7 @@ export function SignInScreen({ next, initial }: { next?: string; initial?: SignI
 
 export function AccessDeniedScreen() {
   return (
-    <GuardCard icon={<ShieldAlert className="size-10" />} title={m.guard_sealed()}>
+    <GuardCard icon={<Icon node={ShieldAlert} className="size-10" />} title={m.guard_sealed()}>
       <p role="alert" className="text-mist-300">{m.guard_denied()}</p>
       <SignOutButton className="mt-6" />
     </GuardCard>
@@ -86,7 +87,7 @@ export function AccessDeniedScreen() {
 /** A staff member whose role does not open this page or do this. */
 export function NotForRoleScreen({ role }: { role: string }) {
   return (
-    <GuardCard icon={<ShieldAlert className="size-10" />} title={m.guard_not_for_role_title()}>
+    <GuardCard icon={<Icon node={ShieldAlert} className="size-10" />} title={m.guard_not_for_role_title()}>
       <p role="alert" className="text-mist-300">{m.guard_not_for_role({ role })}</p>
       <Button asChild variant="outline" className="mt-6">
         <Link to={href("/admin")}>{m.guard_back_dashboard()}</Link>
@@ -99,7 +100,7 @@ export function SignOutButton({ className }: { className?: string }) {
   return (
     <Form method="post" action={href("/admin/sign-out")} className={className}>
       <Button type="submit" variant="outline">
-        <LogOut aria-hidden="true" className="size-4" />
+        <Icon node={LogOut} className="size-4" />
         {m.sign_out()}
       </Button>
     </Form>

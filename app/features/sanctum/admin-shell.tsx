@@ -1,4 +1,5 @@
-import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide-react";
+import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -16,62 +17,62 @@ export interface SanctumLink {
 export const DASHBOARD_LINK: SanctumLink = {
   to: "/admin",
   label: m.sanctum_nav_dashboard,
-  icon: <LayoutDashboard aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={LayoutDashboard} className="size-4 shrink-0" />,
   end: true,
 };
 
 export const EVENTS_LINK: SanctumLink = {
   to: "/admin/events",
   label: m.sanctum_nav_events,
-  icon: <CalendarDays aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={CalendarDays} className="size-4 shrink-0" />,
 };
 
 export const APPLICATIONS_LINK: SanctumLink = {
   to: "/admin/applications",
   label: m.sanctum_nav_applications,
-  icon: <Inbox aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={Inbox} className="size-4 shrink-0" />,
 };
 
 export const JOIN_REQUESTS_LINK: SanctumLink = {
   to: "/admin/join-requests",
   label: m.sanctum_nav_join_requests,
-  icon: <DoorOpen aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={DoorOpen} className="size-4 shrink-0" />,
 };
 
 export const BANS_LINK: SanctumLink = {
   to: "/admin/bans",
   label: m.sanctum_nav_bans,
-  icon: <Ban aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={Ban} className="size-4 shrink-0" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {
   to: "/admin/questions",
   label: m.sanctum_nav_questions,
-  icon: <ListChecks aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={ListChecks} className="size-4 shrink-0" />,
 };
 
 export const SCREENING_LINK: SanctumLink = {
   to: "/admin/screening",
   label: m.sanctum_nav_screening,
-  icon: <Filter aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={Filter} className="size-4 shrink-0" />,
 };
 
 export const MESSAGES_LINK: SanctumLink = {
   to: "/admin/messages",
   label: m.sanctum_nav_messages,
-  icon: <MessageSquareText aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={MessageSquareText} className="size-4 shrink-0" />,
 };
 
 export const TEAM_LINK: SanctumLink = {
   to: "/admin/team",
   label: m.sanctum_nav_team,
-  icon: <Users aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={Users} className="size-4 shrink-0" />,
 };
 
 export const SECURITY_LINK: SanctumLink = {
   to: "/admin/security",
   label: m.sanctum_nav_security,
-  icon: <ShieldCheck aria-hidden="true" className="size-4 shrink-0" />,
+  icon: <Icon node={ShieldCheck} className="size-4 shrink-0" />,
 };
 
 /** The Sanctum's frame: greeting, the search for people, 'Leave Sanctum', and the sidebar of its sections. */

@@ -1,4 +1,5 @@
-import { ArrowRight, CalendarClock, CalendarDays, Inbox, RefreshCw, ScrollText } from "lucide-react";
+import { ArrowRight, CalendarClock, CalendarDays, Inbox, RefreshCw, ScrollText } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -44,10 +45,10 @@ function StatCard({ icon, label, value, note }: { icon: ReactNode; label: string
 export function StatCards({ figures }: { figures: DashboardFigures }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard icon={<CalendarDays className="size-4" />} label={m.dash_total_events()} value={figures.totalEvents} />
-      <StatCard icon={<CalendarClock className="size-4" />} label={m.dash_upcoming_events()} value={figures.upcomingEvents} />
-      <StatCard icon={<Inbox className="size-4" />} label={m.dash_total_applications()} value={figures.totalApplications} note={m.dash_total_applications_note()} />
-      <StatCard icon={<ScrollText className="size-4" />} label={m.dash_event_applications()} value={figures.pendingEventApplications} note={m.dash_pending_review()} />
+      <StatCard icon={<Icon node={CalendarDays} className="size-4" />} label={m.dash_total_events()} value={figures.totalEvents} />
+      <StatCard icon={<Icon node={CalendarClock} className="size-4" />} label={m.dash_upcoming_events()} value={figures.upcomingEvents} />
+      <StatCard icon={<Icon node={Inbox} className="size-4" />} label={m.dash_total_applications()} value={figures.totalApplications} note={m.dash_total_applications_note()} />
+      <StatCard icon={<Icon node={ScrollText} className="size-4" />} label={m.dash_event_applications()} value={figures.pendingEventApplications} note={m.dash_pending_review()} />
     </div>
   );
 }
@@ -106,7 +107,7 @@ export function QuickActions({ pendingGroupApplications }: { pendingGroupApplica
         <Link key={action.to} to={action.to} className="group rounded-2xl border border-aurora-400/20 bg-night-900/70 p-5 hover:border-aurora-300/60">
           <span className="flex items-center justify-between font-semibold text-mist-100 group-hover:text-ember-300">
             {action.label}
-            <ArrowRight aria-hidden="true" className="size-4" />
+            <Icon node={ArrowRight} className="size-4" />
           </span>
           <span className="mt-1 block text-sm text-mist-400">{action.note}</span>
         </Link>
@@ -137,7 +138,7 @@ function SyncNowButton() {
     <fetcher.Form method="post" className="mt-2">
       <input type="hidden" name="intent" value="sync-events" />
       <Button type="submit" size="sm" variant="outline" disabled={busy}>
-        <RefreshCw aria-hidden="true" className={clsx("size-4", busy && "animate-spin")} />
+        <Icon node={RefreshCw} className={clsx("size-4", busy && "animate-spin")} />
         {busy ? m.dash_syncing() : m.dash_sync_now()}
       </Button>
       {fetcher.data?.message ? (

@@ -1,4 +1,5 @@
-import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, Trash2 } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useId, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -83,12 +84,12 @@ function RuleCard({ rule, place, first, last, scope }: { rule: Rule; place: numb
           {rule.outcome.kind === "reject" ? <p className="mt-1 text-sm whitespace-pre-line text-mist-300">{rule.outcome.message}</p> : null}
         </div>
         <div className="flex items-center gap-1">
-          {move("up", m.scr_move_up(), <ArrowUp aria-hidden="true" className="size-4" />, first)}
-          {move("down", m.scr_move_down(), <ArrowDown aria-hidden="true" className="size-4" />, last)}
+          {move("up", m.scr_move_up(), <Icon node={ArrowUp} className="size-4" />, first)}
+          {move("down", m.scr_move_down(), <Icon node={ArrowDown} className="size-4" />, last)}
           <ConfirmDialog
             trigger={
               <Button type="button" size="sm" variant="ghost" aria-label={m.scr_action_on({ action: m.scr_delete(), name: rule.name })}>
-                <Trash2 aria-hidden="true" className="size-4" />
+                <Icon node={Trash2} className="size-4" />
               </Button>
             }
             title={m.scr_delete_title()}

@@ -1,4 +1,5 @@
-import { Sparkles } from "lucide-react";
+import { Sparkles } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { m } from "~/paraglide/messages";
 
 const VIDEO_FILE = /\.(mp4|webm|ogv|mov)$/i;
@@ -21,7 +22,7 @@ export function HeroVideo({ url, picture = null }: { url: string | null; picture
   if (!url) {
     return (
       <div className={`${frame} flex items-center justify-center`} aria-hidden="true">
-        <Sparkles className="size-16 text-aurora-400/60" />
+        <Icon node={Sparkles} className="size-16 text-aurora-400/60" />
       </div>
     );
   }

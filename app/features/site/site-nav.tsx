@@ -1,4 +1,5 @@
-import { Menu, X } from "lucide-react";
+import { Menu, X } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useState } from "react";
 import { href, Link, NavLink } from "react-router";
 import { clsx } from "clsx";
@@ -56,7 +57,7 @@ export function SiteNav({ stats, languageMenu }: { stats?: React.ReactNode; lang
             aria-label={open ? m.nav_close_menu() : m.nav_open_menu()}
             onClick={() => setOpen((value) => !value)}
           >
-            {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+            {open ? <Icon node={X} /> : <Icon node={Menu} />}
           </button>
         </div>
       </nav>

@@ -1,5 +1,6 @@
 /** The group's live instances, and the tabs of its VRChat events, posts and members, with the Activity Stats panel. */
-import { CalendarDays, Crown, Globe2, MapPin, Megaphone, Sparkles, User, Users } from "lucide-react";
+import { CalendarDays, Crown, Globe2, MapPin, Megaphone, Sparkles, User, Users } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
@@ -23,7 +24,7 @@ function InstanceCard({ instance, wide }: { instance: Instance; wide: boolean })
           {instance.world.authorName ? <p className="text-sm text-mist-400">{m.stats_world_by({ author: instance.world.authorName })}</p> : null}
         </div>
         <Badge tone="live" className="shrink-0">
-          <Users aria-hidden="true" className="size-3" />
+          <Icon node={Users} className="size-3" />
           {m.stats_players({ count: instance.userCount, shown: formatCount(instance.userCount) })}
         </Badge>
       </div>
@@ -117,13 +118,13 @@ function EventCardItem({ event, now }: { event: PlatformEvent; now: Date }) {
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-mist-300">
           {event.location ? (
             <span className="flex items-center gap-1.5">
-              <MapPin aria-hidden="true" className="size-4 text-aurora-300" />
+              <Icon node={MapPin} className="size-4 text-aurora-300" />
               {event.location}
             </span>
           ) : null}
           {event.attendeeCount !== null ? (
             <span className="flex items-center gap-1.5">
-              <Users aria-hidden="true" className="size-4 text-aurora-300" />
+              <Icon node={Users} className="size-4 text-aurora-300" />
               {m.stats_interested({ count: event.attendeeCount, shown: formatCount(event.attendeeCount) })}
             </span>
           ) : null}
@@ -154,7 +155,7 @@ export function EventsTab({ events, now }: { events: PlatformEvent[]; now: Date 
       render={(event) => <EventCardItem key={event.id} event={event} now={now} />}
       empty={
         <EmptyState
-          icon={<CalendarDays className="size-8" />}
+          icon={<Icon node={CalendarDays} className="size-8" />}
           title={m.stats_no_events_title()}
           description={m.stats_no_events_text()}
         />
@@ -188,7 +189,7 @@ export function PostsTab({ posts, now }: { posts: Post[]; now: Date }) {
       // With nothing recent, every post is shown (spec section 5).
       limited={recent.length > 0 ? recent : ordered}
       render={(post) => <PostCard key={post.id} post={post} />}
-      empty={<EmptyState icon={<Megaphone className="size-8" />} title={m.stats_no_posts_title()} description={m.stats_no_posts_text()} />}
+      empty={<EmptyState icon={<Icon node={Megaphone} className="size-8" />} title={m.stats_no_posts_title()} description={m.stats_no_posts_text()} />}
       moreLabel={(older) => m.stats_more_posts({ older })}
       lessLabel={m.stats_recent_only()}
     />
@@ -205,7 +206,7 @@ function AvatarPlaceholder({ representing }: { representing: boolean }) {
         representing ? "border-ember-400/60 bg-ember-400/10 text-ember-300" : "border-aurora-400/30 bg-night-800 text-aurora-300",
       )}
     >
-      <User aria-hidden="true" className="size-6" />
+      <Icon node={User} className="size-6" />
     </span>
   );
 }
@@ -236,7 +237,7 @@ function MemberCard({ member }: { member: Member }) {
         {member.username && member.username !== name ? <p className="truncate text-sm text-mist-400">@{member.username}</p> : null}
         {representing ? (
           <Badge tone="gold" className="mt-1">
-            <Crown aria-hidden="true" className="size-3" />
+            <Icon node={Crown} className="size-3" />
             {m.stats_representing()}
           </Badge>
         ) : null}
@@ -259,7 +260,7 @@ export function MembersTab({ data }: { data: GroupDataResponse }) {
         </p>
         {worlds > 0 ? (
           <p className="mt-3 flex items-center justify-center gap-2 text-mist-100">
-            <Globe2 aria-hidden="true" className="size-4 text-aurora-300" />
+            <Icon node={Globe2} className="size-4 text-aurora-300" />
             {m.stats_active_worlds({ count: worlds })}
           </p>
         ) : null}
@@ -294,7 +295,7 @@ export function ActivityStats({ data, now }: { data: GroupDataResponse; now: Dat
   return (
     <Card className="h-fit p-6">
       <h3 className="flex items-center gap-2 font-display text-xl text-mist-100">
-        <Sparkles aria-hidden="true" className="size-5 text-ember-300" />
+        <Icon node={Sparkles} className="size-5 text-ember-300" />
         {m.stats_activity()}
       </h3>
       <dl className="mt-4 divide-y divide-aurora-400/10">

@@ -2,7 +2,8 @@
  * The group's live statistics (spec section 2, "Group statistics / dashboard"): the counts, the
  * live instances, and tabs of VRChat events, posts and members, with the Activity Stats panel.
  */
-import { AlertTriangle, Wifi } from "lucide-react";
+import { AlertTriangle, Wifi } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -62,12 +63,12 @@ function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
         </p>
       ) : data.stale ? (
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-sm text-ember-300">
-          <Wifi aria-hidden="true" className="size-4" />
+          <Icon node={Wifi} className="size-4" />
           {m.stats_stale({ minutes: minutesAgo(data.fetchedAt, now) })}
         </p>
       ) : staleParts(data, now) ? (
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-center text-sm text-ember-300">
-          <Wifi aria-hidden="true" className="size-4 shrink-0" />
+          <Icon node={Wifi} className="size-4 shrink-0" />
           {m.stats_stale_parts({ parts: staleParts(data, now) ?? "" })}
         </p>
       ) : null}
@@ -150,7 +151,7 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
         <LoadingCards />
       ) : (
         <Card role="alert" tone="danger" className="mx-auto mt-8 max-w-xl p-6 text-center">
-          <AlertTriangle aria-hidden="true" className="mx-auto size-8 text-red-300" />
+          <Icon node={AlertTriangle} className="mx-auto size-8 text-red-300" />
           <h3 className="mt-3 font-display text-2xl text-mist-100">{m.stats_error()}</h3>
           <p className="mt-2 text-mist-300">{state.message || GROUP_DATA_FAILED}</p>
         </Card>

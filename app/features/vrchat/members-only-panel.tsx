@@ -1,4 +1,5 @@
-import { Lock } from "lucide-react";
+import { Lock } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { useFetcher } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -46,7 +47,7 @@ export function MembersOnlyPanel({ listing, formatDate }: { listing: MembersOnly
   return (
     <Card className="p-6">
       <h2 className="flex items-center gap-2 font-display text-2xl text-mist-100">
-        <Lock aria-hidden="true" className="size-5 text-ember-300" />
+        <Icon node={Lock} className="size-5 text-ember-300" />
         {m.mo_heading()}
       </h2>
       <p className="mt-2 text-sm text-mist-300">

@@ -1,4 +1,5 @@
-import { ExternalLink, UserRound } from "lucide-react";
+import { ExternalLink, UserRound } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { href } from "react-router";
 import { AccountLinkPanel, type AccountLookup } from "~/components/ui/account-link-panel";
 import { Badge } from "~/components/ui/badge";
@@ -29,7 +30,7 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
         <img src={candidate.thumbnailUrl} alt="" width={48} height={36} className="h-9 w-12 shrink-0 rounded object-cover" referrerPolicy="no-referrer" />
       ) : (
         <span className="grid h-9 w-12 shrink-0 place-items-center rounded bg-white/5">
-          <UserRound aria-hidden="true" className="size-5 text-mist-400" />
+          <Icon node={UserRound} className="size-5 text-mist-400" />
         </span>
       )}
       <div className="min-w-0 flex-1 basis-40">
@@ -38,7 +39,7 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
           {candidate.id} ·{" "}
           <a href={profileUrl(candidate.id)} target="_blank" rel="noreferrer noopener" className="inline-flex items-center gap-0.5 text-aurora-300 underline">
             {m.vrlink_profile()}
-            <ExternalLink aria-hidden="true" className="size-3" />
+            <Icon node={ExternalLink} className="size-3" />
             <span className="sr-only">{m.vrlink_profile_of({ name: candidate.displayName })}</span>
           </a>
         </p>
