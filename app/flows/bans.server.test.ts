@@ -141,6 +141,28 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
     expect(await banInForce(database.db, { vrchatUserId: fakeUserId(2), discordUserId: null })).toBeNull();
   });
 
+  it("does not take a person Dwell is unbanning, still on VRChat's list until the job is done, for a new ban made there", async () => {
+    const banned = await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
+    await deliverBanJobs();
+    expect(fake.group.people.find((person) => person.id === CROW.vrchat)!.status).toBe("banned");
+    await unbanPerson(services, (banned as { ban: { id: string } }).ban.id, keeper);
+    // The read comes before the unban job: VRChat still lists them.
+    expect(await readVRChatBans(database.db, membership, new Date())).toEqual({ added: 1, lifted: 0 });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toBeNull();
+    expect((await listBans(database.db, new Date())).filter((ban) => ban.vrchatUserId === CROW.vrchat)).toEqual([expect.objectContaining({ source: "dwell", liftedBy: "keeper" })]);
+    await deliverBanJobs();
+    expect(await readVRChatBans(database.db, membership, new Date())).toEqual({ added: 0, lifted: 0 });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toBeNull();
+
+    // An unban VRChat refused leaves them banned there: the next read shows it.
+    const again = await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam again.", keeper);
+    await deliverBanJobs();
+    await unbanPerson(services, (again as { ban: { id: string } }).ban.id, keeper);
+    await database.db.update(outbox).set({ status: "failed" }).where(eq(outbox.status, "pending"));
+    expect(await readVRChatBans(database.db, membership, new Date())).toEqual({ added: 1, lifted: 0 });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toMatchObject({ source: "vrchat", bannedBy: "VRChat" });
+  });
+
   it("rejects a banned person's new application as it arrives only when the owner chose so", async () => {
     await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
     const first = await applyToGroup(CROW.name);

@@ -6,7 +6,7 @@
  * flows/decide, as a staff member's rejection. An unban lifts it in the same places. The group's own
  * list in VRChat is read on a schedule, so bans made there are known too.
  */
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { applications, eventApplications, outbox } from "~/db/schema";
 import { getSiteSettings } from "~/features/accounts/team.server";
@@ -17,10 +17,20 @@ import { decideApplication, decideApplications, deciderName, findReview, type De
 /** How often VRChat's ban list is read. */
 export const BANS_READ_MS = 10 * 60_000;
 
-/** The scheduled read of VRChat's ban list (pages of 100, up to 10). */
+/**
+ * The scheduled read of VRChat's ban list (pages of 100, up to 10). A person Dwell is unbanning is
+ * still on VRChat's list until the unban job is carried out: they are not a new ban made in VRChat.
+ * Read before the list, with the unbans carried out since, so a job done between the two counts too.
+ */
 export async function readVRChatBans(db: Database, membership: VRChatMembership, now: Date) {
+  const asked = new Date();
+  const unbans = await db
+    .select({ userId: sql<string>`${outbox.payload}->>'userId'` })
+    .from(outbox)
+    .where(and(eq(outbox.target, "vrchat_ban"), sql`${outbox.payload}->>'action' = 'unban'`, or(eq(outbox.status, "pending"), gte(outbox.deliveredAt, asked))));
   const listed = await membership.bans.list(10);
-  return syncVRChatBans(db, listed, listed.length < 1_000, now);
+  const unbanning = new Set(unbans.map((job) => job.userId));
+  return syncVRChatBans(db, listed.filter((ban) => !unbanning.has(ban.userId)), listed.length < 1_000, now);
 }
 
 export interface Person {
