@@ -3,9 +3,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /**
  * The files that run longest, longest first: most of their time is spent waiting on the clock (an
  * event night lived in real minutes, a second's pace between VRChat calls, an authenticator's next
- * 30-second code). Left to Vitest's order
- * (the unit files first, then the integration files by size) the longest started last and the
- * suite waited on it alone at the end; started first, they wait beside everything else.
+ * 30-second code). Left to Vitest's order (the unit files first, then the integration files by
+ * size) the longest started last and the suite waited on it alone at the end; started first, they
+ * wait beside everything else.
  */
 const LONGEST_FIRST = [
   "tests/integration/event-night-http.test.ts",
