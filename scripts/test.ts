@@ -3,24 +3,34 @@
  *
  * The type check and the linter are single-threaded and read the same sources: on two cores they
  * run side by side. The build, the Vitest suites and the browser suite each use every core, so
- * they run one after another. The first failure stops the run; the times are printed either way.
+ * they run one after another, with one exception: the event night's Vitest file (SIDE_FILE) lives
+ * through an event in real minutes and is mostly waiting on the clock, so it runs in a Vitest of
+ * its own that starts with the other Vitest files and goes on beside the browser suite. The first
+ * failure stops the stages that follow; the times are printed either way.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const STAGES: string[][] = [["typecheck", "lint"], ["build"], ["test:unit"], ["test:e2e"]];
+const SIDE_FILE = "tests/integration/event-night-http.test.ts";
+const UNIT = ["test:unit", "--", "--exclude", `**/${SIDE_FILE}`];
+const STAGES: string[][][] = [[["typecheck"], ["lint"]], [["build"]], [UNIT], [["test:e2e"]]];
 
 const times: string[] = [];
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-function run(script: string): Promise<number> {
+/** Runs an npm script; with `quiet`, its output is kept and printed when it ends, not mixed in. */
+function run(command: string[], name = command[0], quiet = false): Promise<number> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(npm, ["run", script], { cwd: root, stdio: "inherit" });
-    child.once("exit", (code, signal) => {
-      times.push(`${script} ${seconds(started)}${code === 0 ? "" : " (failed)"}`);
+    const child: ChildProcess = spawn(npm, ["run", ...command], { cwd: root, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.once("close", (code, signal) => {
+      if (quiet) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(output).toString()}`);
+      times.push(`${name} ${seconds(started)}${code === 0 ? "" : " (failed)"}`);
       resolve(code ?? (signal ? 1 : 0));
     });
   });
@@ -28,12 +38,15 @@ function run(script: string): Promise<number> {
 
 const started = performance.now();
 let failed = false;
+let side: Promise<number> | undefined;
 for (const stage of STAGES) {
-  const codes = await Promise.all(stage.map(run));
+  if (stage.includes(UNIT)) side = run(["test:unit", "--", "--project", "server", SIDE_FILE], "test:unit (event night)", true);
+  const codes = await Promise.all(stage.map((command) => run(command)));
   if (codes.some((code) => code !== 0)) {
     failed = true;
     break;
   }
 }
+if (side && (await side) !== 0) failed = true;
 console.log(`\nnpm test ${failed ? "failed" : "passed"} in ${seconds(started)}: ${times.join(", ")}`);
 process.exit(failed ? 1 : 0);
