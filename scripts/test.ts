@@ -5,8 +5,9 @@
  * run side by side. The build, the Vitest suites and the browser suite each use every core, so
  * they run one after another, with one exception: the event night's Vitest file (SIDE_FILE) lives
  * through an event in real minutes and is mostly waiting on the clock, so it runs in a Vitest of
- * its own that starts with the other Vitest files and goes on beside the browser suite. The first
- * failure stops the stages that follow; the times are printed either way.
+ * its own that starts with the other Vitest files and goes on beside the browser suite (its output
+ * is printed at the end). The first failure stops the stages that follow; the times are printed
+ * either way.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
@@ -20,16 +21,14 @@ const STAGES: string[][][] = [[["typecheck"], ["lint"]], [["build"]], [UNIT], [[
 const times: string[] = [];
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-/** Runs an npm script; with `quiet`, its output is kept and printed when it ends, not mixed in. */
-function run(command: string[], name = command[0], quiet = false): Promise<number> {
+/** Runs an npm script; given `kept`, its output goes there (to be printed later) instead of mixing in. */
+function run(command: string[], name = command[0], kept?: Buffer[]): Promise<number> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(npm, ["run", ...command], { cwd: root, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
-    const output: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const child: ChildProcess = spawn(npm, ["run", ...command], { cwd: root, stdio: kept ? ["ignore", "pipe", "pipe"] : "inherit" });
+    child.stdout?.on("data", (chunk: Buffer) => kept?.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => kept?.push(chunk));
     child.once("close", (code, signal) => {
-      if (quiet) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(output).toString()}`);
       times.push(`${name} ${seconds(started)}${code === 0 ? "" : " (failed)"}`);
       resolve(code ?? (signal ? 1 : 0));
     });
@@ -38,15 +37,21 @@ function run(command: string[], name = command[0], quiet = false): Promise<numbe
 
 const started = performance.now();
 let failed = false;
+const SIDE_NAME = "test:unit (event night)";
+const sideOutput: Buffer[] = [];
 let side: Promise<number> | undefined;
 for (const stage of STAGES) {
-  if (stage.includes(UNIT)) side = run(["test:unit", "--", "--project", "server", SIDE_FILE], "test:unit (event night)", true);
+  if (stage.includes(UNIT)) side = run(["test:unit", "--", "--project", "server", SIDE_FILE], SIDE_NAME, sideOutput);
   const codes = await Promise.all(stage.map((command) => run(command)));
   if (codes.some((code) => code !== 0)) {
     failed = true;
     break;
   }
 }
-if (side && (await side) !== 0) failed = true;
+if (side) {
+  const code = await side;
+  process.stdout.write(`\n── ${SIDE_NAME} ──\n${Buffer.concat(sideOutput).toString()}`);
+  if (code !== 0) failed = true;
+}
 console.log(`\nnpm test ${failed ? "failed" : "passed"} in ${seconds(started)}: ${times.join(", ")}`);
 process.exit(failed ? 1 : 0);
