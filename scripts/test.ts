@@ -15,6 +15,8 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const SIDE_FILE = "tests/integration/event-night-http.test.ts";
+const SIDE = ["test:unit", "--", "--project", "server", SIDE_FILE];
+const SIDE_NAME = "test:unit (event night)";
 const UNIT = ["test:unit", "--", "--exclude", `**/${SIDE_FILE}`];
 const STAGES: string[][][] = [[["typecheck"], ["lint"]], [["build"]], [UNIT], [["test:e2e"]]];
 
@@ -37,11 +39,10 @@ function run(command: string[], name = command[0], kept?: Buffer[]): Promise<num
 
 const started = performance.now();
 let failed = false;
-const SIDE_NAME = "test:unit (event night)";
 const sideOutput: Buffer[] = [];
 let side: Promise<number> | undefined;
 for (const stage of STAGES) {
-  if (stage.includes(UNIT)) side = run(["test:unit", "--", "--project", "server", SIDE_FILE], SIDE_NAME, sideOutput);
+  if (stage.includes(UNIT)) side = run(SIDE, SIDE_NAME, sideOutput);
   const codes = await Promise.all(stage.map((command) => run(command)));
   if (codes.some((code) => code !== 0)) {
     failed = true;
