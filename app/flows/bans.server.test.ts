@@ -163,6 +163,28 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
     expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toMatchObject({ source: "vrchat", bannedBy: "VRChat" });
   });
 
+  it("does not take a person unbanned in Dwell while VRChat's list was being read for a new ban made there", async () => {
+    const banned = await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
+    await deliverBanJobs();
+    // The list is read while Crow is still banned; the unban comes before the read is written down.
+    const unbanDuringRead: VRChatMembership = {
+      ...membership,
+      bans: {
+        ...membership.bans,
+        list: async (pages) => {
+          const listed = await membership.bans.list(pages);
+          await unbanPerson(services, (banned as { ban: { id: string } }).ban.id, keeper);
+          return listed;
+        },
+      },
+    };
+    expect(await readVRChatBans(database.db, unbanDuringRead, new Date())).toEqual({ added: 1, lifted: 0 });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toBeNull();
+    await deliverBanJobs();
+    expect(await readVRChatBans(database.db, membership, new Date())).toEqual({ added: 0, lifted: 0 });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null })).toBeNull();
+  });
+
   it("rejects a banned person's new application as it arrives only when the owner chose so", async () => {
     await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
     const first = await applyToGroup(CROW.name);

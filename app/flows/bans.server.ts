@@ -20,15 +20,17 @@ export const BANS_READ_MS = 10 * 60_000;
 /**
  * The scheduled read of VRChat's ban list (pages of 100, up to 10). A person Dwell is unbanning is
  * still on VRChat's list until the unban job is carried out: they are not a new ban made in VRChat.
- * Read before the list, with the unbans carried out since, so a job done between the two counts too.
+ * The unbans are looked up after the list is read (its pages are paced, so that takes seconds):
+ * those still pending, and those carried out since the read began, include an unban made in Dwell
+ * while the list was being read.
  */
 export async function readVRChatBans(db: Database, membership: VRChatMembership, now: Date) {
   const asked = new Date();
+  const listed = await membership.bans.list(10);
   const unbans = await db
     .select({ userId: sql<string>`${outbox.payload}->>'userId'` })
     .from(outbox)
     .where(and(eq(outbox.target, "vrchat_ban"), sql`${outbox.payload}->>'action' = 'unban'`, or(eq(outbox.status, "pending"), gte(outbox.deliveredAt, asked))));
-  const listed = await membership.bans.list(10);
   const unbanning = new Set(unbans.map((job) => job.userId));
   return syncVRChatBans(db, listed.filter((ban) => !unbanning.has(ban.userId)), listed.length < 1_000, now);
 }
