@@ -103,7 +103,9 @@ describe.runIf(ON_PGLITE)("publishing to VRChat's calendar from the Sanctum", ()
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(200);
-    expect(await admin("/admin")).toMatch(/calendar synced [^<]*\(0 added, 0 updated, [1-9]\d* skipped\)/);
+    // Its own entry is skipped. The others may be added here: the calendar's months are read one per
+    // refresh, and the sync at start saw only those read by then (near a month's end, not all of them).
+    expect(await admin("/admin")).toMatch(/calendar synced [^<]*\(\d+ added, 0 updated, [1-9]\d* skipped\)/);
     const events = textOf(await (await fetch(`${server.url}/events`)).text());
     expect(events.match(/Lantern Walk/g)).toHaveLength(1);
     const cards = await (await fetch(`${server.url}/admin/events`, { headers: { cookie } })).text();
