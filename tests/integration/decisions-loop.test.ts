@@ -472,8 +472,11 @@ describe("a bulk approval", () => {
     expect(new Set(fake.actions.map((action) => action.userId))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => fakeUserId(100 + i))));
     expect(fake.actions.every((action) => action.kind === "accept")).toBe(true);
     // Each job reads the membership, then accepts: two calls a second apart, so accepts two seconds apart.
+    // The pace is kept as calls leave; the fake notes when they arrive, which on a busy two-core
+    // machine moves each call by up to about a tenth of a second (1,862 ms seen): one gap may look
+    // short, the twenty calls together cannot.
     const gaps = fake.actions.slice(1).map((action, i) => action.at - fake.actions[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_900);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_750);
     expect(fake.actions.at(-1)!.at - fake.actions[0]!.at).toBeGreaterThanOrEqual(19 * 1_900);
 
     // The two without an account say so, with the way to choose it; choosing it completes the decision.
