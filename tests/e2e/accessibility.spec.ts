@@ -4,10 +4,10 @@
  * visible focus; dialogs trap and return focus; reduced motion stops animation and smooth scrolling.
  * The question list's keyboard reordering is exercised in sanctum-questions.spec.ts.
  */
-import { expect, test as base, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page, type WorkerInfo } from "@playwright/test";
 import { createAccount } from "./accounts";
 import { expectNoSeriousViolations } from "./axe";
-import { expectReadableText } from "./contrast";
+import { expectReadableText, lowContrastText } from "./contrast";
 import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden", username: "Warden" };
@@ -42,7 +42,30 @@ async function eventPath(page: Page, title: string) {
   return new URL((await link.getAttribute("href")) ?? "", page.url()).pathname;
 }
 
-const test = base.extend<{ admin: Page }, { site: Site }>({
+/** A visitor's page and a signed-in admin's, each kept open for a whole matrix below. */
+interface Readers {
+  visitor: Page;
+  admin: Page;
+}
+
+async function openReaders(browser: Browser, site: Site, use: WorkerInfo["project"]["use"], bypassCSP: boolean): Promise<Readers> {
+  const { baseURL, locale, timezoneId, userAgent, deviceScaleFactor } = use;
+  // Pages as most visitors see them, with motion (the suite's default is reduced motion).
+  const options = { baseURL, locale, timezoneId, userAgent, deviceScaleFactor, bypassCSP, reducedMotion: "no-preference" as const };
+  const visitor = await (await browser.newContext(options)).newPage();
+  const admin = await (await browser.newContext({ ...options, storageState: site.adminState })).newPage();
+  return { visitor, admin };
+}
+
+/**
+ * Between tests the readers wait on a blank page: a page left open keeps drawing its endless
+ * animations (the LIVE NOW pulse) for nobody, on the cores the other tests need.
+ */
+async function leave({ visitor, admin }: Readers) {
+  await Promise.all([visitor.goto("about:blank"), admin.goto("about:blank")]);
+}
+
+const test = base.extend<{ admin: Page; readers: Readers; csplessReaders: Readers }, { site: Site; openReaders: Readers; openCsplessReaders: Readers }>({
   // What the pages below need, once per worker: the demo events' addresses, applications to
   // review, and a signed-in admin session.
   site: [
@@ -77,6 +100,22 @@ const test = base.extend<{ admin: Page }, { site: Site }>({
     },
     { scope: "worker", timeout: 60_000 },
   ],
+  // The matrices below only read pages, one after another: each reader goes from page to page in one
+  // browser context, as a visitor does, rather than in a new context per page (a context and its
+  // first page cost a new renderer and, on a first visit, the time zone's one reload: about half a
+  // second each, on each of some 110 pages). Each page is still a fresh load at its test's size.
+  openReaders: [async ({ browser, site }, provide, workerInfo) => provide(await openReaders(browser, site, workerInfo.project.use, false)), { scope: "worker" }],
+  // For the contrast measurement, which adds style elements of its own that the site's
+  // Content-Security-Policy refuses; the policy has its own tests (content-policy.spec.ts).
+  openCsplessReaders: [async ({ browser, site }, provide, workerInfo) => provide(await openReaders(browser, site, workerInfo.project.use, true)), { scope: "worker" }],
+  readers: async ({ openReaders }, provide) => {
+    await provide(openReaders);
+    await leave(openReaders);
+  },
+  csplessReaders: async ({ openCsplessReaders }, provide) => {
+    await provide(openCsplessReaders);
+    await leave(openCsplessReaders);
+  },
   admin: async ({ browser, site, viewport, baseURL }, provide) => {
     const context = await browser.newContext({ baseURL, viewport, storageState: site.adminState });
     await provide(await context.newPage());
@@ -242,17 +281,13 @@ const ADMIN_SCREENS: Screen[] = [
 // axe judges contrast from CSS; expectReadableText measures it as drawn, over the gradients and
 // translucent panels that axe can only mark "needs review".
 test.describe("axe finds no serious or critical violations, and text keeps its contrast as drawn", () => {
-  // The contrast measurement adds style elements of its own (to hide text, to stop transitions),
-  // which the site's Content-Security-Policy refuses; the policy has its own tests
-  // (content-policy.spec.ts).
-  test.use({ bypassCSP: true });
   // Measuring every text run as drawn takes a while on a long page and a busy machine.
   test.describe.configure({ timeout: 60_000 });
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
-      test.use({ viewport });
       for (const screen of PUBLIC_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(screen.name, async ({ page, site }) => {
+        test(screen.name, async ({ csplessReaders: { visitor: page }, site }) => {
+          await page.setViewportSize(viewport);
           await page.goto(screen.path(site));
           await settle(page);
           await screen.open?.(page, site);
@@ -261,7 +296,8 @@ test.describe("axe finds no serious or critical violations, and text keeps its c
         });
       }
       for (const screen of ADMIN_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(`Sanctum: ${screen.name}`, async ({ admin, site }) => {
+        test(`Sanctum: ${screen.name}`, async ({ csplessReaders: { admin }, site }) => {
+          await admin.setViewportSize(viewport);
           await admin.goto(screen.path(site));
           await settle(admin);
           await screen.open?.(admin, site);
@@ -271,6 +307,19 @@ test.describe("axe finds no serious or critical violations, and text keeps its c
       }
     });
   }
+});
+
+test.describe("the contrast measurement", () => {
+  test("finds text drawn too faintly over the page's backgrounds, on every screenful", async ({ csplessReaders: { visitor: page } }) => {
+    await page.setViewportSize(VIEWPORTS.small);
+    await page.goto("/");
+    await settle(page);
+    // The heading at the top, and the footer's text several screenfuls down, in the colour of what
+    // lies behind them, almost.
+    await page.addStyleTag({ content: "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" });
+    const failures = await lowContrastText(page);
+    expect(failures).toEqual(expect.arrayContaining([expect.stringMatching(/^"Dwellers": /), expect.stringMatching(/^"DWELL": /)]));
+  });
 });
 
 /** Presses Tab (or `key`) until `target` has focus; fails if it is not reached within `limit` presses. */
@@ -463,16 +512,16 @@ test.describe("keyboard", () => {
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     test.describe(size, () => {
-      test.use({ viewport });
-
       for (const [name, path] of TAB_PAGES) {
-        test(`every control on ${name} is reached by Tab and shows its focus`, async ({ page, site }) => {
+        test(`every control on ${name} is reached by Tab and shows its focus`, async ({ readers: { visitor: page }, site }) => {
+          await page.setViewportSize(viewport);
           await page.goto(path(site));
           await expectKeyboardReachable(page, name);
         });
       }
       for (const [name, path] of SANCTUM_TAB_PAGES) {
-        test(`every control on the Sanctum's ${name} is reached by Tab and shows its focus`, async ({ admin, site }) => {
+        test(`every control on the Sanctum's ${name} is reached by Tab and shows its focus`, async ({ readers: { admin }, site }) => {
+          await admin.setViewportSize(viewport);
           await admin.goto(path(site));
           await expectKeyboardReachable(admin, name);
         });

@@ -134,7 +134,7 @@ async function lowContrastOnScreen(page: Page): Promise<string[]> {
 }
 
 /** The whole page, a screen at a time (sticky and fixed parts stay where the reader sees them). */
-async function lowContrastText(page: Page): Promise<string[]> {
+export async function lowContrastText(page: Page): Promise<string[]> {
   // Colours must change at once when the text is hidden and shown again, not fade over the
   // buttons' transitions; and entrances must end (the endless pulses excepted).
   const noTransitions = await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
-import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
+import { createAccountWithCommand, postForm, signIn, syncCalendarNow } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { createTestDatabase, ON_PGLITE, ON_POSTGRES, type TestDatabase } from "../setup/test-database";
 
@@ -86,20 +86,6 @@ describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(200);
   });
 
-  /** An admin's 'Sync now', as soon as it may run (15 s after the last run started). */
-  async function syncNow(cookie: string) {
-    await expect
-      .poll(
-        async () => {
-          const response = await postForm(server.url, "/admin?index", { intent: "sync-events" }, { Cookie: cookie });
-          await response.body?.cancel();
-          return response.status;
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toBe(200);
-  }
-
   /** The group data once every calendar month has been read (one month per refresh). */
   async function fullCalendar() {
     await expect
@@ -116,7 +102,7 @@ describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
     await fullCalendar();
     // The sync at start saw only the months read by then (one per refresh): near a month's end, not
     // every entry. One sync now imports them all, so that the next finds a change to update.
-    await syncNow(cookie);
+    await syncCalendarNow(server.url, cookie);
 
     fake.group.calendar[0]!.title = "Upcoming gathering, moved";
     fake.group.calendar.push({
@@ -130,7 +116,7 @@ describe.runIf(ON_PGLITE)("with VRChat configured (embedded database)", () => {
     await expect
       .poll(async () => JSON.stringify(await (await fetch(`${server.url}/api/group-data`)).json()), { timeout: 15_000 })
       .toMatch(/A brand new night[\s\S]*Upcoming gathering, moved|Upcoming gathering, moved[\s\S]*A brand new night/);
-    await syncNow(cookie);
+    await syncCalendarNow(server.url, cookie);
     await expect.poll(async () => (await fetch(`${server.url}/events`)).text(), { timeout: 5_000 }).toContain("A brand new night");
     const events = await (await fetch(`${server.url}/events`)).text();
     expect(events).toContain("Upcoming gathering, moved");
