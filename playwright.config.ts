@@ -19,16 +19,16 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "dwell-e2
 process.env.E2E_DATA_DIR = dataDir;
 
 /**
- * The second lane (decision 030). The specs that start a site of their own (its own server, database,
- * fakes or proxies) run beside the specs that share the demo site: much of their time is spent
- * waiting on their servers' timers (a refresh, a screening look, a form's fill time), and nothing
- * either lane does can change what the other reads. With them go the shared site's specs that only
- * read it (its pages, its content policy), so that the two lanes take about as long. behind-proxy and
- * two-factor, which start sites of their own too, once stayed in the first lane for that balance; with
- * the headless shell the first lane ran 622 s and the second 511 s, and the first went on alone at the
- * end, so they moved here.
+ * The second lane (decision 030): specs that start a site of their own (its own server, database,
+ * fakes or proxies) and spend much of their time waiting on its timers (a refresh, a screening look,
+ * a form's fill time, an authenticator's next code). They run beside the first lane, whose specs keep
+ * the cores busy, and nothing either lane does can change what the other reads. Which own-site specs
+ * go here is a matter of balance: with every test traced the first lane was the longer and the
+ * shared site's readers (public-pages, content-policy) ran here; untraced, the first lane ended at
+ * 301 s and this one at 477 s, the cores half idle meanwhile, so those readers, sanctum-as-used and
+ * languages (own sites too) run in the first lane.
  */
-const OWN_SITE_SPECS = [
+const SECOND_LANE = [
   "bans",
   "behind-proxy",
   "decisions-loop",
@@ -37,18 +37,14 @@ const OWN_SITE_SPECS = [
   "forms",
   "group-stats",
   "join-requests",
-  "languages",
   "people",
   "proven-account",
-  "sanctum-as-used",
   "screening",
   "spam",
   "team",
   "two-factor",
   "vrchat-publish",
-];
-const SHARED_SITE_READERS = ["content-policy", "public-pages"];
-const SECOND_LANE = [...OWN_SITE_SPECS, ...SHARED_SITE_READERS].map((name) => `**/${name}.spec.ts`);
+].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -74,7 +70,13 @@ export default defineConfig({
     // endlessly pulsing LIVE NOW dot, drawn without a GPU in every open page, made them about a third
     // slower (decision 030). accessibility.spec.ts looks at every page with motion as most people see it.
     reducedMotion: "reduce",
-    trace: "retain-on-failure",
+    // What a failure leaves behind: the page as it was, and the error with the steps that led to it.
+    // A trace (every step's page, and a film of each page drawn as it changed) is kept for a test
+    // that failed once and is run again (CI's retry): recorded for every test, then thrown away for
+    // each that passed, it cost Chromium and the workers about a third of the accessibility file's
+    // time (decision 030). To trace a failing test here: npx playwright test <file> --trace on.
+    screenshot: "only-on-failure",
+    trace: "on-first-retry",
     launchOptions: {
       executablePath: chromiumPath,
       args: CHROMIUM_FLAGS,

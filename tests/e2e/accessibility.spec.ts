@@ -52,9 +52,32 @@ async function openReaders(browser: Browser, site: Site, use: WorkerInfo["projec
   const { baseURL, locale, timezoneId, userAgent, deviceScaleFactor } = use;
   // Pages as most visitors see them, with motion (the suite's default is reduced motion).
   const options = { baseURL, locale, timezoneId, userAgent, deviceScaleFactor, bypassCSP, reducedMotion: "no-preference" as const };
-  const visitor = await (await browser.newContext(options)).newPage();
-  const admin = await (await browser.newContext({ ...options, storageState: site.adminState })).newPage();
-  return { visitor, admin };
+  const reader = async (storageState?: StorageState) => {
+    const context = await browser.newContext({ ...options, storageState });
+    await context.addInitScript(holdEndlessAnimations);
+    return context.newPage();
+  };
+  return { visitor: await reader(), admin: await reader(site.adminState) };
+}
+
+/**
+ * Runs in the readers' pages: each endless animation (the LIVE NOW pulse) is held where it stands
+ * as it starts, and again when something restarts it. The checks read a page at rest: axe ignores
+ * motion, and the contrast screenshots stop endless animations themselves. Left running, a pulse
+ * has the page drawn again sixty times a second for the whole check (over this file alone, 174
+ * core-seconds against 161; a traced run films every one of those frames). Entrances and transitions
+ * play as most visitors see them, and the reduced-motion tests below read the pulse as it runs.
+ */
+function holdEndlessAnimations() {
+  addEventListener(
+    "animationstart",
+    (event) => {
+      for (const animation of (event.target as Element).getAnimations()) {
+        if (animation.effect?.getComputedTiming().endTime === Infinity) animation.pause();
+      }
+    },
+    true,
+  );
 }
 
 /**

@@ -94,7 +94,7 @@ describe.runIf(ON_PGLITE)("the server process on the embedded database", { timeo
     expect(first.output()).toContain("seeded demo content");
     await first.stop();
     // Recorded once: a restart seeds nothing.
-    const second = await start({ DATA_DIR: dir }, { newDatabase: true });
+    const second = await start({ DATA_DIR: dir });
     expect(second.output()).not.toContain("seeded demo content");
     await second.stop();
   });
