@@ -1,9 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "./hydrated";
 
 async function openEvent(page: Page, title: string) {
   await page.goto("/events");
   await page.getByRole("link", { name: new RegExp(title) }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  // Its tabs are the page's script (the link may have loaded the page whole, before it ran).
+  await hydrated(page);
 }
 
 test.describe("home", () => {
@@ -34,6 +37,8 @@ test.describe("home", () => {
 
   test("the calendar lists a day's events, says when a day has none, and refuses past days", async ({ page }) => {
     await page.goto("/");
+    // The calendar is the page's script: a press before it runs does nothing.
+    await hydrated(page);
     const calendar = page.locator(".dwell-calendar");
     // Event days are marked. The demo's events fall within the next weeks: this month or the next.
     const eventDays = calendar.locator("td.dwell-has-event:not([data-disabled]) button");
@@ -58,6 +63,7 @@ test.describe("home", () => {
 
   test("the calendar is worked with the keyboard, and never goes before today", async ({ page }) => {
     await page.goto("/");
+    await hydrated(page);
     const calendar = page.locator(".dwell-calendar");
     const caption = calendar.locator("p[aria-live]");
     const month = await caption.textContent();
@@ -189,6 +195,7 @@ test.describe("navigation and errors", () => {
   test("on a small screen the menu opens and closes when a link is chosen", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/");
+    await hydrated(page);
     const toggle = page.getByRole("button", { name: "Open menu" });
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await expect(page.locator("#site-menu")).toBeHidden();
