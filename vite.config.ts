@@ -23,7 +23,25 @@ const SITE_MODULES = [
   /\/app\/components\/ui\/(badge|button|card|empty-state|icon|skeleton|tabs)\.tsx$/,
   /\/app\/features\/events\/(event-badges|event-card|event-timing|event-when)\.tsx?$/,
   /\/app\/features\/vrchat\/(group-data|live-group|nav-stats)\.tsx?$/,
-  /\/app\/utils\/(sanctum-path\.ts|viewer-time-zone\.tsx)$/,
+  // The profile link's reading: an event's page uses it too, which would otherwise load the form's chunk.
+  /\/app\/utils\/(sanctum-path\.ts|viewer-time-zone\.tsx|vrchat-profile-link\.ts)$/,
+  // The root and the site's layout, on every page: as files of their own they cost 1 KB gzip more
+  // (their own headers, and the long lists of what they import from this chunk).
+  /\/app\/(root|routes\/_site)\.tsx$/,
+  /\/app\/features\/site\/(site-nav|site-footer|language-menu)\.tsx$/,
+  /\/app\/features\/events\/event-detail-skeleton\.tsx$/,
+  /\/app\/utils\/nonce\.tsx$/,
+];
+
+/**
+ * The application form's parts, in one chunk "form" (the group's and an event's form, the status
+ * page's edit, the Sanctum's preview): eight small files otherwise, each with its own overhead.
+ */
+const FORM_MODULES = [
+  /\/app\/features\/applications\/(application-form\.tsx|answers\.ts)$/,
+  /\/app\/components\/ui\/(field\.ts|lazy-toast\.tsx)$/,
+  /\/app\/paraglide\/messages\/apply_prove\.js$/,
+  /vite\/preload-helper/,
 ];
 
 const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
@@ -39,7 +57,10 @@ export default defineConfig({
         rolldownOptions: {
           output: {
             codeSplitting: {
-              groups: [{ name: "site", test: (id: string) => SITE_MODULES.some((pattern) => pattern.test(id)) }],
+              groups: [
+                { name: "site", test: (id: string) => SITE_MODULES.some((pattern) => pattern.test(id)) },
+                { name: "form", test: (id: string) => FORM_MODULES.some((pattern) => pattern.test(id)) },
+              ],
             },
           },
         },

@@ -35,6 +35,11 @@ export interface AppContext {
   cspNonce: string | undefined;
   /** The language this request is answered in (app/utils/language.ts). */
   language: string;
+  /**
+   * The page is rendered once for every visitor (server/page-cache.ts): what differs by visitor is
+   * left to the cache to fill in (an application form's guards, by their marks).
+   */
+  sharedRender: boolean;
 }
 
 export const appContext = createContext<AppContext>();

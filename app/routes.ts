@@ -18,6 +18,8 @@ export default [
     // The applicant's private link to their application's status.
     route("applications/status/:token", "routes/_site.applications.status.$token.tsx"),
     route("applications/status/:token/edit", "routes/_site.applications.status.$token.edit.tsx"),
+    // Discord's sign-in, for an applicant to link their own Discord account (started on the status page).
+    route("applications/discord-link", "routes/_site.applications.discord-link.tsx"),
 
     // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
     ...prefix("admin", [

@@ -11,7 +11,6 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext, type AppContext } from "~/context";
 import type { Database, DatabaseHandle } from "~/db/db.server";
@@ -23,6 +22,7 @@ import { interactionKey as discordInteractionKey } from "~/features/discord/disc
 import { createDiscordOAuth } from "~/features/discord/discord-oauth.server";
 import { decideServices } from "~/flows/decide.server";
 import { answerInteraction } from "~/flows/discord-interaction.server";
+import { formGuardHoles } from "~/flows/submit-application.server";
 import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { crossSiteMessage } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -39,7 +39,8 @@ import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-com
 import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
 import { recordFirstStart } from "./demo-content";
 import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
-import { createPageCache, privateResponse } from "./page-cache";
+import { compression } from "./compression";
+import { APPLICATION_FORM_PATH, createPageCache, privateResponse } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { openConfiguredDatabase } from "./database";
 import { startSchedule } from "./schedule";
@@ -125,7 +126,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     );
   });
   app.use(securityHeaders(config));
-  app.use(compress());
+  app.use(compression());
   app.onError((error, c) => {
     log.error("request failed", { error, method: c.req.method, path: loggedPath(c.req.path) });
     return c.text("Something went wrong on our side. Please try again.", 500);
@@ -206,19 +207,22 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
       reportCrossSite(c.req.raw, origin, config.TRUST_PROXY);
       return c.text(inLanguage(languageOfRequest(c.req.raw, languages), crossSiteMessage), 403);
     }
-    const context = new RouterContextProvider();
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
     const request = underPublicOrigin(c.req.raw, origin);
     // Each public page in the visitor's language; the Sanctum in the staff member's (set by its layout's middleware once the session is read).
     const language = manifestLanguage?.(new URL(request.url)) ?? languageOfRequest(request, languages);
-    context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language });
     // better-auth reads the client's address from this header (it cannot see the socket).
     request.headers.set(CLIENT_IP_HEADER, address);
-    const response = await inLanguage(language, () =>
-      cachedPage(request, cspNonce, () => handleRequest(request, context), language),
-    );
+    const render = (sharedRender: boolean) => {
+      const context = new RouterContextProvider();
+      context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language, sharedRender });
+      return handleRequest(request, context);
+    };
+    // An application form's copy shared by its visitors leaves each one's guards to be filled in.
+    const holes = APPLICATION_FORM_PATH.test(c.req.path) ? formGuardHoles((await auth.$context).secret, address, config.CROWD_CHALLENGE_WORK) : undefined;
+    const response = await inLanguage(language, () => cachedPage(request, cspNonce, render, language, holes));
     if (isSanctumPath(c.req.path)) return privateResponse(response);
     if (languages.length > 1) {
       // The same address answers in several languages: shared caches must keep them apart.
@@ -336,6 +340,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
             authorizeUrl: config.DISCORD_OAUTH_URL,
             apiUrl: config.DISCORD_API_URL.replace(/\/+$/, ""),
             redirectUri: `${config.PUBLIC_URL}/admin/discord-link`,
+            applicantRedirectUri: `${config.PUBLIC_URL}/applications/discord-link`,
             siteUrl: config.PUBLIC_URL,
             timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
           })

@@ -6,6 +6,7 @@
 import type { Socket } from "node:net";
 import { chmod } from "node:fs/promises";
 import { join } from "node:path";
+import { log } from "~/utils/log.server";
 import { lockDataDir, type DataDirLock } from "~/db/data-dir-lock.server";
 import { migrateDatabase, openPglite, openPostgres } from "~/db/db.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
@@ -18,7 +19,7 @@ import { createPrivateFilesOnly, makeOwnerOnly, securePrivateDataDir } from "./p
 
 export async function openConfiguredDatabase(config: Config, onAdminConnection?: (socket: Socket) => void) {
   if (config.DATABASE_URL) {
-    const database = openPostgres(config.DATABASE_URL);
+    const database = openPostgres(config.DATABASE_URL, 10, (error) => log.error("postgres pool error", { error }));
     await migrateDatabase(database, config.DATABASE_URL);
     return { database, lock: null };
   }

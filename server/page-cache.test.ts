@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPageCache } from "./page-cache";
+import { createPageCache, type PageHoles } from "./page-cache";
 
 const EVENT = "/events/0b8e6f1a-9c2d-4e5f-8a7b-1c2d3e4f5a6b";
 
@@ -101,5 +101,67 @@ describe("the public page cache", () => {
     expect(first.status).toBe("rejected");
     expect(second.status === "fulfilled" && (await second.value.text())).toContain('nonce="b"');
     expect(calls).toBe(1);
+  });
+
+  describe("an application form, whose guards differ by visitor", () => {
+    const MARKS = ["mark-started-Zq9", "mark-challenge-Zq9"];
+    /** A form rendered with the marks when shared, or with a visitor's own guards when not. */
+    function formRenderer(options: { status?: number; delayMs?: number } = {}) {
+      const state = { renders: 0, shared: 0 };
+      const render = (nonce: string, own: readonly string[]) => async (shared: boolean) => {
+        state.renders++;
+        if (shared) state.shared++;
+        await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+        const [started, challenge] = shared ? MARKS : own;
+        const data = JSON.stringify({ formStarted: started, crowdChallenge: challenge });
+        return new Response(
+          `<form data-crowd-challenge="${challenge}"><input name="form_started" value="${started}"></form><script nonce="${nonce}">window.data = ${JSON.stringify(data)}</script>`,
+          { status: options.status ?? 200, headers: { "Content-Type": "text/html; charset=utf-8" } },
+        );
+      };
+      return { state, render };
+    }
+    const holesFor = (values: readonly string[]): PageHoles => ({ marks: MARKS, fill: async () => values });
+
+    it("renders once for a crowd, and gives each visitor their own guards in every place the page carries them", async () => {
+      const serve = createPageCache({ ttlMs: 1_000 });
+      const { state, render } = formRenderer({ delayMs: 20 });
+      const visitors = Array.from({ length: 20 }, (_, i) => ({ nonce: `nonce-${i}-abcdefgh`, guards: [`1764600000${i}.sig-${i}_x`, `eyJjaGFsbGVuZ2Ui${i}`] }));
+      const bodies = await Promise.all(
+        visitors.map(({ nonce, guards }) => serve(get("/apply"), nonce, render(nonce, guards), "en", holesFor(guards)).then((r) => r.text())),
+      );
+      expect(state).toEqual({ renders: 1, shared: 1 });
+      bodies.forEach((body, i) => {
+        const [started, challenge] = visitors[i]!.guards;
+        expect(body).toContain(`data-crowd-challenge="${challenge}"`);
+        expect(body).toContain(`value="${started}"`);
+        expect(body).toContain(`\\"formStarted\\":\\"${started}\\"`);
+        expect(body).toContain(`nonce="${visitors[i]!.nonce}"`);
+        for (const mark of MARKS) expect(body).not.toContain(mark);
+      });
+      // An event's form is shared the same way; a form without holes is not shared at all.
+      await serve(get(`${EVENT}/apply`), "n1", render("n1", ["1.a", "b"]), "en", holesFor(["1.a", "b"]));
+      await serve(get(`${EVENT}/apply`), "n2", render("n2", ["2.a", "c"]), "en", holesFor(["2.a", "c"]));
+      expect(state.shared).toBe(2);
+      await serve(get("/apply"), "n3", render("n3", ["3.a", "d"]));
+      expect(state.renders - state.shared).toBe(1);
+    });
+
+    it("renders for the visitor when a value could not be written as it is, or the shared render is not shareable", async () => {
+      const serve = createPageCache({ ttlMs: 1_000 });
+      const { state, render } = formRenderer();
+      const odd = ['1.a"><script>', "b"];
+      const body = await serve(get("/apply"), "n1", render("n1", odd), "en", holesFor(odd)).then((r) => r.text());
+      expect(state).toEqual({ renders: 2, shared: 1 });
+      expect(body).not.toContain("mark-");
+
+      const failing = formRenderer({ status: 503 });
+      const own = ["5.own", "own-challenge"];
+      const refused = await serve(get(`${EVENT}/apply`), "n2", failing.render("n2", own), "en", holesFor(own));
+      expect(refused.status).toBe(503);
+      const text = await refused.text();
+      expect(text).toContain('value="5.own"');
+      expect(text).not.toContain("mark-");
+    });
   });
 });

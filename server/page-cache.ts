@@ -1,12 +1,14 @@
 /**
  * A very short cache of the public pages that every visitor sees alike (`/`, `/events`, an
- * event), for visitors who are not signed in. Rendering a page takes milliseconds of the one CPU
+ * event, the application forms), for visitors who are not signed in. Rendering a page takes milliseconds of the one CPU
  * a Node process has, so a crowd arriving at once (an event announced in VRChat) would queue
  * behind each other; with this, one render per page per second serves them all.
  *
  * A page differs by visitor only in its time zone (the `tz` cookie), its language (however chosen),
  * the address it was asked at (all part of the key) and its Content-Security-Policy nonce: the
- * cached copy's nonce is replaced by each response's own.
+ * cached copy's nonce is replaced by each response's own. An application form also carries the
+ * visitor's own fill-time token and crowd challenge: the shared copy is rendered with marks in their
+ * place (`PageHoles`), and each response gets its visitor's values.
  * Anything else (another cookie, a query string, a non-200 answer, a Set-Cookie) is not cached.
  */
 import { LANGUAGE_COOKIE } from "~/utils/language";
@@ -28,13 +30,26 @@ interface CachedPage {
 }
 
 const CACHEABLE_PATH = /^\/(?:events(?:\/[0-9a-f-]{36})?)?$/;
+/** The public application forms (the group's, an event's): shared only with their holes (`PageHoles`). */
+export const APPLICATION_FORM_PATH = /^\/(?:events\/[0-9a-f-]{36}\/)?apply$/;
 const SHAREABLE_COOKIE = new RegExp(`^\\s*(?:${TIME_ZONE_COOKIE}=[\\w%+\\-./]*|${LANGUAGE_COOKIE}=[\\w-]*)\\s*$`);
+/** What may be written into a page as is: in a tag's attribute, in a script's string, in text. */
+const PLAIN_VALUE = /^[\w.-]*$/;
+
+/** A page's parts that differ by visitor, filled into each response of a shared copy. */
+export interface PageHoles {
+  /** What the shared copy carries in place of each visitor's value: text found nowhere else in a page. */
+  marks: readonly string[];
+  /** This visitor's values, in the order of `marks` (each plain: letters, digits, `_`, `-` and `.`). */
+  fill(): Promise<readonly string[]>;
+}
 
 /** The cache key, or null when this request must be rendered for itself. */
-function keyOf(request: Request, language: string): string | null {
+function keyOf(request: Request, language: string, holes: PageHoles | undefined): string | null {
   if (request.method !== "GET") return null;
   const url = new URL(request.url);
-  if (url.search || !CACHEABLE_PATH.test(url.pathname)) return null;
+  const shareable = CACHEABLE_PATH.test(url.pathname) || (holes !== undefined && APPLICATION_FORM_PATH.test(url.pathname));
+  if (url.search || !shareable) return null;
   const cookie = request.headers.get("cookie") ?? "";
   // A session (or any cookie of ours other than the time zone and language) means a page of its own.
   if (cookie && !cookie.split(";").every((part) => SHAREABLE_COOKIE.test(part))) return null;
@@ -65,40 +80,51 @@ export function createPageCache({ ttlMs, maxEntries = 500 }: PageCacheOptions) {
     return page;
   }
 
-  const replay = (page: CachedPage, nonce: string) =>
-    new Response(page.body.replaceAll(page.nonce, nonce), { status: page.status, headers: page.headers });
+  async function replay(page: CachedPage, nonce: string, holes: PageHoles | undefined): Promise<Response | null> {
+    let body = page.body.replaceAll(page.nonce, nonce);
+    if (holes) {
+      const values = await holes.fill();
+      if (values.length !== holes.marks.length || !values.every((value) => PLAIN_VALUE.test(value))) return null;
+      holes.marks.forEach((mark, i) => (body = body.replaceAll(mark, values[i]!)));
+    }
+    const headers = new Headers(page.headers);
+    headers.delete("Content-Length");
+    return new Response(body, { status: page.status, headers });
+  }
 
   /**
-   * Answers from the cache, or renders with `render` (which must use `nonce` as the page's
-   * nonce) and keeps the page when it may be shared.
+   * Answers from the cache, or renders with `render` (which must use `nonce` as the page's nonce,
+   * and, when `shared`, the marks of `holes` for the visitor's own values) and keeps the page when
+   * it may be shared.
    */
   return async function serve(
     request: Request,
     nonce: string | undefined,
-    render: () => Promise<Response>,
+    render: (shared: boolean) => Promise<Response>,
     /** The language the page is rendered in. */
     language = "en",
+    holes?: PageHoles,
   ): Promise<Response> {
-    const key = ttlMs > 0 && nonce ? keyOf(request, language) : null;
-    if (!key || !nonce) return render();
+    const key = ttlMs > 0 && nonce ? keyOf(request, language, holes) : null;
+    if (!key || !nonce) return render(false);
+    const fromCopy = async (page: CachedPage | null) => (page ? ((await replay(page, nonce, holes)) ?? render(false)) : render(false));
     const cached = pages.get(key);
-    if (cached && Date.now() - cached.storedAt < ttlMs) return replay(cached, nonce);
+    if (cached && Date.now() - cached.storedAt < ttlMs) return fromCopy(cached);
 
     const pending = rendering.get(key);
-    if (pending) {
-      // That render failing or not being shareable: this request renders for itself.
-      const page = await pending.catch(() => null);
-      return page ? replay(page, nonce) : render();
-    }
-    let response: Response | undefined;
-    const attempt = render().then((rendered) => {
-      response = rendered;
-      return store(key, rendered, nonce);
+    // That render failing or not being shareable: this request renders for itself.
+    if (pending) return fromCopy(await pending.catch(() => null));
+    let rendered: Response | undefined;
+    const attempt = render(true).then((response) => {
+      rendered = response;
+      return store(key, response, nonce);
     });
     rendering.set(key, attempt);
     try {
       const page = await attempt;
-      return page ? replay(page, nonce) : response!;
+      if (page) return await fromCopy(page);
+      // Not shareable (an error, a cookie): without holes it is this visitor's page as it is.
+      return holes ? render(false) : rendered!;
     } finally {
       rendering.delete(key);
     }

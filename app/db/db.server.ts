@@ -10,7 +10,6 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { log } from "~/utils/log.server";
 import * as schema from "./schema";
 
 /** The one database type the app codes against: the same on PGlite and on PostgreSQL. */
@@ -56,10 +55,11 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
   return wrapPglite(await PGlite.create(dataDir));
 }
 
-export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
+/** `onPoolError`: where an idle client's lost connection is told (the server's log; tests leave it quiet). */
+export function openPostgres(url: string, poolSize = 10, onPoolError: (error: Error) => void = () => {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", (error) => log.error("postgres pool error", { error }));
+  pool.on("error", onPoolError);
   return {
     db: drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Database,
     kind: "postgres",

@@ -102,3 +102,8 @@ export type SeriesFrequency = (typeof SERIES_FREQUENCIES)[number];
  */
 export const VRCHAT_LINK_WAYS = ["proven", "name", "staff"] as const;
 export type VRChatLinkWay = (typeof VRCHAT_LINK_WAYS)[number];
+/**
+ * A link that says who the person is: proven by its owner, or confirmed by a staff member. A name
+ * match (or a pasted link) is a claim: a rule never acts on it, nor counts it as the same person.
+ */
+export const isConfirmedLink = (how: VRChatLinkWay | null | undefined) => how === "proven" || how === "staff";

@@ -19,7 +19,7 @@ import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../../tests/fakes/discord-bot";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { banPerson, readVRChatBans, rejectIfBanned, unbanPerson } from "./bans.server";
+import { banApplicant, banPerson, readVRChatBans, rejectIfBanned, unbanPerson } from "./bans.server";
 import type { DecideServices, Decider } from "./decide.server";
 
 describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
@@ -118,6 +118,32 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
     expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: CROW.discord })).toBeNull();
   });
 
+  it("a card's ban of an account matched by name only stays on the site unless the staff member confirms that account", async () => {
+    // Someone applies as Crow with Crow's profile link: Crow's account is linked by its name alone.
+    const impostor = await applyToGroup(CROW.name);
+    const review = { kind: "group" as const, id: impostor, eventId: null };
+    const banned = await banApplicant(services, review, "Pretended to be someone else.", keeper);
+    expect(banned).toMatchObject({ kind: "banned", rejected: 1, ban: { reach: "site", vrchatUserId: CROW.vrchat } });
+    // Nothing reaches VRChat or Discord, nor answers Crow's own join request there.
+    expect(await database.db.select({ target: outbox.target }).from(outbox)).toEqual([]);
+    // It holds against the same claim, never against the account proven or confirmed as someone's.
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null, vrchatLinkedHow: "name" })).toMatchObject({ reach: "site" });
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null, vrchatLinkedHow: "proven" })).toBeNull();
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null, vrchatLinkedHow: "staff" })).toBeNull();
+
+    // Banned again from a card where the staff member confirmed it is that account: it reaches VRChat now.
+    const second = await applyToGroup("Crow Again");
+    const confirmed = await banApplicant(services, { kind: "group", id: second, eventId: null }, "It is them.", keeper, { vrchatUserId: CROW.vrchat });
+    expect(confirmed).toMatchObject({ kind: "banned", ban: { reach: "everywhere", id: (banned as { ban: { id: string } }).ban.id } });
+    // The ban, and (the application rejected, its account now confirmed) the answer to Crow's request.
+    expect((await database.db.select({ target: outbox.target }).from(outbox)).map((job) => job.target).sort()).toEqual(["vrchat_ban", "vrchat_membership"]);
+    const [link] = await database.db.select({ how: applications.vrchatLinkedHow }).from(applications).where(eq(applications.id, second));
+    expect(link!.how).toBe("staff");
+    expect(await banInForce(database.db, { vrchatUserId: CROW.vrchat, discordUserId: null, vrchatLinkedHow: "proven" })).toMatchObject({ reach: "everywhere" });
+    // A confirmation of another account than the one linked confirms nothing.
+    expect(await banApplicant(services, { kind: "group", id: await applyToGroup("Third Crow"), eventId: null }, "x", keeper, { vrchatUserId: fakeUserId(9) })).toMatchObject({ kind: "already" });
+  });
+
   it("waits and tries again while VRChat is down, and tells a ban done already from a failure", async () => {
     await banPerson(services, { vrchatUserId: CROW.vrchat, discordUserId: null, displayName: CROW.name }, "Spam.", keeper);
     const [job] = await database.db.select().from(outbox).where(eq(outbox.target, "vrchat_ban"));
@@ -172,9 +198,9 @@ describeEachDatabase("one ban list, carried to VRChat and Discord", (kind) => {
       bans: {
         ...membership.bans,
         list: async (pages) => {
-          const listed = await membership.bans.list(pages);
+          const read = await membership.bans.list(pages);
           await unbanPerson(services, (banned as { ban: { id: string } }).ban.id, keeper);
-          return listed;
+          return read;
         },
       },
     };

@@ -83,42 +83,60 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
   const linkedId = async (id: string) => (await database.db.select({ userId: applications.vrchatUserId }).from(applications).where(eq(applications.id, id)))[0]!.userId;
   const group = async () => (await findReview(database.db, undefined))!;
 
-  it("from one card: links the one join request under the name, and queues its acceptance", async () => {
+  it("from one card: links the one join request under the name, and acts in VRChat once staff confirm it is theirs", async () => {
     const id = await apply("moth  light");
-    expect(await decideApplication(services, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false });
+    expect(await decideApplication(services, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false, unconfirmed: true });
     expect(await linkedId(id)).toBe(fakeUserId(1));
+    // A name is a claim anyone can make: nothing is done to that account yet.
+    expect(await jobs()).toEqual([]);
+    const history = async () => database.db.select({ actor: applicationAuditLog.actorName, to: applicationAuditLog.toValue }).from(applicationAuditLog).where(eq(applicationAuditLog.field, "vrchat"));
+    expect(await history()).toEqual([{ actor: "keeper (at the decision: the one join request with this name)", to: `linked to Moth Light (${fakeUserId(1)})` }]);
+    // Confirmed on the card ('Confirm: this is them'): the decision acts there, once.
+    expect(await linkVRChatAccount(services, id, fakeUserId(1), keeper)).toEqual({ kind: "linked", displayName: "Moth Light", acting: true, confirmed: true });
     expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(1), action: "accept", applicationId: id })]);
-    expect(woken).toBe(1);
-    const history = await database.db.select({ actor: applicationAuditLog.actorName, to: applicationAuditLog.toValue }).from(applicationAuditLog).where(eq(applicationAuditLog.field, "vrchat"));
-    expect(history).toEqual([{ actor: "keeper (at the decision: the one join request with this name)", to: `linked to Moth Light (${fakeUserId(1)})` }]);
+    expect(woken).toBeGreaterThanOrEqual(2);
+    expect((await history()).at(-1)).toEqual({ actor: "keeper", to: `confirmed by staff: Moth Light (${fakeUserId(1)})` });
+    expect(await linkVRChatAccount(services, id, fakeUserId(1), keeper)).toMatchObject({ acting: false });
+    expect(await jobs()).toHaveLength(1);
   });
 
-  it("from the bulk bar: one join-request read for all, links who the rule finds, guesses no one, and says who needs an account", async () => {
+  it("acts at the decision on an account proven by its owner or chosen by staff beforehand", async () => {
+    const chosen = await apply("Twin");
+    await linkVRChatAccount(services, chosen, fakeUserId(2), keeper);
+    expect(await decideApplication(services, await group(), { id: chosen, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false, unconfirmed: false });
+    expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(2), action: "accept" })]);
+  });
+
+  it("from the bulk bar: one join-request read for all, links who the rule finds, guesses no one, and says who needs an account or a confirmation", async () => {
     const ids = [await apply("Moth Light"), await apply("Twin"), await apply("Nobody")];
-    expect(await previewApproval(services, await group(), ids)).toEqual({ inVRChat: 1, needAccount: 2, unchecked: false });
+    expect(await previewApproval(services, await group(), ids)).toEqual({ inVRChat: 0, needConfirming: 1, needAccount: 2, unchecked: false });
     // The confirmation wrote nothing.
     expect(await linkedId(ids[0]!)).toBeNull();
     const outcome = await decideApplications(services, await group(), { ids, status: "approved" }, keeper);
-    expect(outcome).toMatchObject({ kind: "decided", changed: 3, notLinked: 2 });
-    expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(1)]);
+    expect(outcome).toMatchObject({ kind: "decided", changed: 3, notLinked: 2, unconfirmed: 1 });
+    expect(await jobs()).toEqual([]);
+    expect(await linkedId(ids[0]!)).toBe(fakeUserId(1));
     expect(await linkedId(ids[1]!)).toBeNull();
     expect(fake.calls.joinRequests).toBe(1);
 
     // A staff member's choice of account completes the decision: the acceptance is queued then.
-    expect(await linkVRChatAccount(services, ids[1]!, fakeUserId(3), keeper)).toEqual({ kind: "linked", displayName: "Twin", acting: true });
-    expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(1), fakeUserId(3)]);
+    expect(await linkVRChatAccount(services, ids[1]!, fakeUserId(3), keeper)).toEqual({ kind: "linked", displayName: "Twin", acting: true, confirmed: false });
+    expect((await jobs()).map((job) => job.userId)).toEqual([fakeUserId(3)]);
     // The same choice again changes nothing and queues nothing.
     expect(await linkVRChatAccount(services, ids[1]!, fakeUserId(3), keeper)).toMatchObject({ acting: false });
-    expect(await jobs()).toHaveLength(2);
+    expect(await jobs()).toHaveLength(1);
   });
 
-  it("links a profile link only when VRChat names it as the applicant named themselves", async () => {
+  it("links a profile link only when VRChat names it as the applicant named themselves, and rejects no one's join request from a name", async () => {
     const own = await apply("heron", `https://vrchat.com/home/user/${fakeUserId(4)}`);
     const claimed = await apply("Impostor", `https://vrchat.com/home/user/${fakeUserId(5)}`);
     const outcome = await decideApplications(services, await group(), { ids: [own, claimed], status: "rejected" }, keeper);
-    expect(outcome).toMatchObject({ changed: 2, notLinked: 1 });
+    expect(outcome).toMatchObject({ changed: 2, notLinked: 1, unconfirmed: 1 });
     expect(await linkedId(own)).toBe(fakeUserId(4));
     expect(await linkedId(claimed)).toBeNull();
+    expect(await jobs()).toEqual([]);
+    // Confirmed by staff: the rejection reaches VRChat then.
+    await linkVRChatAccount(services, own, fakeUserId(4), keeper);
     expect(await jobs()).toEqual([expect.objectContaining({ userId: fakeUserId(4), action: "reject" })]);
   });
 
@@ -126,17 +144,17 @@ describeEachDatabase("a decision links and acts wherever it is made", (kind) => 
     const id = await apply("Moth Light");
     await fake.setMode("down");
     const outcome = await decideApplication(services, await group(), { id, status: "approved" }, keeper);
-    expect(outcome).toEqual({ kind: "decided", notLinked: true });
+    expect(outcome).toEqual({ kind: "decided", notLinked: true, unconfirmed: false });
     const [row] = await database.db.select({ status: applications.status, userId: applications.vrchatUserId }).from(applications).where(eq(applications.id, id));
     expect(row).toEqual({ status: "approved", userId: null });
     expect(await jobs()).toEqual([]);
-    expect(await previewApproval(services, await group(), [await apply("Twin")])).toEqual({ inVRChat: 0, needAccount: 1, unchecked: true });
+    expect(await previewApproval(services, await group(), [await apply("Twin")])).toEqual({ inVRChat: 0, needConfirming: 0, needAccount: 1, unchecked: true });
   });
 
   it("does nothing in VRChat when decisions do not act there: nothing is asked, nothing linked", async () => {
     const id = await apply("Moth Light");
     const quiet = { ...services, vrchat: { ...services.vrchat, membershipActions: false } };
-    expect(await decideApplication(quiet, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false });
+    expect(await decideApplication(quiet, await group(), { id, status: "approved" }, keeper)).toEqual({ kind: "decided", notLinked: false, unconfirmed: false });
     expect(fake.calls.joinRequests ?? 0).toBe(0);
     expect(await linkedId(id)).toBeNull();
     expect(await previewApproval(quiet, await group(), [id])).toBeNull();

@@ -6,10 +6,10 @@
  * entry point calls these functions; none of them does part of it itself. A withdrawal is final:
  * no decision changes a withdrawn application.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { isDecided, type ApplicationKind, type ApplicationStatus, type VRChatLinkWay } from "~/db/enums";
-import { eventApplications, outbox } from "~/db/schema";
+import { isConfirmedLink, isDecided, type ApplicationKind, type ApplicationStatus, type VRChatLinkWay } from "~/db/enums";
+import { applications, eventApplications, outbox } from "~/db/schema";
 import { listLinkTargets, linkAccountIn, type LinkedAccount } from "~/features/applications/linked-accounts.server";
 import { type ReviewScope } from "~/features/applications/review.server";
 import { lastStatusChange, reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
@@ -48,15 +48,20 @@ export interface OneDecision {
   overCapacity?: boolean;
   /** A reason to add to the applicant's message (a rejection from Discord). */
   reason?: string | null;
+  /** A screening's verdict: the VRChat account it was read for (see ReviewOptions.screenedAccount). */
+  screenedAccount?: string | null;
 }
 
 export type OneOutcome =
-  | { kind: "decided"; notLinked: boolean }
+  /** `unconfirmed`: it did not act in VRChat, its account being matched by name only (staff confirm it on the card). */
+  | { kind: "decided"; notLinked: boolean; unconfirmed: boolean }
   | { kind: "missing" }
   /** Its form or event approves only applicants whose VRChat account is proven, and this one's is not. */
   | { kind: "needs-proof" }
   /** Decided by someone else meanwhile (a group application), or withdrawn by the applicant. */
   | { kind: "conflict" }
+  /** Its VRChat account changed since the screening read it: not decided (see OneDecision.screenedAccount). */
+  | { kind: "moved" }
   | { kind: "full"; places: Places };
 
 /** One application's decision (or, for an event application, its notes). */
@@ -64,7 +69,7 @@ export async function decideApplication(services: DecideServices, review: Review
   if ((await unproven(services, review, [decision.id], decision.status)) > 0) return { kind: "needs-proof" };
   const reopening = review.scope.kind === "group" && decision.status === "pending" ? await ruleDecision(services.db, decision.id) : null;
   const now = new Date();
-  const links = await linksFor(services, review.scope, [decision.id], decision.status);
+  const links = await linksFor(services, review.scope, [decision.id], decision.status, decider);
   const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider, { block: decision.block, reason: decision.reason });
   const refill = refillFor(services, review, now);
   const done = await reviewApplication(
@@ -75,9 +80,10 @@ export async function decideApplication(services: DecideServices, review: Review
     { id: decider.id || null, username: deciderName(decider) },
     now,
     onDecided,
-    { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved, reopenFrom: reopening?.status },
+    { overCapacity: decision.overCapacity ?? false, refill: refill?.onMoved, reopenFrom: reopening?.status, screenedAccount: decision.screenedAccount },
   );
   if (done === "conflict") return { kind: "conflict" };
+  if (done === "moved") return { kind: "moved" };
   if (done === true && reopening) {
     const undone = reopening.status === "approved" ? "approved" : "rejected";
     await markReopened(services.db, { kind: "group", id: decision.id }, `Reopened by ${deciderName(decider)}: rule "${reopening.rule}" had ${undone} it`);
@@ -86,7 +92,7 @@ export async function decideApplication(services: DecideServices, review: Review
   if (!done) return { kind: "missing" };
   services.wake();
   await linkMovedUp(services, review, refill, "staff");
-  return { kind: "decided", notLinked: tally.notLinked > 0 };
+  return { kind: "decided", notLinked: tally.notLinked > 0, unconfirmed: tally.unconfirmed > 0 };
 }
 
 /**
@@ -100,7 +106,7 @@ async function ruleDecision(db: Database, id: string) {
 }
 
 export type ManyOutcome =
-  | (BulkOutcome & { kind: "decided"; notLinked: number })
+  | (BulkOutcome & { kind: "decided"; notLinked: number; unconfirmed: number })
   | { kind: "full"; places: Places; approving: number }
   /** Some of them are not proven where proof is required: none was decided. */
   | { kind: "needs-proof"; count: number };
@@ -118,12 +124,17 @@ async function unproven(services: DecideServices, review: Review, ids: string[],
 }
 
 /** Several applications of one review approved or rejected at once (the bulk bar). */
-export async function decideApplications(services: DecideServices, review: Review, decision: { ids: string[]; status: BulkStatus; overCapacity?: boolean }, decider: Decider): Promise<ManyOutcome> {
+export async function decideApplications(
+  services: DecideServices,
+  review: Review,
+  decision: { ids: string[]; status: BulkStatus; overCapacity?: boolean; /** See effectsOf. */ confirmNamed?: boolean },
+  decider: Decider,
+): Promise<ManyOutcome> {
   const waiting = await unproven(services, review, decision.ids, decision.status);
   if (waiting > 0) return { kind: "needs-proof", count: waiting };
   const now = new Date();
-  const links = await linksFor(services, review.scope, decision.ids, decision.status);
-  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider);
+  const links = await linksFor(services, review.scope, decision.ids, decision.status, decider);
+  const { onDecided, tally } = effectsOf(services, review, links, contextOf(review, services, now), decider, { confirmNamed: decision.confirmNamed });
   const refill = refillFor(services, review, now);
   const done = await reviewApplications(services.db, review.scope, decision.ids, decision.status, { id: decider.id || null, username: deciderName(decider) }, now, onDecided, {
     overCapacity: decision.overCapacity ?? false,
@@ -132,12 +143,14 @@ export async function decideApplications(services: DecideServices, review: Revie
   if ("full" in done) return { kind: "full", places: done.full, approving: done.approving };
   if (done.changed > 0) services.wake();
   await linkMovedUp(services, review, refill, "staff");
-  return { kind: "decided", ...done, notLinked: tally.notLinked };
+  return { kind: "decided", ...done, notLinked: tally.notLinked, unconfirmed: tally.unconfirmed };
 }
 
 export interface ApprovalPreview {
-  /** Approvals that will be acted on in VRChat: the account is linked, or the rule finds it. */
+  /** Approvals that will be acted on in VRChat: the account is proven or confirmed by staff. */
   inVRChat: number;
+  /** Approvals whose account is (or will be) matched by name only: decided, then acted on once staff confirm it. */
+  needConfirming: number;
   /** Approvals for which no account is linked or found: staff choose it on the card. */
   needAccount: number;
   /** VRChat could not be asked: the counts are what is linked already. */
@@ -151,14 +164,17 @@ export interface ApprovalPreview {
 export async function previewApproval(services: DecideServices, review: Review, ids: string[]): Promise<ApprovalPreview | null> {
   if (!services.vrchat.membershipActions || review.scope.kind !== "group") return null;
   const targets = (await listLinkTargets(services.db, review.scope.kind, ids)).filter((target) => actsInVRChat(services, review.scope, target, "approved"));
-  const linked = targets.filter((target) => target.vrchatUserId).length;
+  // Only an account proven or confirmed by staff is acted on; one matched by name waits for a confirmation.
+  const confirmed = targets.filter((target) => target.vrchatUserId && isConfirmedLink(target.vrchatLinkedHow)).length;
+  const named = targets.filter((target) => target.vrchatUserId && !isConfirmedLink(target.vrchatLinkedHow)).length;
   const rest = targets.filter((target) => !target.vrchatUserId);
   const links = await findLinks({ ...services, discord: null }, review.scope, rest, "approved");
   const found = links.vrchat.size;
-  return { inVRChat: linked + found, needAccount: targets.length - linked - found, unchecked: links.vrchatUnreachable };
+  return { inVRChat: confirmed, needConfirming: named + found, needAccount: rest.length - found, unchecked: links.vrchatUnreachable };
 }
 
-export type HandLinkOutcome = { kind: "linked"; displayName: string; acting: boolean } | { kind: "unlinked" } | { kind: "missing" } | { kind: "unknown-account" };
+/** `confirmed`: the account already linked (by a name), now confirmed as theirs. */
+export type HandLinkOutcome = { kind: "linked"; displayName: string; acting: boolean; confirmed: boolean } | { kind: "unlinked" } | { kind: "missing" } | { kind: "unknown-account" };
 
 /** The application belongs to the review it is changed under: a host's event path never reaches another event's. */
 async function inScope(tx: Pick<Database, "select">, applicationId: string, scope: ReviewScope) {
@@ -204,26 +220,45 @@ async function linkAndComplete(
     const [before] = await listLinkTargets(tx, scope.kind, [applicationId]);
     if (!before || !(await inScope(tx, applicationId, scope))) return { kind: "missing" } as const;
     const changed = await linkAccountIn(tx, scope.kind, applicationId, "vrchat", account, actor, { how });
-    // A proof of the account already linked changes how it is linked, not what was done with it.
     const moved = changed && before.vrchatUserId !== (account?.userId ?? null);
+    // The account already linked, now proven or confirmed: what a rule's decision left undone for want
+    // of that (a rule acts only on a proven account) is done now, once.
+    const confirmed = changed && !moved && !isConfirmedLink(before.vrchatLinkedHow) && (await neverActedFor(tx, applicationId));
     const now = new Date();
     let acting = false;
     const queueActor = { id: actor.id ?? "", name: actor.name };
-    if (moved && scope.kind === "event" && services.vrchat.roles) {
+    if ((moved || confirmed) && scope.kind === "event" && services.vrchat.roles) {
       // The attendee's role follows the account: taken from the one unlinked, given to the one linked.
       const mayInvite = await mayInviteToGroup(tx, services.vrchat.membershipActions, decider);
-      acting = await queueRoleChange(tx, applicationId, scope.eventId, queueActor, now, { previousUserId: before.vrchatUserId, mayInvite });
-    } else if (moved && account && scope.kind === "group" && services.vrchat.membershipActions && isDecided(before.status)) {
+      acting = await queueRoleChange(tx, applicationId, scope.eventId, queueActor, now, { previousUserId: moved ? before.vrchatUserId : null, mayInvite });
+    } else if ((moved || confirmed) && account && scope.kind === "group" && services.vrchat.membershipActions && isDecided(before.status)) {
       acting = true;
-      await queueMembershipAction(tx, { applicationKind: "group", applicationId, userId: account.userId, action: before.status === "approved" ? "accept" : "reject", block: false, actor: queueActor }, now);
+      const block = before.status === "rejected" && (await rejectedWithBlock(tx, applicationId));
+      await queueMembershipAction(tx, { applicationKind: "group", applicationId, userId: account.userId, action: before.status === "approved" ? "accept" : "reject", block, actor: queueActor }, now);
     }
     // An open application's rules look again at the account now linked (or how it is linked now).
-    if (changed && account && (before.status === "pending" || before.status === "waitlist")) await queueScreening(tx, { kind: scope.kind, id: applicationId }, now);
+    if (changed && account && (before.status === "pending" || before.status === "waitlist")) await queueScreening(tx, { kind: scope.kind, id: applicationId, vrchatUserId: account.userId }, now);
     if (!account) return { kind: "unlinked" } as const;
-    return { kind: "linked", displayName: account.displayName, acting } as const;
+    return { kind: "linked", displayName: account.displayName, acting, confirmed: changed && !moved } as const;
   });
   if ((outcome.kind === "linked" && outcome.acting) || outcome.kind === "unlinked") services.wake();
   return outcome;
+}
+
+/** Whether its rejection asked VRChat to block them from asking again. */
+async function rejectedWithBlock(tx: Pick<Database, "select">, applicationId: string) {
+  const [row] = await tx.select({ block: applications.rejectedWithBlock }).from(applications).where(eq(applications.id, applicationId));
+  return row?.block ?? false;
+}
+
+/** Whether no decision on this application has acted in VRChat yet (no membership or role job of it). */
+async function neverActedFor(tx: Pick<Database, "select">, applicationId: string) {
+  const [row] = await tx
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(inArray(outbox.target, ["vrchat_membership", "vrchat_event_role"]), eq(outbox.sourceId, applicationId)))
+    .limit(1);
+  return row === undefined;
 }
 
 /** Whether this Discord account was already sent this application's approval (its DM job exists). */
@@ -243,13 +278,20 @@ export type DiscordLinkOutcome = { kind: "linked"; acting: boolean } | { kind: "
  * application whose approval never reached this account then gets it, once: the DM with its
  * message (and, for the group, the member role), as the decision would have sent.
  */
-export async function linkDiscordAccount(services: DecideServices, review: Review, applicationId: string, account: LinkedAccount | null, decider: Decider): Promise<DiscordLinkOutcome> {
+export async function linkDiscordAccount(
+  services: DecideServices,
+  review: Review,
+  applicationId: string,
+  account: LinkedAccount | null,
+  decider: Decider,
+  how: VRChatLinkWay = "staff",
+): Promise<DiscordLinkOutcome> {
   const { scope } = review;
   const actor = { id: decider.id, name: deciderName(decider) };
   const outcome = await services.db.transaction(async (tx): Promise<DiscordLinkOutcome> => {
     const [before] = await listLinkTargets(tx, scope.kind, [applicationId]);
     if (!before || !(await inScope(tx, applicationId, scope))) return { kind: "missing" };
-    const changed = await linkAccountIn(tx, scope.kind, applicationId, "discord", account, actor);
+    const changed = await linkAccountIn(tx, scope.kind, applicationId, "discord", account, { id: decider.id || null, name: actor.name }, { how });
     if (!account) return { kind: "unlinked" };
     if (!changed || before.status !== "approved" || !services.discord || (await approvalSentTo(tx, applicationId, account.userId))) return { kind: "linked", acting: false };
     const texts = contextOf(review, services, new Date());

@@ -11,8 +11,10 @@
  * staff member's own choice.
  */
 import { href } from "react-router";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { isDecided, type ApplicationStatus, type StaffRole } from "~/db/enums";
+import { applications } from "~/db/schema";
+import { isConfirmedLink, isDecided, type ApplicationStatus, type StaffRole, type VRChatLinkWay } from "~/db/enums";
 import { listLinkTargets, linkAccountIn, type LinkTarget } from "~/features/applications/linked-accounts.server";
 import type { ReviewScope } from "~/features/applications/review.server";
 import type { OnDecided } from "~/features/applications/review-scope.server";
@@ -79,6 +81,12 @@ export interface Decider {
   /** Null for the site's own hand (a place refilled). */
   role: StaffRole | null;
 }
+
+/**
+ * A screening rule's (or the ban list's) decision: it acts in VRChat and Discord only on accounts
+ * proven by their owner or confirmed by staff, and links nothing by a name.
+ */
+export const isAutomatic = (decider: Decider) => decider.via === "rule";
 
 /** The name a decision's history carries: 'keeper', or 'keeper in Discord'. */
 export const deciderName = (decider: Decider) => (decider.via === "discord" ? `${decider.username} in Discord` : decider.username);
@@ -206,9 +214,9 @@ export async function findLinks(
  * The links a decision to `status` makes, read only when it can make one (decisions acting in
  * VRChat, or an approval with the Discord bot): otherwise a decision asks nothing more.
  */
-export async function linksFor(services: DecideServices, scope: ReviewScope, ids: string[], status: ApplicationStatus | undefined): Promise<FoundLinks> {
+export async function linksFor(services: DecideServices, scope: ReviewScope, ids: string[], status: ApplicationStatus | undefined, decider: Decider): Promise<FoundLinks> {
   const vrchat = actsInReview(services, scope);
-  if (!status || !isDecided(status) || (!vrchat && !(services.discord && status === "approved"))) return NO_LINKS;
+  if (!status || !isDecided(status) || isAutomatic(decider) || (!vrchat && !(services.discord && status === "approved"))) return NO_LINKS;
   return findLinks(services, scope, await listLinkTargets(services.db, scope.kind, ids), status);
 }
 
@@ -224,12 +232,23 @@ export function effectsOf(
   links: FoundLinks,
   texts: DecisionTexts,
   decider: Decider,
-  { block = false, reason = null }: { block?: boolean; reason?: string | null } = {},
+  {
+    block = false,
+    reason = null,
+    confirmNamed = false,
+  }: {
+    block?: boolean;
+    reason?: string | null;
+    /** The decider confirmed that the accounts matched by name are the applicants' (the bulk bar's box). */
+    confirmNamed?: boolean;
+  } = {},
 ) {
   const { scope } = review;
   const actor = { id: decider.id, name: deciderName(decider) };
   let invites: Promise<boolean> | undefined;
-  const tally = { notLinked: 0 };
+  const tally = { notLinked: 0, unconfirmed: 0 };
+  // A rule acts only on who is proven (or confirmed by staff); a person's decision is their own confirmation.
+  const mayActOn = (how: VRChatLinkWay | null) => !isAutomatic(decider) || isConfirmedLink(how);
   const onDecided: OnDecided = async (tx, decided) => {
     const vrchat = links.vrchat.get(decided.id);
     if (vrchat) {
@@ -237,14 +256,16 @@ export function effectsOf(
     }
     const discord = links.discord.get(decided.id);
     if (discord) {
-      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id || null, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true });
+      await linkAccountIn(tx, decided.kind, decided.id, "discord", discord, { id: decider.id || null, name: `${actor.name} (at the decision: the one member with this handle and name)` }, { onlyIfUnlinked: true, how: "name" });
     }
+    if (confirmNamed && !isAutomatic(decider) && decided.kind === "group" && isDecided(decided.status)) await confirmNamedLink(tx, decided.id, actor);
+    if (decided.kind === "group") await tx.update(applications).set({ rejectedWithBlock: decided.status === "rejected" && block }).where(eq(applications.id, decided.id));
     const linked = await applyDecision(tx, decided, texts.context(tx, reason));
     const now = new Date();
     // An attendee's own role in VRChat: given on approval, taken when no longer approved.
     if (decided.kind === "event" && scope.kind === "event" && services.vrchat.roles) {
       invites ??= mayInviteToGroup(tx, services.vrchat.membershipActions, decider);
-      const queued = await queueRoleChange(tx, decided.id, scope.eventId, actor, now, { mayInvite: await invites });
+      const queued = await queueRoleChange(tx, decided.id, scope.eventId, actor, now, { mayInvite: await invites, confirmedOnly: isAutomatic(decider) });
       if (!queued && decided.status === "approved") tally.notLinked += 1;
     }
     // The review message in Discord shows the outcome (or, back to pending, its buttons again).
@@ -253,7 +274,11 @@ export function effectsOf(
     }
     if (!isDecided(decided.status)) return;
     if (services.vrchat.membershipActions && decided.kind === "group") {
-      if (linked.vrchatUserId) {
+      // An application and a join request (or an invite) are one person only when the account is
+      // proven or confirmed by staff: one matched by name waits for that confirmation on the card.
+      if (linked.vrchatUserId && !isConfirmedLink(linked.vrchatLinkedHow)) {
+        tally.unconfirmed += 1;
+      } else if (linked.vrchatUserId) {
         await queueMembershipAction(
           tx,
           {
@@ -270,11 +295,19 @@ export function effectsOf(
         tally.notLinked += 1;
       }
     }
-    if (services.discord && linked.discordUserId && decided.status === "approved") {
+    if (services.discord && linked.discordUserId && mayActOn(linked.discordLinkedHow) && decided.status === "approved") {
       await queueApprovalMessage(tx, services, scope, texts, { kind: decided.kind, id: decided.id, discordUserId: linked.discordUserId, language: linked.language, directMessage: linked.directMessage }, actor, now);
     }
   };
   return { onDecided, tally };
+}
+
+/** A staff member's confirmation, at their decision, that the account matched by name is the applicant's. */
+async function confirmNamedLink(tx: Parameters<OnDecided>[0], applicationId: string, actor: { id: string; name: string }) {
+  const [target] = await listLinkTargets(tx, "group", [applicationId]);
+  if (!target?.vrchatUserId || isConfirmedLink(target.vrchatLinkedHow)) return;
+  const account = { userId: target.vrchatUserId, displayName: target.vrchatDisplayName ?? target.vrchatUsername };
+  await linkAccountIn(tx, "group", applicationId, "vrchat", account, { id: actor.id || null, name: `${actor.name} (confirmed at the decision)` }, { how: "staff" });
 }
 
 /**

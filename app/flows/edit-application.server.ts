@@ -11,7 +11,7 @@ import { m } from "~/paraglide/messages";
 import { href } from "react-router";
 import type { AppContext } from "~/context";
 import { getSiteSettings } from "~/features/accounts/team.server";
-import { readEditable, saveAnswerEdit, EDITABLE_STATUSES, type EditableApplication, type LinkChange } from "~/features/applications/answer-edits.server";
+import { EDITS_PER_HOUR, nextEditAllowedAt, readEditable, saveAnswerEdit, EDITABLE_STATUSES, type EditableApplication, type LinkChange } from "~/features/applications/answer-edits.server";
 import { applicantIdentity, checkAnswers, profileLinkAnswer, storedAnswers, type Answers, type AnswerValue, type FormQuestion } from "~/features/applications/answers";
 import { DUPLICATE_MESSAGE, listFormQuestions } from "~/features/applications/applications.server";
 import { getApplicationStatus } from "~/features/decisions/decisions.server";
@@ -20,7 +20,7 @@ import { hasEventStarted, type EventSchedule } from "~/features/events/event-tim
 import { getEvent } from "~/features/events/events.server";
 import { toApplicationNotification } from "~/features/notifications/application-notification";
 import { buildDiscordEmbed } from "~/features/notifications/discord.server";
-import { enqueueNotification } from "~/features/notifications/outbox.server";
+import { enqueueEditNotice } from "~/features/notifications/edit-notices.server";
 import { queueScreening } from "~/features/screening/screenings.server";
 import { answerText, valuesByText } from "~/utils/form-questions";
 import { log } from "~/utils/log.server";
@@ -89,7 +89,10 @@ export async function openEdit({ db }: Pick<Services, "db">, token: string, now:
 
 export type EditOutcome =
   | { ok: true; changed: boolean; message: string }
-  | { ok: false; status: 400 | 404 | 409; error: string; questionId?: string };
+  | { ok: false; status: 400 | 404 | 409 | 429; error: string; questionId?: string };
+
+/** EDITS_PER_HOUR reached: when the applicant may edit again (a time of day, in UTC). */
+const tooMany = (allowedAt: Date): EditOutcome => ({ ok: false, status: 429, error: m.edit_too_many({ count: EDITS_PER_HOUR, time: allowedAt.toISOString().slice(11, 16) }) });
 
 /**
  * What the new answers make of the VRChat link: a proven account, or one a staff member chose,
@@ -118,6 +121,9 @@ export async function editApplication(services: Services, { token, fields, clien
   const checked = checkAnswers(questions, fields);
   if (!checked.ok) return { ok: false, status: 400, error: checked.message, questionId: checked.questionId };
   const identity = applicantIdentity(questions, checked.answers);
+  // Past the hour's edits, refused before the profile link's lookup spends a call.
+  const allowedAt = await nextEditAllowedAt(services.db, application, now);
+  if (allowedAt) return tooMany(allowedAt);
   const link = await linkAfterEdit(services, client, application, questions, checked.answers, now);
   if ("refused" in link) return { ok: false, status: 400, error: link.refused.message, questionId: link.refused.questionId };
   const answers = storedAnswers(questions, checked.answers);
@@ -133,13 +139,16 @@ export async function editApplication(services: Services, { token, fields, clien
       ),
       edited: true,
     };
-    await enqueueNotification(tx, notification, notifications.targets, application.id);
+    // At most one notice per application per ten minutes: later edits join the one that waits.
+    await enqueueEditNotice(tx, notification, notifications.targets, application.id, now);
     if (services.discord && config.DISCORD_REVIEW_CHANNEL_ID) {
       await replaceReviewEmbed(tx, scope, application.id, { ...buildDiscordEmbed(notification) }, application.status as "pending" | "waitlist", now);
     }
-    // New answers may meet the screening rules otherwise.
-    await queueScreening(tx, { kind: scope, id: application.id }, now);
+    // New answers may meet the screening rules otherwise (and an account newly linked is read once).
+    const linked = link.kind === "keep" ? application.vrchatUserId : link.kind === "finding" && link.finding.check === "confirmed" ? link.finding.account.userId : null;
+    await queueScreening(tx, { kind: scope, id: application.id, vrchatUserId: linked }, now);
   });
+  if (outcome.kind === "too-many") return tooMany(outcome.allowedAt);
   if (outcome.kind === "decided") return { ok: false, status: 409, error: EDIT_TEXTS.raced() };
   if (outcome.kind === "duplicate") return { ok: false, status: 409, error: DUPLICATE_MESSAGE[scope]() };
   if (outcome.kind === "unchanged") return { ok: true, changed: false, message: EDIT_TEXTS.unchanged() };

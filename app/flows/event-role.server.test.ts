@@ -332,6 +332,26 @@ describeEachDatabase("who gets into an event with applications", (kind) => {
     expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
   });
 
+  it("takes a role id with a space or a slash as VRChat gives it: given and taken in paths that encode it, and made once", async () => {
+    fake.group.bareRoleIds = "odd";
+    const event = await makeEvent(5);
+    const ash = await apply(event.id, "Ash", fakeUserId(1));
+    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "approved" }, keeper);
+    await deliver();
+    const role = (await eventRole(event.id))!;
+    expect(role).toMatchObject({ state: "ready", roleId: expect.stringMatching(/^role [0-9a-f-]{36}\/x$/) });
+    expect(holders(role.roleId!)).toEqual([fakeUserId(1)]);
+    // Taken back, and the role kept, not looked for (or made) again.
+    await decideApplication(decide, (await findReview(database.db, event.id))!, { id: ash.id, status: "rejected" }, keeper);
+    await deliver();
+    expect(holders(role.roleId!)).toEqual([]);
+    expect(fake.calls.createRole).toBe(1);
+    const rolePaths = fake.requests.filter((request) => request.path.includes("/roles/role ")).map((request) => request.rawPath ?? "");
+    expect(rolePaths.length).toBeGreaterThanOrEqual(2);
+    expect(rolePaths.every((raw) => raw.includes("%20") && raw.includes("%2F"))).toBe(true);
+    expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
+  });
+
   it("deletes the role in VRChat with an event deleted from the Sanctum", async () => {
     const event = await makeEvent(5);
     const ash = await apply(event.id, "Ash", fakeUserId(1));

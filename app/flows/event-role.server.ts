@@ -41,7 +41,7 @@ import { actionOutcomeOf, type ActionOutcome } from "~/features/vrchat/vrchat-ac
 import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { queueRoleAction, queueRoleRemoval, RoleActionSchema, RoleRemovalSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
-import type { StaffRole } from "~/db/enums";
+import { isConfirmedLink, type StaffRole } from "~/db/enums";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { allows } from "~/utils/roles";
 import { failureText } from "~/utils/failure-text.server";
@@ -146,10 +146,20 @@ export async function queueRoleChange(
   eventId: string,
   actor: { id: string; name: string },
   now: Date,
-  { previousUserId = null, mayInvite = false }: { previousUserId?: string | null; /** See mayInviteToGroup. */ mayInvite?: boolean } = {},
+  {
+    previousUserId = null,
+    mayInvite = false,
+    confirmedOnly = false,
+  }: {
+    previousUserId?: string | null;
+    /** See mayInviteToGroup. */
+    mayInvite?: boolean;
+    /** A rule's approval: the role is given only to an account proven or confirmed by staff (taking it back needs no proof). */
+    confirmedOnly?: boolean;
+  } = {},
 ): Promise<boolean> {
   const [row] = await tx
-    .select({ status: eventApplications.status, vrchatUserId: eventApplications.vrchatUserId, eventRole: eventApplications.eventRole, spamAt: eventApplications.spamAt })
+    .select({ status: eventApplications.status, vrchatUserId: eventApplications.vrchatUserId, linkedHow: eventApplications.vrchatLinkedHow, eventRole: eventApplications.eventRole, spamAt: eventApplications.spamAt })
     .from(eventApplications)
     .where(eq(eventApplications.id, applicationId));
   if (!row) return false;
@@ -162,6 +172,7 @@ export async function queueRoleChange(
   }
   if (!row.vrchatUserId) return queued;
   if (row.status === "approved" && row.spamAt === null) {
+    if (confirmedOnly && !isConfirmedLink(row.linkedHow)) return queued;
     await queueRoleAction(tx, { ...base, userId: row.vrchatUserId, action: "give", ...(mayInvite ? { mayInvite: true } : {}) }, now);
     return true;
   }

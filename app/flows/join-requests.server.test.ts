@@ -4,12 +4,13 @@
  * them), decided by staff, and one person when they also applied on the site.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { applicationQuestions, applications, joinRequests, outbox, profiles, rateLimits, screeningRules, screenings, siteSettings, vrchatSessions, applicationAuditLog } from "~/db/schema";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { applicationQuestions, applications, joinRequests, outbox, profiles, rateLimits, screeningRules, screenings, siteSettings, vrchatAccountFacts, vrchatListReads, vrchatSessions, applicationAuditLog } from "~/db/schema";
 import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { listJoinRequests } from "~/features/screening/join-requests.server";
+import { lastListRead } from "~/features/vrchat/vrchat-list-reads.server";
 import { addRule } from "~/features/screening/screening-rules.server";
 import type { RuleInput } from "~/features/screening/screening-rules";
 import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
@@ -18,6 +19,7 @@ import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
 import { chooseJoinRequestHandling, decideJoinRequests, readJoinRequests } from "./join-requests.server";
+import { decideApplication, findReview, linkProvenAccount } from "./decide.server";
 import { runScreenings, type ScreeningServices } from "./screen-applications.server";
 
 const KNOWN_OVER_30: RuleInput = {
@@ -45,7 +47,7 @@ describeEachDatabase("join requests made in VRChat", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
-    for (const table of [applications, applicationAuditLog, joinRequests, outbox, vrchatSessions, rateLimits, screeningRules, screenings, siteSettings]) await database.db.delete(table);
+    for (const table of [applications, applicationAuditLog, joinRequests, outbox, vrchatSessions, rateLimits, screeningRules, screenings, siteSettings, vrchatAccountFacts, vrchatListReads]) await database.db.delete(table);
     fake = await startFakeVRChat();
     fake.group.people.push(
       { id: fakeUserId(1), displayName: "Moth Light", status: "requested", tags: KNOWN_TAGS, dateJoined: "2023-04-01", ageVerificationStatus: "18+", requestedAt: "2026-11-20T10:00:00.000Z" },
@@ -112,20 +114,27 @@ describeEachDatabase("join requests made in VRChat", (kind) => {
     expect(await jobs()).toHaveLength(3);
   });
 
-  it("staff accept, reject, or reject and block, once each; a person who also applied is decided as one", async () => {
-    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
-    // Heron also applied on the site, with their own account linked.
-    const values: Record<string, string> = { [answerFieldName(questions[0]!.id)]: "Quiet Heron" };
+  /** Applies on the site as `name`, with that account's profile link under the same name (a name match). */
+  async function applyAs(name: string, userId: string) {
+    const values: Record<string, string> = { [answerFieldName(questions[0]!.id)]: name };
     const applied = await submitApplication(database.db, {
       scope: { kind: "group" },
       questions,
-      fields: (name) => values[name],
+      fields: (field) => values[field],
       now: new Date(),
       statusTokenHash: newStatusToken().hash,
-      vet: async () => ({ found: { check: "confirmed", account: { userId: fakeUserId(3), displayName: "Quiet Heron" } } }),
+      vet: async () => ({ found: { check: "confirmed", account: { userId, displayName: name } } }),
     });
     if (!applied.ok) throw new Error(applied.message);
-    expect(await of(fakeUserId(3))).toMatchObject({ application: { id: applied.application.id, status: "pending" } });
+    return applied.application.id;
+  }
+
+  it("staff accept, reject, or reject and block, once each; a person who also applied (their account proven) is decided as one", async () => {
+    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
+    // Heron also applied on the site, and proved the account is theirs (the bio code).
+    const applied = { application: { id: await applyAs("Quiet Heron", fakeUserId(3)) } };
+    await linkProvenAccount(services, { kind: "group", id: applied.application.id, eventId: null }, { userId: fakeUserId(3), displayName: "Quiet Heron" }, { name: "the applicant (a code in their VRChat bio)" });
+    expect(await of(fakeUserId(3))).toMatchObject({ application: { id: applied.application.id, status: "pending", linkedHow: "proven" } });
 
     const [moth, fern, heron] = [await of(fakeUserId(1)), await of(fakeUserId(2)), await of(fakeUserId(3))];
     expect(await decideJoinRequests(services, [fern.id], { decision: "reject", block: true }, staff())).toMatchObject({ decided: 1 });
@@ -143,6 +152,55 @@ describeEachDatabase("join requests made in VRChat", (kind) => {
     expect(await of(fakeUserId(2))).toMatchObject({ decision: "reject", block: true, decidedBy: "keeper" });
     const history = await database.db.select({ to: applicationAuditLog.toValue }).from(applicationAuditLog).where(eq(applicationAuditLog.applicationId, fern.id));
     expect(history).toEqual([{ to: "rejected and blocked" }]);
+  });
+
+  it("an application matched by name only is not the requester: neither decides the other", async () => {
+    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
+    // Someone applies on the site as Moth, with Moth's public profile link: a claim.
+    const impostor = await applyAs("Moth Light", fakeUserId(1));
+    expect(await of(fakeUserId(1))).toMatchObject({ application: { id: impostor, linkedHow: "name" } });
+    const status = async () => (await database.db.select({ status: applications.status }).from(applications).where(eq(applications.id, impostor)))[0]!.status;
+    // Staff reject the impostor's application: Moth's own request in VRChat is untouched.
+    const review = (await findReview(database.db, undefined))!;
+    expect(await decideApplication(services, review, { id: impostor, status: "rejected" }, staff())).toMatchObject({ kind: "decided", unconfirmed: true });
+    expect(await jobs()).toEqual([]);
+    expect(await of(fakeUserId(1))).toMatchObject({ decision: null });
+    // And the reverse: accepting Moth's request decides the request alone.
+    const other = await applyAs("Fresh Fern", fakeUserId(2));
+    expect(await decideJoinRequests(services, [(await of(fakeUserId(2))).id], { decision: "accept", block: false }, staff())).toEqual({ decided: 1, throughApplication: 0, unchanged: 0, needsProof: 0 });
+    expect((await database.db.select({ status: applications.status }).from(applications).where(eq(applications.id, other)))[0]!.status).toBe("pending");
+    expect((await jobs()).map((job) => [job.applicationKind, job.userId, job.action])).toEqual([["join_request", fakeUserId(2), "accept"]]);
+    expect(await status()).toBe("rejected");
+  });
+
+  it("reads each new request's account once as it arrives, with no rule, so the list shows its facts", async () => {
+    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
+    expect((await of(fakeUserId(1))).facts).toBeNull();
+    expect(await runScreenings(services, new Date())).toMatchObject({ none: 3 });
+    expect(fake.calls.user).toBe(3);
+    expect(await of(fakeUserId(1))).toMatchObject({ facts: { trustRank: "known_user", shows18: true }, accountAgeDays: expect.any(Number), screening: { ruleName: null } });
+    expect(await of(fakeUserId(2))).toMatchObject({ facts: { trustRank: "visitor", shows18: false } });
+    // Read again next minute: nothing more is asked of VRChat.
+    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
+    expect(await runScreenings(services, new Date(Date.now() + 60_000))).toMatchObject({ none: 0 });
+    expect(fake.calls.user).toBe(3);
+  });
+
+  it("says how many entries VRChat sent that it could not read, and logs them, rather than dropping them without a word", async () => {
+    fake.group.people.push({ id: "usr_not-a-user-id", displayName: "Odd One", status: "requested" }, { id: "", displayName: "Blank", status: "requested" });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    try {
+      expect(await readJoinRequests(database.db, services.vrchat.membership!, new Date())).toEqual({ added: 3, gone: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await lastListRead(database.db, "join_requests")).toMatchObject({ entries: 5, unreadable: 2 });
+    expect(lines.some((line) => line.includes("could not be read") && line.includes("usr_not-a-user-id") && line.includes('"count":2'))).toBe(true);
+    // The next read, all readable: the count says so.
+    fake.group.people = fake.group.people.filter((person) => person.displayName !== "Odd One" && person.displayName !== "Blank");
+    await readJoinRequests(database.db, services.vrchat.membership!, new Date());
+    expect(await lastListRead(database.db, "join_requests")).toMatchObject({ entries: 3, unreadable: 0 });
   });
 
   it("does not act in VRChat where Dwell's actions there are off", async () => {

@@ -11,6 +11,7 @@ import type { JoinRequestOutcome } from "~/features/screening/join-requests";
 import { setJoinRequestsByRules, type Actor } from "~/features/accounts/team.server";
 import { joinRequestSubject, openApplicationOf, recordJoinRequestDecision, requeueWaiting, syncJoinRequests } from "~/features/screening/join-requests.server";
 import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
+import { recordListRead } from "~/features/vrchat/vrchat-list-reads.server";
 import { decideApplication, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
 
 /** How often the list is read: about once a minute. */
@@ -24,8 +25,9 @@ export const JOIN_REQUEST_PAGES = 10;
 
 /** The scheduled read: VRChat's list, kept in step (new requests queued for screening). */
 export async function readJoinRequests(db: Database, membership: VRChatMembership, now: Date) {
-  const listed = await membership.listJoinRequests(JOIN_REQUEST_PAGES);
-  return syncJoinRequests(db, listed, listed.length < JOIN_REQUEST_PAGES * 100, now);
+  const read = await membership.listJoinRequests(JOIN_REQUEST_PAGES);
+  await recordListRead(db, "join_requests", read, now);
+  return syncJoinRequests(db, read.entries, read.entries.length + read.unreadable.length < JOIN_REQUEST_PAGES * 100, now);
 }
 
 /**

@@ -203,6 +203,21 @@ describeEachDatabase("an applicant proves their VRChat account", (kind) => {
     expect(await startProof(database.db, "x".repeat(43), now)).toMatchObject({ kind: "refused", status: 404 });
   });
 
+  it("a check that did not reach VRChat (the visitors' allowance busy, VRChat refusing connections) costs none of the five", async () => {
+    const { token } = await apply("Heron", `https://vrchat.com/home/user/${fakeUserId(2)}`);
+    await startProof(database.db, token, new Date());
+    const busy = createVRChatMembership({ client: createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 }), groupId: FAKE_GROUP_ID, timeoutMs: 2_000, actionSpacingMs: 0, visitorCallsPerMinute: 0 });
+    const busyServices = { ...services, vrchat: { ...services.vrchat, membership: busy } };
+    for (let i = 0; i < 7; i++) expect(await checkProof(busyServices, token, new Date())).toEqual({ kind: "refused", status: 429, message: PROOF_TEXTS.busy() });
+    const unreachable = createVRChatMembership({ client: createVRChatClient({ ...fakeVRChatAccount({ url: "http://127.0.0.1:9" }), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5, maxAttempts: 1 }), groupId: FAKE_GROUP_ID, timeoutMs: 2_000, actionSpacingMs: 0 });
+    for (let i = 0; i < 3; i++) expect(await checkProof({ ...services, vrchat: { ...services.vrchat, membership: unreachable } }, token, new Date())).toMatchObject({ kind: "refused", status: 503 });
+    // None of them counted: five real checks are still the applicant's.
+    const before = fake.calls.user ?? 0;
+    for (let i = 0; i < 5; i++) expect(await checkProof(services, token, new Date())).toMatchObject({ message: PROOF_TEXTS.notFound() });
+    expect((fake.calls.user ?? 0) - before).toBe(5);
+    expect(await checkProof(services, token, new Date())).toEqual({ kind: "refused", status: 429, message: PROOF_TEXTS.checksSpent() });
+  });
+
   it("VRChat unreachable, an account VRChat does not know, and a rejected application", async () => {
     const { token, id } = await apply("Heron", `https://vrchat.com/home/user/${fakeUserId(2)}`);
     await startProof(database.db, token, new Date());

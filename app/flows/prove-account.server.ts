@@ -18,7 +18,8 @@ import { getApplicationStatus } from "~/features/decisions/decisions.server";
 import { profileUrl } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { log } from "~/utils/log.server";
-import { hitRateLimit } from "~/utils/rate-limit.server";
+import { giveBackHit, hitRateLimit } from "~/utils/rate-limit.server";
+import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import { PROOF_CHECKS_PER_HOUR, PROOF_HOURS, PROOF_TEXTS, type ProofAccount, type ProofView } from "~/features/applications/proof";
 import { linkProvenAccount, type DecideServices } from "./decide.server";
 
@@ -135,12 +136,19 @@ export async function checkProof(services: DecideServices, token: string, now: D
   if (proof.expiresAt <= now) return refused(409, PROOF_TEXTS.expired());
   const membership = services.vrchat.membership;
   if (!membership) return refused(503, PROOF_TEXTS.unreachable());
-  const allowed = await hitRateLimit(db, { key: `proof-checks:${opened.kind}:${opened.id}`, limit: PROOF_CHECKS_PER_HOUR, windowMs: 60 * 60_000, now });
-  if (!allowed.allowed) return refused(429, PROOF_TEXTS.checksSpent());
+  // Counted as it is made (so that presses at once cannot pass the limit together), and given back
+  // when it never reached VRChat: a busy allowance or an unreachable VRChat costs the applicant nothing.
+  const counted = { key: `proof-checks:${opened.kind}:${opened.id}`, windowMs: 60 * 60_000, now };
+  const allowed = await hitRateLimit(db, { ...counted, limit: PROOF_CHECKS_PER_HOUR });
+  if (!allowed.allowed) {
+    await giveBackHit(db, counted);
+    return refused(429, PROOF_TEXTS.checksSpent());
+  }
   let profile;
   try {
     profile = await membership.readProfileText(userId);
   } catch (error) {
+    if (error instanceof LookupBudgetError || (error instanceof VRChatError && error.notSent)) await giveBackHit(db, counted);
     if (error instanceof LookupBudgetError) return refused(429, PROOF_TEXTS.busy());
     log.warn("VRChat could not be asked for an applicant's proof", { error: error instanceof Error ? error.message : String(error) });
     return refused(503, PROOF_TEXTS.unreachable());

@@ -87,7 +87,7 @@ export async function linkMovedUp(services: DecideServices, review: Review, refi
         if (services.vrchat.roles) await queueRoleChange(tx, target.id, scope.eventId, actor, now);
       }
       const discord = links.discord.get(target.id);
-      if (discord && (await linkAccountIn(tx, "event", target.id, "discord", discord, { id: null, name: `${actor.name} (moved up: the one member with this handle and name)` }, { onlyIfUnlinked: true }))) {
+      if (discord && (await linkAccountIn(tx, "event", target.id, "discord", discord, { id: null, name: `${actor.name} (moved up: the one member with this handle and name)` }, { onlyIfUnlinked: true, how: "name" }))) {
         const [row] = await tx.select({ status: eventApplications.status }).from(eventApplications).where(eq(eventApplications.id, target.id));
         if (row?.status !== "approved") continue;
         // The approval's own message again, built as every approval's DM is.

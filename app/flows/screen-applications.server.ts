@@ -11,13 +11,15 @@
  * name-matched account, and at most SCREENING_AUTO_APPROVALS_PER_HOUR approvals an hour.
  */
 import type { Database } from "~/db/db.server";
-import { attendanceRecords } from "~/features/applications/attendance.server";
+import { attendanceRecords, type PersonKeys } from "~/features/applications/attendance.server";
 import { asksVRChat, inScope, needsGroups, ruleActorName, screen, type Facts, type Rule, type RuleInput } from "~/features/screening/screening-rules";
 import { DRAFT_RULE_ID, tryRules, type TrialResult } from "~/features/screening/screening-trial";
 import { addRule, listRules, type RuleChange } from "~/features/screening/screening-rules.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { claimDueScreenings, recordScreening, releaseScreenings, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { claimDueScreenings, queueScreening, recordScreening, releaseScreenings, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
+import { keepAccount, keptAccounts } from "~/features/screening/account-facts.server";
+import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
 import { getSiteSettings } from "~/features/accounts/team.server";
 import { banInForce } from "~/features/bans/bans.server";
@@ -26,12 +28,10 @@ import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
 import { decideApplication, findReview, type DecideServices, type Decider } from "./decide.server";
 import { m } from "~/paraglide/messages";
+import { SYSTEM_FLAGS } from "~/utils/screening-flags";
 
-export const SCREENING_TEXTS = {
-  paused: "Automatic approvals paused: hourly limit",
-  full: "Every place is taken: the rule's approval is left to staff",
-  needsProof: "The rule would approve, but this form approves only proven accounts",
-} as const;
+/** The flags a screening sets when a rule's approval cannot be carried out (see SYSTEM_FLAGS). */
+export const SCREENING_TEXTS = { paused: SYSTEM_FLAGS.paused, full: SYSTEM_FLAGS.full, needsProof: SYSTEM_FLAGS.needsProof } as const;
 
 /** How often the queue is looked at: an application is screened within about this long of arriving. */
 export const SCREENING_LOOK_MS = 15_000;
@@ -51,7 +51,7 @@ export const ruleDecider = (rule: Pick<Rule, "name">): Decider => ({ id: "", use
 const NO_EVENT = "00000000-0000-0000-0000-000000000000";
 
 /** The no-shows of these people at the group's events, their own event left out. */
-async function noShowsOf(db: Database, people: { id: string; eventId: string | null; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[]) {
+async function noShowsOf(db: Database, people: (PersonKeys & { eventId: string | null })[]) {
   const byEvent = Map.groupBy(people, (person) => person.eventId ?? NO_EVENT);
   const counts: Record<string, number> = {};
   for (const [eventId, group] of byEvent) {
@@ -60,30 +60,71 @@ async function noShowsOf(db: Database, people: { id: string; eventId: string | n
   return counts;
 }
 
-/** The facts the rules in scope need, each read once; what could not be read stays null. */
-type FactsSubject = Pick<ScreeningSubject, "id" | "eventId" | "vrchatUserId" | "vrchatLinkedHow" | "discordUserId" | "vrchatUsername" | "answers">;
-async function factsOf(services: ScreeningServices, subject: FactsSubject, rules: readonly Rule[], where: Facts["where"]): Promise<Facts> {
+/** A rule acts on facts read at most this long ago: older ones are read again before it decides. */
+export const FACTS_FRESH_MS = 60 * 60_000;
+
+/** VRChat asked Dwell to slow down: the run stops, and what it claimed waits for the next (see runScreenings). */
+const isSlowDown = (error: unknown) => error instanceof VRChatError && error.kind === "rate-limited";
+
+/** What a verdict was reached on, and when its VRChat facts were read (null: none were used). */
+interface Read {
+  facts: Facts;
+  readAt: Date | null;
+}
+
+/**
+ * The facts the rules in scope need. The account's are taken from what was kept of it (read when it
+ * arrived), unless `fresh` asks for them again; an account never read is read now, even with no rule
+ * (the Join Requests list and 'Try these rules' show them). What could not be read stays null.
+ */
+type FactsSubject = Pick<ScreeningSubject, "id" | "eventId" | "vrchatUserId" | "vrchatLinkedHow" | "discordUserId" | "discordLinkedHow" | "vrchatUsername" | "answers">;
+async function factsOf(services: ScreeningServices, subject: FactsSubject, rules: readonly Rule[], where: Facts["where"], now: Date, fresh = false): Promise<Read> {
   const noShows = (await noShowsOf(services.db as Database, [subject]))[subject.id] ?? 0;
   const standing = rules.some((rule) => rule.conditions.some((condition) => condition.kind === "banned"));
   // On the group's ban list (by VRChat account, else Discord account): banned, whatever VRChat says.
-  const listed = standing && (await banInForce(services.db, { vrchatUserId: subject.vrchatUserId, discordUserId: subject.discordUserId })) !== null;
+  const who = { vrchatUserId: subject.vrchatUserId, discordUserId: subject.discordUserId, vrchatLinkedHow: subject.vrchatLinkedHow, discordLinkedHow: subject.discordLinkedHow };
+  const listed = standing && (await banInForce(services.db, who)) !== null;
   const facts: Facts = { where, linkedHow: subject.vrchatLinkedHow, vrchat: null, groups: null, banned: listed ? true : null, noShows, answers: subject.answers };
-  if (!subject.vrchatUserId) return { ...facts, vrchat: "none", banned: listed };
+  const userId = subject.vrchatUserId;
+  if (!userId) return { facts: { ...facts, vrchat: "none", banned: listed }, readAt: null };
   const membership = services.vrchat.membership;
-  if (!membership) return facts;
-  // Their standing in VRChat is read only when a rule asks and the list has not answered.
-  const readStanding = standing && !listed;
-  if (!rules.some(asksVRChat) && !readStanding) return facts;
+  if (!membership) return { facts, readAt: null };
+  const asks = rules.some(asksVRChat);
+  const wantsGroups = needsGroups(rules);
+  let kept = (await keptAccounts(services.db, [userId])).get(userId);
   try {
-    const read = await membership.screeningFacts(subject.vrchatUserId, { groups: needsGroups(rules), standing: readStanding });
-    if (!read) return { ...facts, vrchat: "none", banned: listed };
-    return { ...facts, vrchat: read.account, groups: read.groups, banned: listed || read.banned };
+    if (!kept || (fresh && asks) || (wantsGroups && (!kept.groups || fresh))) {
+      const read = await membership.screeningFacts(userId, { groups: wantsGroups, standing: false, fresh });
+      const account = read?.account ?? null;
+      await keepAccount(services.db, userId, { account, groups: read?.groups ?? null }, now);
+      kept = { account, groups: read?.groups ?? kept?.groups ?? null, readAt: now, groupsReadAt: read?.groups ? now : (kept?.groupsReadAt ?? null) };
+    }
+    // Their standing in VRChat is read only when a rule asks and the list has not answered (never kept).
+    const banned = listed || (standing && kept.account ? await membership.screeningStanding(userId) : null);
+    const readAt = asks ? (wantsGroups && kept.groupsReadAt && kept.groupsReadAt < kept.readAt ? kept.groupsReadAt : kept.readAt) : null;
+    if (!kept.account) return { facts: { ...facts, vrchat: "none", banned: listed }, readAt };
+    return { facts: { ...facts, vrchat: kept.account, groups: kept.groups, banned: banned ?? null }, readAt };
   } catch (error) {
-    // Screening's allowance is spent for this minute: the run stops, and what is left waits its turn.
-    if (error instanceof LookupBudgetError) throw error;
+    // Screening's allowance is spent for this minute, or VRChat asked to slow down: the run stops.
+    if (error instanceof LookupBudgetError || isSlowDown(error)) throw error;
     log.warn("screening could not read VRChat", { error: error instanceof Error ? error.message : String(error) });
   }
-  return facts;
+  return { facts, readAt: null };
+}
+
+/**
+ * The verdict on what was kept; when it would act (approve or reject) on facts older than
+ * FACTS_FRESH_MS, they are read again first and the rules meet those instead.
+ */
+async function verdictOf(services: ScreeningServices, subject: FactsSubject, rules: readonly Rule[], where: Facts["where"], now: Date) {
+  let read = await factsOf(services, subject, rules, where, now);
+  let verdict = screen(rules, read.facts, now);
+  const acts = verdict.kind === "decide" && verdict.outcome.kind !== "flag";
+  if (acts && read.readAt && now.getTime() - read.readAt.getTime() > FACTS_FRESH_MS) {
+    read = await factsOf(services, subject, rules, where, now, true);
+    verdict = screen(rules, read.facts, now);
+  }
+  return { facts: read.facts, verdict };
 }
 
 export type RuleAdded = RuleChange | { ok: false; status: 422 | 503; error: string };
@@ -137,25 +178,25 @@ async function screenJoinRequest(services: ScreeningServices, claimed: Claimed, 
   }
   const where: Facts["where"] = { kind: "join_request" };
   const rules = allRules.filter((rule) => inScope(rule, where));
-  const subject = { id: request.id, eventId: null, vrchatUserId: request.userId, vrchatLinkedHow: null, discordUserId: null, vrchatUsername: request.displayName, answers: {} };
-  const facts = await factsOf(services, subject, rules, where);
-  const verdict = screen(rules, facts, now);
+  const subject = { id: request.id, eventId: null, vrchatUserId: request.userId, vrchatLinkedHow: null, discordUserId: null, discordLinkedHow: null, vrchatUsername: request.displayName, answers: {} };
+  const { facts, verdict } = await verdictOf(services, subject, rules, where, now);
+  const read = { facts: kept(facts), vrchatUserId: request.userId };
   if (verdict.kind === "none") {
-    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, ...read });
     return "none";
   }
   if (verdict.kind === "wait") {
-    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, ...read });
     return "waiting";
   }
   const { rule, outcome } = verdict;
   const flagged = async (flag: string) => {
-    await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, ...read });
     return "flagged" as const;
   };
   if (outcome.kind === "flag") return flagged(outcome.flag);
   // Left for staff: the list says what the rule would do.
-  const said = () => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: outcome.kind, flag: null, facts: kept(facts) });
+  const said = () => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: outcome.kind, flag: null, ...read });
   if (!(await getSiteSettings(services.db)).joinRequestsByRules || !services.vrchat.membershipActions) {
     await said();
     return "none";
@@ -166,7 +207,7 @@ async function screenJoinRequest(services: ScreeningServices, claimed: Claimed, 
   }
   const decided = await decideJoinRequests(services, [request.id], { decision: outcome.kind === "approve" ? "accept" : "reject", block: false }, ruleDecider(rule));
   if ("kind" in decided || decided.decided === 0) {
-    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, ...read });
     return "skipped";
   }
   await said();
@@ -184,18 +225,19 @@ async function screenOne(services: ScreeningServices, claimed: Claimed, allRules
   }
   const where: Facts["where"] = subject.eventId ? { kind: "event", eventId: subject.eventId } : { kind: "group" };
   const rules = allRules.filter((rule) => inScope(rule, where));
-  const facts = await factsOf(services, subject, rules, where);
-  const verdict = screen(rules, facts, now);
+  const { facts, verdict } = await verdictOf(services, subject, rules, where, now);
+  // The account the verdict was read for: the decision acts only while the application still links it.
+  const read = { facts: kept(facts), vrchatUserId: subject.vrchatUserId };
   if (verdict.kind === "none") {
-    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "done", ruleName: null, outcome: null, flag: null, ...read });
     return "none" as const;
   }
   if (verdict.kind === "wait") {
-    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, facts: kept(facts) });
+    await recordScreening(services.db, claimed, { state: "waiting", retryAt: new Date(now.getTime() + retryAfterMs(claimed.attempts)), ruleName: verdict.rule.name, ...read });
     return "waiting" as const;
   }
   const { rule, outcome } = verdict;
-  const flagged = (flag: string) => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, facts: kept(facts) });
+  const flagged = (flag: string) => recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: "flag", flag, ...read });
   if (outcome.kind === "flag") {
     await flagged(outcome.flag);
     return "flagged" as const;
@@ -215,12 +257,17 @@ async function screenOne(services: ScreeningServices, claimed: Claimed, allRules
   const decided = await decideApplication(
     services,
     review,
-    { id: subject.id, status: outcome.kind === "approve" ? "approved" : "rejected", reason: outcome.kind === "reject" ? outcome.message : null },
+    { id: subject.id, status: outcome.kind === "approve" ? "approved" : "rejected", reason: outcome.kind === "reject" ? outcome.message : null, screenedAccount: subject.vrchatUserId },
     ruleDecider(rule),
   );
+  if (decided.kind === "moved") {
+    // An edit linked another account meanwhile: its facts are not these. Screened again, at once.
+    await queueScreening(services.db, { kind: subject.kind, id: subject.id }, now);
+    return "waiting" as const;
+  }
   if (decided.kind === "full") await flagged(SCREENING_TEXTS.full);
   else if (decided.kind === "needs-proof") await flagged(SCREENING_TEXTS.needsProof);
-  else await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: decided.kind === "decided" ? outcome.kind : null, flag: null, facts: kept(facts) });
+  else await recordScreening(services.db, claimed, { state: "done", ruleName: rule.name, outcome: decided.kind === "decided" ? outcome.kind : null, flag: null, ...read });
   return decided.kind === "decided" ? (outcome.kind === "approve" ? ("approved" as const) : ("rejected" as const)) : ("flagged" as const);
 }
 
@@ -237,8 +284,9 @@ export async function runScreenings(services: ScreeningServices, now: Date, limi
     try {
       tally[await screenOne(services, one, rules, now)] += 1;
     } catch (error) {
-      if (error instanceof LookupBudgetError) {
-        // Nothing was read for it, nor for those after it: they go back to the queue as they were.
+      if (error instanceof LookupBudgetError || isSlowDown(error)) {
+        // Nothing was read for it, nor for those after it: they go back to the queue as they were
+        // (after a 429 the client sends nothing until VRChat's Retry-After has passed).
         const left = claimed.slice(index);
         await releaseScreenings(services.db as Database, left);
         tally.deferred += left.length;

@@ -12,6 +12,7 @@
  *   5. a profile link, looked up in VRChat from the visitors' own small allowance;
  *   6. the row, its history and its notifications, in one transaction.
  */
+import { randomBytes } from "node:crypto";
 import { m } from "~/paraglide/messages";
 import { href } from "react-router";
 import type { AppContext } from "~/context";
@@ -79,10 +80,34 @@ export type SubmissionOutcome =
 
 type Services = Pick<AppContext, "db" | "config" | "notifications" | "vrchat" | "discord"> & Partial<Pick<AppContext, "language">> & { secret: string };
 
-/** What a form served now to this client carries against scripts: its fill-time token and a crowd challenge. */
-export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date) {
+/**
+ * What a shared copy of a form carries in place of each visitor's guards (server/page-cache.ts fills
+ * them in): text no page has otherwise, made of characters written as they are everywhere in a page.
+ */
+const FORM_GUARD_MARKS = {
+  formStarted: `dwell-form-started-${randomBytes(12).toString("base64url")}`,
+  crowdChallenge: `dwell-crowd-challenge-${randomBytes(12).toString("base64url")}`,
+};
+
+/**
+ * What a form served now to this client carries against scripts: its fill-time token and a crowd
+ * challenge; for a copy shared by every visitor (`shared`), the marks where each visitor's go.
+ */
+export async function formGuardsFor(secret: string, clientAddress: string, crowdWork: number, now: Date, shared = false) {
+  if (shared) return { formStarted: FORM_GUARD_MARKS.formStarted, crowdChallenge: crowdWork > 0 ? FORM_GUARD_MARKS.crowdChallenge : null };
   const client = clientKey(clientAddress);
   return { formStarted: formStartedToken(secret, now, client), crowdChallenge: await issueCrowdChallenge(secret, client, now, crowdWork) };
+}
+
+/** A shared copy of a form's holes, filled with this client's guards when it is served. */
+export function formGuardHoles(secret: string, clientAddress: string, crowdWork: number) {
+  return {
+    marks: [FORM_GUARD_MARKS.formStarted, FORM_GUARD_MARKS.crowdChallenge],
+    async fill() {
+      const guards = await formGuardsFor(secret, clientAddress, crowdWork, new Date());
+      return [guards.formStarted, guards.crowdChallenge ?? ""];
+    },
+  };
 }
 
 /** The answers as sent, by question id, cut to a sane size: to fill the form again after a refusal. */
@@ -204,7 +229,7 @@ export async function submitPublicApplication(
           : undefined,
       onStored: async (tx, stored) => {
         // The group's screening rules look at it within a few seconds (flows/screen-applications).
-        await queueScreening(tx, { kind: scope.kind, id: stored.id }, now);
+        await queueScreening(tx, { kind: scope.kind, id: stored.id, vrchatUserId: stored.vrchatUserId }, now);
         const notification = toApplicationNotification(stored, eventTitle, eventUrl);
         await enqueueNotification(tx, notification, notifications.targets, stored.id);
         // The staff's review channel in Discord gets it with 'Approve' and 'Reject'.
@@ -222,7 +247,8 @@ export async function submitPublicApplication(
     }
     notifications.wake();
     // A banned person's application: rejected now when the owner chose so (never failing the submission).
-    await rejectIfBanned(decideServices(services), { kind: scope.kind, id: result.application.id, eventId: eventId ?? null }).catch((error: unknown) =>
+    const stored = { vrchatUserId: result.application.vrchatUserId, discordUserId: null };
+    await rejectIfBanned(decideServices(services), { kind: scope.kind, id: result.application.id, eventId: eventId ?? null }, stored).catch((error: unknown) =>
       log.error("could not check a new application against the ban list", { error }),
     );
     return { ok: true, statusToken: status.token, waitlisted: result.application.status === "waitlist", provable };

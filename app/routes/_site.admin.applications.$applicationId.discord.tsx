@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
+import { isConfirmedLink } from "~/db/enums";
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { DiscordLookup } from "~/features/discord/discord-link-panel";
@@ -34,7 +35,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const match = linkedId ? null : await discord.matchApplicant({ handle: target.discordHandle, username: target.vrchatUsername });
     const note = match && "account" in match ? m.lk_discord_at_decision() : match?.unmatched === "claimed" ? m.lk_discord_claimed() : null;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await discord.describeMember(linkedId))) : null;
-    return reply({ linked, candidates, note });
+    // A member matched by handle and name is a claim: a rule acts on it only once staff confirm it (or the applicant signs in).
+    return reply({ linked, candidates, note, confirmable: linked !== null && !isConfirmedLink(target.discordLinkedHow) });
   } catch (error) {
     if (!(error instanceof LookupBudgetError)) log.warn("a Discord lookup failed", { error: error instanceof Error ? error.message : String(error) });
     const message = error instanceof LookupBudgetError ? error.message : m.dl_discord_unreachable();

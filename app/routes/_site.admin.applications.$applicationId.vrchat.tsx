@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "~/context";
+import { isConfirmedLink } from "~/db/enums";
 import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-panel";
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
@@ -35,7 +36,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const linkedId = target.vrchatUserId;
     const linked = linkedId ? (candidates.find((c) => c.id === linkedId) ?? (await vrchat.membership.describeUser(linkedId))) : null;
     const labelled = candidates.map((candidate) => ({ ...candidate, sourceLabel: SOURCE_LABEL[candidate.source]() }));
-    return reply({ linked, candidates: labelled, note: !linkedId && requests.length === 1 ? m.lk_vrchat_at_decision() : null });
+    const confirmable = linked !== null && !isConfirmedLink(target.vrchatLinkedHow);
+    return reply({ linked, candidates: labelled, confirmable, note: !linkedId && requests.length === 1 ? m.lk_vrchat_at_decision() : null });
   } catch (error) {
     logLookupFailure(error);
     const message = error instanceof LookupBudgetError ? error.message : m.people_vrchat_down();

@@ -1,4 +1,6 @@
 import { data } from "react-router";
+import { lastListRead } from "~/features/vrchat/vrchat-list-reads.server";
+import { UnreadableEntries } from "~/features/vrchat/unreadable-entries";
 import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
@@ -19,9 +21,9 @@ import type { Route } from "./+types/_site.admin.bans";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "sanctum");
   const { db } = context.get(appContext);
-  const base = { mayBan: allows(viewer.role, "bans"), files: allows(viewer.role, "people"), mayChoose: allows(viewer.role, "bans.settings"), rejectBanned: false, bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, error: null as string | null };
+  const base = { mayBan: allows(viewer.role, "bans"), files: allows(viewer.role, "people"), mayChoose: allows(viewer.role, "bans.settings"), rejectBanned: false, bans: [] as Ban[], jobs: {} as Record<string, { target: string; status: string; text: string }[]>, unreadable: 0, error: null as string | null };
   try {
-    const [bans, settings] = await Promise.all([listBans(db, new Date()), getSiteSettings(db)]);
+    const [bans, settings, read] = await Promise.all([listBans(db, new Date()), getSiteSettings(db), lastListRead(db, "bans")]);
     const jobs = await listJobsFor(db, bans.map((ban) => ban.id), ["vrchat_ban", "discord_ban"]);
     const byBan: Record<string, { target: string; status: string; text: string }[]> = {};
     // VRChat's first, then Discord's, whatever order they were written in.
@@ -29,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const text = job.status === "delivered" ? (job.result ?? m.bansr_done()) : job.status === "failed" ? m.bansr_failed({ reason: job.lastError ?? m.bansr_unknown() }) : BAN_TEXTS.waiting(job.target);
       (byBan[job.sourceId] ??= []).push({ target: job.target, status: job.status, text });
     }
-    return { ...base, rejectBanned: settings.rejectBanned, bans, jobs: byBan };
+    return { ...base, rejectBanned: settings.rejectBanned, bans, jobs: byBan, unreadable: read?.unreadable ?? 0 };
   } catch (error) {
     log.error("failed to load the bans", { error });
     return data({ ...base, error: m.bansr_load_failed() }, { status: 503 });
@@ -100,7 +102,7 @@ export function meta() {
 }
 
 export default function BansPage({ loaderData }: Route.ComponentProps) {
-  const { mayBan, mayChoose, rejectBanned, bans, jobs, error, files } = loaderData;
+  const { mayBan, mayChoose, rejectBanned, bans, jobs, error, files, unreadable } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -110,6 +112,7 @@ export default function BansPage({ loaderData }: Route.ComponentProps) {
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       <RejectBannedSetting rejectBanned={rejectBanned} mayChoose={mayChoose} />
       {mayBan ? <BanForm /> : <p className="text-sm text-mist-400">{m.bansr_who_bans()}</p>}
+      <UnreadableEntries count={unreadable} />
       <BanList bans={bans} jobs={jobs} mayBan={mayBan} files={files} />
     </div>
   );

@@ -7,23 +7,13 @@ import { setMemberDiscord } from "~/features/accounts/team.server";
 import { DiscordOAuthError, newOAuthState, openPendingLink, sealPendingLink } from "~/features/discord/discord-oauth.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
+import { siteCookie } from "~/utils/site-cookie.server";
 import type { Route } from "./+types/_site.admin.discord-link";
 import { m } from "~/paraglide/messages";
 import { Interpolated } from "~/components/ui/interpolated";
 
-const STATE_COOKIE = "dwell-discord-state";
-const PENDING_COOKIE = "dwell-discord-link";
-
-function cookie(request: Request, name: string): string | undefined {
-  const pair = (request.headers.get("Cookie") ?? "").split(/;\s*/).find((part) => part.startsWith(`${name}=`));
-  return pair ? decodeURIComponent(pair.slice(name.length + 1)) : undefined;
-}
-
-/** A short-lived cookie for this page only (Lax: Discord's redirect back is a top-level GET). */
-function setCookie(request: Request, name: string, value: string, maxAge: number) {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${name}=${encodeURIComponent(value)}; Path=${href("/admin/discord-link")}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-}
+/** Short-lived cookies of the sign-in (Lax: Discord's redirect back is a top-level GET); see siteCookie. */
+const cookiesOf = (publicUrl: string) => ({ state: siteCookie(publicUrl, "dwell-discord-state"), pending: siteCookie(publicUrl, "dwell-discord-link") });
 
 /**
  * Discord's sign-in comes back here with a code: who signed in is asked of Discord (nothing is
@@ -31,23 +21,24 @@ function setCookie(request: Request, name: string, value: string, maxAge: number
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context);
-  const { discordOAuth, auth } = context.get(appContext);
+  const { discordOAuth, auth, config } = context.get(appContext);
+  const cookies = cookiesOf(config.PUBLIC_URL);
   const url = new URL(request.url);
   const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
   if (!discordOAuth) return data({ account: null, error: m.dl_not_set_up() }, { status: 404, headers });
   const code = url.searchParams.get("code");
   const state = url.searchParams.get("state");
-  if (!code || !state || state !== cookie(request, STATE_COOKIE)) {
+  if (!code || !state || state !== cookies.state.read(request)) {
     return data({ account: null, error: url.searchParams.has("error") ? m.dl_cancelled() : m.dl_not_started_here() }, { status: 400, headers });
   }
   try {
     const account = await discordOAuth.whoSignedIn(code);
     const secret = (await auth.$context).secret;
     const sealed = sealPendingLink(secret, viewer.id, account, new Date());
-    const cookies = new Headers(headers);
-    cookies.append("Set-Cookie", setCookie(request, PENDING_COOKIE, sealed, 600));
-    cookies.append("Set-Cookie", setCookie(request, STATE_COOKIE, "", 0));
-    return data({ account, error: null }, { headers: cookies });
+    const answer = new Headers(headers);
+    answer.append("Set-Cookie", cookies.pending.set(sealed, 600));
+    answer.append("Set-Cookie", cookies.state.set("", 0));
+    return data({ account, error: null }, { headers: answer });
   } catch (error) {
     if (!(error instanceof DiscordOAuthError)) log.error("Discord's sign-in failed", { error });
     return data({ account: null, error: error instanceof DiscordOAuthError ? error.message : m.dl_discord_unreachable() }, { status: 502, headers });
@@ -56,20 +47,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context);
-  const { discordOAuth, discord, db, auth } = context.get(appContext);
+  const { discordOAuth, discord, db, auth, config } = context.get(appContext);
+  const cookies = cookiesOf(config.PUBLIC_URL);
   if (!discordOAuth) return data({ error: m.dl_not_set_up() }, { status: 404 });
   const intent = (await request.formData().catch(() => null))?.get("intent");
   const actor = { id: viewer.id, username: viewer.username };
   if (intent === "start") {
     const state = newOAuthState();
-    return redirect(discordOAuth.authorizeUrl(state), { headers: { "Set-Cookie": setCookie(request, STATE_COOKIE, state, 600) } });
+    return redirect(discordOAuth.authorizeUrl(state), { headers: { "Set-Cookie": cookies.state.set(state, 600) } });
   }
   if (intent === "unlink") {
     await setMemberDiscord(db, viewer.id, null, actor);
     return redirect(`${href("/admin/security")}?discord=unlinked`);
   }
   if (intent !== "confirm") return data({ error: m.unknown_action() }, { status: 400 });
-  const account = openPendingLink((await auth.$context).secret, viewer.id, cookie(request, PENDING_COOKIE), new Date());
+  const account = openPendingLink((await auth.$context).secret, viewer.id, cookies.pending.read(request), new Date());
   if (!account) return data({ error: m.dl_expired() }, { status: 400 });
   // With the bot, the account must be in the group's server: it is who presses the review buttons.
   if (discord && !(await discord.describeMember(account.userId))) {
@@ -77,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const linked = await setMemberDiscord(db, viewer.id, account, actor);
   if (!linked.ok) return data({ error: linked.message }, { status: linked.status });
-  return redirect(`${href("/admin/security")}?discord=linked`, { headers: { "Set-Cookie": setCookie(request, PENDING_COOKIE, "", 0) } });
+  return redirect(`${href("/admin/security")}?discord=linked`, { headers: { "Set-Cookie": cookies.pending.set("", 0) } });
 }
 
 export function meta() {

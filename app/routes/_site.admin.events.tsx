@@ -5,86 +5,43 @@ import { ErrorAlert, Notice } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
-import { listPlaces } from "~/features/applications/capacity.server";
-import { placesTakenText } from "~/features/applications/places";
 import { AdminEventCard } from "~/features/events/admin-event-card";
 import { AdminEventForm } from "~/features/events/admin-event-form";
 import { EventInputSchema, firstEventInputError } from "~/features/events/event-input";
 import { eventStart } from "~/features/events/event-timing";
-import { createEvent, getEvent, listEventsForAdmin, type PublicationChange } from "~/features/events/events.server";
-import { parsePublicationInput, type ListedPublication, type PublicationSummary } from "~/features/events/vrchat-publication";
-import { CalendarAllowanceError, listPublications, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
-
-import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
+import { createEvent, getEvent, type PublicationChange } from "~/features/events/events.server";
+import { parsePublicationInput } from "~/features/events/vrchat-publication";
+import { CalendarAllowanceError, publicationProblem, retryPublication } from "~/features/events/vrchat-publication.server";
 import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import { allows } from "~/utils/roles";
-import { listTeam } from "~/features/accounts/team.server";
+import { chosenTeamMember } from "~/features/accounts/team.server";
 import { log } from "~/utils/log.server";
 import { checkEventWorld } from "~/flows/event-world.server";
+import { readEventsPage } from "~/flows/events-page.server";
 import { decideServices } from "~/flows/decide.server";
 import { saveEventRefilling } from "~/flows/refill.server";
 import { closeEventInstance, eventInstanceServices, openEventInstance } from "~/flows/event-instance.server";
-import { listEventInstances } from "~/features/events/event-instances.server";
-import { listEventRoles } from "~/features/events/event-roles.server";
 import { deleteEventWithRole } from "~/flows/event-role.server";
 import { createEventSeries, deleteFollowing, saveFollowing } from "~/flows/event-series.server";
-import { RepeatInputSchema, repeatRuleOf, SERIES_TEXTS, type RepeatInput, type SeriesSummary } from "~/features/events/event-series";
+import { RepeatInputSchema, repeatRuleOf, sameRepeat, SERIES_TEXTS } from "~/features/events/event-series";
 import { listSeriesSummaries } from "~/features/events/event-series.server";
-import type { ListedInstance } from "~/features/events/admin-event-card";
-import { instanceKey } from "~/features/vrchat/vrchat-api.server";
-import type { GroupDataService } from "~/features/vrchat/group-data.server";
-import { joinLinkOf } from "~/features/vrchat/vrchat-location";
 import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.events";
 
-/** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
-function withEntryUrl(publication: PublicationSummary, groupId: string | null): ListedPublication {
-  const live = publication.vrchatEventId && groupId && publication.wanted;
-  return { ...publication, entryUrl: live ? calendarEntryUrl(groupId, publication.vrchatEventId!) : null };
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context);
-  const { db, vrchat } = context.get(appContext);
+  const ctx = context.get(appContext);
   const url = new URL(request.url);
-  const calendarGroupId = vrchat.calendar?.groupId ?? null;
-  // Who may do what here: the page shows only what the server would allow.
-  const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review") };
   // The editor itself is refused to a role that may not use it (the list stays open to all staff).
   if (url.searchParams.has("new")) await requireStaff(request, context, "events.create");
   const editing = url.searchParams.get("edit");
   if (editing) {
-    const event = await getEvent(db, editing);
+    const event = await getEvent(ctx.db, editing);
     if (event) requireOnEvent(viewer, "edit", event);
   }
-  const hosts = can.all ? (await listTeam(db)).map(({ id, username }) => ({ id, username })) : [];
-  try {
-    // A host manages the events they host, and sees only those.
-    const events = await listEventsForAdmin(db, new Date(), viewer.role === "host" ? { hostedBy: viewer.id } : {});
-    const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
-    const publications = await listPublications(db, events.map((event) => event.id));
-    const instances = vrchat.instances ? await listedInstances(db, vrchat.groupData, events.map((event) => event.id)) : {};
-    return {
-      events,
-      places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
-      publications: Object.fromEntries(
-        [...publications].map(([id, publication]) => [id, withEntryUrl(publication, calendarGroupId)]),
-      ) as Record<string, ListedPublication>,
-      calendarGroupId,
-      instances,
-      instancesOn: vrchat.instances !== null,
-      error: null,
-      worldUnchecked: url.searchParams.has(WORLD_UNCHECKED_PARAM),
-      form: url.searchParams.has("new") && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
-      can,
-      viewerId: viewer.id,
-      hosts,
-    };
-  } catch (error) {
-    log.error("failed to list events for the Sanctum", { error });
-    const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { events: [], ...empty, calendarGroupId, instances: {} as Record<string, ListedInstance>, instancesOn: vrchat.instances !== null, error: m.aev_load_failed(), worldUnchecked: false, form: null, can, viewerId: viewer.id, hosts };
-  }
+  const page = await readEventsPage(ctx, viewer, { creating: url.searchParams.has("new"), editing, worldUnchecked: url.searchParams.has(WORLD_UNCHECKED_PARAM) }, new Date());
+  return page;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -104,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     requireOnEvent(viewer, "edit", stored);
   }
   // Only those who manage every event hand one to another host; a host's events stay theirs.
-  const host = allows(viewer.role, "events.all") ? await chosenHost(db, form.get("hostId")) : undefined;
+  const host = allows(viewer.role, "events.all") ? await chosenTeamMember(db, form.get("hostId")) : undefined;
   if (host === null) return data({ field: "hostId", error: m.aev_choose_host() }, { status: 400 });
 
   const repeat = RepeatInputSchema.safeParse(Object.fromEntries(form));
@@ -219,45 +176,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(world.unchecked ? `${href("/admin/events")}?${WORLD_UNCHECKED_PARAM}` : href("/admin/events"));
 }
 
-/** The form's 'Repeats' fields say what the series says (an edit of one occurrence leaves the series alone). */
-function sameRepeat(input: RepeatInput, series: SeriesSummary): boolean {
-  return input.repeats === series.frequency && (input.repeatUntil ?? null) === series.untilDate && (input.repeatCount ?? null) === series.occurrenceCount;
-}
 
 const WORLD_UNCHECKED_PARAM = "world-unchecked";
 
-/**
- * Each event's instance as its card shows it: where it stands, its join link while open, and how many
- * are in it (from the group's live data as last read: no call to VRChat for a page).
- */
-async function listedInstances(db: Parameters<typeof listEventInstances>[0], groupData: GroupDataService, eventIds: string[]) {
-  const [rows, roles] = await Promise.all([listEventInstances(db, eventIds), listEventRoles(db, eventIds)]);
-  const live = await groupData.peek().catch(() => null);
-  const counts = new Map(live?.status === "ready" ? live.data.instances.map((instance) => [instance.id, instance.userCount]) : []);
-  const listed: Record<string, ListedInstance> = {};
-  for (const eventId of eventIds) {
-    const row = rows.get(eventId);
-    const role = roles.get(eventId);
-    if (!row && !role) continue;
-    const open = row?.state === "open" && row.location && row.worldId && row.instanceId;
-    listed[eventId] = {
-      state: row?.state ?? null,
-      lastError: row?.lastError ?? null,
-      nextAttemptAt: row?.nextAttemptAt ?? null,
-      joinUrl: open ? joinLinkOf(row) : null,
-      players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
-      role: role ? { state: role.state, lastError: role.lastError } : null,
-    };
-  }
-  return listed;
-}
 
-/** The host chosen on the form: undefined when none was chosen, null when it is not a staff member. */
-async function chosenHost(db: Parameters<typeof listTeam>[0], value: FormDataEntryValue | null): Promise<string | undefined | null> {
-  if (value === null || value === "") return undefined;
-  const team = await listTeam(db);
-  return team.some((member) => member.id === value) ? String(value) : null;
-}
 
 export function meta() {
   return [{ title: m.aev_title() }];

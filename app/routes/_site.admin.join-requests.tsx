@@ -11,6 +11,8 @@ import { JOIN_REQUEST_TEXTS } from "~/features/screening/join-requests";
 import { chooseJoinRequestHandling, decideJoinRequests } from "~/flows/join-requests.server";
 import { decideServices, type Decider } from "~/flows/decide.server";
 import { requireStaff } from "~/utils/admin-guard.server";
+import { lastListRead } from "~/features/vrchat/vrchat-list-reads.server";
+import { UnreadableEntries } from "~/features/vrchat/unreadable-entries";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";
 import { m } from "~/paraglide/messages";
@@ -30,16 +32,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     requests: [] as JoinRequestView[],
     /** The VRChat action of each request Dwell decided: its state, by request id. */
     actions: {} as Record<string, { status: string; text: string }>,
+    /** Entries of VRChat's list at its last read that could not be read (left out, and logged). */
+    unreadable: 0,
     error: null as string | null,
   };
   try {
-    const [settings, requests] = await Promise.all([getSiteSettings(db), listJoinRequests(db, new Date())]);
+    const [settings, requests, read] = await Promise.all([getSiteSettings(db), listJoinRequests(db, new Date()), lastListRead(db, "join_requests")]);
     const jobs = await listJobsFor(db, requests.filter((request) => request.decision).map((request) => request.id), ["vrchat_membership"]);
     // The latest job of each: sent (with what VRChat said), waiting, or failed.
     const actions = Object.fromEntries(
       jobs.map((job) => [job.sourceId, { status: job.status, text: job.status === "delivered" ? (job.result ?? m.bansr_done()) : job.status === "failed" ? m.bansr_failed({ reason: job.lastError ?? m.bansr_unknown() }) : m.jrr_waiting_vrchat() }]),
     );
-    return { ...base, byRules: settings.joinRequestsByRules, requests, actions };
+    return { ...base, byRules: settings.joinRequestsByRules, requests, actions, unreadable: read?.unreadable ?? 0 };
   } catch (error) {
     log.error("failed to load the join requests", { error });
     return data({ ...base, error: m.jrr_load_failed() }, { status: 503 });
@@ -101,7 +105,7 @@ export function meta() {
 }
 
 export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
-  const { configured, reads, acts, mayChooseRules, mayBan, files, byRules, requests, actions, error } = loaderData;
+  const { configured, reads, acts, mayChooseRules, mayBan, files, byRules, requests, actions, unreadable, error } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -110,12 +114,13 @@ export default function JoinRequestsPage({ loaderData }: Route.ComponentProps) {
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       {!configured ? (
-        <ErrorAlert>VRChat is not configured on this site: there are no join requests to read.</ErrorAlert>
+        <ErrorAlert>{m.jrr_not_configured()}</ErrorAlert>
       ) : (
         <>
           <JoinRequestSettings byRules={byRules} mayChoose={mayChooseRules} />
           {!reads ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.notRead}</p> : null}
           {!acts ? <p className="text-sm text-ember-300">{JOIN_REQUEST_TEXTS.noActions}</p> : null}
+          <UnreadableEntries count={unreadable} />
           <JoinRequestList requests={requests} acts={acts} actions={actions} mayBan={mayBan} files={files} />
         </>
       )}

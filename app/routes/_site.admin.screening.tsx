@@ -81,6 +81,9 @@ export default function ScreeningPage({ loaderData, actionData }: Route.Componen
         <p className="mt-2 max-w-2xl text-mist-300">
           {m.scrr_intro({ count: formatCount(autoApprovalsPerHour) })}
         </p>
+        <p className="mt-2 max-w-2xl text-sm text-ember-200" data-testid="who-rules-approve">
+          {m.scrr_who_approved()}
+        </p>
       </div>
       {error ? <ErrorAlert>{error}</ErrorAlert> : <RuleList rules={rules} events={events} />}
       <AddRuleForm events={events} questions={questions} failure={actionData && "error" in actionData ? actionData.error : null} />

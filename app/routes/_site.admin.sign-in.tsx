@@ -4,13 +4,17 @@ import { eq } from "drizzle-orm";
 import { appContext } from "~/context";
 import { profiles } from "~/db/schema";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
-import { clearSignInFailures, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
+import { clearSignInFailures, isKnownDevice, KNOWN_DEVICE_DAYS, knownDeviceToken, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
 import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
 import { CLIENT_IP_HEADER, INVALID_CREDENTIALS, isEmailAddress, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { clientKey } from "~/utils/client-key.server";
 import { safeAdminPath } from "~/utils/safe-next";
+import { siteCookie } from "~/utils/site-cookie.server";
+
+/** The cookie that marks a browser as one its owner signed in from (see sign-in-guard.server). */
+const KNOWN_DEVICE_COOKIE = "dwell-device";
 import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.sign-in";
 
@@ -37,7 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const now = new Date();
   const attempt = { email, client: clientKey(clientAddress), freeFailuresPerClient: config.RATE_LIMIT_SIGN_IN };
   const [account] = await db.select({ twoFactor: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.email, email));
-  const wait = await signInWait(db, attempt, now, { twoFactor: account?.twoFactor ?? false });
+  const secret = (await auth.$context).secret;
+  const device = siteCookie(config.PUBLIC_URL, KNOWN_DEVICE_COOKIE);
+  const knownDevice = isKnownDevice(secret, email, device.read(request), now);
+  const wait = await signInWait(db, attempt, now, { twoFactor: account?.twoFactor ?? false, knownDevice });
   if (wait > 0) {
     return data({ error: m.signin_too_many() }, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
   }
@@ -59,6 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const needsCode = (answer as { twoFactorRedirect?: boolean }).twoFactorRedirect === true;
     const response = redirect(needsCode ? `${href("/admin/two-factor")}?${new URLSearchParams({ next })}` : next);
     withAuthCookies(headers, response.headers);
+    // This browser is now the owner's own device for this account: a stranger's failures elsewhere never hold it back.
+    response.headers.append("Set-Cookie", device.set(knownDeviceToken(secret, email, now), KNOWN_DEVICE_DAYS * 24 * 60 * 60));
     return response;
   } catch (error) {
     if (error instanceof APIError) {

@@ -42,11 +42,11 @@ const TEXT = {
 const submitted = createContext(false);
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { db, auth, clientAddress, config, language } = context.get(appContext);
+  const { db, auth, clientAddress, config, language, sharedRender } = context.get(appContext);
   const done = context.get(submitted);
   const { formStarted, crowdChallenge } = done
     ? { formStarted: "", crowdChallenge: null }
-    : await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date());
+    : await formGuardsFor((await auth.$context).secret, clientAddress, config.CROWD_CHALLENGE_WORK, new Date(), sharedRender);
   if (!params.id) {
     try {
       return { mode: "group" as const, questions: done ? [] : questionsIn(await listFormQuestionsKept(db, { kind: "group" }), language), formStarted, crowdChallenge, loadError: null };

@@ -37,6 +37,7 @@ export async function linkIntent(
       if (linked.kind === "unknown-account") return data({ error: m.lk_vrchat_no_user() }, { status: 404 });
       if (linked.kind !== "linked") return data({ error: m.apps_update_failed() }, { status: 404 });
       const name = linked.displayName;
+      if (linked.confirmed) return { ok: true as const, message: linked.acting ? m.lk_vrchat_confirmed_acting({ name }) : m.lk_vrchat_confirmed({ name }) };
       return { ok: true as const, message: linked.acting ? m.lk_vrchat_linked_acting({ name }) : m.lk_vrchat_linked({ name }) };
     } catch (error) {
       log.warn("failed to link a VRChat account", { error: error instanceof Error ? error.message : String(error) });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { appContext } from "~/context";
 import { m } from "~/paraglide/messages";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from "~/utils/language";
+import { sameSitePath } from "~/utils/safe-next";
 import type { Route } from "./+types/language";
 
 const LanguageChoiceSchema = z.object({
@@ -15,8 +16,7 @@ const LanguageChoiceSchema = z.object({
  * otherwise outweigh the choice just made).
  */
 function returnPath(next: string | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  const url = new URL(next, "http://site.invalid");
+  const url = new URL(sameSitePath(next), "http://site.invalid");
   url.searchParams.delete("lang");
   return `${url.pathname}${url.search}`;
 }

@@ -3,34 +3,9 @@
  * editor, the public form (in the browser too), the review and the exports. Pure: no database.
  */
 import type { QuestionType } from "~/db/enums";
+import type { AnswerValue, QuestionSettings, QuestionTranslations, ShowIf, StoredAnswer } from "~/db/json-shapes";
 
-/** A question's rules beyond its type; each type reads only its own (see QuestionInputSchema). */
-export interface QuestionSettings {
-  /** Text types: the longest answer taken (at most the type's own limit). */
-  maxLength?: number;
-  /** Checkboxes: how many may be ticked. */
-  minChoices?: number;
-  maxChoices?: number;
-  /** Number: the bounds, and whether only whole numbers are taken. */
-  min?: number;
-  max?: number;
-  wholeNumber?: boolean;
-  /** Date: the earliest and latest day taken, as YYYY-MM-DD (a calendar day, no time zone). */
-  earliest?: string;
-  latest?: string;
-  /** Agreement: the statement the applicant agrees to (kept with the answer as it was then). */
-  statement?: string;
-}
-
-/**
- * A question shown only when an earlier question's answer is (or is not) one of `values`, or is
- * answered at all. A question whose earlier question is hidden is hidden too, so chains hold.
- */
-export interface ShowIf {
-  questionId: string;
-  when: "is" | "is_not" | "answered";
-  values: string[];
-}
+export type { AnswerValue, QuestionSettings, QuestionTranslation, QuestionTranslations, ShowIf, StoredAnswer } from "~/db/json-shapes";
 
 export const SHOW_IF_WHEN = ["is", "is_not", "answered"] as const;
 
@@ -40,19 +15,6 @@ export const CONDITION_TYPES: readonly QuestionType[] = ["select", "checkboxes",
 export const YES = "Yes";
 export const NO = "No";
 export const AGREED = "Agreed";
-
-/**
- * A question in another language, as staff wrote it: its text, help, an agreement's statement, and
- * its options' labels by option (the answer kept is always the option as written first). Anything
- * left out is shown as written.
- */
-export interface QuestionTranslation {
-  question?: string;
-  helpText?: string;
-  statement?: string;
-  options?: Record<string, string>;
-}
-export type QuestionTranslations = Record<string, QuestionTranslation>;
 
 /** One question as the public form asks it. */
 export interface FormQuestion {
@@ -86,22 +48,6 @@ export function questionsIn<T extends Pick<FormQuestion, "translations">>(questi
     const own = question.translations?.[language];
     return { ...question, translations: own ? { [language]: own } : null };
   });
-}
-
-/** An answer: text, or the ticked choices of a Checkboxes question. */
-export type AnswerValue = string | string[];
-
-/**
- * An answer as kept on an application: by its question's id (null for an answer kept from before
- * answers had ids, whose question no longer exists), with the question's text and type as asked.
- */
-export interface StoredAnswer {
-  questionId: string | null;
-  question: string;
-  type: QuestionType;
-  value: AnswerValue;
-  /** Agreement: the statement as it read when agreed to. */
-  statement?: string;
 }
 
 /** The value that a question's condition compares: its choices, or its one answer. */

@@ -36,6 +36,14 @@ export async function hitRateLimit(
   return { allowed, retryAfterMs: allowed ? 0 : windowOf(windowMs, now).getTime() + windowMs - now.getTime() };
 }
 
+/** Takes back one hit counted in the current window (what it counted did not happen after all). */
+export async function giveBackHit(db: Pick<Database, "update">, { key, windowMs, now }: { key: string; windowMs: number; now: Date }) {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowOf(windowMs, now))));
+}
+
 /** How many hits the key has in the current window, without adding one. */
 export async function rateLimitCount(db: Database, { key, windowMs, now }: { key: string; windowMs: number; now: Date }): Promise<number> {
   const [row] = await db

@@ -51,6 +51,11 @@ const GRANTS = {
   "events.export": ["owner", "admin"],
   /** The notifications' retries and the dashboard's operations. */
   operations: ["owner", "admin"],
+  /**
+   * What VRChat shows only to the group's members (members-only calendar events and posts), as the
+   * bot account reads it: those who may make such an event public (events.all) see it, no one else.
+   */
+  "group.private": ["owner", "admin"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof GRANTS;

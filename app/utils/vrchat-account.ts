@@ -36,7 +36,8 @@ export interface AccountFacts {
   /** `date_joined` (a date), when VRChat gives it. */
   joinedOn: string | null;
   shows18: boolean;
-  bio: string;
+  /** Null when VRChat did not send one: unread, not empty (a rule on the bio waits). */
+  bio: string | null;
 }
 
 /** An account as `GET /users/{userId}` answers it, the fields screening reads. */
@@ -54,7 +55,7 @@ export function accountFactsOf(user: z.infer<typeof ScreenedUserSchema>): Accoun
     joinedOn: user.date_joined && /^\d{4}-\d{2}-\d{2}/.test(user.date_joined) ? user.date_joined.slice(0, 10) : null,
     // `18+` only: `verified` is obsolete, and `hidden` says nothing.
     shows18: user.ageVerificationStatus === "18+",
-    bio: user.bio ?? "",
+    bio: typeof user.bio === "string" ? user.bio : null,
   };
 }
 

@@ -26,7 +26,7 @@ import { measureScreeningLoad } from "./screening-load.ts";
 import { installFullForm } from "./full-form.ts";
 import { failed, markdownTable, textTable, type Figure } from "./report.ts";
 import { buildProduction, eventIdIn, root, startSite, withPostgres, type DatabaseKind, type Site } from "./site.ts";
-import { DEPLOYED_DEFENCES, measureSubmissions } from "./submissions.ts";
+import { DEPLOYED_DEFENCES, measureSubmissions, measureSustainedRate } from "./submissions.ts";
 import { CONNECTIONS, measureThroughput } from "./throughput.ts";
 import { measureUpstream } from "./upstream.ts";
 
@@ -37,8 +37,10 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, rateSeconds: 5, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, rateSeconds: 15, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5 };
+/** The arrival rates (applicants a second) part 5 climbs until the p99 passes 100 ms. */
+const SUSTAINED_RATES = [20, 40, 60, 80, 100, 120, 150, 180, 220, 270];
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
 const SUBMITTERS = 200;
 
@@ -120,6 +122,14 @@ async function serverParts(site: Site, eventId: string) {
         figures.push(...(await measureSubmissions(deployed, { applicants: SETTINGS.applicants, duplicates: SETTINGS.duplicates, concurrency: SUBMITTERS })));
       } finally {
         await deployed.close();
+      }
+      progress(`part 5: the rate one process sustains with p99 < 100 ms, ${SETTINGS.rateSeconds} s per rate [${site.kind}]`);
+      const unbounded = await startSite({ kind: site.kind, postgresUrl, env: { ...fakeVRChatEnv(fake), ...DEPLOYED_DEFENCES, RATE_LIMIT_APPLICATIONS_SITE: "1000000" } });
+      try {
+        await installFullForm(unbounded);
+        figures.push(...(await measureSustainedRate(unbounded, { rates: SUSTAINED_RATES, seconds: SETTINGS.rateSeconds })));
+      } finally {
+        await unbounded.close();
       }
     });
   }

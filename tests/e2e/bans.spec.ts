@@ -28,7 +28,7 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(HOOK_TIMEOUT_MS);
   [fake, bot] = await Promise.all([startFakeVRChat(), startFakeDiscordBot()]);
-  fake.group.people.push({ id: CROW.id, displayName: CROW.name, status: "requested" }, { id: FOX.id, displayName: FOX.name, status: "requested" });
+  fake.group.people.push({ id: CROW.id, displayName: CROW.name, status: "requested" }, { id: FOX.id, displayName: FOX.name, status: "requested", thumbnailUrl: `${fake.url}/api/1/file/fox.png` });
   bot.members.push({ id: CROW.discord, username: "pushycrow", globalName: CROW.name });
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-bans-"));
   server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_SIGN_IN: "1000", VRCHAT_MEMBERSHIP_ACTIONS: "true", ...fakeVRChatEnv(fake), ...fakeDiscordBotEnv(bot) });
@@ -107,12 +107,22 @@ test("a ban from the Bans page reaches VRChat and Discord, rejects the applicati
   await expect(card.getByText("Rejected", { exact: true })).toBeVisible();
   await expect(card.getByTestId("banned")).toHaveText(/^Banned on .* by banwarden: Harassed members at the door\.$/);
 
-  // 'Ban' on Fox's card, with the reason asked in a dialog: rejected, banned in VRChat, and the card says so.
+  // 'Ban' on Fox's card, with the reason asked in a dialog. Fox's account was matched by her name and
+  // link: the dialog shows it and asks whether it is hers; confirmed, the ban reaches VRChat.
   await hydrated(page);
   const fox = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: FOX.name });
   await fox.getByRole("button", { name: `Ban ${FOX.name}` }).click();
   const dialog = page.getByRole("alertdialog");
+  const claims = dialog.getByTestId("ban-claims");
+  await expect(claims).toContainText("Matched by name only: is this the person you are banning?");
+  await expect(claims).toContainText(`VRChat: ${FOX.name} (${FOX.id}) · Matched by name only`);
+  await expect(claims.getByTestId("ban-picture")).toHaveAttribute("src", `${fake.url}/api/1/file/fox.png`);
   await dialog.getByLabel("Reason").fill("Stole a lantern.");
+  await page.screenshot({ path: "test-results/ban-dialog-wide.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/ban-dialog-narrow.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await dialog.getByLabel("Yes, this account is theirs: ban it in VRChat too").check();
   await dialog.getByRole("button", { name: "Ban", exact: true }).click();
   await expect(page.getByText(`${FOX.name} is banned.`)).toBeVisible();
   await expect(fox.getByTestId("banned")).toHaveText(/^Banned on .* by banwarden: Stole a lantern\.$/);

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
@@ -87,7 +87,9 @@ test("apply, link the join request, approve: one accept in VRChat, and the appli
   const card = page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: "Ember Wisp" });
   await card.getByText("Show responses").click();
   // Opening the card links nothing: it says the one join request with this name is linked at the decision.
-  await expect(card.getByTestId("link-note")).toHaveText("The one join request under this name: it is linked when the application is decided, unless you choose otherwise.");
+  await expect(card.getByTestId("link-note")).toHaveText(
+    "The one join request under this name: it is linked when the application is decided, unless you choose otherwise. A name is a claim: the decision acts on it in VRChat once you confirm it is theirs.",
+  );
   await expect(card.getByTestId("link-vrchat-linked")).toHaveCount(0);
   const candidates = card.getByRole("list", { name: "Candidates in VRChat" });
   await expect(candidates.getByRole("listitem").filter({ hasText: fakeUserId(21) })).toContainText("Requested to join");
@@ -99,7 +101,15 @@ test("apply, link the join request, approve: one accept in VRChat, and the appli
 
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(card.getByText(`VRChat: Ember Wisp (${fakeUserId(21)})`)).toBeVisible();
+  // Linked by a name, which anyone can type: decided here, and VRChat waits for a person to confirm the account.
+  await expect(card.getByTestId("unconfirmed")).toContainText("Matched by name only");
+  await expect(card.getByTestId("link-vrchat-name-only")).toHaveText("Matched by name only: not yet confirmed as theirs");
+  expect(fake.actions).toEqual([]);
+  await page.screenshot({ path: "test-results/decisions-card-unconfirmed-wide.png", fullPage: true });
+  await card.getByRole("button", { name: "Confirm: this is them" }).click();
+  await expect(card.getByText(`VRChat: confirmed by staff: Ember Wisp (${fakeUserId(21)})`)).toBeVisible();
   await expect(card.getByText("Join request accepted in VRChat").first()).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByTestId("unconfirmed")).toHaveCount(0);
   expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(21) })]);
   await expect(card.getByText(/VRChat: Join request accepted in VRChat/)).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -148,6 +158,14 @@ test("an admin edits a decision message with a preview, and the next applicant r
   expect(fake.actions).toHaveLength(1);
 });
 
+/** 'Confirm: this is them' on a decided card whose account was matched by name: the decision then acts in VRChat. */
+async function confirmAccount(card: Locator) {
+  await expect(card.getByTestId("unconfirmed")).toBeVisible();
+  await card.locator("summary", { hasText: "Show responses" }).click();
+  await card.getByRole("button", { name: "Confirm: this is them" }).click();
+  await expect(card.getByText(/VRChat: confirmed by staff: /)).toBeVisible();
+}
+
 /** A group application's card, from the list (not opened: the decision links by itself). */
 async function cardOf(page: Page, name: string) {
   await page.goto(`${server.url}/admin/applications`);
@@ -166,12 +184,15 @@ test("a rejection that also blocks, and a refused permission shown with 'Retry'"
   let card = await cardOf(page, "Ash Crow");
   await card.getByLabel("and block").check();
   await card.getByRole("button", { name: "Reject" }).click();
+  // Matched by name: the rejection (and its block) waits for the account to be confirmed as theirs.
+  await confirmAccount(card);
   await expect(card.getByText("Join request rejected and blocked in VRChat").first()).toBeVisible({ timeout: 20_000 });
   expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", userId: fakeUserId(23), block: true });
 
   fake.setEndpoint("respondRequest", { status: 403, message: "You don't have permission to do that." });
   card = await cardOf(page, "Iron Owl");
   await card.getByRole("button", { name: "Approve" }).click();
+  await confirmAccount(card);
   const actions = card.getByTestId("decision-actions");
   await expect(actions.getByText(/Failed: VRChat refused the bot account \(You don't have permission to do that\.\)/)).toBeVisible({ timeout: 20_000 });
   fake.setEndpoint("respondRequest", "normal");
@@ -180,7 +201,7 @@ test("a rejection that also blocks, and a refused permission shown with 'Retry'"
   expect(fake.actions.filter((action) => action.userId === fakeUserId(24))).toEqual([expect.objectContaining({ kind: "accept" })]);
 });
 
-test("a bulk approval from the list: its confirmation says what VRChat will do, and each is linked at the decision", async ({ page, browser }) => {
+test("a bulk approval from the list: its confirmation says what VRChat will do, asks about the accounts matched by name, and each is linked at the decision", async ({ page, browser }) => {
   test.setTimeout(90_000);
   const applicant = await browser.newPage();
   await applyToGroup(applicant, "Bulk Wren");
@@ -193,7 +214,10 @@ test("a bulk approval from the list: its confirmation says what VRChat will do, 
   await list.getByRole("checkbox", { name: "Select Nobody Wren" }).check();
   await page.getByRole("button", { name: "Approve selected" }).click();
   const dialog = page.getByRole("alertdialog");
-  await expect(dialog).toContainText("1 will be accepted in VRChat; 1 needs an account first (choose it on the card).");
+  await expect(dialog).toContainText(
+    "0 will be accepted in VRChat; 1 needs an account first (choose it on the card). 1 is matched by name only: decided here, and acted on in VRChat once you confirm its account on its card.",
+  );
+  await dialog.getByLabel("The account matched by name is theirs (I checked): act on it in VRChat now.").check();
   await page.screenshot({ path: "test-results/decisions-bulk-confirm.png" });
   await dialog.getByRole("button", { name: "Approve 2 applications" }).click();
   await expect(page.getByText("2 applications approved. 1 not linked in VRChat: choose its account on its card.")).toBeVisible();

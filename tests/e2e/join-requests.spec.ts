@@ -19,6 +19,7 @@ const OWNER = { email: "doorwarden@dwell.example", password: "moonlight-doorward
 const ASH = { id: fakeUserId(71), name: "Ash Lantern" };
 const FERN = { id: fakeUserId(72), name: "Fern Shoot" };
 const HERON = { id: fakeUserId(73), name: "Grey Heron" };
+const WILLOW = { id: fakeUserId(74), name: "Willow Wisp" };
 const KNOWN = ["system_trust_basic", "system_trust_known", "system_trust_trusted"];
 
 let fake: FakeVRChat;
@@ -32,6 +33,7 @@ test.beforeAll(async () => {
     { id: ASH.id, displayName: ASH.name, status: "requested", tags: KNOWN, dateJoined: "2023-02-01", ageVerificationStatus: "18+", requestedAt: "2026-11-20T18:00:00.000Z" },
     { id: FERN.id, displayName: FERN.name, status: "requested", tags: [], dateJoined: new Date().toISOString().slice(0, 10), requestedAt: "2026-11-21T18:00:00.000Z" },
     { id: HERON.id, displayName: HERON.name, status: "requested", tags: ["system_trust_basic"], dateJoined: "2024-06-01", requestedAt: "2026-11-22T18:00:00.000Z" },
+    { id: WILLOW.id, displayName: WILLOW.name, status: "requested", tags: [], dateJoined: "2025-06-01", requestedAt: "2026-11-23T18:00:00.000Z" },
   );
   dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-join-requests-"));
   server = await startServerProcess({ DATA_DIR: dataDir, RATE_LIMIT_SIGN_IN: "1000", VRCHAT_MEMBERSHIP_ACTIONS: "true", ...fakeVRChatEnv(fake) });
@@ -100,6 +102,16 @@ test("join requests made in VRChat are screened, decided by the rules when the o
       [HERON.id, "accept", false],
     ].sort(),
   );
+  // Willow withdraws her request in VRChat while the list (read up to a minute ago) still shows it:
+  // accepting it then must not become a group invite she never asked for; the list says it is gone.
+  fake.group.people.find((person) => person.id === WILLOW.id)!.status = "none";
+  await entry(page, WILLOW.name).getByRole("button", { name: "Accept", exact: true }).click();
+  await expect(entry(page, WILLOW.name).getByTestId("join-request-state")).toHaveText(/^Accepted by /);
+  await expect(async () => {
+    await page.reload();
+    await expect(entry(page, WILLOW.name).getByTestId("join-request-action")).toHaveText("In VRChat: The join request is gone from VRChat (withdrawn, or answered there): nothing was done", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  expect(fake.actions.filter((action) => action.userId === WILLOW.id)).toEqual([]);
   // Each answer's outcome in VRChat, as the action worker reported it.
   await expect(async () => {
     await page.reload();

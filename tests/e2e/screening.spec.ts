@@ -1,8 +1,9 @@
 /**
  * Screening as the staff and applicants meet it in Chromium, against the VRChat fake: an admin writes
  * the rules on the Screening page (a rule that can never hold, and a second rule of the same name, are
- * refused); applicants send the group's form; a known user over 30 days and 18+ is approved by the
- * rule (accepted in VRChat once, 'Approved by rule …' on the card), a young account is flagged.
+ * refused); applicants send the group's form; a known user over 30 days and 18+, matched by her name, is
+ * flagged until she proves her account on her status page, then approved by the rule (accepted in VRChat
+ * once, 'Approved by rule …' on the card); a young account is flagged.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -127,8 +128,23 @@ test("rules written on the Screening page approve one applicant and flag another
 
   const moth = await applyAs(browser, MOTH);
   await applyAs(browser, FERN);
-  // The rule approves Moth by itself: her status page says so, and VRChat accepted her join request once.
+  // Her name and public profile link are a claim anyone could make: the rule would approve, so she is flagged for the proof.
+  await page.goto(`${server.url}/admin/applications?status=all`);
+  const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
+  await expect(async () => {
+    await page.reload();
+    await expect(entry(MOTH.name).getByTestId("screening")).toHaveText("Approve needs a proven account", { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  expect(fake.actions).toEqual([]);
+  // On her status page she proves the account is hers: the code in her bio, then 'Check'. The rule then approves her.
   const status = await browser.newPage();
+  await status.goto(moth);
+  await expect(status.getByTestId("application-status")).toHaveText("Pending");
+  await status.getByTestId("proof-panel").getByRole("button", { name: "Prove this account is yours" }).click();
+  const code = (await status.getByTestId("proof-code").textContent())!.trim();
+  fake.group.people.find((person) => person.id === MOTH.id)!.bio = `Lantern keeper. ${code}`;
+  await status.getByRole("button", { name: "Check" }).click();
+  await expect(status.getByTestId("proof-proven")).toBeVisible();
   await expect(async () => {
     await status.goto(moth);
     await expect(status.getByTestId("application-status")).toHaveText("Approved", { timeout: 1_000 });
@@ -136,8 +152,7 @@ test("rules written on the Screening page approve one applicant and flag another
   await status.close();
   await expect.poll(() => fake.actions.filter((action) => action.userId === MOTH.id).map((action) => action.kind), { timeout: 30_000 }).toEqual(["accept"]);
 
-  await page.goto(`${server.url}/admin/applications?status=all`);
-  const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
+  await page.reload();
   await expect(entry(MOTH.name).getByTestId("screening")).toHaveText('Approved by rule "Known users over 30 days"');
   // Fern applied after Moth: her screening may come at the job's next look (every 15 seconds).
   await expect(async () => {

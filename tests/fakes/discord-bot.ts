@@ -107,6 +107,9 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     flags: 0,
   });
 
+  /** The redirect_uri each code was given for. */
+  const redirects = new Map<string, string>();
+
   function handle(req: IncomingMessage, res: ServerResponse, body: string) {
     const url = new URL(req.url ?? "/", "http://discord.test");
     const path = url.pathname.replace(/^\/api\/v10/, "");
@@ -116,6 +119,8 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     if (req.method === "GET" && url.pathname === "/oauth2/authorize") {
       const back = new URL(url.searchParams.get("redirect_uri") ?? "http://invalid");
       if (url.searchParams.get("client_id") !== FAKE_CLIENT_ID || url.searchParams.get("response_type") !== "code") return fail(res, 400, 0, "invalid_request");
+      // Discord refuses a code exchanged for another redirect_uri than the one it was given for.
+      redirects.set(`code-for-${signedIn}`, back.toString());
       back.searchParams.set("code", `code-for-${signedIn}`);
       back.searchParams.set("state", url.searchParams.get("state") ?? "");
       return send(res, 302, undefined, { Location: back.toString() });
@@ -125,6 +130,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       const form = new URLSearchParams(body);
       const code = /^code-for-(\d{17,20})$/.exec(form.get("code") ?? "");
       if (req.headers.authorization !== `Basic ${basic}` || form.get("grant_type") !== "authorization_code" || !code) return send(res, 400, { error: "invalid_grant" });
+      if (redirects.get(code[0]) !== form.get("redirect_uri")) return send(res, 400, { error: "invalid_grant", error_description: "Invalid \"redirect_uri\" in request." });
       return send(res, 200, { access_token: `token-${code[1]}`, token_type: "Bearer", expires_in: 604800, scope: "identify" });
     }
     if (req.method === "GET" && path === "/users/@me") {

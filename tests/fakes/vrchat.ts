@@ -220,8 +220,11 @@ export interface FakeGroup {
   otherGroups?: { id: string; name: string }[];
   /** The group's roles (`GET /groups/{groupId}/roles`), and the ones made and deleted. */
   roles: FakeRole[];
-  /** Roles made from now on get ids without the `grol_` prefix (GroupRoleID sets no pattern). */
-  bareRoleIds?: boolean;
+  /**
+   * Roles made from now on get ids without the `grol_` prefix (`bare`), or with a space and a slash in
+   * them (`odd`): GroupRoleID sets no pattern. `true` is `bare`.
+   */
+  bareRoleIds?: boolean | "odd";
   /** The worlds `GET /worlds/{id}` knows. */
   worlds: FakeWorldEntry[];
   people: FakePerson[];
@@ -699,7 +702,7 @@ export async function startFakeVRChat(
 
   const person = (userId: string) => group.people.find((p) => p.id === userId);
 
-  function writeRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
+  function writeRoute(method: string, path: string, body: unknown, rawPath = path): [FakeEndpoint, () => unknown] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
     const respond = new RegExp(`^${g}/requests/([^/]+)$`).exec(path);
     if (method === "PUT" && respond) {
@@ -794,10 +797,11 @@ export async function startFakeVRChat(
         return fullInstance(found);
       }];
     }
-    return roleWriteRoute(method, path, body) ?? calendarWriteRoute(method, path, body);
+    return roleWriteRoute(method, rawPath, body) ?? calendarWriteRoute(method, path, body);
   }
 
   /** The group's roles, made, deleted, given and taken as VRChat's are. */
+  /** `path` as sent (percent-encoding kept): a role id may hold a slash, encoded within its one segment. */
   function roleWriteRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
     const g = `/groups/${FAKE_GROUP_ID}`;
     const roleNotFound = new Refusal(404, "Role not found");
@@ -806,25 +810,28 @@ export async function startFakeVRChat(
         const request = (body ?? {}) as Record<string, unknown>;
         if (typeof request.name !== "string" || !request.name.trim()) return new Refusal(400, "A role needs a name");
         if (Array.from(request.name).length > FAKE_ROLE_NAME_MAX) return new Refusal(400, "Role name is too long");
-        const role: FakeRole = { id: group.bareRoleIds ? randomUUID() : `grol_${randomUUID()}`, name: request.name, description: typeof request.description === "string" ? request.description : "", holders: [] };
+        const id = group.bareRoleIds === "odd" ? `role ${randomUUID()}/x` : group.bareRoleIds ? randomUUID() : `grol_${randomUUID()}`;
+        const role: FakeRole = { id, name: request.name, description: typeof request.description === "string" ? request.description : "", holders: [] };
         group.roles.push(role);
         roleWrites.push({ kind: "create", roleId: role.id, body: request, at: Date.now() });
         return fullRole(role);
       }];
     }
+    // Path segments are read decoded, as VRChat's server reads them (an id may hold a space or a slash).
     const role = new RegExp(`^${g}/roles/([^/]+)$`).exec(path);
     if (method === "DELETE" && role) {
+      const roleId = decodeURIComponent(role[1]!);
       return ["deleteRole", () => {
-        const index = group.roles.findIndex((r) => r.id === role[1]);
+        const index = group.roles.findIndex((r) => r.id === roleId);
         if (index < 0) return roleNotFound;
         group.roles.splice(index, 1);
-        roleWrites.push({ kind: "delete", roleId: role[1]!, at: Date.now() });
+        roleWrites.push({ kind: "delete", roleId, at: Date.now() });
         return group.roles.map(fullRole);
       }];
     }
     const memberRole = new RegExp(`^${g}/members/([^/]+)/roles/([^/]+)$`).exec(path);
     if ((method === "PUT" || method === "DELETE") && memberRole) {
-      const [, userId, roleId] = memberRole as unknown as [string, string, string];
+      const [userId, roleId] = [decodeURIComponent(memberRole[1]!), decodeURIComponent(memberRole[2]!)];
       return [method === "PUT" ? "giveRole" : "takeRole", () => {
         const found = group.roles.find((r) => r.id === roleId);
         if (!found) return roleNotFound;
@@ -988,8 +995,8 @@ export async function startFakeVRChat(
     return null;
   }
 
-  function data(req: IncomingMessage, res: ServerResponse, url: URL, path: string, body?: unknown) {
-    const handler = req.method === "GET" ? route(path, url) : writeRoute(req.method ?? "", path, body);
+  function data(req: IncomingMessage, res: ServerResponse, url: URL, path: string, body?: unknown, rawPath = path) {
+    const handler = req.method === "GET" ? route(path, url) : writeRoute(req.method ?? "", path, body, rawPath);
     if (!handler) {
       count("unknown");
       return error(res, 404, `no route ${path}`);
@@ -1071,7 +1078,7 @@ export async function startFakeVRChat(
         return send(res, 200, me);
       }
       if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") return void verifyTotp(req, res, text);
-      if (["GET", "PUT", "POST", "DELETE"].includes(req.method ?? "")) return data(req, res, url, path, body);
+      if (["GET", "PUT", "POST", "DELETE"].includes(req.method ?? "")) return data(req, res, url, path, body, rawPath);
       return error(res, 405, "Method not allowed");
     });
   });

@@ -202,8 +202,8 @@ async function pageText(url: string) {
   return (await (await fetch(url)).text())
     .replace(/ nonce="[^"]*"/g, "")
     .replace(/\d{13}\.[\w-]{43}/g, "(form served)")
-    .replace(/\b[0-9a-f]{32,64}\b/g, "(challenge)")
-    .replace(/expiresAt[^\d]{1,20}\d{10}/g, "expiresAt (challenge)");
+    // The challenge is base64url JSON (`{"` is `eyJ`).
+    .replace(/\beyJ[\w-]{100,}/g, "(challenge)");
 }
 
 /** Sanctum actions, each with a form that changes something a person can see (`shows`, read as `reader`). */

@@ -147,7 +147,7 @@ describe("a decision that acts", () => {
     expect(site.server.output()).not.toContain(token);
   });
 
-  it("links the one join request with the applicant's name at the decision, approves it once in VRChat, and tells the applicant", async () => {
+  it("links the one join request with the applicant's name at the decision, approves it once in VRChat once staff confirm it is theirs, and tells the applicant", async () => {
     const token = await apply(site, "lantern  moth");
     const id = await applicationId(site, "lantern  moth");
     // Opening the card's VRChat panel reads: it says what the decision will link, and links nothing.
@@ -158,12 +158,24 @@ describe("a decision that acts", () => {
 
     const decided = await decide(site, id, "approved");
     expect(decided.status).toBe(200);
+    // A name is a claim: decided on the site, nothing done in VRChat until someone confirms the account.
+    expect(await decided.text()).toContain("Decided. Matched by name only: Not acted on in VRChat");
+    expect(await cardText(site, "lantern  moth")).toContain("Matched by name only Not acted on in VRChat");
+    expect((await lookup(site, id)).body).toMatchObject({ linked: { id: fakeUserId(1) }, confirmable: true });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fake.actions).toEqual([]);
+    // 'Confirm: this is them' on the card's VRChat panel: the decision acts there now.
+    const confirmed = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(1) }, { cookie: site.cookie });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain("Confirmed: Lantern Moth in VRChat is theirs. Its decision now acts there.");
     await until("the accept", () => fake.actions.length === 1);
     await until("the card to say so", async () => (await cardText(site, "lantern  moth")).includes("Join request accepted in VRChat"));
     expect(fake.actions).toEqual([expect.objectContaining({ kind: "accept", userId: fakeUserId(1) })]);
     const card = await cardText(site, "lantern  moth");
     expect(card).toContain("keeper: VRChat: Join request accepted in VRChat");
     expect(card).toContain(`keeper (at the decision: the one join request with this name): VRChat: linked to Lantern Moth (${fakeUserId(1)})`);
+    expect(card).toContain(`keeper: VRChat: confirmed by staff: Lantern Moth (${fakeUserId(1)})`);
+    expect(card).not.toContain("Matched by name only Not acted on");
 
     const { text } = await statusPage(site, token);
     expect(text).toContain("Approved");
@@ -207,6 +219,12 @@ describe("a decision that acts", () => {
     const token = await apply(site, "Pushy Crow");
     const id = await applicationId(site, "Pushy Crow");
     await decide(site, id, "rejected", { block: "on" });
+    // Matched by name: rejected on the site; the block waits for the account to be confirmed, and then holds.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fake.actions.filter((action) => action.userId === fakeUserId(4))).toEqual([]);
+    const confirmed = await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(4) }, { cookie: site.cookie });
+    expect(confirmed.status).toBe(200);
+    await confirmed.body?.cancel();
     await until("the rejection", () => fake.actions.some((action) => action.userId === fakeUserId(4)));
     expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", block: true });
     await until("the card", async () => (await cardText(site, "Pushy Crow")).includes("Join request rejected and blocked in VRChat"));
@@ -220,6 +238,7 @@ describe("a decision that acts", () => {
     await apply(site, "Patient Owl");
     const id = await applicationId(site, "Patient Owl");
     await decide(site, id, "approved");
+    await postForm(site.server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(5) }, { cookie: site.cookie }).then((response) => response.body?.cancel());
     await until("the failure on the card", async () => (await cardText(site, "Patient Owl")).includes("Failed: VRChat refused the bot account"));
     expect(await cardText(site, "Patient Owl")).toContain("Retry");
     const html = await reviewPage(site);
@@ -450,7 +469,7 @@ describe("a bulk approval", () => {
     await fake?.close();
   });
 
-  it("from the list, with no card opened, links each applicant at the decision, acts once each, paced about a second a call", { timeout: 150_000 }, async () => {
+  it("from the list, with no card opened, links each applicant at the decision and, the accounts confirmed in the dialog, acts once each, paced about a second a call", { timeout: 150_000 }, async () => {
     const names = [...Array.from({ length: 20 }, (_, i) => `Bulk Moth ${i}`), "Twin Moth", "Nobody Moth"];
     for (const name of names) await apply(site, name);
     const ids = await Promise.all(names.map((name) => applicationId(site, name)));
@@ -460,10 +479,11 @@ describe("a bulk approval", () => {
     const query = new URLSearchParams(ids.map((id) => ["ids", id]));
     const preview = await fetch(`${site.server.url}/admin/applications/approval-preview?${query}`, { headers: { cookie: site.cookie } });
     expect(preview.status).toBe(200);
-    expect(await preview.json()).toEqual({ preview: { inVRChat: 20, needAccount: 2, unchecked: false }, error: null });
+    expect(await preview.json()).toEqual({ preview: { inVRChat: 0, needConfirming: 20, needAccount: 2, unchecked: false }, error: null });
     expect(await cardText(site, "Bulk Moth 3")).not.toContain(`( ${fakeUserId(103)} )`);
 
-    const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ...ids.map((id) => ["ids", id])]);
+    // The staff member ticks 'The 20 accounts matched by name are theirs (I checked)'.
+    const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ["confirmNamed", "yes"], ...ids.map((id) => ["ids", id])]);
     const response = await fetch(`${site.server.url}/admin/applications`, { method: "POST", body, headers: { Origin: site.server.url, cookie: site.cookie }, redirect: "manual" });
     expect(response.status).toBe(200);
     const page = (await response.text()).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
@@ -550,7 +570,7 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
     await Promise.all(
       sites.map(async (site, i) => {
         const mine = ids.slice(i * 4, i * 4 + 4);
-        const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ...mine.map((id) => ["ids", id])]);
+        const body = new URLSearchParams([["intent", "bulk"], ["status", "approved"], ["confirmNamed", "yes"], ...mine.map((id) => ["ids", id])]);
         const response = await fetch(`${site.server.url}/admin/applications`, { method: "POST", body, headers: { Origin: site.server.url, cookie: site.cookie } });
         expect(response.status).toBe(200);
         await response.body?.cancel();

@@ -175,6 +175,13 @@ describe("a decision in Discord", () => {
     const pressed = await signer.send(server.url, press);
     expect(pressed.status).toBe(200);
     expect(pressed.json).toMatchObject({ type: 7, data: { content: "✅ Approved by sky in Discord", components: [] } });
+    // The join request under her name is linked, but a name is a claim: VRChat is told once staff confirm it on the card.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.actions).toEqual([]);
+    const id = await applicationIdOf("Lantern Moth");
+    const confirmed = await postForm(server.url, "/admin/applications", { intent: "link-vrchat", id, account: fakeUserId(1) }, { cookie: cookies.owner });
+    expect(confirmed.status).toBe(200);
+    await confirmed.body?.cancel();
     await until("the accept in VRChat", () => fake.actions.length === 1);
     expect(fake.actions[0]).toMatchObject({ kind: "accept", userId: fakeUserId(1) });
     await until("the review message edited", () => discord.channelPosts.find((p) => p.id === post.id)!.edits > 0);
@@ -205,6 +212,12 @@ describe("a decision in Discord", () => {
     const page = await statusText(token);
     expect(page).toContain("Not accepted");
     expect(page).toContain("We cannot accept your application at this time. May your travels in VRChat be bright. We met at the door and it did not go well.");
+    // Crow's own request in VRChat is answered once staff confirm the account matched by name is theirs.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.actions.some((action) => action.userId === fakeUserId(2))).toBe(false);
+    const confirmed = await postForm(server.url, "/admin/applications", { intent: "link-vrchat", id: await applicationIdOf("Pushy Crow"), account: fakeUserId(2) }, { cookie: cookies.owner });
+    expect(confirmed.status).toBe(200);
+    await confirmed.body?.cancel();
     await until("the reject in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(2)));
     expect(fake.actions.at(-1)).toMatchObject({ kind: "reject", block: false });
   });
@@ -400,10 +413,10 @@ describe("a proven VRChat account, where the group's form requires one", () => {
 });
 
 describe("a screening rule's decision", () => {
-  it("is an ordinary decision: acted on in VRChat once, named in the Discord review message, and reopened by staff", async () => {
+  it("approves only a proven account, as an ordinary decision: acted on in VRChat once, named in the Discord review message, and reopened by staff", async () => {
     const known = ["system_trust_basic", "system_trust_known", "system_trust_trusted"];
     fake.group.people.push({ id: fakeUserId(4), displayName: "Moth Known", status: "requested", tags: known, dateJoined: "2023-04-01", ageVerificationStatus: "18+" });
-    // The form no longer requires proof (the test above asked for it); a name-matched account may be approved by a rule.
+    // The form no longer requires proof (the test above asked for it): the rule asks for it by itself.
     const unrequired = await postForm(server.url, "/admin/questions", { intent: "require-proof" }, { cookie: cookies.owner });
     expect(unrequired.status).toBe(200);
     await unrequired.body?.cancel();
@@ -424,8 +437,20 @@ describe("a screening rule's decision", () => {
     const answers = ["Moth Known", "mothknown-discord", "A friend", "I tend the lanterns", "", `https://vrchat.com/home/user/${fakeUserId(4)}`];
     const applied = await postForm(server.url, "/apply", Object.fromEntries(names.map((field, i) => [field, answers[i]!])));
     expect(applied.status).toBe(200);
-    await applied.body?.cancel();
+    const token = /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(await applied.text())![1]!;
     const { post } = await reviewPost("Moth Known");
+    // Her name and link are a claim anyone could make: the rule flags her for the proof, and acts on no one.
+    await until("the rule's flag", async () => (await reviewText("Moth Known")).includes("Approve needs a proven account"), 60_000);
+    expect(fake.actions.filter((action) => action.userId === fakeUserId(4))).toEqual([]);
+    // Her status page offers the proof: she puts the code in her bio, and checks.
+    expect(await statusText(token)).toContain("Prove this account is yours");
+    const started = await postForm(server.url, `/applications/status/${token}`, { intent: "prove-start" });
+    expect(started.status).toBe(200);
+    const code = /dwell-[2-9A-HJ-NP-Z]{4}/.exec(await started.text())![0];
+    fake.group.people.find((person) => person.id === fakeUserId(4))!.bio = `Lanterns and moths. ${code}`;
+    const checked = await postForm(server.url, `/applications/status/${token}`, { intent: "prove-check" });
+    expect(checked.status).toBe(200);
+    await checked.body?.cancel();
     await until("the rule's approval in VRChat", () => fake.actions.some((action) => action.userId === fakeUserId(4) && action.kind === "accept"), 60_000);
     await until("the review message's edit", () => discord.channelPosts.find((p) => p.id === post.id)!.edits > 0, 60_000);
     const edited = discord.channelPosts.find((p) => p.id === post.id)!;

@@ -210,3 +210,60 @@ describe("behind a TLS-terminating proxy, with PUBLIC_URL https and TRUST_PROXY"
     },
   );
 });
+
+describe("the site's own cookies behind https, and the owner's own device", () => {
+  const SITE = "https://dwell.example";
+  let server: ServerProcess;
+  const from = (address: string) => siteClient(server, { Host: "dwell.example", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "dwell.example", "X-Forwarded-For": address });
+  const setCookies = (response: RawResponse) => ([] as string[]).concat(response.headers["set-cookie"] ?? []);
+  const named = (response: RawResponse, name: string) => setCookies(response).find((line) => line.startsWith(`${name}=`)) ?? "";
+  beforeAll(async () => {
+    // Discord's sign-in is set up (its start makes no call to Discord: it only sends the browser there).
+    server = await start({ PUBLIC_URL: SITE, TRUST_PROXY: "true", DISCORD_CLIENT_ID: "444444444444444444", DISCORD_CLIENT_SECRET: "a-client-secret" });
+  });
+  afterAll(() => server?.stop());
+
+  it("are __Host- cookies: Secure, for the whole site, for this host alone", async () => {
+    const site = from("203.0.113.5");
+    const signedIn = await site.post("/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-keeper" }, SITE);
+    expect(signedIn.status).toBe(302);
+    const device = named(signedIn, "__Host-dwell-device");
+    expect(device).toMatch(/^__Host-dwell-device=\d+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=7776000; Secure$/);
+    const cookie = cookieHeader(signedIn);
+    const started = await site.post("/admin/discord-link", { intent: "start" }, SITE, cookie);
+    expect(started.status).toBe(302);
+    expect(named(started, "__Host-dwell-discord-state")).toMatch(/^__Host-dwell-discord-state=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+    expect(setCookies(started).some((line) => /Domain=/i.test(line))).toBe(false);
+    // An applicant's 'Sign in with Discord' on their status page, likewise.
+    const applied = await applyToGroup(site, SITE, `Plover ${unique()}`);
+    const token = /href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(applied.body)![1]!;
+    const applicant = await site.post(`/applications/status/${token}`, { intent: "discord-start" }, SITE);
+    expect(applicant.status).toBe(302);
+    expect(String(applicant.headers.location)).toContain("redirect_uri=https%3A%2F%2Fdwell.example%2Fapplications%2Fdiscord-link");
+    expect(named(applicant, "__Host-dwell-applicant-discord")).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+  });
+
+  it("lets the owner in from their own device while strangers' failures hold the account everywhere else", async () => {
+    const owner = from("203.0.113.9");
+    const signedIn = await owner.post("/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-keeper" }, SITE);
+    expect(signedIn.status).toBe(302);
+    const device = named(signedIn, "__Host-dwell-device").split(";")[0]!;
+    // Strangers guess from six networks, four times each: under every network's own limit, past the account's.
+    for (let network = 0; network < 6; network++) {
+      for (let i = 0; i < 4; i++) {
+        const guess = await from(`198.51.${100 + network}.7`).post("/admin/sign-in", { email: "keeper@dwell.example", password: `guess-${network}-${i}` }, SITE);
+        // Refused as wrong, or (past the account's free failures) told to wait.
+        expect([401, 429]).toContain(guess.status);
+      }
+    }
+    // A new address with no cookie waits; the owner's own device does not, from wherever it is now.
+    const elsewhere = await from("192.0.2.44").post("/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-keeper" }, SITE);
+    expect(elsewhere.status).toBe(429);
+    const travelling = from("192.0.2.45");
+    const own = await travelling.post("/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-keeper" }, SITE, device);
+    expect(own.status).toBe(302);
+    // A cookie of another site's making (or a forged one) is no device of the owner's.
+    const forged = await from("192.0.2.46").post("/admin/sign-in", { email: "keeper@dwell.example", password: "moonlight-keeper" }, SITE, `__Host-dwell-device=${Date.now()}.forged`);
+    expect(forged.status).toBe(429);
+  });
+});

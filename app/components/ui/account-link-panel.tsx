@@ -18,6 +18,8 @@ export interface AccountLookup<C extends LinkCandidate> {
   error: string | null;
   /** What the decision will link, or why a candidate that looks like the applicant will not be. */
   note?: string | null;
+  /** The linked account was matched by name only: staff may confirm it is theirs ('Confirm: this is them'). */
+  confirmable?: boolean;
 }
 
 /**
@@ -72,10 +74,26 @@ export function AccountLinkPanel<C extends LinkCandidate>({
         <div className="space-y-2 rounded-lg border border-emerald-400/30 p-3" data-testid={`${intents.link}-linked`}>
           <p className="text-xs font-semibold tracking-wide text-emerald-300 uppercase">{m.link_linked()}</p>
           {renderPerson(result.linked)}
-          <change.Form method="post">
-            {hidden(intents.unlink)}
-            <Button type="submit" size="sm" variant="ghost">{m.link_unlink()}</Button>
-          </change.Form>
+          {result.confirmable ? (
+            <p className="text-sm text-ember-300" data-testid={`${intents.link}-name-only`}>
+              {m.link_name_only()}
+            </p>
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            {result.confirmable ? (
+              <change.Form method="post">
+                {hidden(intents.link)}
+                <input type="hidden" name="account" value={result.linked.id} />
+                <Button type="submit" size="sm" variant="outline">
+                  {m.link_confirm()}<span className="sr-only">: {result.linked.displayName}</span>
+                </Button>
+              </change.Form>
+            ) : null}
+            <change.Form method="post">
+              {hidden(intents.unlink)}
+              <Button type="submit" size="sm" variant="ghost">{m.link_unlink()}</Button>
+            </change.Form>
+          </div>
         </div>
       ) : null}
       {lookup.state !== "idle" && !result ? <p className="text-sm text-mist-400">{texts.looking}</p> : null}

@@ -13,6 +13,7 @@ export function ConfirmDialog({
   title,
   description,
   action,
+  body,
   open,
   onOpenChange,
 }: {
@@ -21,6 +22,8 @@ export function ConfirmDialog({
   title: string;
   description: string;
   action: ReactNode;
+  /** What the dialog asks beside its description (a box to tick), above its buttons. */
+  body?: ReactNode;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
@@ -37,6 +40,7 @@ export function ConfirmDialog({
         <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-aurora-400/30 bg-night-900 p-6 shadow-2xl">
           <AlertDialog.Title className="font-display text-2xl text-mist-100">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-3 text-mist-300">{description}</AlertDialog.Description>
+          {body ? <div className="mt-4">{body}</div> : null}
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <AlertDialog.Cancel asChild>
               <Button variant="ghost">{m.dialog_cancel()}</Button>

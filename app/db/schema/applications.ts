@@ -13,7 +13,7 @@ import {
   type AttendeeRole,
   type VRChatLinkWay,
 } from "../enums";
-import type { QuestionSettings, QuestionTranslations, ShowIf, StoredAnswer } from "~/utils/form-questions";
+import type { QuestionSettings, QuestionTranslations, ShowIf, StoredAnswer } from "../json-shapes";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 import { events } from "./events";
@@ -94,6 +94,12 @@ const applicantHearsBack = (table: string) => ({
   /** The applicant's account in the group's Discord server, as linked (a user id, and its name then). */
   discordUserId: text(),
   discordDisplayName: text(),
+  /**
+   * How the Discord account was linked (null: none is, or it was linked before this was kept): proven
+   * by the applicant's own Discord sign-in, matched by their handle and name at a decision, or chosen
+   * by a staff member. Only a proven or chosen one is acted on after an automatic decision.
+   */
+  discordLinkedHow: text().$type<VRChatLinkWay>(),
   /** How the VRChat account was linked (null: none is), and for a staff member's choice, their name. */
   vrchatLinkedHow: text().$type<VRChatLinkWay>(),
   vrchatLinkedBy: text(),
@@ -125,11 +131,17 @@ export const applications = pgTable(
     vrchatUserId: text(),
     /** Its display name when it was linked, to show beside the id. */
     vrchatDisplayName: text(),
+    /**
+     * Rejected with 'block' (VRChat refuses their asking again): kept so that a rejection that could not
+     * act yet (its account not confirmed) blocks once the account is confirmed.
+     */
+    rejectedWithBlock: boolean().notNull().default(false),
     ...timestamps,
   },
   (table) => [
     check("applications_status_check", sql`${table.status} in ${inList(GROUP_APPLICATION_STATUSES)}`),
     check("applications_vrchat_linked_how_check", sql`${table.vrchatLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
+    check("applications_discord_linked_how_check", sql`${table.discordLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     uniqueIndex("applications_vrchat_username_key")
       .on(normalized(table.vrchatUsername))
       .where(claims(table.vrchatUsername, table.spamAt)),
@@ -181,6 +193,7 @@ export const eventApplications = pgTable(
   (table) => [
     check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
     check("event_applications_vrchat_linked_how_check", sql`${table.vrchatLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
+    check("event_applications_discord_linked_how_check", sql`${table.discordLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     check("event_applications_event_role_check", sql`${table.eventRole} in ${inList(ATTENDEE_ROLES)}`),
     check(
       "event_applications_status_check",

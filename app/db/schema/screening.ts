@@ -61,6 +61,11 @@ export const screenings = pgTable(
     outcome: text().$type<"approve" | "reject" | "flag">(),
     flag: text(),
     facts: jsonb(),
+    /**
+     * The VRChat account the verdict was read for: a decision acts only while the application still
+     * links it (an edit in between screens it again).
+     */
+    vrchatUserId: text(),
     ...timestamps,
   },
   (table) => [
@@ -105,8 +110,28 @@ export const joinRequests = pgTable(
   ],
 );
 
+/**
+ * What VRChat said of an account when screening last read it (`GET /users/{userId}`, and its groups when
+ * a rule asked): read once when a join request or a linked application arrives, kept for the list, for
+ * 'Try these rules' and for later screenings, and read again only when a decision needs fresher facts.
+ * `found` false: VRChat has no such account.
+ */
+export const vrchatAccountFacts = pgTable("vrchat_account_facts", {
+  vrchatUserId: text().primaryKey(),
+  found: boolean().notNull(),
+  /** Trust rank, age, 18+ and bio (a bio VRChat did not send is null: unread, not empty). */
+  account: jsonb(),
+  /** The groups it is a member of (null: not read). */
+  groups: jsonb().$type<string[]>(),
+  readAt: timestamp({ withTimezone: true }).notNull(),
+  groupsReadAt: timestamp({ withTimezone: true }),
+  ...timestamps,
+});
+
 export const BAN_SOURCES = ["vrchat", "dwell"] as const;
 export type BanSource = (typeof BAN_SOURCES)[number];
+export const BAN_REACHES = ["everywhere", "site"] as const;
+export type BanReach = (typeof BAN_REACHES)[number];
 
 /**
  * The group's ban list: those Dwell read from VRChat's (`source` vrchat, kept in step about every ten
@@ -128,10 +153,17 @@ export const bans = pgTable(
     bannedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     liftedAt: timestamp({ withTimezone: true }),
     liftedBy: text(),
+    /**
+     * `site`: the ban holds on the site only, because the accounts it names were matched by name and no
+     * staff member confirmed them: nothing was sent to VRChat or Discord, and it never counts against
+     * a proven or confirmed account.
+     */
+    reach: text().$type<BanReach>().notNull().default("everywhere"),
     ...timestamps,
   },
   (table) => [
     check("bans_source_check", sql`${table.source} in ${inList(BAN_SOURCES)}`),
+    check("bans_reach_check", sql`${table.reach} in ${inList(BAN_REACHES)}`),
     check("bans_someone_check", sql`${table.vrchatUserId} is not null or ${table.discordUserId} is not null`),
     uniqueIndex("bans_vrchat_in_force_key").on(table.vrchatUserId).where(sql`${table.liftedAt} is null and ${table.vrchatUserId} is not null`),
     uniqueIndex("bans_discord_in_force_key").on(table.discordUserId).where(sql`${table.liftedAt} is null and ${table.vrchatUserId} is null`),

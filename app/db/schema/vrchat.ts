@@ -19,6 +19,8 @@ export const vrchatSessions = pgTable("vrchat_sessions", {
   loginPausedUntil: timestamp({ withTimezone: true }),
   lastLoginAt: timestamp({ withTimezone: true }),
   lastError: text(),
+  /** No call to VRChat before this time: its last 429 asked for that long (every process reads it). */
+  quietUntil: timestamp({ withTimezone: true }),
   ...timestamps,
 });
 
@@ -111,3 +113,23 @@ export const vrchatPublications = pgTable(
 );
 
 export type PublicationRow = typeof vrchatPublications.$inferSelect;
+
+export const VRCHAT_LISTS = ["join_requests", "bans"] as const;
+export type VRChatList = (typeof VRCHAT_LISTS)[number];
+
+/**
+ * The last whole read of a list Dwell keeps in step with VRChat's (the group's join requests, its
+ * bans): when, how many entries it held, and how many of them could not be read (no user id of
+ * VRChat's forms), for the Sanctum's pages to say so.
+ */
+export const vrchatListReads = pgTable(
+  "vrchat_list_reads",
+  {
+    list: text().$type<VRChatList>().primaryKey(),
+    readAt: timestamp({ withTimezone: true }).notNull(),
+    entries: integer().notNull(),
+    unreadable: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [check("vrchat_list_reads_list_check", sql`${table.list} in ${inList(VRCHAT_LISTS)}`)],
+);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import {
+  isKnownDevice,
+  KNOWN_DEVICE_DAYS,
+  knownDeviceToken,
   accountSignInFailures,
   clearSignInFailures,
   FREE_FAILURES_ACCOUNT_WIDE,
@@ -68,8 +71,11 @@ describeEachDatabase("spacing out failed sign-ins", (kind) => {
     expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(FIRST_DELAY_MS - 1);
     // With two-factor sign-in, the owner at a client that never failed is not kept out by strangers' failures...
     expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE), { twoFactor: true })).toBe(0);
+    // ...nor, without two-factor, the owner's own device (a cookie set where they signed in before)...
+    expect(await signInWait(database.db, fromElsewhere, later(FREE_FAILURES_ACCOUNT_WIDE), { knownDevice: true })).toBe(0);
     // ...but a client that failed too waits, as does one of the guessers.
     expect(await signInWait(database.db, attempt(email, "198.51.100.0"), later(FREE_FAILURES_ACCOUNT_WIDE), { twoFactor: true })).toBeGreaterThan(0);
+    expect(await signInWait(database.db, attempt(email, "198.51.100.0"), later(FREE_FAILURES_ACCOUNT_WIDE), { knownDevice: true })).toBeGreaterThan(0);
     // Another account is not slowed; the owner's dashboard has the figure.
     expect(await signInWait(database.db, attempt("other@dwell.example", "192.0.2.77"), later(FREE_FAILURES_ACCOUNT_WIDE))).toBe(0);
     expect(await accountSignInFailures(database.db, email, later(FREE_FAILURES_ACCOUNT_WIDE))).toEqual({
@@ -83,5 +89,18 @@ describeEachDatabase("spacing out failed sign-ins", (kind) => {
     for (let i = 0; i < 8; i++) await recordSignInFailure(database.db, old, start);
     await pruneSignInFailures(database.db, later(24 * 60 * 60_000 + 1));
     expect(await signInWait(database.db, old, later(1))).toBe(0);
+  });
+
+  it("knows a device by the token its owner's sign-in left there: for this account, from this site, for 90 days", () => {
+    const secret = "a-site-secret-of-some-length";
+    const at = new Date("2026-12-01T12:00:00Z");
+    const token = knownDeviceToken(secret, "owner@dwell.example", at);
+    expect(isKnownDevice(secret, "owner@dwell.example", token, new Date(at.getTime() + 60_000))).toBe(true);
+    expect(isKnownDevice(secret, "other@dwell.example", token, at)).toBe(false);
+    expect(isKnownDevice("another-site-secret", "owner@dwell.example", token, at)).toBe(false);
+    expect(isKnownDevice(secret, "owner@dwell.example", token, new Date(at.getTime() + (KNOWN_DEVICE_DAYS + 1) * 24 * 60 * 60_000))).toBe(false);
+    const [issued, mac] = token.split(".");
+    expect(isKnownDevice(secret, "owner@dwell.example", `${Number(issued) - 1}.${mac}`, at)).toBe(false);
+    for (const forged of [undefined, "", "x", "1.", `${issued}.AAAA`]) expect(isKnownDevice(secret, "owner@dwell.example", forged, at)).toBe(false);
   });
 });

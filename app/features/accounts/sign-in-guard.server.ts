@@ -9,10 +9,13 @@
  * sessions already open (a week each) carry on. A success clears the pair only. Failures are
  * forgotten a day after the last one. See docs/decisions/018-sanctum-hardening.md and 026.
  *
- * So that a stranger who knows a staff e-mail cannot keep its owner out: an account with two-factor
- * sign-in is let through the account-wide wait from a client that has no failures of its own (the
- * passphrase alone then opens only the code step, and the code has its own limit).
+ * So that a stranger who knows a staff e-mail cannot keep its owner out, the account-wide wait lets
+ * through a client that has no failures of its own when the account has two-factor sign-in (the
+ * passphrase alone then opens only the code step, and the code has its own limit), or when the client
+ * is the owner's own device: one that signed in to this account before (a signed cookie, set at each
+ * successful sign-in, kept KNOWN_DEVICE_DAYS). The pair's and the client's own waits still hold.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { signInFailures } from "~/db/schema";
@@ -52,13 +55,18 @@ export function delayAfter(failures: number, free: number): number {
  * Milliseconds until this attempt may be made (0: now). `twoFactor`: the account has two-factor
  * sign-in, and so a client with no failures of its own is not held by the account-wide key.
  */
-export async function signInWait(db: Database, attempt: SignInAttempt, now: Date, { twoFactor = false }: { twoFactor?: boolean } = {}): Promise<number> {
+export async function signInWait(
+  db: Database,
+  attempt: SignInAttempt,
+  now: Date,
+  { twoFactor = false, knownDevice = false }: { twoFactor?: boolean; /** The client signed in to this account before (see isKnownDevice). */ knownDevice?: boolean } = {},
+): Promise<number> {
   const keys = keysOf(attempt);
   const rows = await db.select().from(signInFailures).where(inArray(signInFailures.key, [keys.pair, keys.client, keys.account]));
   const clean = !rows.some((row) => row.key !== keys.account);
   let wait = 0;
   for (const row of rows) {
-    if (row.key === keys.account && twoFactor && clean) continue;
+    if (row.key === keys.account && (twoFactor || knownDevice) && clean) continue;
     const free =
       row.key === keys.pair ? FREE_FAILURES_PER_ACCOUNT : row.key === keys.account ? FREE_FAILURES_ACCOUNT_WIDE : attempt.freeFailuresPerClient;
     const until = row.lastFailedAt.getTime() + delayAfter(row.failures, free);
@@ -76,6 +84,28 @@ export async function recordSignInFailure(db: Database, attempt: SignInAttempt, 
       target: signInFailures.key,
       set: { failures: sql`${signInFailures.failures} + 1`, lastFailedAt: now },
     });
+}
+
+/** How long a device stays known to an account after its last successful sign-in there. */
+export const KNOWN_DEVICE_DAYS = 90;
+const DAY_MS = 24 * 60 * 60_000;
+
+const deviceMac = (secret: string, email: string, issuedAt: number) => createHmac("sha256", secret).update(`known-device:${email}:${issuedAt}`).digest("base64url");
+
+/** The token a successful sign-in leaves in the browser's cookie: this account was opened from here. */
+export function knownDeviceToken(secret: string, email: string, now: Date): string {
+  const issuedAt = now.getTime();
+  return `${issuedAt}.${deviceMac(secret, email, issuedAt)}`;
+}
+
+/** Whether the cookie's token is this account's, made by this site, and recent enough. */
+export function isKnownDevice(secret: string, email: string, token: string | undefined, now: Date): boolean {
+  const [issued, mac] = (token ?? "").split(".");
+  const issuedAt = Number(issued);
+  if (!mac || !Number.isSafeInteger(issuedAt) || issuedAt > now.getTime() || now.getTime() - issuedAt > KNOWN_DEVICE_DAYS * DAY_MS) return false;
+  const expected = Buffer.from(deviceMac(secret, email, issuedAt));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
 /** A correct password: this client's failures with this account no longer count. */

@@ -368,3 +368,10 @@ export async function setRejectBanned(db: Database, reject: boolean, actor: Acto
     await record(tx, actor, reject ? "let Dwell reject a banned person's new applications as they arrive" : "left a banned person's new applications for staff (flagged)");
   });
 }
+
+/** A member chosen on a form (an event's host): undefined when none was chosen, null when it is not a staff member. */
+export async function chosenTeamMember(db: Database, value: FormDataEntryValue | null): Promise<string | undefined | null> {
+  if (value === null || value === "") return undefined;
+  const team = await listTeam(db);
+  return team.some((member) => member.id === value) ? String(value) : null;
+}

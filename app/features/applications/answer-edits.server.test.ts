@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, applications } from "~/db/schema";
 import type { StoredAnswer } from "~/utils/form-questions";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { changedAnswers, saveAnswerEdit } from "./answer-edits.server";
+import { changedAnswers, nextEditAllowedAt, saveAnswerEdit } from "./answer-edits.server";
 
 const Q1 = "00000000-0000-4000-8000-0000000000c1";
 const Q2 = "00000000-0000-4000-8000-0000000000c2";
@@ -69,6 +69,25 @@ describeEachDatabase("an applicant's edit", (kind) => {
     const rows = await database.db.select({ answers: applications.answers }).from(applications).where(eq(applications.id, other));
     expect(rows[0]!.answers[1]!.value).toBe("1");
     expect(await database.db.select().from(applicationAuditLog)).toEqual([]);
+  });
+
+  it("takes at most ten edits an hour, each in the history; the eleventh is refused until the first leaves the hour", async () => {
+    const id = await applied();
+    const start = Date.now();
+    const at = (minutes: number) => new Date(start + minutes * 60_000);
+    for (let i = 0; i < 10; i++) {
+      const outcome = await saveAnswerEdit(database.db, { kind: "group", id }, { answers: answersWith(String(i + 2)), vrchatUsername: "Moth", discordId: "moth", link: { kind: "keep" } }, at(i));
+      expect(outcome).toEqual({ kind: "saved", changed: 1 });
+    }
+    const refused = await saveAnswerEdit(database.db, { kind: "group", id }, { answers: answersWith("99"), vrchatUsername: "Moth", discordId: "moth", link: { kind: "keep" } }, at(30));
+    expect(refused).toEqual({ kind: "too-many", allowedAt: at(60) });
+    expect(await nextEditAllowedAt(database.db, { kind: "group", id }, at(30))).toEqual(at(60));
+    expect(await database.db.select().from(applicationAuditLog)).toHaveLength(10);
+    const [row] = await database.db.select({ answers: applications.answers }).from(applications).where(eq(applications.id, id));
+    expect(row!.answers[1]!.value).toBe("11");
+    // An hour after the first, one more may be made.
+    expect(await nextEditAllowedAt(database.db, { kind: "group", id }, at(60.1))).toBeNull();
+    expect(await saveAnswerEdit(database.db, { kind: "group", id }, { answers: answersWith("99"), vrchatUsername: "Moth", discordId: "moth", link: { kind: "keep" } }, at(60.1))).toEqual({ kind: "saved", changed: 1 });
   });
 
   it("refuses a name another applicant already applied with", async () => {

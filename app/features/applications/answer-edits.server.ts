@@ -3,7 +3,7 @@
  * the answers, the name and Discord ID taken from them, and the VRChat link they make, written
  * together with the history line the card shows. A decision made meanwhile wins.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import type { ApplicationKind, VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, eventApplications } from "~/db/schema";
@@ -79,9 +79,34 @@ function linkColumns(change: LinkChange) {
   return { vrchatUserId: null, vrchatDisplayName: null, vrchatLinkedHow: null, vrchatLinkedBy: null, vrchatProfileCheck: finding.check };
 }
 
+/** Edits an applicant may make to one application in an hour: every one is kept in the history. */
+export const EDITS_PER_HOUR = 10;
+const HOUR_MS = 60 * 60_000;
+
+/** Whether another edit may be made now: null, or when the oldest of the hour's edits leaves it (UTC). */
+export async function nextEditAllowedAt(db: Pick<Database, "select">, application: { kind: "group" | "event"; id: string }, now: Date): Promise<Date | null> {
+  const edits = await db
+    .select({ at: applicationAuditLog.createdAt })
+    .from(applicationAuditLog)
+    .where(
+      and(
+        eq(applicationAuditLog.applicationKind, application.kind),
+        eq(applicationAuditLog.applicationId, application.id),
+        eq(applicationAuditLog.field, "answers"),
+        eq(applicationAuditLog.actorName, APPLICANT_ACTOR),
+        gt(applicationAuditLog.createdAt, new Date(now.getTime() - HOUR_MS)),
+      ),
+    )
+    .orderBy(desc(applicationAuditLog.createdAt))
+    .limit(EDITS_PER_HOUR);
+  return edits.length < EDITS_PER_HOUR ? null : new Date(edits.at(-1)!.at.getTime() + HOUR_MS);
+}
+
 export type AnswerEdit =
   | { kind: "saved"; changed: number }
   | { kind: "unchanged" }
+  /** EDITS_PER_HOUR reached: nothing was written; another edit may be made at `allowedAt`. */
+  | { kind: "too-many"; allowedAt: Date }
   /** Decided (or withdrawn) meanwhile: the decision wins, nothing was written. */
   | { kind: "decided" }
   | { kind: "duplicate" };
@@ -105,6 +130,9 @@ export async function saveAnswerEdit(
       if (!row || !(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: "decided" } as const;
       const changed = changedAnswers(row.answers, edit.answers);
       if (changed.count === 0) return { kind: "unchanged" } as const;
+      // Counted under the row's lock: edits sent at once cannot pass the limit together.
+      const allowedAt = await nextEditAllowedAt(tx, application, now);
+      if (allowedAt) return { kind: "too-many", allowedAt } as const;
       await tx
         .update(table)
         .set({ answers: edit.answers, vrchatUsername: edit.vrchatUsername, discordId: edit.discordId, ...linkColumns(edit.link), updatedAt: now })

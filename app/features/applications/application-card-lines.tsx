@@ -1,5 +1,6 @@
 /** The lines an application's card is made of: its answers, its history, its actions in VRChat and Discord, and who can enter. */
 import { CircleAlert, CircleCheck, LoaderCircle } from "lucide";
+import { flagText } from "~/utils/screening-flags";
 import { Icon } from "~/components/ui/icon";
 import { type ReactNode } from "react";
 import { Badge } from "~/components/ui/badge";
@@ -86,6 +87,10 @@ export interface CardSelection {
 export const NOT_LINKED_LABEL = m.card_not_linked;
 export const NOT_LINKED_HOW = m.card_not_linked_how;
 export const NOT_LINKED_DECIDED = () => m.card_not_linked_decided({ label: NOT_LINKED_LABEL(), how: NOT_LINKED_HOW() });
+/** A decision that did not act in VRChat because its account is matched by name only (a claim). */
+export const UNCONFIRMED_LABEL = m.card_unconfirmed;
+export const UNCONFIRMED_HOW = m.card_unconfirmed_how;
+export const UNCONFIRMED_DECIDED = () => m.card_unconfirmed_decided({ label: UNCONFIRMED_LABEL(), how: UNCONFIRMED_HOW() });
 
 /** The outbox targets of decisions' actions, shown on the cards. */
 export const DECISION_ACTION_TARGETS = ["vrchat_membership", "vrchat_event_role", "discord_role", "discord_dm"] as const;
@@ -112,7 +117,7 @@ export const reopenable = (line: ScreeningLine | null, status: string) =>
 export function screeningText(line: ScreeningLine, status: string): { tone: "gold" | "muted"; text: string } | null {
   if (line.state === "waiting") return { tone: "gold", text: SCREENING_WAITS() };
   if (line.state !== "done") return null;
-  if (line.flag) return { tone: "gold", text: line.flag };
+  if (line.flag) return { tone: "gold", text: flagText(line.flag) };
   if (line.ruleName && line.outcome === "approve" && status === "approved") return { tone: "muted", text: m.card_approved_by_rule({ rule: line.ruleName }) };
   if (line.ruleName && line.outcome === "reject" && status === "rejected") return { tone: "muted", text: m.card_rejected_by_rule({ rule: line.ruleName }) };
   return null;
@@ -170,4 +175,37 @@ export function attendanceRecordText(record: AttendanceRecord): string {
   const noShows = record.noShows === 0 ? "" : record.noShows === 1 ? m.attendance_no_shows_one() : m.attendance_no_shows({ count: formatCount(record.noShows) });
   const figures = { attended: formatCount(record.attended), total: formatCount(total), noShows };
   return total === 1 ? m.attendance_record_one(figures) : m.attendance_record(figures);
+}
+
+/** What marking attendance did, in a sentence: 'Marked 2 attendees as come.' and those left as they were. */
+export function attendanceMarkedText(value: "attended" | "no_show" | null, outcome: { changed: number; unchanged: number; missing: number }) {
+  const who = outcome.changed === 1 ? m.apps_one_attendee() : m.apps_attendees({ count: formatCount(outcome.changed) });
+  const said = value === "attended" ? m.apps_marked_attended({ who }) : value === "no_show" ? m.apps_marked_no_show({ who }) : m.apps_marked_cleared({ who });
+  const left = outcome.unchanged + outcome.missing;
+  return `${said}${left > 0 ? m.apps_left_as_were({ count: formatCount(left) }) : ""}`;
+}
+
+/** The card's history: every change, by whom and when; an applicant's edit with its answers before and after. */
+export function History({ audit, formatDate }: { audit: AuditEntry[]; formatDate: (iso: string) => string }) {
+  if (audit.length === 0) return null;
+  return (
+    <section>
+      <h3 className="text-sm font-semibold text-mist-300">{m.review_history()}</h3>
+      <ul className="mt-1 space-y-0.5 text-xs text-mist-400">
+        {audit.map((entry, i) => (
+          <li key={i}>
+            {auditLine(entry, formatDate)}
+            {entry.field === "answers" ? (
+              <dl className="mt-1 grid gap-x-3 border-l border-aurora-400/20 pl-3 whitespace-pre-line sm:grid-cols-[auto_1fr]" data-testid="answers-edit">
+                <dt className="font-semibold">{m.review_before()}</dt>
+                <dd>{entry.fromValue}</dd>
+                <dt className="font-semibold">{m.review_after()}</dt>
+                <dd>{entry.toValue}</dd>
+              </dl>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

@@ -5,7 +5,7 @@ import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { BanDialog } from "~/components/ui/ban-dialog";
+import { BanApplicantDialog } from "./ban-applicant-dialog";
 import { Card } from "~/components/ui/card";
 import { fieldClass } from "~/components/ui/field";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "~/db/enums";
@@ -20,10 +20,12 @@ import { statusLabel } from "~/utils/status-label";
 import {
   PROFILE_CHECK_TEXT,
   STATUS_TONE,
-  auditLine,
+  History,
   ActionLine,
   NOT_LINKED_LABEL,
   NOT_LINKED_HOW,
+  UNCONFIRMED_HOW,
+  UNCONFIRMED_LABEL,
   ENTRY_TEXT,
   ATTENDANCE_LABEL,
   attendanceRecordText,
@@ -52,8 +54,10 @@ export function ApplicationCard({
   banned = null,
   banOption = false,
   notLinked = false,
+  unconfirmed = false,
   entry = null,
   vrchatPanel,
+  vrchatLookupUrl = null,
   discordPanel,
   attendance,
   fileHref = null,
@@ -83,10 +87,13 @@ export function ApplicationCard({
   banOption?: boolean;
   /** Decided, but not acted on in VRChat: no account is linked. */
   notLinked?: boolean;
+  /** Decided without acting in VRChat: its account is matched by name only, waiting for staff to confirm it. */
+  unconfirmed?: boolean;
   /** An approved attendee of an event whose instance admits its role: can they get in? */
   entry?: AttendeeEntry | null;
-  /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up). */
+  /** The 'VRChat' panel, drawn when the card is opened (it looks the applicant up), and the lookup it reads. */
   vrchatPanel?: () => ReactNode;
+  vrchatLookupUrl?: string | null;
   /** The 'Discord' panel, likewise. */
   discordPanel?: () => ReactNode;
 }) {
@@ -226,6 +233,10 @@ export function ApplicationCard({
             <p className="mt-1 text-sm text-ember-300" data-testid="not-linked">
               <Badge tone="gold">{NOT_LINKED_LABEL()}</Badge> <span>{NOT_LINKED_HOW()}</span>
             </p>
+          ) : unconfirmed ? (
+            <p className="mt-1 text-sm text-ember-300" data-testid="unconfirmed">
+              <Badge tone="gold">{UNCONFIRMED_LABEL()}</Badge> <span>{UNCONFIRMED_HOW()}</span>
+            </p>
           ) : null}
           {entry ? (
             <p className="mt-1 text-sm text-mist-300" data-testid="attendee-entry">
@@ -273,7 +284,7 @@ export function ApplicationCard({
           ) : null}
           {decisions.map(statusButton)}
           {banOption && !banned && (application.vrchatUserId || application.discordUserId) ? (
-            <BanDialog name={application.vrchatUsername} busy={busy} onBan={(reason) => void fetcher.submit({ intent: "ban", id: application.id, reason }, { method: "post" })} />
+            <BanApplicantDialog application={application} busy={busy} lookupUrl={vrchatLookupUrl} onBan={(fields) => void fetcher.submit({ intent: "ban", id: application.id, ...fields }, { method: "post" })} />
           ) : null}
           <fetcher.Form method="post" onSubmit={refuseWhileBusy}>
             <input type="hidden" name="intent" value={application.spam ? "not-spam" : "spam"} />
@@ -370,26 +381,7 @@ export function ApplicationCard({
               />
             </div>
           ) : null}
-          {audit.length > 0 ? (
-            <section>
-              <h3 className="text-sm font-semibold text-mist-300">{m.review_history()}</h3>
-              <ul className="mt-1 space-y-0.5 text-xs text-mist-400">
-                {audit.map((entry, i) => (
-                  <li key={i}>
-                    {auditLine(entry, formatDate)}
-                    {entry.field === "answers" ? (
-                      <dl className="mt-1 grid gap-x-3 border-l border-aurora-400/20 pl-3 whitespace-pre-line sm:grid-cols-[auto_1fr]" data-testid="answers-edit">
-                        <dt className="font-semibold">{m.review_before()}</dt>
-                        <dd>{entry.fromValue}</dd>
-                        <dt className="font-semibold">{m.review_after()}</dt>
-                        <dd>{entry.toValue}</dd>
-                      </dl>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <History audit={audit} formatDate={formatDate} />
         </div>
       </details>
     </Card>

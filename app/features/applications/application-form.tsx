@@ -245,26 +245,27 @@ type CrowdProof = { state: "none" } | { state: "solving" } | { state: "solved"; 
  * failure (an old browser) leaves the form as it is without JavaScript: at busy times, the site
  * then asks to try again in a minute.
  */
-function useCrowdProof(challengeJson: string | null): CrowdProof {
+function useCrowdProof(challengeText: string | null): CrowdProof {
   const [result, setResult] = useState<{ challenge: string; value: string | null } | null>(null);
   useEffect(() => {
-    if (!challengeJson) return;
+    if (!challengeText) return;
     const controller = new AbortController();
     (async () => {
       const [{ solveChallenge }, { deriveKey }] = await Promise.all([import("altcha-lib"), import("altcha-lib/algorithms/web/pbkdf2")]);
-      const challenge = JSON.parse(challengeJson);
+      // The site sends it as base64url JSON.
+      const challenge = JSON.parse(atob(challengeText.replaceAll("-", "+").replaceAll("_", "/")));
       const solution = await solveChallenge({ challenge, deriveKey, controller });
       if (!solution) throw new Error("no solution found");
       const json = JSON.stringify({ challenge, solution: { counter: solution.counter, derivedKey: solution.derivedKey } });
       if (!controller.signal.aborted) {
-        setResult({ challenge: challengeJson, value: btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") });
+        setResult({ challenge: challengeText, value: btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") });
       }
     })().catch(() => {
-      if (!controller.signal.aborted) setResult({ challenge: challengeJson, value: null });
+      if (!controller.signal.aborted) setResult({ challenge: challengeText, value: null });
     });
     return () => controller.abort();
-  }, [challengeJson]);
-  if (!challengeJson) return { state: "none" };
-  if (result?.challenge !== challengeJson) return { state: "solving" };
+  }, [challengeText]);
+  if (!challengeText) return { state: "none" };
+  if (result?.challenge !== challengeText) return { state: "solving" };
   return result.value === null ? { state: "failed" } : { state: "solved", value: result.value };
 }

@@ -118,6 +118,35 @@ describeEachDatabase("submitting applications", (kind) => {
     expect(await submit("someone-else", "Moth#1")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group() });
   });
 
+  it("refuses a repeat before a lookup elsewhere (vet), by either claim, but not one an admin marked as spam", async () => {
+    const { db } = database;
+    const looked: string[] = [];
+    const submit = (username: string, discord: string) =>
+      submitApplication(db, {
+        scope: group,
+        questions: groupQuestions,
+        fields: groupFields(username, discord),
+        now: NOW,
+        vet: async () => {
+          looked.push(username);
+          return null;
+        },
+      });
+    expect((await submit("Moth", "moth#1")).ok).toBe(true);
+    expect(await submit("  mOTH ", "someone-else")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group() });
+    expect(await submit("someone-else", " MOTH#1")).toEqual({ ok: false, status: 409, message: DUPLICATE_MESSAGE.group() });
+    expect(looked).toEqual(["Moth"]);
+    await db.update(applications).set({ spamAt: NOW });
+    expect((await submit("moth", "moth#1")).ok).toBe(true);
+    expect(looked).toEqual(["Moth", "moth"]);
+    // An event's applications are apart: the same name applies to the event.
+    const scope: ApplicationScope = { kind: "event", eventId };
+    const eventFields = (name: string) => ({ [answerFieldName(eventQuestions[0]!.id)]: "Moth", [answerFieldName(eventQuestions[1]!.id)]: "To dance" })[name];
+    const vet = async () => null;
+    expect((await submitApplication(db, { scope, questions: eventQuestions, fields: eventFields, now: NOW, vet })).ok).toBe(true);
+    expect((await submitApplication(db, { scope, questions: eventQuestions, fields: eventFields, now: NOW, vet })).ok).toBe(false);
+  });
+
   it("scopes event duplicates to the event and stores an empty Discord ID without colliding", async () => {
     const { db } = database;
     const scope: ApplicationScope = { kind: "event", eventId };

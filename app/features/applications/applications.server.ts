@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { m } from "~/paraglide/messages";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { applicationAuditLog, applicationQuestions, applications, eventApplicationQuestions, eventApplications } from "~/db/schema";
@@ -66,6 +66,8 @@ export interface StoredApplication {
   /** Pending, or (an event whose places were all taken) waitlist. */
   status: ApplicationStatus;
   answers: { question: string; answer: string }[];
+  /** The VRChat account linked as it arrived (its profile link under the name given), if any. */
+  vrchatUserId: string | null;
 }
 
 export type SubmitResult =
@@ -107,22 +109,26 @@ function profileHistory(finding: ProfileFinding) {
 /** Whether someone already applied (for the group, or this event) under this VRChat username or Discord ID. */
 export async function alreadyApplied(db: Database, scope: ApplicationScope, identity: { vrchatUsername: string; discordId: string }) {
   const table = scope.kind === "event" ? eventApplications : applications;
+  // One `exists` for each claim, each written as its unique index is (a plain `or` of the two is
+  // read by scanning the whole table, as many times slower as there are applications).
   const claim = (column: typeof table.vrchatUsername | typeof table.discordId, value: string) =>
-    value.trim() === "" ? null : sql`(lower(btrim(${column})) = lower(btrim(${value})) and btrim(coalesce(${column}, '')) <> '')`;
+    value.trim() === ""
+      ? null
+      : sql`exists (${db
+          .select({ one: sql`1` })
+          .from(table)
+          .where(
+            and(
+              scope.kind === "event" ? eq(eventApplications.eventId, scope.eventId) : undefined,
+              sql`btrim(coalesce(${column}, '')) <> ''`,
+              isNull(table.spamAt),
+              sql`lower(btrim(${column})) = lower(btrim(${value}))`,
+            ),
+          )})`;
   const claims = [claim(table.vrchatUsername, identity.vrchatUsername), claim(table.discordId, identity.discordId)].filter((c) => c !== null);
   if (claims.length === 0) return false;
-  const [row] = await db
-    .select({ id: table.id })
-    .from(table)
-    .where(
-      and(
-        isNull(table.spamAt),
-        scope.kind === "event" ? eq(eventApplications.eventId, scope.eventId) : undefined,
-        or(...claims),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+  const result = (await db.execute(sql`select (${sql.join(claims, sql` or `)}) as found`)) as unknown as { rows: { found: boolean }[] };
+  return result.rows[0]?.found === true;
 }
 
 /**
@@ -196,6 +202,7 @@ export async function submitApplication(
         submittedAt: now,
         status,
         answers: answers.map((answer) => ({ question: answer.question, answer: answerText(answer.value) })),
+        vrchatUserId: finding?.check === "confirmed" ? finding.account.userId : null,
       };
       await onStored?.(tx, stored);
       return stored;

@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import type { Attendance } from "~/db/enums";
+import { isConfirmedLink, type Attendance, type VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, eventApplications } from "~/db/schema";
 import type { BulkOutcome } from "./review-changes.server";
 import type { Reviewer } from "./review-scope.server";
@@ -40,21 +40,27 @@ export interface AttendanceRecord {
 }
 
 /**
- * The attendance of the same people at other events, for these applications: the same person is
- * their linked Discord account when there is one, else their VRChat username (case and spaces at the
- * ends ignored). Only events where attendance was marked count.
+ * The attendance of the same people at other events, for these applications. The same person is
+ * their VRChat account when it is proven or confirmed by staff, else their Discord account on the
+ * same terms; an account matched by name only is a claim, so its marks stay on their own
+ * application and count nowhere else. Only where no account is linked at all does the username
+ * given stand for the person (case and spaces at the ends ignored), as before accounts were linked.
+ * Only events where attendance was marked count.
  */
 export async function attendanceRecords(
   db: Database,
   eventId: string,
-  people: readonly { id: string; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[],
+  people: readonly PersonKeys[],
 ): Promise<Record<string, AttendanceRecord>> {
   if (people.length === 0) return {};
-  // The same person: their linked VRChat account, else their linked Discord account, else the username given.
-  const key = sql<string>`coalesce('vrchat:' || ${eventApplications.vrchatUserId}, 'discord:' || ${eventApplications.discordUserId}, 'name:' || lower(btrim(${eventApplications.vrchatUsername})))`;
-  const keyOf = (person: (typeof people)[number]) =>
-    person.vrchatUserId ? `vrchat:${person.vrchatUserId}` : person.discordUserId ? `discord:${person.discordUserId}` : `name:${person.vrchatUsername.trim().toLowerCase()}`;
-  const keys = [...new Set(people.map(keyOf))];
+  const confirmed = (how: typeof eventApplications.vrchatLinkedHow | typeof eventApplications.discordLinkedHow) => sql`${how} in ('proven', 'staff')`;
+  const key = sql<string>`case
+    when ${eventApplications.vrchatUserId} is not null and ${confirmed(eventApplications.vrchatLinkedHow)} then 'vrchat:' || ${eventApplications.vrchatUserId}
+    when ${eventApplications.discordUserId} is not null and ${confirmed(eventApplications.discordLinkedHow)} then 'discord:' || ${eventApplications.discordUserId}
+    when ${eventApplications.vrchatUserId} is null and ${eventApplications.discordUserId} is null then 'name:' || lower(btrim(${eventApplications.vrchatUsername}))
+    else 'application:' || ${eventApplications.id}::text
+  end`;
+  const keys = [...new Set(people.map(personKeyOf))];
   const rows = await db
     .select({
       key,
@@ -66,7 +72,25 @@ export async function attendanceRecords(
     .groupBy(key);
   const byKey = new Map(rows.map((row) => [row.key, { attended: row.attended, noShows: row.noShows }]));
   return Object.fromEntries(people.flatMap((person) => {
-    const record = byKey.get(keyOf(person));
+    const record = byKey.get(personKeyOf(person));
     return record ? [[person.id, record]] : [];
   }));
+}
+
+/** What tells who an applicant is, for their record at other events. */
+export interface PersonKeys {
+  id: string;
+  vrchatUserId: string | null;
+  vrchatLinkedHow: VRChatLinkWay | null;
+  discordUserId: string | null;
+  discordLinkedHow: VRChatLinkWay | null;
+  vrchatUsername: string;
+}
+
+/** The key attendanceRecords counts a person's marks under (see there). */
+function personKeyOf(person: PersonKeys) {
+  if (person.vrchatUserId && isConfirmedLink(person.vrchatLinkedHow)) return `vrchat:${person.vrchatUserId}`;
+  if (person.discordUserId && isConfirmedLink(person.discordLinkedHow)) return `discord:${person.discordUserId}`;
+  if (!person.vrchatUserId && !person.discordUserId) return `name:${person.vrchatUsername.trim().toLowerCase()}`;
+  return `application:${person.id}`;
 }

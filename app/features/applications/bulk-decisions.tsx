@@ -31,7 +31,7 @@ const UNCHANGED = {
 } as const;
 
 /** What a bulk decision did, in a sentence an admin can check against the list. */
-export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number })): string {
+export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number; unconfirmed: number })): string {
   if (status === "spam") {
     const removed = "jobsRemoved" in outcome ? outcome.jobsRemoved : 0;
     const parts = [m.bulk_marked_spam({ what: applications(outcome.changed) })];
@@ -47,12 +47,14 @@ export function bulkOutcomeMessage(mode: "event" | "group", status: BulkAction, 
   if (outcome.missing > 0) parts.push(m.bulk_missing({ count: formatCount(outcome.missing) }));
   const notLinked = "notLinked" in outcome ? outcome.notLinked : 0;
   if (notLinked > 0) parts.push(notLinked === 1 ? m.bulk_not_linked_one() : m.bulk_not_linked({ count: formatCount(notLinked) }));
+  const unconfirmed = "unconfirmed" in outcome ? outcome.unconfirmed : 0;
+  if (unconfirmed > 0) parts.push(unconfirmed === 1 ? m.bulk_unconfirmed_one() : m.bulk_unconfirmed({ count: formatCount(unconfirmed) }));
   return parts.join(sentenceGap());
 }
 
 /** What approving the selection would do in VRChat (see flows/decide.server's previewApproval). */
 export type ApprovalPreviewAnswer = {
-  preview: { inVRChat: number; needAccount: number; unchecked: boolean } | null;
+  preview: { inVRChat: number; needConfirming: number; needAccount: number; unchecked: boolean } | null;
   error: string | null;
 };
 
@@ -60,13 +62,14 @@ export type ApprovalPreviewAnswer = {
 export function inVRChatText(answer: ApprovalPreviewAnswer | undefined): string {
   if (!answer) return m.bulk_asking_vrchat();
   if (!answer.preview) return answer.error ?? "";
-  const { inVRChat, needAccount, unchecked } = answer.preview;
+  const { inVRChat, needConfirming, needAccount, unchecked } = answer.preview;
   const accepted = formatCount(inVRChat);
   const text = needAccount === 1 ? m.bulk_in_vrchat_one({ accepted }) : m.bulk_in_vrchat({ accepted, need: formatCount(needAccount) });
-  return `${text}${unchecked ? m.bulk_unchecked() : ""}`;
+  const confirm = needConfirming === 0 ? "" : needConfirming === 1 ? m.bulk_confirm_first_one() : m.bulk_confirm_first({ count: formatCount(needConfirming) });
+  return `${text}${confirm}${unchecked ? m.bulk_unchecked() : ""}`;
 }
 
-export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number }) } } | { ok?: false; error: string; full?: boolean };
+export type BulkResult = { ok: true; bulk: { status: BulkAction; outcome: BulkOutcome | SpamOutcome | (BulkOutcome & { notLinked: number; unconfirmed: number }) } } | { ok?: false; error: string; full?: boolean };
 
 /** Which applications of the page are selected; ids no longer selectable drop out by themselves. */
 export function useSelection(selectable: string[]) {
@@ -115,6 +118,8 @@ export function BulkDecisions({
   const preview = useFetcher<ApprovalPreviewAnswer>();
   const hydrated = useHydrated();
   const [asking, setAsking] = useState<BulkAction | null>(null);
+  // The decider's word that the accounts matched by name are the applicants' (asked anew each time).
+  const [confirmNamed, setConfirmNamed] = useState(false);
   // Approvals the server refused because they take more places than the event has left: the admin
   // is asked whether to go over, once per refusal.
   const [answered, setAnswered] = useState<BulkResult | undefined>(undefined);
@@ -157,19 +162,21 @@ export function BulkDecisions({
     void marking.submit(form, { method: "post" });
   }
 
-  function decide(status: BulkAction, { overCapacity = false } = {}) {
+  function decide(status: BulkAction, { overCapacity = false, confirmNamed = false } = {}) {
     setAsking(null);
     setAnswered(fetcher.data);
     const form = new FormData();
     form.set("intent", "bulk");
     form.set("status", status);
     if (overCapacity) form.set("overCapacity", "yes");
+    if (confirmNamed) form.set("confirmNamed", "yes");
     for (const id of selection.selected) form.append("ids", id);
     void fetcher.submit(form, { method: "post" });
   }
 
   function ask(status: BulkAction | null) {
     setAsking(status);
+    setConfirmNamed(false);
     if (status === "approved" && previewUrl) {
       const query = new URLSearchParams(selection.selected.map((id) => ["ids", id]));
       void preview.load(`${previewUrl}?${query}`);
@@ -177,6 +184,8 @@ export function BulkDecisions({
   }
 
   const allChecked = count > 0 && count === selectable;
+  // Approvals whose accounts are matched by name only (the preview's count): the dialog asks whether they are theirs.
+  const named = preview.state === "idle" ? (preview.data?.preview?.needConfirming ?? 0) : 0;
   const description =
     mode === "group"
       ? m.bulk_group_once()
@@ -252,8 +261,16 @@ export function BulkDecisions({
                     ? `${description}${sentenceGap()}${inVRChatText(preview.state === "idle" ? preview.data : undefined)}`
                     : description
               }
+              body={
+                status === "approved" && named > 0 ? (
+                  <label className="flex items-start gap-2 text-sm text-mist-100">
+                    <input type="checkbox" className="mt-1" checked={confirmNamed} onChange={(event) => setConfirmNamed(event.target.checked)} />
+                    {named === 1 ? m.bulk_confirm_named_one() : m.bulk_confirm_named({ count: formatCount(named) })}
+                  </label>
+                ) : null
+              }
               action={
-                <Button type="button" variant={status === "approved" ? "primary" : "danger"} onClick={() => decide(status)}>
+                <Button type="button" variant={status === "approved" ? "primary" : "danger"} onClick={() => decide(status, { confirmNamed })}>
                   {phrase(status, applications(count))}
                 </Button>
               }

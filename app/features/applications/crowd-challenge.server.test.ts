@@ -30,7 +30,7 @@ describeEachDatabase("the crowd challenge", (kind) => {
 
   it("takes a solution of a challenge it gave this client, once", async () => {
     const challenge = (await issueCrowdChallenge(SECRET, "192.0.2.1", now, 40))!;
-    expect(JSON.parse(challenge).parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 1_000, data: { client: "192.0.2.1" } });
+    expect(JSON.parse(Buffer.from(challenge, "base64url").toString()).parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 1_000, data: { client: "192.0.2.1" } });
     const proof = await solveCrowdChallenge(challenge);
     expect(await check(proof, "192.0.2.2")).toBe("other-client");
     expect(await check(proof)).toBe("solved");

@@ -35,7 +35,7 @@ function keys(secret: string) {
 }
 
 /**
- * A challenge for a form served now to `client`, as the JSON the form carries; null when the
+ * A challenge for a form served now to `client`, as the form carries it (JSON in base64url); null when the
  * challenge is off (`work` 0). The browser tries on average `work` counters to find the site's.
  */
 export async function issueCrowdChallenge(secret: string, client: string, now: Date, work: number): Promise<string | null> {
@@ -49,7 +49,8 @@ export async function issueCrowdChallenge(secret: string, client: string, now: D
     data: { client },
     ...keys(secret),
   });
-  return JSON.stringify(challenge);
+  // base64url: the page carries it as it is (in an attribute, in its data), unescaped.
+  return Buffer.from(JSON.stringify(challenge)).toString("base64url");
 }
 
 const ProofSchema = z.object({

@@ -50,7 +50,9 @@ export async function getLinkTarget(db: Database, scope: { kind: "group" } | { k
       vrchatUsername: table.vrchatUsername,
       discordHandle: table.discordId,
       vrchatUserId: table.vrchatUserId,
+      vrchatLinkedHow: table.vrchatLinkedHow,
       discordUserId: table.discordUserId,
+      discordLinkedHow: table.discordLinkedHow,
     })
     .from(table)
     .where(and(eq(table.id, applicationId), isNull(table.spamAt), inEvent));
@@ -68,6 +70,7 @@ export interface LinkTarget {
   vrchatDisplayName: string | null;
   vrchatLinkedHow: VRChatLinkWay | null;
   discordUserId: string | null;
+  discordLinkedHow: VRChatLinkWay | null;
   /** The VRChat account the applicant's profile-link answer names (their claim, not an identity). */
   claimedVRChatUserId: string | null;
 }
@@ -88,6 +91,7 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
         vrchatDisplayName: eventApplications.vrchatDisplayName,
         vrchatLinkedHow: eventApplications.vrchatLinkedHow,
         discordUserId: eventApplications.discordUserId,
+        discordLinkedHow: eventApplications.discordLinkedHow,
         answers: eventApplications.answers,
       })
       .from(eventApplications)
@@ -104,6 +108,7 @@ export async function listLinkTargets(db: Pick<Database, "select">, kind: Applic
       vrchatDisplayName: applications.vrchatDisplayName,
       vrchatLinkedHow: applications.vrchatLinkedHow,
       discordUserId: applications.discordUserId,
+      discordLinkedHow: applications.discordLinkedHow,
       answers: applications.answers,
     })
     .from(applications)
@@ -155,15 +160,16 @@ export async function linkAccountIn(
   if (!columns) return false;
   const { table } = columns;
   const [current] = await tx
-    .select({ userId: columns.userId, displayName: columns.displayName, how: table.vrchatLinkedHow })
+    .select({ userId: columns.userId, displayName: columns.displayName, how: service === "vrchat" ? table.vrchatLinkedHow : table.discordLinkedHow })
     .from(table)
     .where(and(eq(table.id, applicationId), isNull(table.spamAt)))
     .for("update");
   if (!current) return false;
   if (onlyIfUnlinked && current.userId) return false;
   const sameAccount = (current.userId ?? null) === (account?.userId ?? null);
-  const provenNow = service === "vrchat" && account !== null && how === "proven" && current.how !== "proven";
-  if (sameAccount && !provenNow) return false;
+  // The same account, now proven by its owner or confirmed by a staff member: how it is linked changes.
+  const strongerNow = account !== null && current.how !== "proven" && (how === "proven" || (how === "staff" && current.how !== "staff"));
+  if (sameAccount && !strongerNow) return false;
   const set =
     service === "vrchat"
       ? {
@@ -173,7 +179,7 @@ export async function linkAccountIn(
           vrchatLinkedHow: account ? how : null,
           vrchatLinkedBy: account && how === "staff" ? actor.name : null,
         }
-      : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null };
+      : { discordUserId: account?.userId ?? null, discordDisplayName: account?.displayName ?? null, discordLinkedHow: account ? how : null };
   await tx.update(table).set(set).where(eq(table.id, applicationId));
   await tx.insert(applicationAuditLog).values({
     applicationKind: kind,
@@ -182,9 +188,15 @@ export async function linkAccountIn(
     actorName: actor.name,
     field: service,
     fromValue: current.userId ? `${current.displayName ?? ""} (${current.userId})` : null,
-    toValue: account ? `${how === "proven" ? "proven by a code in its bio:" : "linked to"} ${account.displayName} (${account.userId})` : "unlinked",
+    toValue: account ? `${linkWords(service, how, sameAccount)} ${account.displayName} (${account.userId})` : "unlinked",
   });
   return true;
+}
+
+/** How a link reads in the history. */
+function linkWords(service: LinkedService, how: VRChatLinkWay, sameAccount: boolean) {
+  if (how === "proven") return service === "vrchat" ? "proven by a code in its bio:" : "proven by their Discord sign-in:";
+  return how === "staff" && sameAccount ? "confirmed by staff:" : "linked to";
 }
 
 /** What every action's job carries: whose application, and which admin's decision caused it. */

@@ -81,8 +81,8 @@ export async function reviewApplication(
   reviewer: Reviewer,
   now: Date,
   onDecided?: OnDecided,
-  { overCapacity = false, refill, reopenFrom }: ReviewOptions = {},
-): Promise<boolean | "conflict" | { full: Places }> {
+  { overCapacity = false, refill, reopenFrom, screenedAccount }: ReviewOptions = {},
+): Promise<boolean | "conflict" | "moved" | { full: Places }> {
   if (!z.uuid().safeParse(id).success) return false;
   const kind: ApplicationKind = scope.kind;
   return db.transaction(async (tx) => {
@@ -92,11 +92,12 @@ export async function reviewApplication(
     if (locked === "missing") return false;
     const places = change.status === "approved" ? locked : null;
     const [current] = await tx
-      .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null` })
+      .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null`, vrchatUserId: table.vrchatUserId })
       .from(table)
       .where(and(eq(table.id, id), liveOf(scope)))
       .for("update");
     if (!current) return false;
+    if (screenedAccount !== undefined && current.vrchatUserId !== screenedAccount) return "moved";
     // A withdrawal is the applicant's final word: no decision, from anywhere, changes it.
     if (current.status === "withdrawn" && change.status !== undefined && change.status !== "withdrawn") return "conflict";
     const reopening = scope.kind === "group" && change.status === "pending" && reopenFrom !== undefined && current.status === reopenFrom;

@@ -68,4 +68,9 @@ export interface ReviewOptions {
    * while it still has the status the rule gave it.
    */
   reopenFrom?: ApplicationStatus;
+  /**
+   * A screening's verdict: decided only while the application still links the VRChat account it was
+   * read for (null: none). Otherwise nothing changes ("moved"), and it is screened again.
+   */
+  screenedAccount?: string | null;
 }

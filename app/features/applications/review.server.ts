@@ -42,6 +42,8 @@ export interface ReviewedApplication {
   /** The applicant's account in the group's Discord server, as linked by an admin. */
   discordUserId: string | null;
   discordDisplayName: string | null;
+  /** How the Discord account was linked (null: none, or before this was kept). */
+  discordLinkedHow: VRChatLinkWay | null;
   /** After the event, whether the approved attendee came (event applications). */
   attendance: Attendance | null;
   /** Where the attendee stands with the event's VRChat role (event applications). */
@@ -113,6 +115,7 @@ export async function listForReview(db: Database, scope: ReviewScope, query: Rev
         vrchatLinkedBy: table.vrchatLinkedBy,
         discordUserId: table.discordUserId,
         discordDisplayName: table.discordDisplayName,
+        discordLinkedHow: table.discordLinkedHow,
         attendance,
         eventRole,
       })
@@ -169,6 +172,12 @@ export async function listAudit(db: Database, applicationIds: string[]): Promise
  * button): its status, its event (for an event application), and who set its status last.
  * Null when it is gone or marked as spam.
  */
+/** Whether an application belongs to this review (an event's application to that event): a host's path never reaches another's. */
+export async function isInReview(db: Database, scope: ReviewScope, applicationId: string) {
+  const application = await describeApplication(db, scope.kind, applicationId);
+  return application !== null && (scope.kind === "group" || application.eventId === scope.eventId);
+}
+
 export async function describeApplication(db: Database, kind: ApplicationKind, id: string) {
   if (!z.uuid().safeParse(id).success) return null;
   const [row] =

@@ -165,6 +165,11 @@ export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jo
                     ban.displayName
                   )}{" "}
                   {ban.liftedAt ? <Badge tone="muted">{m.bans_lifted()}</Badge> : <Badge tone="danger">{m.bans_banned_badge()}</Badge>}
+                  {ban.reach === "site" ? (
+                    <Badge tone="gold" className="ml-2" data-testid="ban-site-only">
+                      {m.bans_site_only()}
+                    </Badge>
+                  ) : null}
                   {files ? (
                     <Link to={personPath(ban)!} className="ml-2 text-sm font-normal text-aurora-300 underline-offset-2 hover:underline">
                       {m.review_person_file()}
@@ -174,6 +179,7 @@ export function BanList({ bans, jobs, mayBan, files = false }: { bans: Ban[]; jo
                 <p className="text-sm break-words text-mist-200" data-testid="ban-line">
                   {bannedLine(ban)}
                 </p>
+                {ban.reach === "site" ? <p className="text-sm text-ember-200">{m.bans_site_only_text()}</p> : null}
                 <p className="text-xs text-mist-400">
                   {[ban.vrchatUserId ? `VRChat ${ban.vrchatUserId}` : null, ban.discordUserId ? `Discord ${ban.discordUserId}` : null, ban.source === "vrchat" ? m.bans_found_on_vrchat() : null]
                     .filter(Boolean)

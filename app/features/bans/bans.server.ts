@@ -4,7 +4,8 @@
  */
 import { and, desc, eq, gt, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
-import { bans, type BanSource } from "~/db/schema";
+import { isConfirmedLink, type VRChatLinkWay } from "~/db/enums";
+import { bans, type BanReach, type BanSource } from "~/db/schema";
 import { bannedLine } from "./ban-texts";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
@@ -20,6 +21,8 @@ export interface Ban {
   bannedAt: string;
   liftedAt: string | null;
   liftedBy: string | null;
+  /** `site`: held on the site only (its accounts were matched by name, not confirmed): see the schema. */
+  reach: BanReach;
 }
 
 const columns = {
@@ -33,29 +36,48 @@ const columns = {
   bannedAt: bans.bannedAt,
   liftedAt: bans.liftedAt,
   liftedBy: bans.liftedBy,
+  reach: bans.reach,
 };
 const banOf = (row: { bannedAt: Date; liftedAt: Date | null } & Omit<Ban, "bannedAt" | "liftedAt">): Ban => ({ ...row, bannedAt: row.bannedAt.toISOString(), liftedAt: row.liftedAt?.toISOString() ?? null });
 
+/**
+ * Someone a ban may hold against: their accounts, and how each is linked to them (absent: the
+ * accounts themselves, as on the Bans page). A ban held on the site only was made against accounts
+ * matched by name: it holds against the same kind of claim, never against an account proven by its
+ * owner or confirmed by staff (it may be the innocent owner of the name).
+ */
+export interface BannedWho {
+  vrchatUserId: string | null;
+  discordUserId: string | null;
+  vrchatLinkedHow?: VRChatLinkWay | null;
+  discordLinkedHow?: VRChatLinkWay | null;
+}
+
+/** Whether a ban in force holds against this person (see BannedWho). */
+function holdsAgainst(ban: Pick<Ban, "vrchatUserId" | "discordUserId" | "reach">, person: BannedWho) {
+  const byVRChat = person.vrchatUserId !== null && ban.vrchatUserId === person.vrchatUserId && (ban.reach === "everywhere" || !isConfirmedLink(person.vrchatLinkedHow));
+  const byDiscord = person.discordUserId !== null && ban.discordUserId === person.discordUserId && (ban.reach === "everywhere" || !isConfirmedLink(person.discordLinkedHow));
+  return byVRChat || byDiscord;
+}
+
 /** The ban in force on a person (by their VRChat account, else their Discord account), if any. */
-export async function banInForce(db: Pick<Database, "select">, person: { vrchatUserId: string | null; discordUserId: string | null }): Promise<Ban | null> {
-  const who = [
-    ...(person.vrchatUserId ? [eq(bans.vrchatUserId, person.vrchatUserId)] : []),
-    ...(person.discordUserId ? [eq(bans.discordUserId, person.discordUserId)] : []),
-  ];
-  if (who.length === 0) return null;
-  const [row] = await db.select(columns).from(bans).where(and(isNull(bans.liftedAt), or(...who))).orderBy(desc(bans.bannedAt)).limit(1);
-  return row ? banOf(row) : null;
+export async function banInForce(db: Pick<Database, "select">, person: BannedWho): Promise<Ban | null> {
+  const found = await bansInForce(db, person.vrchatUserId ? [person.vrchatUserId] : [], person.discordUserId ? [person.discordUserId] : []);
+  return found.filter((ban) => holdsAgainst(ban, person)).sort((a, b) => b.bannedAt.localeCompare(a.bannedAt))[0] ?? null;
 }
 
 /** The bans in force on any of these people, by VRChat id and Discord id (for a list of cards). */
 export async function bansInForce(db: Pick<Database, "select">, vrchatUserIds: string[], discordUserIds: string[]): Promise<Ban[]> {
   const who = [...(vrchatUserIds.length ? [inArray(bans.vrchatUserId, vrchatUserIds)] : []), ...(discordUserIds.length ? [inArray(bans.discordUserId, discordUserIds)] : [])];
   if (who.length === 0) return [];
-  return (await db.select(columns).from(bans).where(and(isNull(bans.liftedAt), or(...who)))).map(banOf);
+  return (await db.select(columns).from(bans).where(and(isNull(bans.liftedAt), or(...who))).orderBy(desc(bans.bannedAt))).map(banOf);
 }
 
 /** For a page of applications: each banned applicant's 'Banned on DATE by X: reason', by application id. */
-export async function banLinesFor(db: Pick<Database, "select">, people: readonly { id: string; vrchatUserId: string | null; discordUserId: string | null }[]): Promise<Record<string, string>> {
+export async function banLinesFor(
+  db: Pick<Database, "select">,
+  people: readonly (BannedWho & { id: string; vrchatLinkedHow: VRChatLinkWay | null; discordLinkedHow: VRChatLinkWay | null })[],
+): Promise<Record<string, string>> {
   const found = await bansInForce(
     db,
     people.flatMap((person) => (person.vrchatUserId ? [person.vrchatUserId] : [])),
@@ -63,7 +85,7 @@ export async function banLinesFor(db: Pick<Database, "select">, people: readonly
   );
   const lines: Record<string, string> = {};
   for (const person of people) {
-    const ban = found.find((one) => (person.vrchatUserId && one.vrchatUserId === person.vrchatUserId) || (person.discordUserId && one.discordUserId === person.discordUserId));
+    const ban = found.find((one) => holdsAgainst(one, person));
     if (ban) lines[person.id] = bannedLine(ban);
   }
   return lines;
@@ -71,26 +93,35 @@ export async function banLinesFor(db: Pick<Database, "select">, people: readonly
 
 export type BanAdded = { kind: "banned"; ban: Ban } | { kind: "already"; ban: Ban };
 
-/** A new ban made in Dwell (in the caller's transaction); one in force already is answered as such. */
+/**
+ * A new ban made in Dwell (in the caller's transaction); one in force already is answered as such,
+ * unless it held on the site only and this one reaches everywhere: it is widened (and counts as new,
+ * so that it is carried to VRChat and Discord).
+ */
 export async function addBan(
   tx: Executor,
   person: { vrchatUserId: string | null; discordUserId: string | null; displayName: string },
   reason: string | null,
   by: { id: string | null; name: string },
   now: Date,
+  reach: BanReach = "everywhere",
 ): Promise<BanAdded> {
-  const existing = await banInForce(tx, person);
+  const existing = (await bansInForce(tx, person.vrchatUserId ? [person.vrchatUserId] : [], person.discordUserId ? [person.discordUserId] : []))[0];
+  if (existing && existing.reach === "site" && reach === "everywhere") {
+    const [row] = await tx.update(bans).set({ reach, reason: reason ?? existing.reason, bannedBy: by.name, bannedById: by.id }).where(eq(bans.id, existing.id)).returning(columns);
+    return { kind: "banned", ban: banOf(row!) };
+  }
   if (existing) return { kind: "already", ban: existing };
   try {
     const [row] = await tx
       .insert(bans)
-      .values({ ...person, reason, source: "dwell", bannedBy: by.name, bannedById: by.id, bannedAt: now })
+      .values({ ...person, reason, source: "dwell", bannedBy: by.name, bannedById: by.id, bannedAt: now, reach })
       .returning(columns);
     return { kind: "banned", ban: banOf(row!) };
   } catch (error) {
     // Banned by someone else at the same moment.
     if (!isUniqueViolation(error)) throw error;
-    return { kind: "already", ban: (await banInForce(tx, person))! };
+    return { kind: "already", ban: (await bansInForce(tx, person.vrchatUserId ? [person.vrchatUserId] : [], person.discordUserId ? [person.discordUserId] : []))[0]! };
   }
 }
 

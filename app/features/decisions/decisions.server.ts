@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import { isDecided, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
+import { isDecided, type ApplicationKind, type ApplicationStatus, type VRChatLinkWay } from "~/db/enums";
 import { applications, decisionMessages, eventApplications, events, statusLinks } from "~/db/schema";
 import { personLanguage, inLanguage } from "~/utils/language.server";
 import {
@@ -220,6 +220,9 @@ export interface Decided {
   vrchatUserId: string | null;
   /** The Discord account linked to the application. */
   discordUserId: string | null;
+  /** How each was linked (see VRCHAT_LINK_WAYS): an automatic decision acts only on a proven or confirmed one. */
+  vrchatLinkedHow: VRChatLinkWay | null;
+  discordLinkedHow: VRChatLinkWay | null;
   /** The language the applicant is written to in (the one they applied in, if the site still offers it). */
   language: string;
   /** The message the applicant reads (null while pending). */
@@ -236,11 +239,18 @@ export interface Decided {
 export async function applyDecision(tx: Executor, decision: Decision, context: DecisionContext): Promise<Decided> {
   const table = decision.kind === "event" ? eventApplications : applications;
   const [row] = await tx
-    .select({ username: table.vrchatUsername, vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId, language: table.language })
+    .select({
+      username: table.vrchatUsername,
+      vrchatUserId: table.vrchatUserId,
+      vrchatLinkedHow: table.vrchatLinkedHow,
+      discordUserId: table.discordUserId,
+      discordLinkedHow: table.discordLinkedHow,
+      language: table.language,
+    })
     .from(table)
     .where(eq(table.id, decision.id));
   const language = personLanguage(row?.language ?? null);
-  const nothing: Decided = { vrchatUserId: null, discordUserId: null, language, message: null, directMessage: null };
+  const nothing: Decided = { vrchatUserId: null, discordUserId: null, vrchatLinkedHow: null, discordLinkedHow: null, language, message: null, directMessage: null };
   if (!isDecided(decision.status)) {
     await tx.update(table).set({ decisionMessage: null, decisionMessageLanguage: null }).where(eq(table.id, decision.id));
     return nothing;
@@ -257,7 +267,8 @@ export async function applyDecision(tx: Executor, decision: Decision, context: D
     inLanguage(template.language, () => renderDecisionMessage(template.body, { ...values, username: escapeDiscordMarkdown(row.username), event: escapeDiscordMarkdown(words.event) })) +
     (note ? escapeDiscordMarkdown(note) : "");
   await tx.update(table).set({ decisionMessage: text, decisionMessageLanguage: template.language }).where(eq(table.id, decision.id));
-  return { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, language, message: text, directMessage };
+  const { vrchatUserId, vrchatLinkedHow, discordUserId, discordLinkedHow } = row;
+  return { vrchatUserId, vrchatLinkedHow, discordUserId, discordLinkedHow, language, message: text, directMessage };
 }
 
 /** An event's own decision messages become another's (a series' occurrences): its own are replaced. */

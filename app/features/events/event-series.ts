@@ -184,3 +184,8 @@ export interface SeriesOnPage {
   repeat: string;
   next: { id: string; eventDate: string }[];
 }
+
+/** The form's 'Repeats' fields say what the series says (an edit of one occurrence leaves the series alone). */
+export function sameRepeat(input: RepeatInput, series: SeriesSummary): boolean {
+  return input.repeats === series.frequency && (input.repeatUntil ?? null) === series.untilDate && (input.repeatCount ?? null) === series.occurrenceCount;
+}

@@ -4,6 +4,7 @@
  * Lengths are UTF-16 code units (see ~/utils/text).
  */
 import { truncate } from "~/utils/text";
+import { formatCount } from "~/utils/language";
 import type { ApplicationNotification, ApplicationType, DeliveryOutcome } from "./notification";
 import { m } from "~/paraglide/messages";
 
@@ -21,7 +22,11 @@ export const APPLICATION_TYPE_LABELS: Record<ApplicationType, string> = {
 /** A staff message's first line (in the language the message is written in). */
 export function headline(notification: ApplicationNotification): string {
   const event = notification.event_title;
-  if (notification.edited) return event ? m.ntf_edited_title({ event }) : m.ntf_edited();
+  if (notification.edited) {
+    const count = notification.edits ?? 1;
+    if (count > 1) return event ? m.ntf_edited_many_title({ event, count: formatCount(count) }) : m.ntf_edited_many({ count: formatCount(count) });
+    return event ? m.ntf_edited_title({ event }) : m.ntf_edited();
+  }
   if (notification.type === "group_application") return m.ntf_new_group();
   if (notification.moved_up) return event ? m.ntf_moved_up_title({ event }) : m.ntf_moved_up();
   const title = event ? m.ntf_new_event_title({ event }) : m.ntf_new_event();

@@ -26,6 +26,8 @@ export interface ApplicationNotification {
   moved_up?: boolean;
   /** The applicant edited their answers (these are the new ones). */
   edited?: boolean;
+  /** How many edits this notice covers (staff hear of one application's edits at most every 10 minutes). */
+  edits?: number;
 }
 
 /**

@@ -8,6 +8,8 @@ import { startFakeDiscord } from "../../../tests/fakes/discord";
 import { currentLanguage } from "~/utils/language";
 import { inLanguage, setSiteLanguages } from "~/utils/language.server";
 import { createDiscordChannel } from "./discord.server";
+import { headline } from "./format";
+import { enqueueEditNotice } from "./edit-notices.server";
 import { createOutboxWorker, enqueueNotification, retryDelay, retryFailedJobs, retryOutboxJob, type OutboxChannel, type OutboxTarget } from "./outbox.server";
 
 const notification = (name: string): ApplicationNotification => ({
@@ -56,6 +58,39 @@ describeEachDatabase("the outbox", (kind) => {
     for (const name of names) await enqueueNotification(database.db, notification(name), targets, crypto.randomUUID());
   }
   const jobs = () => database.db.select().from(outbox).orderBy(outbox.createdAt);
+
+  it("tells staff of one application's edits at most every ten minutes, each notice saying how many edits it covers", async () => {
+    const id = crypto.randomUUID();
+    const start = Date.now();
+    const at = (minutes: number) => new Date(start + minutes * 60_000);
+    const edited = (guests: string) => ({ ...notification("Moth"), edited: true, answers: [{ question: "Guests?", answer: guests }] });
+    const edit = (guests: string, minutes: number) => database.db.transaction((tx) => enqueueEditNotice(tx, edited(guests), ["discord", "telegram"], id, at(minutes)));
+    const notices = async () =>
+      (await jobs()).map((job) => ({ target: job.target, due: job.nextAttemptAt.getTime(), edits: (job.payload as ApplicationNotification).edits, guests: (job.payload as ApplicationNotification).answers[0]!.answer }));
+    await edit("1", 0);
+    expect(await notices()).toEqual([
+      { target: "discord", due: at(0).getTime(), edits: 1, guests: "1" },
+      { target: "telegram", due: at(0).getTime(), edits: 1, guests: "1" },
+    ]);
+    // Two more within ten minutes of that notice: one notice, held until the ten minutes have passed, with the latest answers.
+    await edit("2", 1);
+    await edit("3", 4);
+    const held = (await notices()).slice(2);
+    expect(held).toEqual([
+      { target: "discord", due: at(10).getTime(), edits: 2, guests: "3" },
+      { target: "telegram", due: at(10).getTime(), edits: 2, guests: "3" },
+    ]);
+    expect(headline((await jobs())[2]!.payload as ApplicationNotification)).toBe("Application edited 2 times");
+    // Once that one is due (the worker may be sending it), a new edit starts the next notice ten minutes later.
+    await edit("4", 11);
+    expect((await notices()).slice(4)).toEqual([
+      { target: "discord", due: at(20).getTime(), edits: 1, guests: "4" },
+      { target: "telegram", due: at(20).getTime(), edits: 1, guests: "4" },
+    ]);
+    // Long after: at once.
+    await edit("5", 45);
+    expect((await notices()).slice(6).map((notice) => notice.due)).toEqual([at(45).getTime(), at(45).getTime()]);
+  });
 
   it("delivers every due job once and marks it delivered", async () => {
     await enqueue(["A", "B", "C"], ["discord", "telegram"]);

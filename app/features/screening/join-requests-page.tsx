@@ -1,4 +1,6 @@
 import { useId, useState } from "react";
+import { isConfirmedLink } from "~/db/enums";
+import { flagText } from "~/utils/screening-flags";
 import { href, Link, useFetcher } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -65,7 +67,7 @@ function stateOf(request: JoinRequestView): { tone: "live" | "danger" | "gold" |
   if (!screening) return null;
   if (screening.state === "waiting") return { tone: "gold", text: m.card_screening_waits() };
   if (screening.state !== "done") return { tone: "muted", text: m.jr_being_screened() };
-  if (screening.flag) return { tone: "gold", text: screening.flag };
+  if (screening.flag) return { tone: "gold", text: flagText(screening.flag) };
   if (screening.ruleName && screening.outcome === "approve") return { tone: "muted", text: m.jr_rule_accept({ rule: screening.ruleName }) };
   if (screening.ruleName && screening.outcome === "reject") return { tone: "muted", text: m.jr_rule_reject({ rule: screening.ruleName }) };
   return { tone: "muted", text: m.jr_no_rule() };
@@ -180,7 +182,15 @@ export function JoinRequestList({
                   </h3>
                   <Facts request={request} />
                   <p className="text-xs text-mist-400">{request.requestedAt ? m.jr_asked_on({ date: dateText(request.requestedAt) }) : m.jr_asked_unknown()}</p>
-                  {request.application ? (
+                  {request.application && !isConfirmedLink(request.application.linkedHow) ? (
+                    <p className="text-sm text-ember-200" data-testid="join-request-claim">
+                      {m.jr_application_names_them({ name: request.application.name })}
+                      <Link to={`${href("/admin/applications")}?${new URLSearchParams({ q: request.application.name, status: "all" })}`} className="text-aurora-300 underline-offset-2 hover:underline">
+                        {statusLabel(request.application.status)}
+                      </Link>
+                      {m.jr_application_names_them_end()}
+                    </p>
+                  ) : request.application ? (
                     <p className="text-sm text-mist-200">
                       {m.jr_applied()}
                       <Link to={`${href("/admin/applications")}?${new URLSearchParams({ q: request.application.name, status: "all" })}`} className="text-aurora-300 underline-offset-2 hover:underline">

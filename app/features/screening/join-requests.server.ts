@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gt, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
-import type { ApplicationStatus } from "~/db/enums";
+import type { ApplicationStatus, VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, joinRequests, screenings, type JoinRequestDecision } from "~/db/schema";
 import type { AccountFacts } from "~/utils/vrchat-account";
 import { queueScreening } from "./screenings.server";
@@ -70,7 +70,8 @@ export async function syncJoinRequests(db: Database, listed: readonly ListedRequ
       for (const row of stored) {
         if (waiting.has(row.userId)) continue;
         added += 1;
-        await queueScreening(tx, { kind: "join_request", id: row.id }, now);
+        // Screened when a rule could apply; its account's facts read once either way, for the list.
+        await queueScreening(tx, { kind: "join_request", id: row.id, vrchatUserId: row.userId }, now);
       }
     }
     if (!complete) return { added, gone: 0 };
@@ -102,12 +103,16 @@ export async function joinRequestSubject(db: Pick<Database, "select">, id: strin
   return row ?? null;
 }
 
-/** The open group application (pending, not spam) of the person behind a VRChat account, if any. */
+/**
+ * The open group application (pending, not spam) of the person behind a VRChat account, if any: only
+ * one whose account is proven or confirmed by staff is theirs. One matched by name is a claim: the
+ * request and that application are decided apart.
+ */
 export async function openApplicationOf(db: Pick<Database, "select">, vrchatUserId: string) {
   const [row] = await db
     .select({ id: applications.id })
     .from(applications)
-    .where(and(eq(applications.vrchatUserId, vrchatUserId), eq(applications.status, "pending"), isNull(applications.spamAt)))
+    .where(and(eq(applications.vrchatUserId, vrchatUserId), inArray(applications.vrchatLinkedHow, ["proven", "staff"]), eq(applications.status, "pending"), isNull(applications.spamAt)))
     .orderBy(desc(applications.createdAt))
     .limit(1);
   return row?.id ?? null;
@@ -163,8 +168,11 @@ export interface JoinRequestView {
   /** The account's age in days, from `facts` (null: not known). */
   accountAgeDays: number | null;
   screening: { state: string; ruleName: string | null; outcome: string | null; flag: string | null } | null;
-  /** Their application on the site, by their VRChat account. */
-  application: { id: string; status: ApplicationStatus; name: string } | null;
+  /**
+   * Their application on the site, by their VRChat account: `linkedHow` says whether it is theirs
+   * (proven or confirmed by staff) or only names them (matched by name: a claim, decided apart).
+   */
+  application: { id: string; status: ApplicationStatus; name: string; linkedHow: VRChatLinkWay | null } | null;
 }
 
 /** How long a join request Dwell decided, or that ended in VRChat, stays in the list. */
@@ -199,12 +207,12 @@ export async function listJoinRequests(db: Pick<Database, "select">, now: Date, 
     userIds.length === 0
       ? []
       : await db
-          .select({ id: applications.id, userId: applications.vrchatUserId, status: applications.status, name: applications.vrchatUsername })
+          .select({ id: applications.id, userId: applications.vrchatUserId, status: applications.status, name: applications.vrchatUsername, linkedHow: applications.vrchatLinkedHow })
           .from(applications)
           .where(and(inArray(applications.vrchatUserId, userIds), isNull(applications.spamAt)))
-          .orderBy(applications.createdAt);
-  // The latest application of each account.
-  const byUser = new Map(applied.map((row) => [row.userId!, { id: row.id, status: row.status, name: row.name }]));
+          .orderBy(sql`${applications.vrchatLinkedHow} in ('proven', 'staff')`, applications.createdAt);
+  // The latest application of each account, one that is theirs before one that only names them.
+  const byUser = new Map(applied.map((row) => [row.userId!, { id: row.id, status: row.status, name: row.name, linkedHow: row.linkedHow }]));
   return rows.map((row) => {
     const kept = row.facts as { vrchat?: AccountFacts | "none" | null } | null;
     const facts = kept?.vrchat && kept.vrchat !== "none" ? kept.vrchat : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accountFactsOf, trustRankOf } from "~/utils/vrchat-account";
-import { APPROVE_NEEDS_IDENTITY_FLAG, holdsWord, RuleInputSchema, screen, type Facts, type Rule } from "./screening-rules";
+import { SYSTEM_FLAGS } from "~/utils/screening-flags";
+import { holdsWord, RuleInputSchema, screen, type Facts, type Rule } from "./screening-rules";
 
 const NOW = new Date("2026-11-27T12:00:00Z");
 const known: Facts = {
@@ -28,7 +29,7 @@ describe("trustRankOf", () => {
 
   it("reads an account's facts as VRChat answers them", () => {
     expect(accountFactsOf({ id: "usr_x", tags: ["system_trust_known"], date_joined: "2024-03-05", ageVerificationStatus: "18+", bio: "hi" })).toEqual({ trustRank: "user", joinedOn: "2024-03-05", shows18: true, bio: "hi" });
-    expect(accountFactsOf({ id: "usr_x", ageVerificationStatus: "verified" })).toEqual({ trustRank: "visitor", joinedOn: null, shows18: false, bio: "" });
+    expect(accountFactsOf({ id: "usr_x", ageVerificationStatus: "verified" })).toEqual({ trustRank: "visitor", joinedOn: null, shows18: false, bio: null });
   });
 });
 
@@ -78,9 +79,23 @@ describe("screen", () => {
     expect(screen([noShows], { ...known, vrchat: "none", noShows: 2 }, NOW)).toMatchObject({ kind: "decide", outcome: { flag: "Missed two events" } });
   });
 
-  it("approves automatically only a proven or name-matched account; a staff member's choice is flagged instead", () => {
-    expect(screen([knownOver30], { ...known, linkedHow: "name" }, NOW)).toMatchObject({ outcome: { kind: "approve" } });
-    expect(screen([knownOver30], { ...known, linkedHow: "staff" }, NOW)).toMatchObject({ outcome: { kind: "flag", flag: APPROVE_NEEDS_IDENTITY_FLAG } });
+  it("approves automatically only a proven account or a join request made by the account itself; a name match, a pasted link or a staff member's choice is flagged", () => {
+    expect(screen([knownOver30], known, NOW)).toMatchObject({ outcome: { kind: "approve" } });
+    expect(screen([knownOver30], { ...known, where: { kind: "join_request" }, linkedHow: null }, NOW)).toMatchObject({ outcome: { kind: "approve" } });
+    for (const linkedHow of ["name", "staff", null] as const) {
+      expect(screen([knownOver30], { ...known, linkedHow }, NOW)).toMatchObject({ outcome: { kind: "flag", flag: SYSTEM_FLAGS.needsProven } });
+    }
+    // A rejection or a flag needs no proof: it acts on the application, not on an account.
+    expect(screen([spammers], { ...known, linkedHow: "name", vrchat: { ...(known.vrchat as object), bio: "free robux here" } as Facts["vrchat"] }, NOW)).toMatchObject({ outcome: { kind: "reject" } });
+  });
+
+  it("reads a bio VRChat did not send as unread: a rule on the bio waits rather than taking it for empty", () => {
+    const lacks = rule("r8", { name: "No spam words", conditions: [{ kind: "bio_lacks", words: ["free robux"] }], outcome: { kind: "flag", flag: "Clean bio" } });
+    const unread = { ...known, vrchat: { ...(known.vrchat as object), bio: null } as Facts["vrchat"] };
+    expect(screen([lacks], unread, NOW)).toMatchObject({ kind: "wait" });
+    expect(screen([spammers], unread, NOW)).toMatchObject({ kind: "wait" });
+    expect(accountFactsOf({ id: "usr_x", tags: [] }).bio).toBeNull();
+    expect(accountFactsOf({ id: "usr_x", tags: [], bio: "" }).bio).toBe("");
   });
 
   it("applies a rule only where it is scoped", () => {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { VRChatLinkWay } from "~/db/enums";
 import { TRUST_RANKS, type AccountFacts } from "~/utils/vrchat-account";
 import { m } from "~/paraglide/messages";
+import { SYSTEM_FLAGS } from "~/utils/screening-flags";
 
 const GROUP_ID = /^grp_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const words = z
@@ -115,9 +116,9 @@ function holds(condition: Condition, facts: Facts, now: Date): boolean | null {
     case "shows_18_plus":
       return vrchat ? vrchat.shows18 : null;
     case "bio_contains":
-      return vrchat ? holdsWord(vrchat.bio, condition.words) : null;
+      return vrchat && vrchat.bio !== null ? holdsWord(vrchat.bio, condition.words) : null;
     case "bio_lacks":
-      return vrchat ? !holdsWord(vrchat.bio, condition.words) : null;
+      return vrchat && vrchat.bio !== null ? !holdsWord(vrchat.bio, condition.words) : null;
     case "proven":
       return facts.linkedHow === "proven";
     case "banned":
@@ -155,8 +156,6 @@ export const ruleActorName = (name: string) => `rule "${name}"`;
 /** The rule's name in an actor's name, when a rule made the change (null: a person did). */
 export const ruleNameOf = (actorName: string) => /^rule "(.*)"$/s.exec(actorName)?.[1] ?? null;
 
-export const APPROVE_NEEDS_IDENTITY_FLAG = "Not approved automatically: the VRChat account is neither proven nor matched by name";
-
 export type Verdict =
   /** The first rule that holds, and what it does. */
   | { kind: "decide"; rule: Rule; outcome: Outcome }
@@ -166,19 +165,21 @@ export type Verdict =
   | { kind: "wait"; rule: Rule };
 
 /**
- * The rules' verdict on one application. 'Approve automatically' needs an account that is proven or
- * matched by name: where the rule holds without one, the application is flagged for review instead.
+ * Whose account a rule may approve by itself: one proven by its owner (the bio code), or the account
+ * that asked to join in VRChat itself. A name match, a pasted profile link or a staff member's choice
+ * is a claim or a person's judgement, not proof: the rule's approval becomes a flag for staff.
  */
+export const mayApproveAutomatically = (facts: Pick<Facts, "where" | "linkedHow">) => facts.where.kind === "join_request" || facts.linkedHow === "proven";
+
+/** The rules' verdict on one application (see mayApproveAutomatically for who a rule approves). */
 export function screen(rules: readonly Rule[], facts: Facts, now: Date): Verdict {
   for (const rule of rules) {
     if (!inScope(rule, facts.where)) continue;
     const results = rule.conditions.map((condition) => holds(condition, facts, now));
     if (results.includes(false)) continue;
     if (results.includes(null)) return { kind: "wait", rule };
-    // A join request is made by the account itself: who it is is not in doubt.
-    const known = facts.where.kind === "join_request" || facts.linkedHow === "proven" || facts.linkedHow === "name";
-    if (rule.outcome.kind === "approve" && !known) {
-      return { kind: "decide", rule, outcome: { kind: "flag", flag: APPROVE_NEEDS_IDENTITY_FLAG } };
+    if (rule.outcome.kind === "approve" && !mayApproveAutomatically(facts)) {
+      return { kind: "decide", rule, outcome: { kind: "flag", flag: SYSTEM_FLAGS.needsProven } };
     }
     return { kind: "decide", rule, outcome: rule.outcome };
   }

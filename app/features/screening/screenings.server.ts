@@ -6,30 +6,38 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import type { ApplicationKind, ApplicationStatus, VRChatLinkWay } from "~/db/enums";
-import { applications, eventApplications, screeningRules, screenings, type ScreenedKind, type ScreeningScope } from "~/db/schema";
+import { applications, eventApplications, screeningRules, screenings, vrchatAccountFacts, type ScreenedKind, type ScreeningScope } from "~/db/schema";
 import { valuesByText, type AnswerValue } from "~/utils/form-questions";
 import type { Facts } from "./screening-rules";
 import type { TrialSubject } from "./screening-trial";
 
-type Executor = Pick<Database, "select" | "insert" | "update">;
+type Executor = Pick<Database, "select" | "insert" | "update" | "execute">;
 
 /** How long a worker holds a claimed screening before another may take it (a crashed one lets go). */
 const CLAIM_MS = 2 * 60 * 1000;
 
 /**
- * Queues an application's screening (in the caller's transaction), when some rule could apply to it:
- * a new screening replaces what an earlier one found.
+ * Queues a screening (in the caller's transaction) when some rule could apply, or when it has a VRChat
+ * account (`vrchatUserId`) whose facts were never read: those are read once as it arrives, so staff
+ * and 'Try these rules' have them before any rule asks. A new screening replaces what an earlier one found.
+ * One statement, decided in the database: it is on the path of every application sent.
  */
-export async function queueScreening(tx: Executor, application: { kind: ScreenedKind; id: string }, now: Date): Promise<boolean> {
+export async function queueScreening(tx: Executor, application: { kind: ScreenedKind; id: string; vrchatUserId?: string | null }, now: Date): Promise<boolean> {
   const scopes: ScreeningScope[] = application.kind === "event" ? ["events", "event"] : ["group"];
-  const [rule] = await tx.select({ id: screeningRules.id }).from(screeningRules).where(inArray(screeningRules.scope, scopes)).limit(1);
-  if (!rule) return false;
-  const fresh = { state: "queued" as const, nextAttemptAt: now, attempts: 0, lockedUntil: null, ruleName: null, outcome: null, flag: null };
-  await tx
-    .insert(screenings)
-    .values({ applicationKind: application.kind, applicationId: application.id, ...fresh })
-    .onConflictDoUpdate({ target: [screenings.applicationKind, screenings.applicationId], set: fresh });
-  return true;
+  const ruleMayApply = sql`exists (select 1 from ${screeningRules} where ${inArray(screeningRules.scope, scopes)})`;
+  const neverRead = application.vrchatUserId
+    ? sql`not exists (select 1 from ${vrchatAccountFacts} where ${eq(vrchatAccountFacts.vrchatUserId, application.vrchatUserId)})`
+    : sql`false`;
+  const at = now.toISOString();
+  const result = (await tx.execute(sql`
+    insert into ${screenings} (application_kind, application_id, state, next_attempt_at, attempts, locked_until, rule_name, outcome, flag)
+    select ${application.kind}, ${application.id}::uuid, 'queued', ${at}::timestamptz, 0, null, null, null, null
+    where ${ruleMayApply} or ${neverRead}
+    on conflict (application_kind, application_id) do update set state = 'queued', next_attempt_at = ${at}::timestamptz, attempts = 0,
+      locked_until = null, rule_name = null, outcome = null, flag = null, updated_at = now()
+    returning 1 as queued
+  `)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
 }
 
 export interface Claimed {
@@ -72,16 +80,22 @@ export async function releaseScreenings(db: Pick<Database, "update">, claimed: r
     .where(sql`(${screenings.applicationKind}, ${screenings.applicationId}) in (${keys})`);
 }
 
-export type ScreeningRecord =
-  | { state: "waiting"; retryAt: Date; ruleName: string; facts?: unknown }
-  | { state: "done"; ruleName: string | null; outcome: "approve" | "reject" | "flag" | null; flag: string | null; facts?: unknown };
+export type ScreeningRecord = (
+  | { state: "waiting"; retryAt: Date; ruleName: string }
+  | { state: "done"; ruleName: string | null; outcome: "approve" | "reject" | "flag" | null; flag: string | null }
+) & {
+  facts?: unknown;
+  /** The VRChat account the verdict was read for (null: none was linked). */
+  vrchatUserId?: string | null;
+};
 
 /** What a screening found; it lets go of its claim. */
 export async function recordScreening(db: Pick<Database, "update">, application: { kind: ScreenedKind; id: string }, record: ScreeningRecord) {
+  const read = { facts: record.facts ?? null, vrchatUserId: record.vrchatUserId ?? null };
   const set =
     record.state === "waiting"
-      ? { state: "waiting" as const, nextAttemptAt: record.retryAt, ruleName: record.ruleName, outcome: null, flag: null, facts: record.facts ?? null }
-      : { state: "done" as const, ruleName: record.ruleName, outcome: record.outcome, flag: record.flag, facts: record.facts ?? null };
+      ? { state: "waiting" as const, nextAttemptAt: record.retryAt, ruleName: record.ruleName, outcome: null, flag: null, ...read }
+      : { state: "done" as const, ruleName: record.ruleName, outcome: record.outcome, flag: record.flag, ...read };
   await db
     .update(screenings)
     .set({ ...set, lockedUntil: null })
@@ -106,6 +120,7 @@ export interface ScreeningSubject {
   vrchatUserId: string | null;
   vrchatLinkedHow: VRChatLinkWay | null;
   discordUserId: string | null;
+  discordLinkedHow: VRChatLinkWay | null;
   /** The answers, by question text as asked. */
   answers: Record<string, AnswerValue>;
 }
@@ -120,6 +135,7 @@ export async function screeningSubject(db: Pick<Database, "select">, application
         vrchatUserId: eventApplications.vrchatUserId,
         vrchatLinkedHow: eventApplications.vrchatLinkedHow,
         discordUserId: eventApplications.discordUserId,
+        discordLinkedHow: eventApplications.discordLinkedHow,
         answers: eventApplications.answers,
       })
       .from(eventApplications)
@@ -133,6 +149,7 @@ export async function screeningSubject(db: Pick<Database, "select">, application
       vrchatUserId: applications.vrchatUserId,
       vrchatLinkedHow: applications.vrchatLinkedHow,
       discordUserId: applications.discordUserId,
+      discordLinkedHow: applications.discordLinkedHow,
       answers: applications.answers,
     })
     .from(applications)
@@ -161,7 +178,9 @@ type KeptFacts = Pick<Facts, "vrchat" | "groups" | "banned" | "noShows" | "linke
 export async function trialSubjects(
   db: Pick<Database, "select">,
   limit: number,
-  noShowsOf: (people: { id: string; eventId: string | null; vrchatUserId: string | null; discordUserId: string | null; vrchatUsername: string }[]) => Promise<Record<string, number>>,
+  noShowsOf: (
+    people: { id: string; eventId: string | null; vrchatUserId: string | null; vrchatLinkedHow: VRChatLinkWay | null; discordUserId: string | null; discordLinkedHow: VRChatLinkWay | null; vrchatUsername: string }[],
+  ) => Promise<Record<string, number>>,
 ): Promise<TrialSubject[]> {
   const decided = ["approved", "rejected", "waitlist"];
   const columns = (table: typeof applications | typeof eventApplications) => ({
@@ -172,6 +191,7 @@ export async function trialSubjects(
     vrchatUserId: table.vrchatUserId,
     vrchatLinkedHow: table.vrchatLinkedHow,
     discordUserId: table.discordUserId,
+    discordLinkedHow: table.discordLinkedHow,
     answers: table.answers,
     facts: screenings.facts,
   });

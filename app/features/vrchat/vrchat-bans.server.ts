@@ -7,7 +7,7 @@ import { z } from "zod";
 import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 import { actionOutcomeOf, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
-import { JoinRequestsSchema as GroupMemberListSchema } from "./vrchat-people";
+import { JoinRequestsSchema as GroupMemberListSchema, type ListRead } from "./vrchat-people";
 
 const PAGE = 100;
 
@@ -24,17 +24,21 @@ export function createVRChatBans(options: { client: VRChatClient; groupId: strin
   const { client, groupId, paced, timeoutMs, actionSpacingMs } = options;
 
   /** The bans as VRChat lists them now: pages of 100, up to `maxPages`. */
-  async function list(maxPages = 10): Promise<{ userId: string; displayName: string; bannedAt: string | null }[]> {
+  async function list(maxPages = 10): Promise<ListRead<{ userId: string; displayName: string; bannedAt: string | null }>> {
     const found = [];
+    const unreadable: unknown[] = [];
     for (let page = 0; page < maxPages; page += 1) {
       const entries = await client.get(`/groups/${groupId}/bans`, GroupMemberListSchema, { n: PAGE, offset: page * PAGE });
       for (const entry of entries) {
-        if (!entry || !VRCHAT_USER_ID.test(entry.userId)) continue;
+        if (!entry || !VRCHAT_USER_ID.test(entry.userId)) {
+          unreadable.push(entry?.userId ?? entry);
+          continue;
+        }
         found.push({ userId: entry.userId, displayName: entry.user?.displayName ?? entry.userId, bannedAt: entry.bannedAt ?? null });
       }
       if (entries.length < PAGE) break;
     }
-    return found;
+    return { entries: found, unreadable };
   }
 
   /** Done already counts as done: a ban of someone banned, an unban of someone who is not. */

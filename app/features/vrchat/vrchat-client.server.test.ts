@@ -127,6 +127,37 @@ describeEachDatabase("VRChat client", (kind) => {
     expect(fake.calls.group! - before).toBe(4);
   });
 
+  it("sends nothing, read or write, in this process or another, until a 429's Retry-After has passed", async () => {
+    const vrchat = client({ maxDelayMs: 2_000 });
+    await vrchat.get(groupPath, GroupSchema);
+    fake.setEndpoint("user", { status: 429, message: "Too Many Requests", retryAfterSeconds: 120 });
+    const first = (await vrchat.get("/users/usr_00000001-aaaa-4bbb-8ccc-000000000001", z.unknown()).catch((e: unknown) => e)) as VRChatError;
+    expect(first.kind).toBe("rate-limited");
+    expect(first.retryAfterMs).toBe(120_000);
+    fake.setEndpoint("user", "normal");
+    const sent = fake.requests.length;
+    // Another path, a write, and another process's client (the same store): none is sent.
+    const read = (await vrchat.get(groupPath, GroupSchema).catch((e: unknown) => e)) as VRChatError;
+    expect(read.kind).toBe("rate-limited");
+    expect(read.retryAfterMs).toBeGreaterThan(110_000);
+    await expect(vrchat.send("PUT", `${groupPath}/requests/usr_x`, { action: "accept" })).rejects.toMatchObject({ kind: "rate-limited" });
+    await expect(client().get(groupPath, GroupSchema)).rejects.toMatchObject({ kind: "rate-limited" });
+    expect(fake.requests.length).toBe(sent);
+    // Once the time has passed (moved back here), calls go out again.
+    await database.db.update(vrchatSessions).set({ quietUntil: new Date(Date.now() - 1_000) });
+    await expect(client().get(groupPath, GroupSchema)).resolves.toEqual({ memberCount: 2451 });
+  });
+
+  it("waits out a short quiet another call met, then sends", async () => {
+    const vrchat = client();
+    await vrchat.get(groupPath, GroupSchema);
+    fake.setEndpoint("user", { status: 429, message: "Too Many Requests", retryAfterSeconds: 1 });
+    await vrchat.get("/users/usr_00000001-aaaa-4bbb-8ccc-000000000001", z.unknown(), undefined, { once: true }).catch(() => null);
+    const started = Date.now();
+    await expect(vrchat.get(groupPath, GroupSchema)).resolves.toEqual({ memberCount: 2451 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
   it("checks answers against the expected shape", async () => {
     await expect(client().get(groupPath, z.object({ memberCount: z.string() }))).rejects.toThrow(/unexpected shape \(memberCount/);
   });

@@ -8,14 +8,17 @@
  * - 429, 5xx and refused connections are retried at most twice, waiting as long as Retry-After asks
  *   (or an exponential delay with jitter); a wait longer than `maxDelayMs` fails the call instead, and
  *   the cache serves its last good value meanwhile; a call that timed out is not repeated;
+ * - a 429 quiets every call, read or write, in every process (the time is kept in the session's row):
+ *   none is sent before VRChat's Retry-After has passed; a call that cannot wait that long fails at
+ *   once as rate-limited, with the time left, and is not sent;
  * - every request says who it is: `Dwell/<version> <contact>`, as VRChat asks.
  */
 import { TOTP } from "otpauth";
 import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
 import type { SessionStore } from "./vrchat-session.server";
-import { truncate } from "~/utils/text";
 import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
+import { cookieValue, retryAfterMs, sleep, upstreamMessage } from "./vrchat-http";
 
 /**
  * What went wrong, as the dashboard tells it apart: VRChat not answering (network, timeout, 5xx),
@@ -33,6 +36,8 @@ export class VRChatError extends Error {
   readonly kind: VRChatErrorKind;
   /** No answer came within the timeout. */
   timedOut = false;
+  /** Nothing was sent: VRChat could not be reached at all, or it had asked for quiet (a 429's wait). */
+  notSent = false;
   constructor(message: string, status: number | null, retryAfterMs: number | null = null, kind?: VRChatErrorKind) {
     super(message);
     this.status = status;
@@ -100,39 +105,6 @@ interface Session {
   twoFactorCookie: string | null;
 }
 
-function retryAfterMs(response: Response): number | null {
-  const header = response.headers.get("retry-after");
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
-function cookieValue(response: Response, name: string): string | null {
-  for (const cookie of response.headers.getSetCookie()) {
-    const [pair] = cookie.split(";");
-    const separator = pair!.indexOf("=");
-    if (separator > 0 && pair!.slice(0, separator).trim() === name) return pair!.slice(separator + 1).trim() || null;
-  }
-  return null;
-}
-
-/** VRChat's error body is `{ error: { message, status_code } }`; anything else is ignored. */
-async function upstreamMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
-    const message = typeof body.error === "string" ? body.error : body.error?.message;
-    if (typeof message === "string" && message) return truncate(message, 200);
-  } catch {
-    // Not JSON: fall through to the status alone.
-  }
-  return response.statusText || `HTTP ${response.status}`;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   const {
     apiUrl,
@@ -164,9 +136,35 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
       .join("; ");
   }
 
+  /**
+   * Waits out a quiet VRChat asked for (this process's last 429 or another's: the store holds it), or
+   * fails at once when the wait is longer than this call may wait.
+   */
+  async function awaitQuiet(deadline: number) {
+    const until = (await store.quietUntil())?.getTime() ?? 0;
+    const waitMs = until - Date.now();
+    if (waitMs <= 0) return;
+    if (waitMs > maxDelayMs || Date.now() + waitMs >= deadline) {
+      const quiet = new VRChatError(`VRChat asked to slow down until ${new Date(until).toISOString()}: not asked before then`, 429, waitMs, "rate-limited");
+      quiet.notSent = true;
+      throw quiet;
+    }
+    await sleep(waitMs);
+  }
+
+  /** A 429: no call is sent, here or in another process, until `waitMs` has passed. */
+  async function keepQuiet(waitMs: number) {
+    await store.recordQuiet(new Date(Date.now() + waitMs));
+  }
+
   async function send(target: string, init: RequestInit, deadline = Infinity): Promise<Response> {
+    await awaitQuiet(deadline);
     const waitMs = Math.min(timeoutMs, deadline - Date.now());
-    if (waitMs <= 0) throw new VRChatError("VRChat was not asked: the refresh ran out of time", null);
+    if (waitMs <= 0) {
+      const late = new VRChatError("VRChat was not asked: the refresh ran out of time", null);
+      late.notSent = true;
+      throw late;
+    }
     try {
       return await fetch(target, {
         ...init,
@@ -178,6 +176,8 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       const failure = new VRChatError(`VRChat ${timedOut ? "timed out" : "could not be reached"}`, null);
       failure.timedOut = timedOut;
+      // A refused connection never reached VRChat; a request that timed out may have.
+      failure.notSent = !timedOut;
       throw failure;
     }
   }
@@ -191,12 +191,9 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
         const response = await send(target, init, deadline);
         if (response.status !== 429 && response.status < 500) return response;
         const asked = retryAfterMs(response);
-        failure = new VRChatError(
-          `VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`,
-          response.status,
-          asked,
-        );
         waitMs = asked ?? baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+        if (response.status === 429) await keepQuiet(waitMs);
+        failure = new VRChatError(`VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`, response.status, asked);
       } catch (error) {
         if (!(error instanceof VRChatError)) throw error;
         // A call that timed out is not repeated: asking a slow VRChat again only adds to its load.
@@ -318,7 +315,10 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
       response = await attempt(current);
     }
     if (!response.ok) {
-      throw new VRChatError(`VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`, response.status, retryAfterMs(response));
+      // A call sent once (a write, a visitor's read) that met a 429 quiets the others too.
+      const asked = retryAfterMs(response);
+      if (response.status === 429) await keepQuiet(asked ?? baseDelayMs);
+      throw new VRChatError(`VRChat ${label} answered ${response.status}: ${await upstreamMessage(response)}`, response.status, asked);
     }
     return response;
   }

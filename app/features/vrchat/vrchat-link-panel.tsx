@@ -51,6 +51,10 @@ function Person({ candidate }: { candidate: VRChatCandidate }) {
   );
 }
 
+/** The card's VRChat lookup: an application of the group's, or of an event's. */
+export const vrchatLookupUrl = (applicationId: string, eventId?: string) =>
+  eventId ? href("/admin/events/:eventId/applications/:applicationId/vrchat", { eventId, applicationId }) : href("/admin/applications/:applicationId/vrchat", { applicationId });
+
 /** Who the applicant is in VRChat: see AccountLinkPanel. */
 export function VRChatLinkPanel({ applicationId, eventId, configured }: { applicationId: string; eventId?: string; configured: boolean }) {
   if (!configured) {
@@ -58,9 +62,7 @@ export function VRChatLinkPanel({ applicationId, eventId, configured }: { applic
   }
   return (
     <AccountLinkPanel<VRChatCandidate>
-      lookupUrl={
-        eventId ? href("/admin/events/:eventId/applications/:applicationId/vrchat", { eventId, applicationId }) : href("/admin/applications/:applicationId/vrchat", { applicationId })
-      }
+      lookupUrl={vrchatLookupUrl(applicationId, eventId)}
       applicationId={applicationId}
       intents={{ link: "link-vrchat", unlink: "unlink-vrchat" }}
       renderPerson={(candidate) => <Person candidate={candidate} />}

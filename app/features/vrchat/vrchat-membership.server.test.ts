@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { createVRChatClient } from "./vrchat-client.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { sameName } from "~/utils/text";
-import { createVRChatMembership, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
+import { JOIN_REQUEST_GONE, createVRChatMembership, userIdFrom, type MembershipOptions } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 describe("reading who an applicant is", () => {
@@ -131,6 +131,15 @@ describe("VRChat membership", () => {
     expect(fake.actions.map((a) => `${a.kind}:${a.userId}`)).toEqual([`accept:${fakeUserId(1)}`, `invite:${fakeUserId(2)}`]);
   });
 
+  it("a join request accepted after the person withdrew it is not turned into an invite", async () => {
+    const vrchat = membership();
+    const request = { ...action(fakeUserId(2), "accept"), applicationKind: "join_request" as const };
+    expect(await vrchat.channel.deliver(request)).toEqual({ kind: "delivered", result: JOIN_REQUEST_GONE });
+    expect(fake.actions).toEqual([]);
+    // Still there: accepted.
+    expect(await vrchat.channel.deliver({ ...request, userId: fakeUserId(1) })).toEqual({ kind: "delivered", result: "Join request accepted in VRChat" });
+  });
+
   it("never acts twice: a job run again finds the work done", async () => {
     const vrchat = membership();
     const job = action(fakeUserId(1), "accept");
@@ -159,7 +168,13 @@ describe("VRChat membership", () => {
     expect(await vrchat.channel.deliver(action(fakeUserId(1), "accept"))).toMatchObject({ kind: "retry", retryAfterMs: 7000 });
     expect(fake.calls.respondRequest).toBe(2);
     expect(fake.actions).toHaveLength(0);
+    // Nothing more is sent for the seven seconds asked (every call waits them out), then it goes.
+    const sent = fake.requests.length;
     fake.setEndpoint("respondRequest", "normal");
+    await database.db.update(vrchatSessions).set({ quietUntil: new Date(Date.now() + 60_000) });
+    expect(await vrchat.channel.deliver(action(fakeUserId(1), "accept"))).toMatchObject({ kind: "retry" });
+    expect(fake.requests.length).toBe(sent);
+    await database.db.update(vrchatSessions).set({ quietUntil: null });
     expect(await vrchat.channel.deliver(action(fakeUserId(1), "accept"))).toMatchObject({ kind: "delivered" });
   });
 

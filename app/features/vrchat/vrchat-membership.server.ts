@@ -20,38 +20,30 @@ import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pa
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 import { createVRChatBans } from "./vrchat-bans.server";
 import { JOIN_REQUESTS_PAGE, listJoinRequests } from "./vrchat-join-requests.server";
-import { JoinRequestsSchema, MembershipActionSchema, MembershipSchema, NamedGroupSchema, PersonSchema, statusOf, UserGroupsSchema, UserSchema, UserSearchSchema, type MembershipAction, type MembershipStatus } from "./vrchat-people";
+import {
+  JoinRequestsSchema,
+  MembershipActionSchema,
+  MembershipSchema,
+  NamedGroupSchema,
+  PersonSchema,
+  statusOf,
+  UserGroupsSchema,
+  UserSchema,
+  UserSearchSchema,
+  type ApplicantMatch,
+  type MembershipAction,
+  type MembershipStatus,
+  type PersonFacts,
+  type VRChatCandidate,
+} from "./vrchat-people";
 import { m } from "~/paraglide/messages";
 
-export { imageUrl, MEMBERSHIP_STATUSES, type MembershipAction, type MembershipStatus } from "./vrchat-people";
-
-export interface VRChatCandidate {
-  id: string;
-  displayName: string;
-  thumbnailUrl: string | null;
-  status: MembershipStatus;
-  /** Where it was found: the group's join requests, a user search, or the applicant's linked account. */
-  source: "request" | "search" | "linked";
-}
-
-/** What a person's file shows live of their VRChat account. */
-export interface PersonFacts extends Omit<AccountFacts, "bio"> {
-  displayName: string;
-  thumbnailUrl: string | null;
-  standing: MembershipStatus;
-}
-
-export const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
+export { imageUrl, MEMBERSHIP_STATUSES, profileUrl, type ApplicantMatch, type MembershipAction, type MembershipStatus, type PersonFacts, type VRChatCandidate } from "./vrchat-people";
 
 const USER_ID = VRCHAT_USER_ID;
 
 /** A user id from an id or a profile link. */
 export const userIdFrom = vrchatUserIdFrom;
-
-/** What the decision's rule found for an applicant: their account, or why none was chosen. */
-export type ApplicantMatch =
-  | { account: { userId: string; displayName: string }; how: "profile" | "request" }
-  | { unmatched: "none" | "several" };
 
 export interface MembershipOptions {
   client: VRChatClient;
@@ -76,6 +68,9 @@ export interface MembershipOptions {
 }
 
 const SEARCH_RESULTS = 5;
+
+/** What a join request's acceptance says when the request is no longer there (its card shows it to staff). */
+export const JOIN_REQUEST_GONE = "The join request is gone from VRChat (withdrawn, or answered there): nothing was done";
 
 /** VRChat will not let the group invite this user (their own settings or block): not the bot's permission. */
 class InviteRefusedError extends Error {
@@ -220,9 +215,11 @@ export function createVRChatMembership(options: MembershipOptions) {
    */
   async function screeningFacts(
     userId: string,
-    asks: { groups: boolean; standing: boolean },
+    asks: { groups: boolean; standing: boolean; fresh?: boolean },
   ): Promise<{ account: AccountFacts; groups: string[] | null; banned: boolean | null } | null> {
     if (!USER_ID.test(userId)) return null;
+    // A decision that needs fresher facts than those kept does not take them from the cache either.
+    if (asks.fresh) for (const key of [`screen:${userId}`, `groups:${userId}`]) screeningLookups.forget(key);
     let user;
     try {
       user = await screeningLookups.get(`screen:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}`, ScreenedUserSchema));
@@ -234,10 +231,14 @@ export function createVRChatMembership(options: MembershipOptions) {
     const groups = asks.groups
       ? (await screeningLookups.get(`groups:${userId}`, () => client.get(`/users/${encodeURIComponent(userId)}/groups`, UserGroupsSchema))).flatMap((entry) => (entry?.groupId ? [entry.groupId] : []))
       : null;
-    const banned = asks.standing
-      ? (await screeningLookups.get(`standing:${userId}`, async () => statusOf((await client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema))?.membershipStatus))) === "banned"
-      : null;
+    const banned = asks.standing ? await screeningStanding(userId) : null;
     return { account: accountFactsOf(user), groups, banned };
+  }
+
+  /** Whether the account is banned from the group in VRChat (one membership read, from screening's allowance). */
+  async function screeningStanding(userId: string): Promise<boolean> {
+    const read = () => client.get(`/groups/${groupId}/members/${encodeURIComponent(userId)}`, MembershipSchema);
+    return statusOf((await screeningLookups.get(`standing:${userId}`, read))?.membershipStatus) === "banned";
   }
 
   /** Another group's name, from the staff's lookups (`GET /groups/{groupId}`): null when VRChat has no such group. */
@@ -329,6 +330,9 @@ export function createVRChatMembership(options: MembershipOptions) {
     if (current === "blocked") return "They have blocked the group in VRChat: nothing was done";
     if (action.action === "accept") {
       if (current === "invited") return "Invite already sent";
+      // A join request decided from a list up to a minute old: if the person withdrew it meanwhile,
+      // accepting it must not become an invite they never asked for.
+      if (action.applicationKind === "join_request" && current !== "requested") return JOIN_REQUEST_GONE;
       if (current === "requested") {
         await paced(() => client.send("PUT", `/groups/${groupId}/requests/${encodeURIComponent(action.userId)}`, { action: "accept" }));
         return "Join request accepted in VRChat";
@@ -355,6 +359,7 @@ export function createVRChatMembership(options: MembershipOptions) {
     describeApplicantProfile,
     readProfileText,
     screeningFacts,
+    screeningStanding,
     groupName,
     listJoinRequests: (maxPages?: number) => listJoinRequests(client, groupId, maxPages),
     /** The group's ban list in VRChat, and bans and unbans there (paced with every other action). */

@@ -3,6 +3,7 @@
  * description), and a membership's status in Dwell's words.
  */
 import { z } from "zod";
+import type { AccountFacts } from "~/utils/vrchat-account";
 import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 
 export const MEMBERSHIP_STATUSES = ["member", "requested", "invited", "banned", "blocked", "none"] as const;
@@ -90,3 +91,35 @@ export const MembershipActionSchema = z.object({
   block: z.boolean(),
   actor: z.object({ id: z.string(), name: z.string() }),
 });
+
+/**
+ * A list read from VRChat: the entries Dwell could read, and what it could not (an entry without a
+ * user id of VRChat's forms), kept to be logged and counted, never dropped without a word.
+ */
+export interface ListRead<T> {
+  entries: T[];
+  unreadable: unknown[];
+}
+
+export interface VRChatCandidate {
+  id: string;
+  displayName: string;
+  thumbnailUrl: string | null;
+  status: MembershipStatus;
+  /** Where it was found: the group's join requests, a user search, or the applicant's linked account. */
+  source: "request" | "search" | "linked";
+}
+
+/** What a person's file shows live of their VRChat account. */
+export interface PersonFacts extends Omit<AccountFacts, "bio"> {
+  displayName: string;
+  thumbnailUrl: string | null;
+  standing: MembershipStatus;
+}
+
+export const profileUrl = (userId: string) => `https://vrchat.com/home/user/${userId}`;
+
+/** What the decision's rule found for an applicant: their account, or why none was chosen. */
+export type ApplicantMatch =
+  | { account: { userId: string; displayName: string }; how: "profile" | "request" }
+  | { unmatched: "none" | "several" };

@@ -21,10 +21,11 @@ import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 export const ROLE_NAME_MAX = 64;
 
 /**
- * A role's id as VRChat may give it: GroupRoleID sets no pattern (its example starts with `grol_`,
- * but an id without the prefix is as valid), so any short id without spaces or slashes is its id.
+ * A role's id as VRChat gives it: GroupRoleID sets no pattern (its example starts with `grol_`, but an
+ * id without the prefix, or with a space or a slash in it, is as valid), so any id of printable
+ * characters is taken as it is, and encoded wherever it goes into a path.
  */
-const ROLE_ID = /^[^\s/]{1,100}$/;
+const ROLE_ID = /^\P{Cc}{1,200}$/u;
 const RoleSchema = z.object({ id: z.string().nullish(), name: z.string().nullish(), description: z.string().nullish() });
 const RolesSchema = z.array(RoleSchema.nullable());
 

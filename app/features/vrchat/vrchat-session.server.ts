@@ -21,6 +21,10 @@ export interface SessionStore {
   /** Forgets the auth cookie (VRChat said it is no longer valid); the two-factor cookie stays. */
   dropAuthCookie(): Promise<void>;
   recordLoginFailure(message: string, pausedUntil: Date): Promise<void>;
+  /** Until when VRChat asked for no calls at all (its last 429's Retry-After), or null. */
+  quietUntil(): Promise<Date | null>;
+  /** Keeps a 429's quiet for every process (a later time only ever extends it). */
+  recordQuiet(until: Date): Promise<void>;
 }
 
 /**
@@ -103,6 +107,16 @@ export function databaseSessionStore(db: Database, username: string, secret: str
     },
     async dropAuthCookie() {
       await db.update(vrchatSessions).set({ authCookie: null }).where(eq(vrchatSessions.username, key));
+    },
+    async quietUntil() {
+      const [row] = await db.select({ until: vrchatSessions.quietUntil }).from(vrchatSessions).where(eq(vrchatSessions.username, key));
+      return row?.until ?? null;
+    },
+    async recordQuiet(until) {
+      await db
+        .insert(vrchatSessions)
+        .values({ username: key, quietUntil: until })
+        .onConflictDoUpdate({ target: vrchatSessions.username, set: { quietUntil: sql`greatest(${vrchatSessions.quietUntil}, ${until.toISOString()}::timestamptz)` } });
     },
     async recordLoginFailure(message, pausedUntil) {
       await db

@@ -1,0 +1,89 @@
+/**
+ * The Sanctum's events page, read for the staff member looking (reads only): the events they may
+ * manage, each with its places, its VRChat calendar entry, its instance and its role, and the form
+ * when one is being written.
+ */
+import type { AppContext } from "~/context";
+import type { StaffRole } from "~/db/enums";
+import { listTeam } from "~/features/accounts/team.server";
+import { listPlaces } from "~/features/applications/capacity.server";
+import { placesTakenText } from "~/features/applications/places";
+import type { ListedInstance } from "~/features/events/admin-event-card";
+import { listEventInstances } from "~/features/events/event-instances.server";
+import { listEventRoles } from "~/features/events/event-roles.server";
+import { listEventsForAdmin } from "~/features/events/events.server";
+import type { ListedPublication, PublicationSummary } from "~/features/events/vrchat-publication";
+import { listPublications } from "~/features/events/vrchat-publication.server";
+import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
+import type { GroupDataService } from "~/features/vrchat/group-data.server";
+import { instanceKey } from "~/features/vrchat/vrchat-api.server";
+import { joinLinkOf } from "~/features/vrchat/vrchat-location";
+import { m } from "~/paraglide/messages";
+import { log } from "~/utils/log.server";
+import { allows } from "~/utils/roles";
+
+/** The entry's page on VRChat's website, once it has one (and publishing is still configured). */
+function withEntryUrl(publication: PublicationSummary, groupId: string | null): ListedPublication {
+  const live = publication.vrchatEventId && groupId && publication.wanted;
+  return { ...publication, entryUrl: live ? calendarEntryUrl(groupId, publication.vrchatEventId!) : null };
+}
+
+/**
+ * Each event's instance as its card shows it: where it stands, its join link while open, and how many
+ * are in it (from the group's live data as last read: no call to VRChat for a page).
+ */
+async function listedInstances(db: Parameters<typeof listEventInstances>[0], groupData: GroupDataService, eventIds: string[]) {
+  const [rows, roles] = await Promise.all([listEventInstances(db, eventIds), listEventRoles(db, eventIds)]);
+  const live = await groupData.peek().catch(() => null);
+  const counts = new Map(live?.status === "ready" ? live.data.instances.map((instance) => [instance.id, instance.userCount]) : []);
+  const listed: Record<string, ListedInstance> = {};
+  for (const eventId of eventIds) {
+    const row = rows.get(eventId);
+    const role = roles.get(eventId);
+    if (!row && !role) continue;
+    const open = row?.state === "open" && row.location && row.worldId && row.instanceId;
+    listed[eventId] = {
+      state: row?.state ?? null,
+      lastError: row?.lastError ?? null,
+      nextAttemptAt: row?.nextAttemptAt ?? null,
+      joinUrl: open ? joinLinkOf(row) : null,
+      players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
+      role: role ? { state: role.state, lastError: role.lastError } : null,
+    };
+  }
+  return listed;
+}
+
+export async function readEventsPage(
+  { db, vrchat }: Pick<AppContext, "db" | "vrchat">,
+  viewer: { id: string; role: StaffRole },
+  { creating, editing, worldUnchecked }: { creating: boolean; editing: string | null; worldUnchecked: boolean },
+  now: Date,
+) {
+  const calendarGroupId = vrchat.calendar?.groupId ?? null;
+  // Who may do what here: the page shows only what the server would allow.
+  const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review") };
+  const hosts = can.all ? (await listTeam(db)).map(({ id, username }) => ({ id, username })) : [];
+  const base = { calendarGroupId, instancesOn: vrchat.instances !== null, can, viewerId: viewer.id, hosts };
+  try {
+    // A host manages the events they host, and sees only those.
+    const events = await listEventsForAdmin(db, now, viewer.role === "host" ? { hostedBy: viewer.id } : {});
+    const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
+    const publications = await listPublications(db, events.map((event) => event.id));
+    const instances = vrchat.instances ? await listedInstances(db, vrchat.groupData, events.map((event) => event.id)) : {};
+    return {
+      ...base,
+      events,
+      places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
+      publications: Object.fromEntries([...publications].map(([id, publication]) => [id, withEntryUrl(publication, calendarGroupId)])) as Record<string, ListedPublication>,
+      instances,
+      error: null,
+      worldUnchecked,
+      form: creating && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
+    };
+  } catch (error) {
+    log.error("failed to list events for the Sanctum", { error });
+    const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
+    return { ...base, events: [], ...empty, instances: {} as Record<string, ListedInstance>, error: m.aev_load_failed(), worldUnchecked: false, form: null };
+  }
+}
