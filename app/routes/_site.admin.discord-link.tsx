@@ -1,16 +1,14 @@
-import { data, Form, href, redirect } from "react-router";
-import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
+import { data, href, redirect } from "react-router";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { setMemberDiscord } from "~/features/accounts/team.server";
+import { DiscordSignedIn } from "~/features/discord/discord-signed-in";
 import { DiscordOAuthError, newOAuthState, openPendingLink, sealPendingLink } from "~/features/discord/discord-oauth.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { siteCookie } from "~/utils/site-cookie.server";
 import type { Route } from "./+types/_site.admin.discord-link";
 import { m } from "~/paraglide/messages";
-import { Interpolated } from "~/components/ui/interpolated";
 
 /** Short-lived cookies of the sign-in (Lax: Discord's redirect back is a top-level GET); see siteCookie. */
 const cookiesOf = (publicUrl: string) => ({ state: siteCookie(publicUrl, "dwell-discord-state"), pending: siteCookie(publicUrl, "dwell-discord-link") });
@@ -83,18 +81,9 @@ export default function DiscordLink({ loaderData, actionData }: Route.ComponentP
       <h1 className="font-display text-4xl text-mist-100">{m.dl_heading()}</h1>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       {loaderData.account ? (
-        <Card className="space-y-4 p-5">
-          <p className="text-mist-300">
-            <Interpolated
-              message={m.dl_signed_in_as}
-              parts={{ name: <span className="font-semibold text-mist-100">{loaderData.account.name}</span>, id: <span className="text-sm text-mist-400">{loaderData.account.userId}</span> }}
-            />
-          </p>
-          <Form method="post">
-            <input type="hidden" name="intent" value="confirm" />
-            <Button type="submit">{m.dl_submit()}</Button>
-          </Form>
-        </Card>
+        <DiscordSignedIn account={loaderData.account} message={m.dl_signed_in_as} intent="confirm">
+          {m.dl_submit()}
+        </DiscordSignedIn>
       ) : null}
     </div>
   );

@@ -1,10 +1,9 @@
-import { data, Form, href, Link, redirect } from "react-router";
+import { data, href, Link, redirect } from "react-router";
 import { ErrorAlert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
-import { Interpolated } from "~/components/ui/interpolated";
 import { appContext } from "~/context";
 import { DiscordOAuthError, openApplicantStart, openPendingLink, sealPendingLink } from "~/features/discord/discord-oauth.server";
+import { DiscordSignedIn } from "~/features/discord/discord-signed-in";
 import { applicantDiscordCookies } from "~/features/discord/applicant-discord-cookies.server";
 import { decideServices } from "~/flows/decide.server";
 import { linkApplicantDiscord } from "~/flows/applicant-discord.server";
@@ -68,17 +67,9 @@ export default function ApplicantDiscordLink({ loaderData, actionData }: Route.C
       <h1 className="font-display text-3xl text-mist-100">{m.adl_confirm_heading()}</h1>
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       {loaderData.account && !actionData?.error ? (
-        <Card className="space-y-4 p-6">
-          <p className="text-mist-300">
-            <Interpolated
-              message={m.adl_signed_in_as}
-              parts={{ name: <span className="font-semibold text-mist-100">{loaderData.account.name}</span>, id: <span className="text-sm text-mist-400">{loaderData.account.userId}</span> }}
-            />
-          </p>
-          <Form method="post">
-            <Button type="submit">{m.adl_confirm()}</Button>
-          </Form>
-        </Card>
+        <DiscordSignedIn account={loaderData.account} message={m.adl_signed_in_as}>
+          {m.adl_confirm()}
+        </DiscordSignedIn>
       ) : null}
       {loaderData.back ? (
         <Button asChild variant="ghost">
