@@ -190,6 +190,8 @@ describe("VRChat membership", () => {
     // Two reads and two accepts: three gaps of at least the spacing.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const [first, second] = fake.actions;
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(290);
+    // The calls are paced as they leave; measured where they arrive, one gap may be shorter by the
+    // first one's longer way over loopback (288 ms was seen on a busy machine). Unpaced, it is ~1 ms.
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(250);
   });
 });
