@@ -13,8 +13,10 @@ import type { NotificationChannel } from "~/features/notifications/notification"
 import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/outbox.server";
 import { markPublicationFailed } from "~/features/vrchat/calendar-publisher.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
+import { announcementChannels, markPlaceFailed } from "~/flows/announcements.server";
 import { eventRoleChannel, eventRoleServices, recordRoleOutcome } from "~/flows/event-role.server";
 import type { Config } from "~/utils/env.server";
+import { defaultLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 
 export function startWorkers({ db, config, channels, vrchat, discord }: { db: Database; config: Config; channels: NotificationChannel[]; vrchat: VRChatServices; discord: DiscordBot | null }): {
@@ -31,7 +33,18 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
     ...(discord && config.DISCORD_REVIEW_CHANNEL_ID ? [createReviewChannel({ db, bot: discord, channelId: config.DISCORD_REVIEW_CHANNEL_ID })] : []),
     // Events' own roles in VRChat (given, taken).
     ...(vrchat.roles ? [eventRoleChannel(eventRoleServices({ db, vrchat, notifications: { wake: () => actions.wake() } }), config.VRCHAT_TIMEOUT_SECONDS * 1000)] : []),
-    // The group's announcements (an event's instance open).
+    // Announcements written in the Sanctum: a VRChat post, a message in the announcement channel.
+    ...announcementChannels({
+      db,
+      posts: vrchat.posts,
+      discord,
+      discordChannelId: config.DISCORD_ANNOUNCE_CHANNEL_ID ?? null,
+      discordGuildId: config.DISCORD_GUILD_ID ?? null,
+      siteOrigin: config.PUBLIC_URL,
+      defaultLanguage,
+      timeoutMs: Math.max(config.VRCHAT_TIMEOUT_SECONDS, config.NOTIFICATION_TIMEOUT_SECONDS) * 1000,
+    }),
+    // The group's lines for members (an event's instance open).
     ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
       ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
       : []),
@@ -53,6 +66,9 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
         return Promise.resolve();
       }
       if (job.target === "vrchat_event_role") return recordRoleOutcome(db, job.payload, outcome);
+      if (job.target === "vrchat_post" || job.target === "discord_post") {
+        return outcome.kind === "delivered" ? Promise.resolve() : markPlaceFailed(db, job.payload, outcome.error);
+      }
       // A ban's jobs: their state is what the Bans page shows.
       if (job.target === "vrchat_ban" || job.target === "discord_ban") {
         if (outcome.kind !== "delivered") log.warn("a ban could not be carried out", { target: job.target, error: outcome.error });

@@ -107,3 +107,23 @@ export type VRChatLinkWay = (typeof VRCHAT_LINK_WAYS)[number];
  * match (or a pasted link) is a claim: a rule never acts on it, nor counts it as the same person.
  */
 export const isConfirmedLink = (how: VRChatLinkWay | null | undefined) => how === "proven" || how === "staff";
+
+/** Who may read an announcement: everyone (the site, a public VRChat post), or the group's members. */
+export const ANNOUNCEMENT_AUDIENCES = ["everyone", "members"] as const;
+export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
+
+/** Where an announcement goes: the site's news, a VRChat group post, the Discord announcement channel. */
+export const ANNOUNCEMENT_PLACES = ["site", "vrchat", "discord"] as const;
+export type AnnouncementPlace = (typeof ANNOUNCEMENT_PLACES)[number];
+
+/**
+ * Where an announcement stands in one place: waiting (to be sent, or for its time), published,
+ * failed (the reason kept, waits for 'Try again'), removed (deleted here, taken down there), gone
+ * (deleted there by someone else: never made again by itself).
+ */
+export const PLACE_STATES = ["waiting", "published", "failed", "removed", "gone"] as const;
+export type PlaceState = (typeof PLACE_STATES)[number];
+
+/** The pictures an announcement may carry, by the type their bytes show. */
+export const PICTURE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export type PictureType = (typeof PICTURE_TYPES)[number];

@@ -128,6 +128,8 @@ const EnvSchema = z.object({
   DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: "expected the application's public key: 64 hexadecimal characters" }).optional(),
   /** The staff's channel where new applications are posted with 'Approve' and 'Reject'. */
   DISCORD_REVIEW_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
+  /** The channel the bot posts announcements in (so that it can edit and delete them). */
+  DISCORD_ANNOUNCE_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
   /** Staff link their own Discord account with Discord's sign-in (OAuth2): the application's id and secret. */
   DISCORD_CLIENT_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the application's id (a number)" }).optional(),
   DISCORD_CLIENT_SECRET: z.string().min(8, { error: "expected the application's client secret (Developer Portal → OAuth2)" }).optional(),
@@ -239,6 +241,9 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
     for (const name of ["DISCORD_BOT_TOKEN", "DISCORD_PUBLIC_KEY"] as const) {
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required when DISCORD_REVIEW_CHANNEL_ID is set" });
     }
+  }
+  if (env.DISCORD_ANNOUNCE_CHANNEL_ID && !env.DISCORD_BOT_TOKEN) {
+    ctx.addIssue({ code: "custom", path: ["DISCORD_BOT_TOKEN"], message: "required when DISCORD_ANNOUNCE_CHANNEL_ID is set" });
   }
   const given = VRCHAT_REQUIRED.find((name) => env[name]);
   if (given) {

@@ -5,6 +5,12 @@
  * 10011 Unknown Role, 50013 Missing Permissions, 50007 Cannot send messages to this user); 429s
  * carry `retry_after` and Retry-After; a message sent again with the same `nonce` and
  * `enforce_nonce` is not created twice. Everything done is recorded.
+ *
+ * The announcement channel (`FAKE_ANNOUNCE_CHANNEL_ID`, a news channel unless told otherwise) takes
+ * the bot's messages as JSON or multipart (`payload_json` and `files[n]`), checks the embed limits
+ * (title 256, description 4,096, 6,000 in all) and content's 2,000, edits and deletes them (10008
+ * Unknown Message once gone), lists them newest first, and crossposts a news channel's message. Who
+ * a message would ping is worked out as Discord does, from its content and `allowed_mentions`.
  */
 import { generateKeyPairSync, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -15,6 +21,12 @@ export const FAKE_GUILD_ID = "111111111111111111";
 export const FAKE_MEMBER_ROLE_ID = "222222222222222222";
 /** The staff's review channel, where the bot may post and edit its messages. */
 export const FAKE_REVIEW_CHANNEL_ID = "333333333333333333";
+/** The group's announcement channel, where the bot posts, edits and deletes announcements. */
+export const FAKE_ANNOUNCE_CHANNEL_ID = "555555555555555555";
+/** The bot's own user. */
+export const FAKE_DISCORD_BOT_ID = "666666666666666666";
+/** Roles of the server besides the member role (for announcements' mentions). */
+export const FAKE_EVENTS_ROLE_ID = "777777777777777777";
 /** The Discord application's OAuth2 client, for staff linking their own account. */
 export const FAKE_CLIENT_ID = "444444444444444444";
 export const FAKE_CLIENT_SECRET = "fake-client-secret-abcdef";
@@ -27,6 +39,22 @@ export interface FakeChannelMessage {
   embeds: unknown[];
   components: { type: number; components?: { type: number; custom_id?: string; label?: string }[] }[];
   edits: number;
+}
+
+/** A message the bot posted in the announcement channel, as it stands. */
+export interface FakeAnnouncementMessage {
+  id: string;
+  content: string;
+  embeds: { title?: string; description?: string; url?: string; image?: { url?: string } }[];
+  /** Files attached (their names, types and sizes). */
+  attachments: { filename: string; type: string; size: number }[];
+  /** Who Discord would notify: `everyone`, `here`, `role:<id>`, `user:<id>`. */
+  pinged: string[];
+  allowedMentions: unknown;
+  timestamp: string;
+  edits: number;
+  crossposted: boolean;
+  deleted: boolean;
 }
 
 /** A member of the server. */
@@ -56,6 +84,14 @@ export interface FakeDiscordBot {
   messages: FakeDiscordMessage[];
   /** Messages posted in the review channel, edits applied. */
   channelPosts: FakeChannelMessage[];
+  /** Messages posted in the announcement channel (deleted ones kept, marked). */
+  announcements: FakeAnnouncementMessage[];
+  /** The announcement channel's type: 5 (news, the default) or 0 (text). */
+  announceChannelType: number;
+  /** Posts in the announcement channel answer 403 Missing Permissions while on. */
+  refuseAnnouncements(on: boolean): void;
+  /** The announcement channel is gone (404 Unknown Channel) while on. */
+  dropAnnounceChannel(on: boolean): void;
   /** Every request, as method and path (with query). */
   requests: { method: string; path: string; userAgent: string }[];
   /** The next `times` requests answer 429 asking to wait `seconds`. */
@@ -85,7 +121,12 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   let down = false;
   let signedIn = "";
   const channelPosts: FakeChannelMessage[] = [];
+  const announcements: FakeAnnouncementMessage[] = [];
+  const announceNonces = new Map<string, FakeAnnouncementMessage>();
+  let announceRefusal = false;
+  let announceGone = false;
   let messageId = 900000000000000000n;
+  const state = { announceChannelType: 5 };
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
     if (body === undefined) {
@@ -110,7 +151,103 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   /** The redirect_uri each code was given for. */
   const redirects = new Map<string, string>();
 
-  function handle(req: IncomingMessage, res: ServerResponse, body: string) {
+  /** Who a message pings, as Discord decides: mentions in its content, allowed by `allowed_mentions`. */
+  function pings(content: string, allowed: unknown): string[] {
+    const rules = (allowed ?? null) as { parse?: string[]; roles?: string[]; users?: string[] } | null;
+    const parse = rules ? (rules.parse ?? []) : ["everyone", "roles", "users"];
+    const found: string[] = [];
+    if (/@everyone/.test(content) && parse.includes("everyone")) found.push("everyone");
+    if (/@here/.test(content) && parse.includes("everyone")) found.push("here");
+    for (const [, id] of content.matchAll(/<@&(\d+)>/g)) if (parse.includes("roles") || rules?.roles?.includes(id!)) found.push(`role:${id}`);
+    for (const [, id] of content.matchAll(/<@!?(\d+)>/g)) if (parse.includes("users") || rules?.users?.includes(id!)) found.push(`user:${id}`);
+    return found;
+  }
+
+  const announcementObject = (message: FakeAnnouncementMessage) => ({
+    id: message.id,
+    channel_id: FAKE_ANNOUNCE_CHANNEL_ID,
+    author: { id: FAKE_DISCORD_BOT_ID, username: "Dwell", bot: true },
+    content: message.content,
+    embeds: message.embeds,
+    attachments: message.attachments.map((file, i) => ({ id: String(i), filename: file.filename, size: file.size, content_type: file.type })),
+    timestamp: message.timestamp,
+    flags: message.crossposted ? 1 : 0,
+  });
+
+  /** An announcement's body within Discord's limits, or the error Discord answers. */
+  function announcementProblem(json: Record<string, unknown>): string | null {
+    const content = typeof json.content === "string" ? json.content : "";
+    const embeds = (Array.isArray(json.embeds) ? json.embeds : []) as FakeAnnouncementMessage["embeds"];
+    if (content.length > 2000) return "content: Must be 2000 or fewer in length.";
+    for (const embed of embeds) {
+      if ((embed.title ?? "").length > 256) return "embeds.0.title: Must be 256 or fewer in length.";
+      if ((embed.description ?? "").length > 4096) return "embeds.0.description: Must be 4096 or fewer in length.";
+      if ((embed.title ?? "").length + (embed.description ?? "").length > 6000) return "embeds: Embed size exceeds maximum size of 6000";
+    }
+    if (!content && embeds.length === 0) return "Cannot send an empty message";
+    return null;
+  }
+
+  function announcementRoute(req: IncomingMessage, res: ServerResponse, path: string, url: URL, json: Record<string, unknown>, files: FakeAnnouncementMessage["attachments"]): boolean {
+    const base = `/channels/${FAKE_ANNOUNCE_CHANNEL_ID}`;
+    if (!path.startsWith(base)) return false;
+    if (announceGone) return fail(res, 404, 10003, "Unknown Channel"), true;
+    if (req.method === "GET" && path === base) return send(res, 200, { id: FAKE_ANNOUNCE_CHANNEL_ID, type: state.announceChannelType, guild_id: FAKE_GUILD_ID, name: "announcements" }), true;
+    if (announceRefusal) return fail(res, 403, 50013, "Missing Permissions"), true;
+    if (req.method === "GET" && path === `${base}/messages`) {
+      const limit = Number(url.searchParams.get("limit") ?? 50);
+      if (limit < 1 || limit > 100) return fail(res, 400, 50035, "Invalid Form Body"), true;
+      return send(res, 200, announcements.filter((m) => !m.deleted).toReversed().slice(0, limit).map(announcementObject)), true;
+    }
+    if (req.method === "POST" && path === `${base}/messages`) {
+      const problem = announcementProblem(json);
+      if (problem) return fail(res, 400, 50035, `Invalid Form Body (${problem})`), true;
+      const nonce = typeof json.nonce === "string" ? json.nonce : null;
+      const earlier = nonce && json.enforce_nonce === true ? announceNonces.get(nonce) : undefined;
+      if (earlier) return send(res, 200, announcementObject(earlier)), true;
+      const content = typeof json.content === "string" ? json.content : "";
+      const message: FakeAnnouncementMessage = {
+        id: String(messageId++),
+        content,
+        embeds: (json.embeds as FakeAnnouncementMessage["embeds"]) ?? [],
+        attachments: files,
+        pinged: pings(content, json.allowed_mentions),
+        allowedMentions: json.allowed_mentions,
+        timestamp: new Date().toISOString(),
+        edits: 0,
+        crossposted: false,
+        deleted: false,
+      };
+      announcements.push(message);
+      if (nonce) announceNonces.set(nonce, message);
+      return send(res, 200, announcementObject(message)), true;
+    }
+    const one = new RegExp(`^${base}/messages/(\\d+)(/crosspost)?$`).exec(path);
+    const message = one ? announcements.find((m) => m.id === one[1] && !m.deleted) : undefined;
+    if (one && !message) return fail(res, 404, 10008, "Unknown Message"), true;
+    if (one && message && one[2] && req.method === "POST") {
+      if (state.announceChannelType !== 5) return fail(res, 400, 40033, "This message has already been crossposted or cannot be"), true;
+      message.crossposted = true;
+      return send(res, 200, announcementObject(message)), true;
+    }
+    if (one && message && req.method === "PATCH") {
+      const problem = announcementProblem({ content: json.content ?? message.content, embeds: json.embeds ?? message.embeds });
+      if (problem) return fail(res, 400, 50035, `Invalid Form Body (${problem})`), true;
+      if (typeof json.content === "string") message.content = json.content;
+      if (Array.isArray(json.embeds)) message.embeds = json.embeds as FakeAnnouncementMessage["embeds"];
+      // The attachments listed are kept (new files join them); none listed removes them all.
+      if (Array.isArray(json.attachments)) message.attachments = files.length > 0 ? files : (json.attachments as unknown[]).length === 0 ? [] : message.attachments;
+      message.edits++;
+      return send(res, 200, announcementObject(message)), true;
+    }
+    if (one && message && req.method === "DELETE") {
+      message.deleted = true;
+      return send(res, 204), true;
+    }
+    return false;
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse, body: string, files: FakeAnnouncementMessage["attachments"] = []) {
     const url = new URL(req.url ?? "/", "http://discord.test");
     const path = url.pathname.replace(/^\/api\/v10/, "");
     requests.push({ method: req.method ?? "GET", path: `${path}${url.search}`, userAgent: req.headers["user-agent"] ?? "" });
@@ -133,6 +270,9 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       if (redirects.get(code[0]) !== form.get("redirect_uri")) return send(res, 400, { error: "invalid_grant", error_description: "Invalid \"redirect_uri\" in request." });
       return send(res, 200, { access_token: `token-${code[1]}`, token_type: "Bearer", expires_in: 604800, scope: "identify" });
     }
+    if (req.method === "GET" && path === "/users/@me" && req.headers.authorization === `Bot ${FAKE_DISCORD_TOKEN}`) {
+      return send(res, 200, { id: FAKE_DISCORD_BOT_ID, username: "Dwell", bot: true, avatar: null, discriminator: "0" });
+    }
     if (req.method === "GET" && path === "/users/@me") {
       const bearer = /^Bearer token-(\d{17,20})$/.exec(req.headers.authorization ?? "");
       const user = bearer ? members.find((m) => m.id === bearer[1]) : null;
@@ -151,6 +291,15 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       return fail(res, 400, 50109, "The request body contains invalid JSON.");
     }
     const g = `/guilds/${FAKE_GUILD_ID}`;
+    if (announcementRoute(req, res, path, url, json, files)) return;
+    if (req.method === "GET" && path === `${g}/roles`) {
+      return send(res, 200, [
+        { id: FAKE_GUILD_ID, name: "@everyone", position: 0, managed: false },
+        { id: FAKE_MEMBER_ROLE_ID, name: "Dweller", position: 2, managed: false },
+        { id: FAKE_EVENTS_ROLE_ID, name: "Event Goers", position: 1, managed: false },
+        { id: "888888888888888888", name: "Dwell", position: 3, managed: true },
+      ]);
+    }
 
     if (req.method === "GET" && path === `${g}/members/search`) {
       const query = (url.searchParams.get("query") ?? "").toLowerCase();
@@ -230,7 +379,16 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => handle(req, res, Buffer.concat(chunks).toString()));
+    req.on("end", () => void (async () => {
+      const raw = Buffer.concat(chunks);
+      if (!(req.headers["content-type"] ?? "").startsWith("multipart/form-data")) return handle(req, res, raw.toString());
+      // Discord's multipart: the JSON body in payload_json, files in files[n].
+      const form = await new Response(new Uint8Array(raw), { headers: { "Content-Type": req.headers["content-type"] ?? "" } }).formData().catch(() => null);
+      const payload = form?.get("payload_json");
+      if (typeof payload !== "string") return fail(res, 400, 50035, "Invalid Form Body");
+      const files = [...form!.entries()].flatMap(([name, value]) => (/^files\[\d+\]$/.test(name) && typeof value !== "string" ? [{ filename: value.name, type: value.type, size: value.size }] : []));
+      handle(req, res, payload, files);
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -241,6 +399,19 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     bans,
     messages,
     channelPosts,
+    announcements,
+    get announceChannelType() {
+      return state.announceChannelType;
+    },
+    set announceChannelType(type: number) {
+      state.announceChannelType = type;
+    },
+    refuseAnnouncements(on) {
+      announceRefusal = on;
+    },
+    dropAnnounceChannel(on) {
+      announceGone = on;
+    },
     requests,
     setDown(on) {
       down = on;

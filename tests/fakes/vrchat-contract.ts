@@ -136,6 +136,36 @@ export const GroupPostSchema = z.object({
 });
 export const GroupPostsSchema = z.object({ posts: z.array(GroupPostSchema).optional() });
 
+/** CreateGroupPostRequest: the body of a new post and of an edit. */
+export const CreateGroupPostRequestSchema = z.strictObject({
+  imageId: z.string().regex(/^file_/).optional(),
+  roleIds: z.array(z.string()).optional(),
+  sendNotification: z.boolean(),
+  text: z.string().min(1),
+  title: z.string().min(1),
+  visibility: z.enum(["group", "public"]),
+});
+
+/** `POST /file/image` (multipart): the picture's bytes and what it is for (ImagePurpose), as the fake reads them. */
+export const UploadImageRequestSchema = z.strictObject({
+  file: z.object({ type: z.string(), size: z.number().int().positive() }),
+  tag: z.enum(["admin", "avatargallery", "avatarimage", "bundle", "emoji", "emojianimated", "gallery", "icon", "listinggallery", "product", "sticker"]),
+});
+
+/** A File (`POST /file/image`'s answer): its required fields. */
+export const FileSchema = z.object({
+  extension: z.string().min(1),
+  id: z.string().regex(/^file_/),
+  mimeType: z.string(),
+  name: z.string(),
+  ownerId: userId,
+  tags: z.array(z.string()),
+  versions: z.array(z.object({ version: z.number().int(), status: z.string(), created_at: dateTime })).min(1),
+});
+
+/** A Success answer (a post deleted). */
+export const SuccessSchema = z.object({ success: z.object({ message: z.string(), status_code: z.number().int() }) });
+
 export const CalendarEventSchema = z.object({
   accessType: z.enum(["group", "public"]),
   category: z.enum(["arts", "avatars", "dance", "education", "exploration", "film_media", "gaming", "hangout", "music", "other", "performance", "roleplaying", "wellness"]),
@@ -286,6 +316,10 @@ export const OPERATIONS = [
   { name: "createInstance", method: "POST", path: /^\/instances$/, query: {}, body: CreateInstanceRequestSchema },
   { name: "getWorld", method: "GET", path: /^\/worlds\/wrld_[^/]+$/, query: {} },
   { name: "getGroupPosts", method: "GET", path: /^\/groups\/grp_[^/]+\/posts$/, query: { n, offset, publicOnly: z.enum(["true", "false"]) } },
+  { name: "addGroupPost", method: "POST", path: /^\/groups\/grp_[^/]+\/posts$/, query: {}, body: CreateGroupPostRequestSchema },
+  { name: "updateGroupPost", method: "PUT", path: /^\/groups\/grp_[^/]+\/posts\/[^/]+$/, query: {}, body: CreateGroupPostRequestSchema },
+  { name: "deleteGroupPost", method: "DELETE", path: /^\/groups\/grp_[^/]+\/posts\/[^/]+$/, query: {} },
+  { name: "uploadImage", method: "POST", path: /^\/file\/image$/, query: {}, body: UploadImageRequestSchema },
   { name: "getGroupCalendarEvents", method: "GET", path: /^\/calendar\/grp_[^/]+$/, query: { date: dateTime, n, offset } },
   { name: "createGroupCalendarEvent", method: "POST", path: /^\/calendar\/grp_[^/]+\/event$/, query: {}, body: CreateCalendarEventRequestSchema },
   { name: "updateGroupCalendarEvent", method: "PUT", path: /^\/calendar\/grp_[^/]+\/[^/]+\/event$/, query: {}, body: UpdateCalendarEventRequestSchema },

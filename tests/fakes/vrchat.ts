@@ -16,7 +16,9 @@
  *   (already a member, already invited, no request). Every action taken is kept in `actions`;
  * - the group's calendar written to: entries created (checked against CreateCalendarEventRequest,
  *   refused when they start in the past or the month already holds 100), updated and deleted,
- *   answering 404 "Calendar Entry not foundǃ" for an unknown id. Each write is kept in `calendarWrites`.
+ *   answering 404 "Calendar Entry not foundǃ" for an unknown id. Each write is kept in `calendarWrites`;
+ * - the group's posts written to (created, edited, deleted: checked against CreateGroupPostRequest,
+ *   each kept in `postWrites`), and pictures uploaded (`POST /file/image`, multipart, kept in `files`).
  *
  * Like VRChat, it answers 401 to calls without a valid session. Failures can be switched on for
  * every call (down, rate limited, garbage, wrong shape, refused, the next N calls) or for one
@@ -29,7 +31,7 @@ import type { AddressInfo } from "node:net";
 import { createCanvas } from "@napi-rs/canvas";
 import { Secret, TOTP } from "otpauth";
 import { portSwitch } from "./fake-server.ts";
-import { CreateCalendarEventRequestSchema, UpdateCalendarEventRequestSchema, type RecordedRequest } from "./vrchat-contract.ts";
+import { CreateCalendarEventRequestSchema, CreateGroupPostRequestSchema, UploadImageRequestSchema, UpdateCalendarEventRequestSchema, type RecordedRequest } from "./vrchat-contract.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
 /** A world the fake knows (`GET /worlds/{id}`), with a picture the tests can fetch from the fake itself. */
@@ -115,6 +117,13 @@ export interface FakeCalendarEvent {
   platforms?: string[];
 }
 
+export interface FakePostWrite {
+  kind: "create" | "update" | "delete";
+  id: string;
+  body?: unknown;
+  at: number;
+}
+
 export interface FakeCalendarWrite {
   kind: "create" | "update" | "delete";
   id: string;
@@ -124,6 +133,9 @@ export interface FakeCalendarWrite {
 
 export interface FakePost {
   id?: string;
+  authorId?: string;
+  imageId?: string | null;
+  sendNotification?: boolean;
   title?: string;
   text?: string;
   imageUrl?: string | null;
@@ -374,7 +386,11 @@ export type FakeEndpoint =
   | "createRole"
   | "deleteRole"
   | "giveRole"
-  | "takeRole";
+  | "takeRole"
+  | "createPost"
+  | "updatePost"
+  | "deletePost"
+  | "uploadImage";
 
 /** One endpoint's own failure: a status (with VRChat's error body), a wrong shape, null, or silence. */
 export type EndpointBehaviour =
@@ -410,6 +426,10 @@ export interface FakeVRChat {
   instanceWrites: FakeInstanceWrite[];
   /** Every role made or deleted, given to a member or taken away, in order. */
   roleWrites: FakeRoleWrite[];
+  /** Every post created, edited or deleted, in order (with the body VRChat received). */
+  postWrites: FakePostWrite[];
+  /** Every picture uploaded: its file id, type, size and tag. */
+  files: { id: string; type: string; size: number; tag: string }[];
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -622,6 +642,8 @@ export async function startFakeVRChat(
   const calendarWrites: FakeCalendarWrite[] = [];
   const instanceWrites: FakeInstanceWrite[] = [];
   const roleWrites: FakeRoleWrite[] = [];
+  const postWrites: FakePostWrite[] = [];
+  const files: { id: string; type: string; size: number; tag: string }[] = [];
   let instanceNumber = 10_000;
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
@@ -797,7 +819,7 @@ export async function startFakeVRChat(
         return fullInstance(found);
       }];
     }
-    return roleWriteRoute(method, rawPath, body) ?? calendarWriteRoute(method, path, body);
+    return roleWriteRoute(method, rawPath, body) ?? calendarWriteRoute(method, path, body) ?? postWriteRoute(method, path, body);
   }
 
   /** The group's roles, made, deleted, given and taken as VRChat's are. */
@@ -840,6 +862,56 @@ export async function startFakeVRChat(
         if (method === "DELETE") found.holders = found.holders.filter((id) => id !== userId);
         roleWrites.push({ kind: method === "PUT" ? "give" : "take", roleId, userId, at: Date.now() });
         return group.roles.filter((r) => r.holders.includes(userId)).map((r) => r.id);
+      }];
+    }
+    return null;
+  }
+
+  /** The group's posts, written to as VRChat's are (newest first in its list), and pictures uploaded. */
+  function postWriteRoute(method: string, path: string, body: unknown): [FakeEndpoint, () => unknown] | null {
+    const p = `/groups/${FAKE_GROUP_ID}/posts`;
+    if (method === "POST" && path === "/file/image") {
+      return ["uploadImage", () => {
+        const parsed = UploadImageRequestSchema.safeParse(body);
+        if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "upload"}`);
+        const id = `file_${randomUUID()}`;
+        files.push({ id, type: parsed.data.file.type, size: parsed.data.file.size, tag: parsed.data.tag });
+        const created = new Date().toISOString();
+        return { id, name: "announcement.png", extension: ".png", mimeType: "image/png", ownerId: botUserId, tags: [], versions: [{ version: 0, status: "complete", created_at: created }, { version: 1, status: "complete", created_at: created }] };
+      }];
+    }
+    if (method === "POST" && path === p) {
+      return ["createPost", () => {
+        const parsed = CreateGroupPostRequestSchema.safeParse(body);
+        if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
+        const { roleIds, imageId, ...rest } = parsed.data;
+        if (imageId && !files.some((file) => file.id === imageId)) return new Refusal(404, "File not found");
+        const now = new Date().toISOString();
+        const created: FakePost = { ...rest, id: `not_${randomUUID()}`, authorId: botUserId, roleId: roleIds ?? [], imageId: imageId ?? null, imageUrl: imageId ? `https://api.vrchat.cloud/api/1/file/${imageId}/1/file` : null, createdAt: now };
+        group.posts.unshift(created);
+        postWrites.push({ kind: "create", id: created.id!, body, at: Date.now() });
+        return { ...fullPost(created), updatedAt: now };
+      }];
+    }
+    const one = new RegExp(`^${p}/([^/]+)$`).exec(path);
+    if (one && (method === "PUT" || method === "DELETE")) {
+      const found = group.posts.find((post) => post.id === one[1]);
+      if (method === "DELETE") {
+        return ["deletePost", () => {
+          if (!found) return new Refusal(404, "Group Post not found");
+          group.posts.splice(group.posts.indexOf(found), 1);
+          postWrites.push({ kind: "delete", id: found.id!, at: Date.now() });
+          return { success: { message: "Group Post was deleted!", status_code: 200 } };
+        }];
+      }
+      return ["updatePost", () => {
+        if (!found) return new Refusal(404, "Group Post not found");
+        const parsed = CreateGroupPostRequestSchema.safeParse(body);
+        if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
+        const { roleIds, imageId, ...rest } = parsed.data;
+        Object.assign(found, { ...rest, roleId: roleIds ?? [], imageId: imageId ?? null, imageUrl: imageId ? `https://api.vrchat.cloud/api/1/file/${imageId}/1/file` : null });
+        postWrites.push({ kind: "update", id: found.id!, body, at: Date.now() });
+        return { ...fullPost(found), updatedAt: new Date().toISOString() };
       }];
     }
     return null;
@@ -1040,10 +1112,21 @@ export async function startFakeVRChat(
     else reply();
   }
 
+  /** A multipart body as the fake reads it: each field's text, or a file's type and size. */
+  async function multipart(req: IncomingMessage, raw: Buffer): Promise<unknown> {
+    const form = await new Response(new Uint8Array(raw), { headers: { "Content-Type": req.headers["content-type"] ?? "" } }).formData().catch(() => null);
+    if (!form) return "unreadable multipart";
+    return Object.fromEntries([...form.entries()].map(([name, value]) => [name, typeof value === "string" ? value : { type: value.type, size: value.size }]));
+  }
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", () => void answerRequest(req, res, chunks));
+  });
+
+  async function answerRequest(req: IncomingMessage, res: ServerResponse, chunks: Buffer[]) {
+    {
       userAgents.add(req.headers["user-agent"] ?? "");
       const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "fake"}`);
       const rawPath = url.pathname.replace(/^\/api\/1/, "");
@@ -1054,12 +1137,16 @@ export async function startFakeVRChat(
         res.writeHead(200, { "Content-Type": "image/png", "Content-Length": WORLD_PICTURE.length }).end(WORLD_PICTURE);
         return;
       }
-      const text = Buffer.concat(chunks).toString();
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString();
       let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
+      if ((req.headers["content-type"] ?? "").startsWith("multipart/form-data")) body = await multipart(req, raw);
+      else {
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = text;
+        }
       }
       requests.push({ method: req.method ?? "GET", path, rawPath, query: Object.fromEntries(url.searchParams), body });
       // The description's `/instances/{worldId}:{instanceId}`: the colon is the path's own, never `%3A`.
@@ -1080,8 +1167,8 @@ export async function startFakeVRChat(
       if (req.method === "POST" && path === "/auth/twofactorauth/totp/verify") return void verifyTotp(req, res, text);
       if (["GET", "PUT", "POST", "DELETE"].includes(req.method ?? "")) return data(req, res, url, path, body, rawPath);
       return error(res, 405, "Method not allowed");
-    });
-  });
+    }
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const listening = portSwitch(server, port, () => server.closeAllConnections());
@@ -1099,6 +1186,8 @@ export async function startFakeVRChat(
     calendarWrites,
     instanceWrites,
     roleWrites,
+    postWrites,
+    files,
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

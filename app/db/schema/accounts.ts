@@ -107,6 +107,8 @@ export const siteSettings = pgTable(
     joinRequestsByRules: boolean().notNull().default(false),
     /** A banned person's new application is rejected as it arrives (else flagged for staff). */
     rejectBanned: boolean().notNull().default(false),
+    /** The Discord roles an announcement may mention (the owner's short list; none: no mention at all). */
+    announceRoleIds: jsonb().$type<string[]>().notNull().default([]),
     ...timestamps,
   },
   (table) => [check("site_settings_one_row_check", sql`${table.id} = 1`)],

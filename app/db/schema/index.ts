@@ -3,6 +3,7 @@
  * snake_case in the database), so a group can move its rows over with a plain data dump.
  */
 export * from "./accounts";
+export * from "./announcements";
 export * from "./applications";
 export * from "./events";
 export * from "./operations";

@@ -24,6 +24,8 @@ export const OUTBOX_TARGETS = [
   "vrchat_event_role",
   "vrchat_ban",
   "discord_ban",
+  "vrchat_post",
+  "discord_post",
 ] as const;
 
 /**

@@ -110,10 +110,11 @@ export function createDiscordBot(options: DiscordBotOptions) {
         headers: {
           Authorization: `Bot ${token}`,
           "User-Agent": userAgent,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          // A message with a file is multipart: fetch writes its Content-Type, with the boundary.
+          ...(body === undefined || body instanceof FormData ? {} : { "Content-Type": "application/json" }),
           ...extraHeaders,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
         redirect: "error",
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -236,6 +237,67 @@ export function createDiscordBot(options: DiscordBotOptions) {
     await call("PATCH", `/channels/${channelId}/messages/${messageId}`, body);
   }
 
+  /**
+   * A message with its picture attached (`files[0]`, named in the body's `attachments`), or without:
+   * Discord's multipart form carries the JSON body as `payload_json`.
+   */
+  function withFile(body: Record<string, unknown>, file: { name: string; type: string; data: Buffer } | null): Record<string, unknown> | FormData {
+    if (!file) return body;
+    const form = new FormData();
+    form.set("payload_json", JSON.stringify({ ...body, attachments: [{ id: 0, filename: file.name }] }));
+    form.set("files[0]", new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
+    return form;
+  }
+
+  const MessageSchema = z.object({
+    id: z.string(),
+    author: z.object({ id: z.string() }).optional(),
+    timestamp: z.string().optional(),
+    embeds: z.array(z.object({ title: z.string().nullish(), url: z.string().nullish() })).optional(),
+  });
+
+  const api = {
+    findCandidates,
+    matchApplicant,
+    describeMember,
+    postMessage,
+    editMessage,
+    /** The server's roles (for the owner's list of roles an announcement may mention), cached like lookups. */
+    async guildRoles(): Promise<{ id: string; name: string }[]> {
+      const roles = await cached("roles", async () => z.array(z.object({ id: z.string(), name: z.string(), managed: z.boolean().optional(), position: z.number().optional() })).parse(await call("GET", `/guilds/${guildId}/roles`)));
+      // @everyone (the server's own id) is never mentioned by an announcement.
+      return roles.filter((role) => role.id !== guildId && !role.managed).toSorted((a, b) => (b.position ?? 0) - (a.position ?? 0)).map(({ id, name }) => ({ id, name }));
+    },
+    /** Messages in a channel of the server, kept in step by Dwell (the announcements). */
+    messages: {
+      async post(channelId: string, body: Record<string, unknown>, file: { name: string; type: string; data: Buffer } | null) {
+        return MessageSchema.parse(await call("POST", `/channels/${channelId}/messages`, withFile(body, file)));
+      },
+      async edit(channelId: string, messageId: string, body: Record<string, unknown>, file: { name: string; type: string; data: Buffer } | null) {
+        await call("PATCH", `/channels/${channelId}/messages/${messageId}`, withFile(body, file));
+      },
+      async remove(channelId: string, messageId: string) {
+        await call("DELETE", `/channels/${channelId}/messages/${messageId}`);
+      },
+      /** A news channel's message, sent on to the servers that follow the channel. */
+      async crosspost(channelId: string, messageId: string) {
+        await call("POST", `/channels/${channelId}/messages/${messageId}/crosspost`);
+      },
+      /** The channel's type: 5 is a news (announcement) channel. */
+      async channelType(channelId: string): Promise<number> {
+        return z.object({ type: z.number() }).parse(await call("GET", `/channels/${channelId}`)).type;
+      },
+      /** The channel's latest messages, newest first (at most 100). */
+      async recent(channelId: string, limit: number) {
+        return z.array(MessageSchema).parse(await call("GET", `/channels/${channelId}/messages?limit=${Math.min(100, limit)}`));
+      },
+      /** The bot's own user id. */
+      async botId(): Promise<string> {
+        return z.object({ id: z.string() }).parse(await call("GET", "/users/@me")).id;
+      },
+    },
+  };
+
   function channel<J>(target: JobTarget, schema: z.ZodType<J>, run: (job: J) => Promise<string>) {
     return {
       target,
@@ -254,11 +316,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
   }
 
   return {
-    findCandidates,
-    matchApplicant,
-    describeMember,
-    postMessage,
-    editMessage,
+    ...api,
     /** An outbox channel of the bot's own jobs (the review's, beside the decisions' role and message). */
     jobChannel: channel,
     roleConfigured: memberRoleId !== null,

@@ -347,8 +347,9 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   }
 
   function write(method: WriteMethod, path: string, body: unknown, options: CallOptions) {
+    // A file goes as multipart (fetch writes the Content-Type with its boundary).
     const init: RequestInit =
-      body === undefined ? { method } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+      body === undefined ? { method } : body instanceof FormData ? { method, body } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
     return withSession(url(path), init, `${method} ${path}`, true, options.deadline);
   }
 

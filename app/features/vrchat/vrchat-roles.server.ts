@@ -122,3 +122,18 @@ export type RoleRemoval = z.infer<typeof RoleRemovalSchema>;
 export async function queueRoleRemoval(tx: Pick<Database, "insert">, removal: Omit<RoleRemoval, "action">, at: Date) {
   await tx.insert(outbox).values({ target: "vrchat_event_role", payload: { action: "delete-role", ...removal } satisfies RoleRemoval, nextAttemptAt: at });
 }
+
+/**
+ * The group's roles by name, for staff choosing whom an announcement is meant for: read at most once
+ * every few minutes (one call), whoever opens the form.
+ */
+export function createRoleList(client: VRChatClient, groupId: string, cacheMs = 5 * 60_000) {
+  let cached: { at: number; roles: { id: string; name: string }[] } | null = null;
+  return async (): Promise<{ id: string; name: string }[]> => {
+    if (cached && Date.now() - cached.at < cacheMs) return cached.roles;
+    const list = await client.get(`/groups/${groupId}/roles`, RolesSchema, undefined, { once: true });
+    const roles = list.flatMap((role) => (role?.id && ROLE_ID.test(role.id) ? [{ id: role.id, name: role.name ?? role.id }] : []));
+    cached = { at: Date.now(), roles };
+    return roles;
+  };
+}

@@ -17,7 +17,8 @@ import { createVRChatMembership, type VRChatMembership } from "./vrchat-membersh
 import { databaseSessionStore } from "./vrchat-session.server";
 import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
 import { createInstanceOpener, type InstanceOpener } from "./vrchat-instances.server";
-import { createRoleKeeper, type RoleKeeper } from "./vrchat-roles.server";
+import { createRoleKeeper, createRoleList, type RoleKeeper } from "./vrchat-roles.server";
+import { createPostKeeper, type PostKeeper } from "./vrchat-posts.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
@@ -40,6 +41,10 @@ export interface VRChatServices {
    * configured): the worker's channel, and the group, for links to its entries.
    */
   calendar: { publisher: CalendarPublisher; groupId: string } | null;
+  /** The group's posts Dwell writes (announcements): null when VRChat is not configured. */
+  posts: PostKeeper | null;
+  /** The group's roles, for an announcement meant for some of them: null when VRChat is not configured. */
+  listRoles: (() => Promise<{ id: string; name: string }[]>) | null;
 }
 
 /** A minute's allowance of calls counted in the database, for every process that shares it. */
@@ -64,6 +69,8 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let worlds: WorldLookup | null = null;
   let instances: InstanceOpener | null = null;
   let roles: RoleKeeper | null = null;
+  let posts: PostKeeper | null = null;
+  let listRoles: VRChatServices["listRoles"] = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -98,6 +105,8 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
       spendShared: sharedAllowance(db),
     });
     worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
+    posts = createPostKeeper({ client, groupId: vrchat.groupId, pacer });
+    listRoles = createRoleList(client, vrchat.groupId);
     if (config.VRCHAT_OPEN_INSTANCES) {
       instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
       roles = createRoleKeeper({ client, groupId: vrchat.groupId, pacer });
@@ -125,5 +134,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     worlds,
     instances,
     roles,
+    posts,
+    listRoles,
   };
 }
