@@ -17,7 +17,7 @@ const SITE_MODULES = [
   // React DOM's small module (portals, flushSync): a file of its own otherwise.
   /node_modules\/react-dom\/(index\.js|cjs\/react-dom\.production\.js)$/,
   // Texts several public pages share: the bundler makes a ~100-byte file of each (decision 039).
-  /\/app\/paraglide\/messages\/(calendar_none_title|home_event_details|nav_prophecies|stats_live_now|stats_past_events)\.js$/,
+  /\/app\/paraglide\/messages\/(calendar_none_title|home_event_details|nav_prophecies|news_heading|stats_live_now|stats_past_events)\.js$/,
   // The icons of the public pages (their data: app/components/ui/icon.tsx draws them).
   /node_modules\/lucide\/dist\/esm\/icons\/(arrow-right|calendar-days|chevron-left|chevron-right|clock|globe|loader-circle|menu|scroll-text|sparkles|triangle-alert|users|x)\.mjs$/,
   /\/app\/components\/ui\/(badge|button|card|empty-state|icon|skeleton|tabs)\.tsx$/,

@@ -6,12 +6,19 @@ export default [
   route("events/:id/calendar.ics", "routes/events.$id.calendar[.]ics.tsx"),
   // An event's picture for link previews.
   route("events/:id/card.jpg", "routes/events.$id.card[.]jpg.tsx"),
+  // An announcement's picture: the staff's (any announcement), and the public one (as its page).
+  route("admin/announcements/:id/picture", "routes/admin.announcements.$id.picture.tsx"),
+  route("news/:id/picture", "routes/news.$id.picture.tsx"),
+  // The news as an Atom feed.
+  route("news.atom", "routes/news[.]atom.tsx"),
   // The footer's choice of language (a form's target; it has no page).
   route("language", "routes/language.tsx"),
   layout("routes/_site.tsx", [
     index("routes/_site._index.tsx"),
     route("events", "routes/_site.events._index.tsx"),
     route("events/:id", "routes/_site.events.$id.tsx"),
+    route("news", "routes/_site.news._index.tsx"),
+    route("news/:id", "routes/_site.news.$id.tsx"),
     // One screen for both forms (spec): with an event id it is the event's application form.
     route("events/:id/apply", "routes/_site.apply.tsx", { id: "event-apply" }),
     route("apply", "routes/_site.apply.tsx", { id: "group-apply" }),
@@ -38,6 +45,10 @@ export default [
       // Discord's sign-in, for a staff member to link their own Discord account.
       route("discord-link", "routes/_site.admin.discord-link.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
+      // Announcements: written once, published on the site, in VRChat and in Discord.
+      route("announcements", "routes/_site.admin.announcements._index.tsx"),
+      route("announcements/new", "routes/_site.admin.announcements.new.tsx"),
+      route("announcements/:id", "routes/_site.admin.announcements.$id.tsx"),
       // One editor for both kinds of questions: an event's, and the group's.
       route("events/:eventId/questions", "routes/_site.admin.questions.tsx", { id: "event-questions" }),
       route("questions", "routes/_site.admin.questions.tsx", { id: "group-questions" }),

@@ -53,6 +53,8 @@ export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; 
 
 /** Requests with a body larger than this are refused with 413 before anything reads them. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** The Sanctum's announcement form, with its picture. */
+export const MAX_PICTURE_FORM_BYTES = 6 * 1024 * 1024;
 
 /** How long a stopping server lets requests in flight finish (pages stream for at most 6 s). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -132,13 +134,19 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     return c.text("Something went wrong on our side. Please try again.", 500);
   });
 
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+  const bodyLimits = [
+    // An announcement's form carries its picture (5 MB at most, checked again by its bytes).
+    {
+      applies: (path: string) => path.startsWith("/admin/announcements"),
+      limit: bodyLimit({ maxSize: MAX_PICTURE_FORM_BYTES, onError: (c) => c.text("The request is too large (6 MB at most).", 413, { Connection: "close" }) }),
+    },
+    {
+      applies: () => true,
       // The unread rest of the body is still on the connection: close it rather than reuse it.
-      onError: (c) => c.text("The request is too large (256 KB at most).", 413, { Connection: "close" }),
-    }),
-  );
+      limit: bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("The request is too large (256 KB at most).", 413, { Connection: "close" }) }),
+    },
+  ];
+  app.use((c, next) => bodyLimits.find((entry) => entry.applies(c.req.path))!.limit(c, next));
 
   app.get("/api/health", async (c) => {
     const { status, body } = publicHealth(await health());

@@ -15,6 +15,9 @@ import {
   type EventSummary,
 } from "~/features/events/events.server";
 import { HeroVideo } from "~/features/site/hero-video";
+import { LatestNews } from "~/features/announcements/latest-news";
+import { listNews } from "~/features/announcements/announcements.server";
+import { summaryOf } from "~/features/announcements/announcement-text";
 import { forVisitors, GROUP_DATA_FAILED, type GroupDataState } from "~/features/vrchat/group-data";
 import { GroupStats } from "~/features/vrchat/group-stats";
 import { m } from "~/paraglide/messages";
@@ -26,12 +29,24 @@ import type { Route } from "./+types/_site._index";
 /** Upcoming events shown on the home page (spec section 9). */
 const HOME_UPCOMING_LIMIT = 3;
 
+/** The latest public announcement, shortened for the home page; none when it cannot be read. */
+async function latestNews(db: Parameters<typeof listNews>[0], now: Date, language: string, defaultLanguage: string) {
+  try {
+    const { items } = await listNews(db, { now, language, defaultLanguage, limit: 1 });
+    const item = items[0];
+    return item ? { id: item.id, title: item.title, summary: summaryOf(item.text, 240), publishedAt: item.publishedAt, language: item.language } : null;
+  } catch (error) {
+    log.error("failed to read the latest announcement", { error });
+    return null;
+  }
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db, vrchat } = context.get(appContext);
+  const { db, vrchat, config, language } = context.get(appContext);
   const now = new Date();
   // Opening the home page asks for an event sync (spec section 7): throttled, in the background.
   vrchat.eventSync.runInBackground();
-  const [featured, upcoming, calendar, groupData] = await Promise.all([
+  const [featured, upcoming, calendar, groupData, news] = await Promise.all([
     getFeaturedEvent(db, now).catch((error: unknown) => {
       log.error("failed to read the featured event", { error });
       return null;
@@ -42,12 +57,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       log.error("reading the group data failed", { error });
       return { status: "error", message: GROUP_DATA_FAILED };
     }),
+    latestNews(db, now, language, config.SITE_LANGUAGES[0]!),
   ]);
-  return { featured, upcoming, calendar, groupData, now: now.toISOString() };
+  return { featured, upcoming, calendar, groupData, news, now: now.toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured, upcoming, calendar, groupData, now } = loaderData;
+  const { featured, upcoming, calendar, groupData, news, now } = loaderData;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const { heroVideoUrl, discordInviteUrl } = root?.publicConfig ?? {
     heroVideoUrl: null,
@@ -98,6 +114,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+
+      {news ? <LatestNews item={news} /> : null}
 
       <GroupStats state={groupData} now={now} />
 

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { LazyToaster } from "~/components/ui/lazy-toast";
-import { AdminShell, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, sanctumLanguage, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
@@ -22,6 +22,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
   { link: DASHBOARD_LINK, permission: "sanctum" },
   { link: EVENTS_LINK, permission: "sanctum" },
+  { link: ANNOUNCEMENTS_LINK, permission: "announcements" },
   { link: APPLICATIONS_LINK, permission: "group.review" },
   { link: JOIN_REQUESTS_LINK, permission: "group.review" },
   { link: BANS_LINK, permission: "sanctum" },

@@ -19,8 +19,10 @@ export interface Preview {
   description: string;
   /** The page's path (the origin comes from the request: PUBLIC_URL when set). */
   path: string;
-  /** The page's own picture (1200 × 630, absolute address), instead of the site's. */
-  image?: { url: string; alt: string };
+  /** The page's own picture (absolute address; 1200 × 630 unless its size is given), instead of the site's. */
+  image?: { url: string; alt: string; width?: number; height?: number };
+  /** og:type: "website" unless the page is an article. */
+  type?: "website" | "article";
   /** schema.org data (JSON-LD) for the page. */
   structuredData?: Record<string, unknown>;
 }
@@ -35,10 +37,10 @@ export function previewMeta(origin: string, preview: Preview): MetaDescriptor[] 
     { property: "og:title", content: preview.previewTitle ?? preview.title },
     { property: "og:description", content: preview.description },
     { property: "og:url", content: url },
-    { property: "og:type", content: "website" },
+    { property: "og:type", content: preview.type ?? "website" },
     { property: "og:image", content: preview.image?.url ?? `${origin}${PREVIEW_IMAGE.path}` },
-    { property: "og:image:width", content: String(PREVIEW_IMAGE.width) },
-    { property: "og:image:height", content: String(PREVIEW_IMAGE.height) },
+    { property: "og:image:width", content: String(preview.image?.width ?? PREVIEW_IMAGE.width) },
+    { property: "og:image:height", content: String(preview.image?.height ?? PREVIEW_IMAGE.height) },
     { property: "og:image:alt", content: preview.image?.alt ?? m.preview_image_alt() },
     { name: "twitter:card", content: "summary_large_image" },
     ...(preview.structuredData ? [{ "script:ld+json": preview.structuredData }] : []),

@@ -43,6 +43,10 @@ const GRANTS = {
   /** Merge two files into one, and split them again. */
   "people.merge": ["owner", "admin"],
   messages: ["owner", "admin"],
+  /** Write, publish, edit and delete announcements (the site, VRChat, Discord). */
+  announcements: ["owner", "admin"],
+  /** Which Discord roles an announcement may mention. */
+  "announcements.settings": ["owner"],
   /** Read, decide and annotate group applications (spam marks included). */
   "group.review": ["owner", "admin", "reviewer"],
   "group.export": ["owner", "admin"],

@@ -38,6 +38,9 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/applications": [{ url: () => "/admin/applications", expect: REVIEWERS }],
   "admin/applications/export": [{ url: () => "/admin/applications/export", expect: ADMINS }],
   "admin/messages": [{ url: () => "/admin/messages", expect: ADMINS }],
+  "admin/announcements": [{ url: () => "/admin/announcements", expect: ADMINS }],
+  "admin/announcements/new": [{ url: () => "/admin/announcements/new", expect: ADMINS }],
+  "admin/announcements/:id": [{ url: () => `/admin/announcements/${ids.announcement}`, expect: ADMINS }],
   "admin/screening": [{ url: () => "/admin/screening", expect: ADMINS }],
   "admin/join-requests": [{ url: () => "/admin/join-requests", expect: REVIEWERS }],
   "admin/bans": [{ url: () => "/admin/bans", expect: ALL_STAFF }],
@@ -73,6 +76,8 @@ const RESOURCES: Record<string, { url: () => string; expect: Expect; whenAllowed
     { url: () => `/admin/events/${ids.other}/applications/${ids.application}/discord`, expect: REVIEWERS },
   ],
   "admin/applications/approval-preview": [{ url: () => `/admin/applications/approval-preview?ids=${ids.application}`, expect: REVIEWERS }],
+  // A draft without a picture: not found, for those who may look.
+  "admin/announcements/:id/picture": [{ url: () => `/admin/announcements/${ids.announcement}/picture`, expect: ADMINS, whenAllowed: 404 }],
   // Discord's sign-in is not set up on this site: every staff member is told so.
   "admin/discord-link": [{ url: () => "/admin/discord-link", expect: ALL_STAFF, whenAllowed: 404 }],
 };
@@ -89,7 +94,7 @@ function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
 let server: ServerProcess;
 let dataDir: string;
 const cookies: Record<Who, string> = { visitor: "", member: "", owner: "", admin: "", reviewer: "", host: "" };
-const ids = { hosted: "", other: "", application: "" };
+const ids = { hosted: "", other: "", application: "", announcement: "" };
 
 const expected = (expect: Expect, who: Who) => (who === "visitor" ? 401 : who === "member" ? 403 : (expect[who] ?? 403));
 
@@ -108,6 +113,10 @@ beforeAll(async () => {
   const applied = await postForm(server.url, "/apply", Object.fromEntries(fields.map((field, i) => [field, ["Authz Moth", "authz-moth", "A friend", "Hi", ""][i]!])));
   expect(applied.status).toBe(200);
   await applied.body?.cancel();
+  // A draft announcement, written on the Sanctum's form.
+  const drafted = await postForm(server.url, "/admin/announcements/new", { intent: "draft", "title.en": "Authz news", "text.en": "Nothing yet.", place: "site", audience: "everyone" }, { cookie: cookies.owner });
+  expect(drafted.status).toBe(302);
+  ids.announcement = /\/admin\/announcements\/([0-9a-f-]{36})/.exec(drafted.headers.get("location") ?? "")![1]!;
   const review = await fetch(`${server.url}/admin/applications`, { headers: { cookie: cookies.owner } }).then((response) => response.text());
   ids.application = /name="id" value="([0-9a-f-]{36})"/.exec(review)![1]!;
 });
@@ -277,6 +286,13 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     form: () => ({ intent: "create", title: "Made by Whoever", description: "", eventDate: "2031-07-01", eventTime: "20:00", timezone: "UTC", worldName: "Anywhere" }),
     shows: () => "/events",
     allowed: ["owner", "admin", "host"],
+  },
+  {
+    name: "publish an announcement",
+    path: () => "/admin/announcements/new",
+    form: () => ({ intent: "publish", "title.en": "Injected news", "text.en": "Injected words.", place: "site", audience: "everyone" }),
+    shows: () => "/news",
+    allowed: ["owner", "admin"],
   },
   {
     name: "save a decision message",

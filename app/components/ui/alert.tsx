@@ -14,6 +14,15 @@ export function ErrorAlert({ children, className }: { children: ReactNode; class
   );
 }
 
+/** What was just done (a save, a publish): told to screen readers when it appears. */
+export function SuccessAlert({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="rounded-xl border border-emerald-400/40 bg-emerald-500/10 px-4 py-3 text-emerald-200">
+      {children}
+    </p>
+  );
+}
+
 /** A warning about the page's state (a closed event, a setting that is off). */
 export function Notice({ children }: { children: ReactNode }) {
   return (

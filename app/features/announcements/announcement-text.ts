@@ -131,3 +131,15 @@ export function toHtml(source: string): string {
     .map((paragraph) => `<p>${htmlInline(paragraph)}</p>`)
     .join("");
 }
+
+/** A short plain summary (a list, a link preview): the first words, cut at a word. */
+export function summaryOf(source: string, max = 200): string {
+  const plain = parseAnnouncement(source)
+    .map((paragraph) => plainInline(paragraph.map((node) => (node.kind === "link" ? { kind: "text" as const, text: node.label } : node))))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (plain.length <= max) return plain;
+  const cut = plain.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2)).trimEnd()}…`;
+}

@@ -15,6 +15,8 @@ import {
   announcementPlaces,
   announcements,
   outbox,
+  siteSettings,
+  teamHistory,
   type AnnouncementPlaceRow,
   type AnnouncementRow,
   type AnnouncementText,
@@ -98,9 +100,13 @@ export async function createAnnouncement(db: Database, choice: AnnouncementChoic
   });
 }
 
+/**
+ * What the history keeps of a change, as a word the card says in its reader's language
+ * (announcement-history.ts): `published`, `scheduled <time>`, `draft`, `edited`, `deleted`, `retried <place>`.
+ */
 function historyWord(publishAt: Date | null, now: Date, fallback: "created" | "edited"): string {
-  if (!publishAt) return fallback === "created" ? "saved as a draft" : "edited (a draft)";
-  if (publishAt > now) return `${fallback === "created" ? "scheduled" : "edited, scheduled"} for ${publishAt.toISOString()}`;
+  if (!publishAt) return fallback === "created" ? "draft" : "edited";
+  if (publishAt > now) return `scheduled ${publishAt.toISOString()}`;
   return fallback === "created" ? "published" : "edited";
 }
 
@@ -179,7 +185,7 @@ export async function retryPlace(db: Database, id: string, place: OutsidePlace, 
       .where(and(eq(announcementPlaces.announcementId, id), eq(announcementPlaces.place, place), eq(announcementPlaces.state, "failed")))
       .returning({ place: announcementPlaces.place });
     if (!row) return false;
-    await remember(tx, id, actor, `sent again to ${place === "vrchat" ? "VRChat" : "Discord"}`);
+    await remember(tx, id, actor, `retried ${place}`);
     await queuePlaces(tx, id, [place], now);
     return true;
   });
@@ -367,4 +373,22 @@ export async function listMadePostIds(db: Database): Promise<Set<string>> {
     .from(announcementPlaces)
     .where(and(eq(announcementPlaces.place, "vrchat"), isNotNull(announcementPlaces.externalId)));
   return new Set(rows.map((row) => row.id!));
+}
+
+/** The Discord roles the owner allows announcements to mention. */
+export async function getMentionRoleIds(db: Pick<Database, "select">): Promise<string[]> {
+  const [row] = await db.select({ ids: siteSettings.announceRoleIds }).from(siteSettings);
+  return row?.ids ?? [];
+}
+
+/** The owner's short list of Discord roles an announcement may mention (recorded in the team's history). */
+export async function setMentionRoleIds(db: Database, ids: string[], names: string[], actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(siteSettings).values({ id: 1, announceRoleIds: ids }).onConflictDoUpdate({ target: siteSettings.id, set: { announceRoleIds: ids } });
+    await tx.insert(teamHistory).values({
+      actorId: actor.id,
+      actorName: actor.username,
+      change: names.length > 0 ? `let announcements mention ${names.map((name) => `@${name}`).join(", ")} in Discord` : "let announcements mention no Discord role",
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, MessageSquareText, ShieldCheck, Users } from "lucide";
+import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
@@ -25,6 +25,12 @@ export const EVENTS_LINK: SanctumLink = {
   to: "/admin/events",
   label: m.sanctum_nav_events,
   icon: <Icon node={CalendarDays} className="size-4 shrink-0" />,
+};
+
+export const ANNOUNCEMENTS_LINK: SanctumLink = {
+  to: "/admin/announcements",
+  label: m.sanctum_nav_announcements,
+  icon: <Icon node={Megaphone} className="size-4 shrink-0" />,
 };
 
 export const APPLICATIONS_LINK: SanctumLink = {

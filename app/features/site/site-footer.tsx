@@ -1,3 +1,4 @@
+import { href, Link } from "react-router";
 import { m } from "~/paraglide/messages";
 import { LanguageMenu } from "./language-menu";
 
@@ -7,6 +8,9 @@ export function SiteFooter({ language, languages }: { language: string; language
       <div className="mx-auto flex max-w-6xl flex-col items-center gap-2 px-6 py-10 text-center">
         <p className="font-display text-lg tracking-[0.2em] text-mist-100">DWELL</p>
         <p className="text-sm text-mist-400">{m.footer_tagline()}</p>
+        <Link to={href("/news")} className="text-sm font-semibold text-aurora-300 hover:text-ember-300">
+          {m.news_heading()}
+        </Link>
         <div className="mt-4">
           <LanguageMenu id="footer-language" language={language} languages={languages} />
         </div>

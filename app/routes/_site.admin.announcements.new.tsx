@@ -1,0 +1,58 @@
+import { data, href, redirect } from "react-router";
+import { BackLink, ErrorAlert } from "~/components/ui/alert";
+import { appContext } from "~/context";
+import { AnnouncementEditor } from "~/features/announcements/announcement-editor";
+import { AnnouncementPreview } from "~/features/announcements/announcement-preview";
+import { createAnnouncement } from "~/features/announcements/announcements.server";
+import { m } from "~/paraglide/messages";
+import { requireStaff } from "~/utils/admin-guard.server";
+import { log } from "~/utils/log.server";
+import { editorOptions, isFormIntent, NEW_VALUES, placesOf, readForm } from "./admin-announcements.server";
+import type { Route } from "./+types/_site.admin.announcements.new";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff(request, context, "announcements");
+  const app = context.get(appContext);
+  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new" });
+  // Every place set up is chosen at first.
+  return { options, values: NEW_VALUES(placesOf(app)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "announcements");
+  const app = context.get(appContext);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: m.ann_form_unreadable(), errors: {}, values: null, preview: null }, { status: 400 });
+  const intent = form.get("intent");
+  if (!isFormIntent(intent) || intent === "save") return data({ error: m.unknown_action(), errors: {}, values: null, preview: null }, { status: 400 });
+  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new" });
+  const read = await readForm(app, request, form, intent, options, { id: null, publishAt: null, hasPicture: false });
+  if (!read.choice) return data({ error: m.ann_fix_fields(), errors: read.errors, values: read.values, preview: null }, { status: 400 });
+  if (intent === "preview") return { error: null, errors: {}, values: read.values, preview: read.preview };
+  try {
+    const id = await createAnnouncement(app.db, read.choice, read.picture, viewer, new Date());
+    app.notifications.wake();
+    return redirect(`${href("/admin/announcements/:id", { id })}?done=${intent}`);
+  } catch (error) {
+    log.error("failed to save an announcement", { error });
+    return data({ error: m.ann_not_saved(), errors: {}, values: read.values, preview: null }, { status: 503 });
+  }
+}
+
+export function meta() {
+  return [{ title: m.ann_new_title() }];
+}
+
+export default function NewAnnouncement({ loaderData, actionData }: Route.ComponentProps) {
+  const values = actionData?.values ?? loaderData.values;
+  return (
+    <div className="space-y-6">
+      <BackLink to={href("/admin/announcements")}>{m.ann_back()}</BackLink>
+      <h1 className="font-display text-4xl text-mist-100">{m.ann_new()}</h1>
+      {actionData?.error ? <ErrorAlert>{actionData.error}</ErrorAlert> : null}
+      {actionData?.preview ? <AnnouncementPreview preview={actionData.preview} /> : null}
+      {/* A new key after each answer: the fields show what was sent. */}
+      <AnnouncementEditor key={JSON.stringify(values)} values={values} options={loaderData.options} errors={actionData?.errors ?? {}} />
+    </div>
+  );
+}
