@@ -8,7 +8,7 @@
 import { createCanvas } from "@napi-rs/canvas";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { announcementPlaces, announcements, outbox, profiles, vrchatSessions } from "~/db/schema";
+import { announcementPlaces, announcements, events, outbox, profiles, vrchatSessions } from "~/db/schema";
 import type { AnnouncementChoice } from "~/features/announcements/announcement-input";
 import { checkPicture } from "~/features/announcements/announcement-picture.server";
 import { createAnnouncement, deleteAnnouncement, retryPlace, updateAnnouncement, type PictureChange } from "~/features/announcements/announcements.server";
@@ -194,6 +194,17 @@ describeEachDatabase("an announcement reaches VRChat and Discord", (kind) => {
     expect(await placeOf(id, "discord")).toMatchObject({ state: "gone", lastError: "discord_gone" });
     expect(posts("create")).toHaveLength(1);
     expect(discord.announcements).toHaveLength(1);
+  });
+
+  it("announces an event with its time: in its zone for VRChat, as a Discord timestamp for each reader", async () => {
+    const [event] = await database.db.insert(events).values({ title: "Lantern Walk", eventDate: "2031-05-01", eventTime: "20:00", timezone: "PST", worldName: "Garden" }).returning();
+    await createAnnouncement(database.db, choice({ eventId: event!.id }), { kind: "keep" }, actor, new Date());
+    await worker.runOnce();
+    const text = (posts("create")[0]!.body as { text: string }).text;
+    expect(text).toContain(`When: Thursday, May 1, 2031 at 8:00 PM PDT\nThe event: ${SITE}/events/${event!.id}`);
+    const start = Date.UTC(2031, 4, 2, 3, 0) / 1000;
+    expect(live()[0]!.embeds[0]).toMatchObject({ fields: [{ name: "When", value: `<t:${start}:F> (<t:${start}:R>)` }, { name: "The event", value: `${SITE}/events/${event!.id}` }] });
+    expect(live()[0]!.pinged).toEqual([]);
   });
 
   it("keeps a members-only announcement to the group, for its roles, with its picture", async () => {

@@ -26,6 +26,11 @@ import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { vrchatReason } from "~/features/vrchat/vrchat-actions.server";
 import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import type { PostBody, PostKeeper } from "~/features/vrchat/vrchat-posts.server";
+import { getEvent } from "~/features/events/events.server";
+import { eventStart, zoneOf } from "~/features/events/event-timing";
+import { m } from "~/paraglide/messages";
+import { dateFormat } from "~/utils/language";
+import { inLanguage } from "~/utils/language.server";
 import { failureText } from "~/utils/failure-text.server";
 import { truncate } from "~/utils/text";
 
@@ -118,6 +123,26 @@ function wordsOf(announcement: AnnouncementRow, language: string) {
   return announcement.texts[language] ?? Object.values(announcement.texts)[0]!;
 }
 
+/** The event an announcement announces, as each place says it: its start and its page. */
+interface AnnouncedEvent {
+  start: Date;
+  /** The start in the event's own zone, in the site's default language (VRChat shows no reader's zone). */
+  when: string;
+  pageUrl: string;
+}
+
+async function announcedEvent(services: AnnouncementServices, announcement: AnnouncementRow): Promise<AnnouncedEvent | null> {
+  if (!announcement.eventId) return null;
+  const event = await getEvent(services.db, announcement.eventId);
+  if (!event) return null;
+  const start = eventStart(event);
+  const when = inLanguage(services.defaultLanguage(), () =>
+    // dateStyle cannot go with timeZoneName: the parts are named one by one.
+    dateFormat({ weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: zoneOf(event.timezone), timeZoneName: "short" }).format(start),
+  );
+  return { start, when, pageUrl: `${services.siteOrigin.replace(/\/+$/, "")}/events/${event.id}` };
+}
+
 function vrchatAdapter(services: AnnouncementServices, posts: PostKeeper): PlaceAdapter {
   const pageUrl = newsPageUrl(services.siteOrigin);
 
@@ -133,7 +158,8 @@ function vrchatAdapter(services: AnnouncementServices, posts: PostKeeper): Place
     // VRChat is the group's public face: its words are in the site's default language.
     const words = wordsOf(announcement, services.defaultLanguage());
     const everyone = announcement.audience === "everyone";
-    const text = toPlainText(words.text);
+    const event = await announcedEvent(services, announcement);
+    const text = [toPlainText(words.text), ...(event ? [inLanguage(services.defaultLanguage(), () => m.ann_event_line({ when: event.when, url: event.pageUrl }))] : [])].join("\n\n");
     const image = await imageId(picture);
     return {
       title: words.title,
@@ -194,11 +220,20 @@ function discordAdapter(services: AnnouncementServices, bot: DiscordBot, channel
     return { name: `announcement.${extension}`, type: picture.type, data: picture.data };
   }
 
-  function body(announcement: AnnouncementRow, picture: Picture | null) {
+  async function body(announcement: AnnouncementRow, picture: Picture | null) {
     const words = wordsOf(announcement, services.defaultLanguage());
     const everyone = announcement.audience === "everyone";
     const attached = file(picture);
     const role = announcement.discordRoleId;
+    const event = await announcedEvent(services, announcement);
+    // Discord shows each reader the time in their own zone.
+    const unix = event ? Math.floor(event.start.getTime() / 1000) : 0;
+    const fields = event
+      ? inLanguage(services.defaultLanguage(), () => [
+          { name: m.ann_event_when(), value: `<t:${unix}:F> (<t:${unix}:R>)` },
+          { name: m.ann_event_page(), value: event.pageUrl },
+        ])
+      : [];
     return {
       // Only the role staff chose is mentioned; nothing in the text pings anyone.
       content: role ? `<@&${role}>` : "",
@@ -210,6 +245,7 @@ function discordAdapter(services: AnnouncementServices, bot: DiscordBot, channel
           // A members-only announcement has no page a member could open on the site.
           ...(everyone ? { url: pageUrl(announcement.id) } : {}),
           ...(attached ? { image: { url: `attachment://${attached.name}` } } : {}),
+          ...(fields.length > 0 ? { fields } : {}),
         },
       ],
       allowed_mentions: { parse: [], roles: role ? [role] : [] },
@@ -222,7 +258,7 @@ function discordAdapter(services: AnnouncementServices, bot: DiscordBot, channel
   return {
     place: "discord",
     async create(announcement, picture) {
-      const made = await messages.post(channelId, { ...body(announcement, picture), nonce: announcement.id.replaceAll("-", "").slice(0, 25), enforce_nonce: true }, file(picture));
+      const made = await messages.post(channelId, { ...(await body(announcement, picture)), nonce: announcement.id.replaceAll("-", "").slice(0, 25), enforce_nonce: true }, file(picture));
       let note: string | undefined;
       channelType ??= await messages.channelType(channelId).catch(() => null);
       if (channelType === NEWS_CHANNEL) {
@@ -236,7 +272,7 @@ function discordAdapter(services: AnnouncementServices, bot: DiscordBot, channel
     },
     async update(announcement, row, picture) {
       const changedPicture = row.syncedPictureId !== (picture?.id ?? null);
-      const update = { ...body(announcement, picture), ...(changedPicture && !picture ? { attachments: [] } : {}) };
+      const update = { ...(await body(announcement, picture)), ...(changedPicture && !picture ? { attachments: [] } : {}) };
       try {
         await messages.edit(channelId, row.externalId!, update, changedPicture ? file(picture) : null);
       } catch (error) {

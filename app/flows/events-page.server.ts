@@ -62,7 +62,7 @@ export async function readEventsPage(
 ) {
   const calendarGroupId = vrchat.calendar?.groupId ?? null;
   // Who may do what here: the page shows only what the server would allow.
-  const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review") };
+  const can = { create: allows(viewer.role, "events.create"), all: allows(viewer.role, "events.all"), review: allows(viewer.role, "events.review"), announce: allows(viewer.role, "announcements") };
   const hosts = can.all ? (await listTeam(db)).map(({ id, username }) => ({ id, username })) : [];
   const base = { calendarGroupId, instancesOn: vrchat.instances !== null, can, viewerId: viewer.id, hosts };
   try {

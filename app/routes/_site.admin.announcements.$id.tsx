@@ -11,10 +11,10 @@ import { PlaceStates, publishedWhen } from "~/features/announcements/announcemen
 import { AnnouncementPreview } from "~/features/announcements/announcement-preview";
 import { AnnouncementGoneError, deleteAnnouncement, getAnnouncement, placeViews, retryPlace, updateAnnouncement } from "~/features/announcements/announcements.server";
 import { m } from "~/paraglide/messages";
-import { requireStaff } from "~/utils/admin-guard.server";
 import { dateFormat } from "~/utils/language";
+import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
-import { editorOptions, isFormIntent, readForm, valuesOf, viewerZone } from "./admin-announcements.server";
+import { editorOptions, isFormIntent, readForm, requireAnnouncer, valuesOf, viewerZone } from "./admin-announcements.server";
 import type { Route } from "./+types/_site.admin.announcements.$id";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {
@@ -27,14 +27,15 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 const DONE = ["publish", "schedule", "draft", "save", "retry"] as const;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireStaff(request, context, "announcements");
-  const app = context.get(appContext);
+  await requireStaff(request, context);
   const found = await load(context, params.id);
+  const { event } = await requireAnnouncer(request, context, found.row.eventId);
+  const app = context.get(appContext);
   const now = new Date();
   const { row } = found;
   const published = row.publishAt !== null && row.publishAt <= now;
   const picture = found.picture ? { url: href("/admin/announcements/:id/picture", { id: row.id }), width: found.picture.width, height: found.picture.height } : null;
-  const options = row.deletedAt ? null : await editorOptions(app, request, { published, picture, mode: "edit" });
+  const options = row.deletedAt ? null : await editorOptions(app, request, { published, picture, mode: "edit", event: event && { id: event.id, title: event.title } });
   const zone = viewerZone(request);
   const done = new URL(request.url).searchParams.get("done");
   return {
@@ -54,9 +55,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const viewer = await requireStaff(request, context, "announcements");
-  const app = context.get(appContext);
+  await requireStaff(request, context);
   const found = await load(context, params.id);
+  const { viewer, event } = await requireAnnouncer(request, context, found.row.eventId);
+  const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
   const fail = (error: string, status: number, extra: object = {}) => data({ error, errors: {}, values: null, preview: null, ...extra }, { status });
   if (!form) return fail(m.ann_form_unreadable(), 400);
@@ -78,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (found.row.deletedAt) return fail(m.ann_not_found(), 404);
     const now = new Date();
     const published = found.row.publishAt !== null && found.row.publishAt <= now;
-    const options = await editorOptions(app, request, { published, picture: null, mode: "edit" });
+    const options = await editorOptions(app, request, { published, picture: null, mode: "edit", event: event && { id: event.id, title: event.title } });
     const read = await readForm(app, request, form, intent === "schedule" ? "schedule" : intent, options, { id: found.row.id, publishAt: found.row.publishAt, hasPicture: found.row.pictureId !== null });
     if (!read.choice) return data({ error: m.ann_fix_fields(), errors: read.errors, values: read.values, preview: null }, { status: 400 });
     if (intent === "preview") return { error: null, errors: {}, values: read.values, preview: read.preview };

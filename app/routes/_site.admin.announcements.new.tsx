@@ -7,30 +7,37 @@ import { createAnnouncement } from "~/features/announcements/announcements.serve
 import { m } from "~/paraglide/messages";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
-import { editorOptions, isFormIntent, NEW_VALUES, placesOf, readForm } from "./admin-announcements.server";
+import { editorOptions, eventPicture, isFormIntent, NEW_VALUES, placesOf, readForm, requireAnnouncer } from "./admin-announcements.server";
 import type { Route } from "./+types/_site.admin.announcements.new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireStaff(request, context, "announcements");
+  const { event } = await requireAnnouncer(request, context, new URL(request.url).searchParams.get("event"));
   const app = context.get(appContext);
-  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new" });
-  // Every place set up is chosen at first.
-  return { options, values: NEW_VALUES(placesOf(app)) };
+  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new", event: event && { id: event.id, title: event.title } });
+  // Every place set up is chosen at first; an event's announcement starts with its title and words.
+  const values = NEW_VALUES(placesOf(app));
+  if (event) values.texts = { [options.defaultLanguage]: { title: event.title, text: event.description } };
+  return { options, values };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireStaff(request, context, "announcements");
+  // Staff first: nobody else's form is read at all.
+  await requireStaff(request, context);
   const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
+  const eventField = form?.get("event");
+  const { viewer, event } = await requireAnnouncer(request, context, typeof eventField === "string" && eventField ? eventField : null);
   if (!form) return data({ error: m.ann_form_unreadable(), errors: {}, values: null, preview: null }, { status: 400 });
   const intent = form.get("intent");
   if (!isFormIntent(intent) || intent === "save") return data({ error: m.unknown_action(), errors: {}, values: null, preview: null }, { status: 400 });
-  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new" });
+  const options = await editorOptions(app, request, { published: false, picture: null, mode: "new", event: event && { id: event.id, title: event.title } });
   const read = await readForm(app, request, form, intent, options, { id: null, publishAt: null, hasPicture: false });
   if (!read.choice) return data({ error: m.ann_fix_fields(), errors: read.errors, values: read.values, preview: null }, { status: 400 });
   if (intent === "preview") return { error: null, errors: {}, values: read.values, preview: read.preview };
   try {
-    const id = await createAnnouncement(app.db, read.choice, read.picture, viewer, new Date());
+    // An event's announcement carries the event's own picture unless another was chosen.
+    const picture = event && read.picture.kind === "keep" && form.get("eventPicture") === "on" ? await eventPicture(app, event) : read.picture;
+    const id = await createAnnouncement(app.db, { ...read.choice, eventId: event?.id ?? null }, picture, viewer, new Date());
     app.notifications.wake();
     return redirect(`${href("/admin/announcements/:id", { id })}?done=${intent}`);
   } catch (error) {
@@ -45,9 +52,10 @@ export function meta() {
 
 export default function NewAnnouncement({ loaderData, actionData }: Route.ComponentProps) {
   const values = actionData?.values ?? loaderData.values;
+  const back = loaderData.options.event ? href("/admin/events") : href("/admin/announcements");
   return (
     <div className="space-y-6">
-      <BackLink to={href("/admin/announcements")}>{m.ann_back()}</BackLink>
+      <BackLink to={back}>{loaderData.options.event ? m.ann_back_events() : m.ann_back()}</BackLink>
       <h1 className="font-display text-4xl text-mist-100">{m.ann_new()}</h1>
       {actionData?.error ? <ErrorAlert>{actionData.error}</ErrorAlert> : null}
       {actionData?.preview ? <AnnouncementPreview preview={actionData.preview} /> : null}

@@ -231,6 +231,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,
                 review: loaderData.can.review || event.hostId === loaderData.viewerId,
+                announce: loaderData.can.announce || event.hostId === loaderData.viewerId,
               }}
             />
           ))}

@@ -4,6 +4,8 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { appContext } from "~/context";
 import { summaryOf } from "~/features/announcements/announcement-text";
 import { getNews } from "~/features/announcements/announcements.server";
+import { eventStart } from "~/features/events/event-timing";
+import { getEvent } from "~/features/events/events.server";
 import { NewsArticle } from "~/features/announcements/news-parts";
 import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
@@ -41,7 +43,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         publisher: { "@type": "Organization", name: "The Dwellers", url: origin },
       },
     });
-    return { item, meta };
+    // An event's announcement says when (in the reader's zone) and links its page.
+    const event = item.eventId ? await getEvent(db, item.eventId) : null;
+    return { item: { ...item, event: event ? { id: event.id, start: eventStart(event).toISOString() } : null }, meta };
   } catch (error) {
     log.error("failed to read an announcement", { error });
     return data({ item: null, meta: null }, { status: 503 });

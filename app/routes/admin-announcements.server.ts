@@ -3,8 +3,15 @@
  * set up, the group's VRChat roles, the Discord roles that may be mentioned, the staff member's
  * zone), reading the form, and its preview.
  */
-import type { AppContext } from "~/context";
-import type { AnnouncementRow } from "~/db/schema";
+import { data, type RouterContextProvider } from "react-router";
+import { appContext, type AppContext } from "~/context";
+import type { AnnouncementRow, EventRow } from "~/db/schema";
+import { checkPicture } from "~/features/announcements/announcement-picture.server";
+import type { PictureChange } from "~/features/announcements/announcements.server";
+import { eventCardImage } from "~/features/events/event-card-image.server";
+import { getEvent } from "~/features/events/events.server";
+import { m } from "~/paraglide/messages";
+import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
 import type { EditorOptions, EditorValues } from "~/features/announcements/announcement-editor";
 import { readAnnouncementForm, type FormIntent } from "~/features/announcements/announcement-form.server";
 import { previewOf } from "~/features/announcements/announcement-preview.server";
@@ -36,7 +43,27 @@ export async function mentionRoles(app: AppContext): Promise<{ id: string; name:
   return ids.map((id) => ({ id, name: known?.find((role) => role.id === id)?.name ?? id }));
 }
 
-export async function editorOptions(app: AppContext, request: Request, extra: Pick<EditorOptions, "published" | "picture" | "mode">): Promise<EditorOptions> {
+/**
+ * Who may write (or change) an announcement: owners and admins any; a host, one that announces an
+ * event they host. Throws the guard's answer otherwise.
+ */
+export async function requireAnnouncer(request: Request, context: Readonly<RouterContextProvider>, eventId: string | null) {
+  if (!eventId) return { viewer: await requireStaff(request, context, "announcements"), event: null };
+  const viewer = await requireStaff(request, context);
+  const event = /^[0-9a-f-]{36}$/.test(eventId) ? await getEvent(context.get(appContext).db, eventId) : null;
+  if (!event) throw data({ message: m.event_not_found_admin() }, { status: 404 });
+  requireOnEvent(viewer, "announce", event);
+  return { viewer, event };
+}
+
+/** The event's own picture (its card, as a link to its page shows it), for an announcement of it. */
+export async function eventPicture(app: AppContext, event: EventRow): Promise<PictureChange> {
+  const { image } = await eventCardImage(event, new URL(app.config.VRCHAT_API_URL).origin);
+  const check = await checkPicture(image);
+  return check.ok ? { kind: "new", bytes: image, check } : { kind: "keep" };
+}
+
+export async function editorOptions(app: AppContext, request: Request, extra: Pick<EditorOptions, "published" | "picture" | "mode" | "event">): Promise<EditorOptions> {
   const configured = placesOf(app);
   const [vrchatRoles, mentions] = await Promise.all([
     app.vrchat.listRoles

@@ -71,10 +71,10 @@ export function allows(role: UserRole, permission: Permission): boolean {
 }
 
 /** What one may do with one event: `hostId` is the event's host. */
-export type EventPermission = "edit" | "questions" | "review" | "export";
+export type EventPermission = "edit" | "questions" | "review" | "export" | "announce";
 
 export function allowsOnEvent(viewer: { id: string; role: UserRole }, permission: EventPermission, event: { hostId: string | null }): boolean {
-  const everywhere = { edit: "events.all", questions: "events.all", review: "events.review", export: "events.export" } as const;
+  const everywhere = { edit: "events.all", questions: "events.all", review: "events.review", export: "events.export", announce: "announcements" } as const;
   if (allows(viewer.role, everywhere[permission])) return true;
   return viewer.role === "host" && event.hostId === viewer.id;
 }

@@ -12,13 +12,14 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { FAKE_ANNOUNCE_CHANNEL_ID, fakeDiscordBotEnv, startFakeDiscordBot, type FakeDiscordBot } from "../fakes/discord-bot";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
-import { createAccountWithCommand } from "../setup/sanctum-client";
+import { createAccountWithCommand, postForm, signIn as signInOverHttp } from "../setup/sanctum-client";
 import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "crier@dwell.example", password: "lantern-town-crier" };
 const REVIEWER = { email: "reader@dwell.example", password: "quiet-lantern-reader" };
+const HOST = { email: "keeper@dwell.example", password: "keeper-of-the-lanterns" };
 
 let vrchat: FakeVRChat;
 let discord: FakeDiscordBot;
@@ -42,6 +43,7 @@ test.beforeAll(async () => {
   });
   createAccountWithCommand(dataDir, ADMIN.email, ADMIN.password, "admin");
   createAccountWithCommand(dataDir, REVIEWER.email, REVIEWER.password, "reviewer");
+  createAccountWithCommand(dataDir, HOST.email, HOST.password, "host");
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -211,4 +213,44 @@ test("a reviewer cannot announce", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Announcements" })).toHaveCount(0);
   const response = await page.request.post(`${server.url}/admin/announcements/new`, { form: { intent: "publish", "title.en": "Sneaky", "text.en": "Sneaky", place: "site" }, headers: { Origin: server.url } });
   expect(response.status()).toBe(403);
+});
+
+test("a host announces their own event, with its time, and not another's", async ({ page }) => {
+  test.setTimeout(90_000);
+  const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  const make = async (who: { email: string; password: string }, title: string) => {
+    const cookie = await signInOverHttp(server.url, who.email, who.password);
+    const made = await postForm(server.url, "/admin/events", { intent: "create", title, description: "Lanterns and tea.", eventDate: date, eventTime: "20:00", timezone: "UTC", worldName: "The Hearth" }, { cookie });
+    expect(made.status).toBe(302);
+    const list = await (await fetch(`${server.url}/events`)).text();
+    return new RegExp(`href="/events/([0-9a-f-]{36})"[^>]*>(?:(?!</a>).)*?${title.replace("'", "&#x27;")}`, "s").exec(list)![1]!;
+  };
+  const own = await make(HOST, "Keeper's Tea Night");
+  const other = await make(ADMIN, "Admin's Lantern Market");
+
+  await signIn(page, HOST, "/admin/events");
+  await page.getByRole("link", { name: "Announce Keeper's Tea Night" }).click();
+  await hydrated(page);
+  await expect(page.getByText("Announcing the event “Keeper's Tea Night”")).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue("Keeper's Tea Night");
+  await page.getByRole("button", { name: "Publish now" }).click();
+  await expect(page.getByText("Published: each place shows its state below.")).toBeVisible();
+  await placeState(page, "Discord", "Published");
+  const message = liveMessages().find((entry) => entry.embeds[0]?.title === "Keeper's Tea Night")!;
+  const start = Math.floor(Date.parse(`${date}T20:00:00Z`) / 1000);
+  expect(JSON.stringify(message.embeds[0])).toContain(`<t:${start}:F>`);
+  expect(message.attachments).toHaveLength(1);
+  const id = /\/admin\/announcements\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  await page.goto(`${server.url}/news/${id}`);
+  await expect(page.getByRole("link", { name: "The event's page" })).toHaveAttribute("href", `/events/${own}`);
+
+  // Another's event, and announcements in general, are not a host's.
+  await page.goto(`${server.url}/admin/announcements/new?event=${other}`);
+  await expect(page.getByText(/not for your role/i)).toBeVisible();
+  await page.goto(`${server.url}/admin/announcements/new`);
+  await expect(page.getByText(/not for your role/i)).toBeVisible();
+  const cookie = await signInOverHttp(server.url, HOST.email, HOST.password);
+  const refused = await postForm(server.url, "/admin/announcements/new", { intent: "publish", event: other, "title.en": "Hijack", "text.en": "Hijack", place: "site" }, { cookie });
+  expect(refused.status).toBe(403);
+  expect(await (await fetch(`${server.url}/news`)).text()).not.toContain("Hijack");
 });

@@ -63,7 +63,7 @@ function submit(values: Submission, path = "/admin/announcements/new") {
   form.set("audience", "everyone");
   for (const place of values.places ?? ["site", "vrchat", "discord"]) form.append("place", place);
   if (values.scheduleAt) form.set("scheduleAt", values.scheduleAt);
-  if (values.picture) form.set("picture", new Blob([values.picture.bytes], { type: values.picture.type }), values.picture.name);
+  if (values.picture) form.set("picture", new Blob([values.picture.bytes.slice()], { type: values.picture.type }), values.picture.name);
   return fetch(`${server.url}${path}`, { method: "POST", body: form, headers: { Origin: server.url, cookie }, redirect: "manual" });
 }
 

@@ -39,6 +39,8 @@ export interface EditorOptions {
   picture: { url: string; width: number; height: number } | null;
   /** A new announcement (publish, schedule, draft) or an edit (save). */
   mode: "new" | "edit";
+  /** The event it announces ('Announce' on an event's card). */
+  event: { id: string; title: string } | null;
 }
 
 export const placeName = (place: AnnouncementPlace) => (place === "site" ? m.ann_place_site() : place === "vrchat" ? m.ann_place_vrchat() : m.ann_place_discord());
@@ -58,6 +60,12 @@ export function AnnouncementEditor({ values, options, errors }: { values: Editor
   const invalid = (name: string) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {});
   return (
     <Form method="post" encType="multipart/form-data" className="space-y-6" noValidate>
+      {options.event ? (
+        <p className="rounded-xl border border-aurora-400/30 bg-aurora-500/10 px-4 py-3 text-sm text-mist-100">
+          <input type="hidden" name="event" value={options.event.id} />
+          {m.ann_for_event({ title: options.event.title })}
+        </p>
+      ) : null}
       {options.languages.map((language) => {
         const words = values.texts[language] ?? { title: "", text: "" };
         const isDefault = language === options.defaultLanguage;
@@ -101,6 +109,12 @@ export function AnnouncementEditor({ values, options, errors }: { values: Editor
                 {m.ann_picture_remove()}
               </label>
             </div>
+          ) : null}
+          {options.event && options.mode === "new" ? (
+            <label className="mt-2 flex items-center gap-2 text-sm text-mist-300">
+              <input type="checkbox" name="eventPicture" defaultChecked className="size-4 accent-ember-400" />
+              {m.ann_event_picture()}
+            </label>
           ) : null}
           <input id="picture" name="picture" type="file" accept="image/png,image/jpeg,image/webp" className="mt-2 block text-sm text-mist-300" {...invalid("picture")} />
           <p className="mt-1 text-xs text-mist-400">{m.ann_picture_hint()}</p>

@@ -5,6 +5,8 @@ import { Card } from "~/components/ui/card";
 import { m } from "~/paraglide/messages";
 import { AnnouncementBody } from "./announcement-body";
 import { NewsDate } from "./latest-news";
+import { dateFormat } from "~/utils/language";
+import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 
 /** An entry of /news: an announcement written here, or a post made in VRChat directly. */
 export type NewsEntry =
@@ -65,6 +67,21 @@ export interface NewsArticleData {
   language: string;
   publishedAt: string;
   picture: { width: number; height: number } | null;
+  /** The event it announces: its start, shown in the reader's zone, and its page. */
+  event: { id: string; start: string } | null;
+}
+
+function EventLine({ event }: { event: { id: string; start: string } }) {
+  const timeZone = useViewerTimeZone();
+  const when = dateFormat({ dateStyle: "full", timeStyle: "short", timeZone }).format(new Date(event.start));
+  return (
+    <p className="mt-6 rounded-xl border border-aurora-400/30 bg-aurora-500/10 px-4 py-3 text-mist-100">
+      <time dateTime={event.start}>{when}</time> ·{" "}
+      <Link to={href("/events/:id", { id: event.id })} className="font-semibold text-aurora-300 underline hover:text-ember-300">
+        {m.news_event_page()}
+      </Link>
+    </p>
+  );
 }
 
 export function NewsArticle({ item }: { item: NewsArticleData }) {
@@ -77,6 +94,7 @@ export function NewsArticle({ item }: { item: NewsArticleData }) {
         · <NewsDate iso={item.publishedAt} />
       </p>
       <h1 className="mt-3 font-display text-4xl text-mist-100 sm:text-5xl">{item.title}</h1>
+      {item.event ? <EventLine event={item.event} /> : null}
       {item.picture ? <img src={newsPicturePath(item.id)} alt="" width={item.picture.width} height={item.picture.height} className="mt-6 h-auto w-full rounded-2xl" /> : null}
       <AnnouncementBody text={item.text} className="mt-6 text-lg leading-relaxed text-mist-300" />
     </article>

@@ -1,7 +1,7 @@
 import { worldPageUrl } from "~/utils/vrchat-world-link";
 import type { EventRoleState, InstanceState } from "~/db/enums";
 import { formatEventDate, formatLongDateTime, zoneOf } from "./event-timing";
-import { CalendarCheck, Inbox, ListChecks, Pencil, Repeat, Trash2 } from "lucide";
+import { CalendarCheck, Inbox, ListChecks, Megaphone, Pencil, Repeat, Trash2 } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import { describeRepeat, type SeriesSummary } from "./event-series";
 import { Form, href, Link } from "react-router";
@@ -196,7 +196,7 @@ export function AdminEventCard({
   places,
   publication,
   instance,
-  may = { edit: true, review: true },
+  may = { edit: true, review: true, announce: false },
 }: {
   event: AdminEventSummary;
   places: string | null;
@@ -204,7 +204,7 @@ export function AdminEventCard({
   /** Its group instance, when Dwell opens instances and the event has a world. */
   instance?: ListedInstance;
   /** What the viewer's role lets them do with this event (the server checks again). */
-  may?: { edit: boolean; review: boolean };
+  may?: { edit: boolean; review: boolean; announce: boolean };
 }) {
   const headingId = `event-${event.id}-title`;
   return (
@@ -271,6 +271,14 @@ export function AdminEventCard({
             <Link to={href("/admin/events/:eventId/questions", { eventId: event.id })} aria-label={m.aev_edit_questions_label({ title: event.title })}>
               <Icon node={ListChecks} className="size-4" />
               {m.aev_edit_questions()}
+            </Link>
+          </Button>
+        ) : null}
+        {may.announce && !event.isPast ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={`${href("/admin/announcements/new")}?event=${event.id}`} aria-label={m.aev_announce_label({ title: event.title })}>
+              <Icon node={Megaphone} className="size-4" />
+              {m.aev_announce()}
             </Link>
           </Button>
         ) : null}
