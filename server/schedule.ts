@@ -10,6 +10,7 @@ import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
 import { forgetOldInteractions } from "~/flows/discord-interaction.server";
+import { INTEREST_READ_MS, refreshDiscordInterest } from "~/flows/discord-events.server";
 import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
 import { keepEventRoles } from "~/flows/event-role.server";
 import { eventPageUrl, keepSeries } from "~/flows/event-series.server";
@@ -60,6 +61,8 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
   const reminding = reminderServices.leads.length > 0 && (reminderServices.directMessages || reminderServices.announce);
   const reviewChannel = discord !== null && Boolean(config.DISCORD_REVIEW_CHANNEL_ID);
   const jobs: Job[] = [
+    // How many are interested in the events listed in Discord (one call, every ten minutes).
+    ...(discord ? [{ name: "reading the interest in Discord's events", every: INTEREST_READ_MS, first: 30_000, run: () => refreshDiscordInterest(db, discord, new Date()) }] : []),
     // Warm the group data's cache at the start (a visitor's page does the rest).
     { name: "warming the group data", every: null, first: 1_000, run: () => vrchat.groupData.peek() },
     // The group's public VRChat calendar, imported into the events.

@@ -14,6 +14,7 @@ import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/
 import { markPublicationFailed } from "~/features/vrchat/calendar-publisher.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { announcementChannels, markPlaceFailed } from "~/flows/announcements.server";
+import { discordEventChannel, markDiscordEventFailed } from "~/flows/discord-events.server";
 import { eventRoleChannel, eventRoleServices, recordRoleOutcome } from "~/flows/event-role.server";
 import type { Config } from "~/utils/env.server";
 import { defaultLanguage } from "~/utils/language.server";
@@ -44,6 +45,10 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
       defaultLanguage,
       timeoutMs: Math.max(config.VRCHAT_TIMEOUT_SECONDS, config.NOTIFICATION_TIMEOUT_SECONDS) * 1000,
     }),
+    // Events listed among the Discord server's events.
+    ...(discord
+      ? [discordEventChannel({ db, bot: discord, siteOrigin: config.PUBLIC_URL, apiOrigin: new URL(config.VRCHAT_API_URL).origin, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
+      : []),
     // The group's lines for members (an event's instance open).
     ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
       ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
@@ -66,6 +71,9 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
         return Promise.resolve();
       }
       if (job.target === "vrchat_event_role") return recordRoleOutcome(db, job.payload, outcome);
+      if (job.target === "discord_event") {
+        return outcome.kind === "delivered" ? Promise.resolve() : markDiscordEventFailed(db, job.payload, outcome.error);
+      }
       if (job.target === "vrchat_post" || job.target === "discord_post") {
         return outcome.kind === "delivered" ? Promise.resolve() : markPlaceFailed(db, job.payload, outcome.error);
       }

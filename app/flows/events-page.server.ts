@@ -8,10 +8,11 @@ import type { StaffRole } from "~/db/enums";
 import { listTeam } from "~/features/accounts/team.server";
 import { listPlaces } from "~/features/applications/capacity.server";
 import { placesTakenText } from "~/features/applications/places";
-import type { ListedInstance } from "~/features/events/admin-event-card";
+import type { ListedInstance, ListedInterest } from "~/features/events/admin-event-card";
+import { listDiscordEvents } from "~/features/events/discord-events.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
 import { listEventRoles } from "~/features/events/event-roles.server";
-import { listEventsForAdmin } from "~/features/events/events.server";
+import { listEventsForAdmin, type AdminEventSummary } from "~/features/events/events.server";
 import type { ListedPublication, PublicationSummary } from "~/features/events/vrchat-publication";
 import { listPublications } from "~/features/events/vrchat-publication.server";
 import { calendarEntryUrl } from "~/features/vrchat/calendar-publisher.server";
@@ -54,8 +55,31 @@ async function listedInstances(db: Parameters<typeof listEventInstances>[0], gro
   return listed;
 }
 
+/**
+ * How many are interested in each event, where it is listed: Discord's count (read every ten minutes),
+ * VRChat's calendar (the group data as last read: no call for a page), and the applications here.
+ */
+async function listedInterest(db: Parameters<typeof listDiscordEvents>[0], groupData: GroupDataService, events: AdminEventSummary[], publications: Map<string, PublicationSummary>) {
+  const [discord, live] = await Promise.all([listDiscordEvents(db, events.map((event) => event.id)), groupData.peek().catch(() => null)]);
+  const vrchatCounts = new Map(live?.status === "ready" ? live.data.events.map((entry) => [entry.id, entry.attendeeCount]) : []);
+  const listed: Record<string, ListedInterest> = {};
+  for (const event of events) {
+    const row = discord.get(event.id);
+    const entryId = publications.get(event.id)?.vrchatEventId ?? event.vrchatEventId;
+    const vrchat = entryId ? (vrchatCounts.get(entryId) ?? null) : null;
+    const interest: ListedInterest = {
+      discord: row?.discordEventId ? (row.userCount ?? null) : null,
+      discordState: row && (row.discordEventId || row.state === "failed" || row.state === "gone") ? { state: row.state, problem: row.lastError } : null,
+      vrchat,
+      applied: event.applicationRequired ? event.applicationCount : null,
+    };
+    if (interest.discord !== null || interest.discordState || interest.vrchat !== null) listed[event.id] = interest;
+  }
+  return listed;
+}
+
 export async function readEventsPage(
-  { db, vrchat }: Pick<AppContext, "db" | "vrchat">,
+  { db, vrchat, discord }: Pick<AppContext, "db" | "vrchat" | "discord">,
   viewer: { id: string; role: StaffRole },
   { creating, editing, worldUnchecked }: { creating: boolean; editing: string | null; worldUnchecked: boolean },
   now: Date,
@@ -71,19 +95,25 @@ export async function readEventsPage(
     const places = await listPlaces(db, events.filter((event) => event.maxAttendees !== null).map((event) => event.id));
     const publications = await listPublications(db, events.map((event) => event.id));
     const instances = vrchat.instances ? await listedInstances(db, vrchat.groupData, events.map((event) => event.id)) : {};
+    const interest = await listedInterest(db, vrchat.groupData, events, publications);
+    const form = creating && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null);
+    // The Discord event list is offered once the bot is set up; ticked at first when it may manage events.
+    const discordEvents = form && discord ? { byDefault: await discord.scheduledEvents.allowed().catch(() => false) } : null;
     return {
       ...base,
+      interest,
+      discordEvents,
       events,
       places: Object.fromEntries([...places].map(([id, p]) => [id, placesTakenText(p)])) as Record<string, string>,
       publications: Object.fromEntries([...publications].map(([id, publication]) => [id, withEntryUrl(publication, calendarGroupId)])) as Record<string, ListedPublication>,
       instances,
       error: null,
       worldUnchecked,
-      form: creating && can.create ? ("new" as const) : (events.find((e) => e.id === editing && (can.all || e.hostId === viewer.id)) ?? null),
+      form,
     };
   } catch (error) {
     log.error("failed to list events for the Sanctum", { error });
     const empty = { places: {} as Record<string, string>, publications: {} as Record<string, ListedPublication> };
-    return { ...base, events: [], ...empty, instances: {} as Record<string, ListedInstance>, error: m.aev_load_failed(), worldUnchecked: false, form: null };
+    return { ...base, events: [], ...empty, instances: {} as Record<string, ListedInstance>, interest: {} as Record<string, ListedInterest>, discordEvents: null, error: m.aev_load_failed(), worldUnchecked: false, form: null };
   }
 }

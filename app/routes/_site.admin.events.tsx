@@ -197,6 +197,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
         publication={form === "new" ? null : (loaderData.publications[form.id] ?? null)}
         hosts={loaderData.hosts}
         instances={loaderData.instancesOn}
+        discordEvents={loaderData.discordEvents}
       />
     );
   }
@@ -227,6 +228,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               event={event}
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
+              interest={loaderData.interest[event.id]}
               instance={loaderData.instancesOn && (event.worldId || event.applicationRequired) ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, role: null }) : undefined}
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,

@@ -11,6 +11,12 @@
  * (title 256, description 4,096, 6,000 in all) and content's 2,000, edits and deletes them (10008
  * Unknown Message once gone), lists them newest first, and crossposts a news channel's message. Who
  * a message would ping is worked out as Discord does, from its content and `allowed_mentions`.
+ *
+ * The server's events (guild scheduled events) are made, edited, deleted (10070 Unknown Guild
+ * Scheduled Event once gone) and listed (`with_user_count`), with Discord's rules: an external event
+ * (entity type 3) needs a location (at most 100 characters) and an end after its start; a name of
+ * 1–100 characters, a description of at most 1,000; no start in the past. The bot is a member of the
+ * server, with a role whose permissions say whether it may manage events.
  */
 import { generateKeyPairSync, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -57,6 +63,24 @@ export interface FakeAnnouncementMessage {
   deleted: boolean;
 }
 
+/** An event of the server, as it stands (the cover kept as its length). */
+export interface FakeScheduledEvent {
+  id: string;
+  name: string;
+  description: string | null;
+  scheduled_start_time: string;
+  scheduled_end_time: string | null;
+  entity_type: number;
+  privacy_level: number;
+  location: string | null;
+  creator_id: string;
+  /** How many said they are interested. */
+  user_count: number;
+  /** The cover image's data URI length (0: none). */
+  imageBytes: number;
+  edits: number;
+}
+
 /** A member of the server. */
 export interface FakeDiscordMember {
   id: string;
@@ -86,6 +110,12 @@ export interface FakeDiscordBot {
   channelPosts: FakeChannelMessage[];
   /** Messages posted in the announcement channel (deleted ones kept, marked). */
   announcements: FakeAnnouncementMessage[];
+  /** The server's events (deleted ones removed). */
+  scheduledEvents: FakeScheduledEvent[];
+  /** Every event made, edited or deleted, in order. */
+  scheduledEventWrites: { kind: "create" | "edit" | "delete"; id: string; at: number }[];
+  /** Whether the bot's role lets it manage the server's events (true by default). */
+  botMayManageEvents: boolean;
   /** The announcement channel's type: 5 (news, the default) or 0 (text). */
   announceChannelType: number;
   /** Posts in the announcement channel answer 403 Missing Permissions while on. */
@@ -126,7 +156,98 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   let announceRefusal = false;
   let announceGone = false;
   let messageId = 900000000000000000n;
-  const state = { announceChannelType: 5 };
+  const state = { announceChannelType: 5, botMayManageEvents: true };
+  const scheduledEvents: FakeScheduledEvent[] = [];
+  const scheduledEventWrites: FakeDiscordBot["scheduledEventWrites"] = [];
+  const MANAGE_EVENTS = String(1n << 33n);
+
+  const scheduledObject = (event: FakeScheduledEvent, withCount: boolean) => ({
+    id: event.id,
+    guild_id: FAKE_GUILD_ID,
+    channel_id: null,
+    creator_id: event.creator_id,
+    name: event.name,
+    description: event.description,
+    scheduled_start_time: event.scheduled_start_time,
+    scheduled_end_time: event.scheduled_end_time,
+    privacy_level: event.privacy_level,
+    status: 1,
+    entity_type: event.entity_type,
+    entity_id: null,
+    entity_metadata: { location: event.location },
+    image: event.imageBytes > 0 ? "a1b2c3" : null,
+    ...(withCount ? { user_count: event.user_count } : {}),
+  });
+
+  /** A scheduled event's body within Discord's rules, or what Discord says of it. */
+  function scheduledProblem(json: Record<string, unknown>, creating: boolean): string | null {
+    const name = json.name;
+    if (creating || name !== undefined) if (typeof name !== "string" || name.length < 1 || name.length > 100) return "name: Must be between 1 and 100 in length.";
+    if (typeof json.description === "string" && json.description.length > 1000) return "description: Must be 1000 or fewer in length.";
+    const location = (json.entity_metadata as { location?: unknown } | undefined)?.location;
+    if (creating && (json.entity_type !== 3 || typeof location !== "string" || location.length < 1)) return "entity_metadata.location: required for external events";
+    if (typeof location === "string" && location.length > 100) return "entity_metadata.location: Must be 100 or fewer in length.";
+    const start = typeof json.scheduled_start_time === "string" ? Date.parse(json.scheduled_start_time) : Number.NaN;
+    const end = typeof json.scheduled_end_time === "string" ? Date.parse(json.scheduled_end_time) : Number.NaN;
+    if (creating && (Number.isNaN(start) || Number.isNaN(end))) return "scheduled_end_time: required for external events";
+    if (!Number.isNaN(start) && start < Date.now()) return "scheduled_start_time: Cannot schedule event in the past.";
+    if (!Number.isNaN(start) && !Number.isNaN(end) && end <= start) return "scheduled_end_time: must be after the start";
+    if (creating && json.privacy_level !== 2) return "privacy_level: must be 2";
+    return null;
+  }
+
+  function scheduledRoute(req: IncomingMessage, res: ServerResponse, path: string, url: URL, json: Record<string, unknown>): boolean {
+    const base = `/guilds/${FAKE_GUILD_ID}/scheduled-events`;
+    if (!path.startsWith(base)) return false;
+    if (!state.botMayManageEvents && req.method !== "GET") return fail(res, 403, 50013, "Missing Permissions"), true;
+    if (req.method === "GET" && path === base) {
+      return send(res, 200, scheduledEvents.map((event) => scheduledObject(event, url.searchParams.get("with_user_count") === "true"))), true;
+    }
+    if (req.method === "POST" && path === base) {
+      const problem = scheduledProblem(json, true);
+      if (problem) return fail(res, 400, 50035, `Invalid Form Body (${problem})`), true;
+      const event: FakeScheduledEvent = {
+        id: String(messageId++),
+        name: json.name as string,
+        description: (json.description as string | undefined) ?? null,
+        scheduled_start_time: json.scheduled_start_time as string,
+        scheduled_end_time: json.scheduled_end_time as string,
+        entity_type: json.entity_type as number,
+        privacy_level: json.privacy_level as number,
+        location: (json.entity_metadata as { location: string }).location,
+        creator_id: FAKE_DISCORD_BOT_ID,
+        user_count: 0,
+        imageBytes: typeof json.image === "string" && json.image.startsWith("data:image/") ? json.image.length : 0,
+        edits: 0,
+      };
+      scheduledEvents.push(event);
+      scheduledEventWrites.push({ kind: "create", id: event.id, at: Date.now() });
+      return send(res, 200, scheduledObject(event, false)), true;
+    }
+    const one = new RegExp(`^${base}/(\\d+)$`).exec(path);
+    const found = one ? scheduledEvents.find((event) => event.id === one[1]) : undefined;
+    if (one && !found) return fail(res, 404, 10070, "Unknown Guild Scheduled Event"), true;
+    if (found && req.method === "PATCH") {
+      const problem = scheduledProblem(json, false);
+      if (problem) return fail(res, 400, 50035, `Invalid Form Body (${problem})`), true;
+      if (typeof json.name === "string") found.name = json.name;
+      if (typeof json.description === "string") found.description = json.description;
+      if (typeof json.scheduled_start_time === "string") found.scheduled_start_time = json.scheduled_start_time;
+      if (typeof json.scheduled_end_time === "string") found.scheduled_end_time = json.scheduled_end_time;
+      const location = (json.entity_metadata as { location?: string } | undefined)?.location;
+      if (location) found.location = location;
+      if (typeof json.image === "string") found.imageBytes = json.image.length;
+      found.edits++;
+      scheduledEventWrites.push({ kind: "edit", id: found.id, at: Date.now() });
+      return send(res, 200, scheduledObject(found, false)), true;
+    }
+    if (found && req.method === "DELETE") {
+      scheduledEvents.splice(scheduledEvents.indexOf(found), 1);
+      scheduledEventWrites.push({ kind: "delete", id: found.id, at: Date.now() });
+      return send(res, 204), true;
+    }
+    return false;
+  }
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
     if (body === undefined) {
@@ -292,12 +413,17 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     }
     const g = `/guilds/${FAKE_GUILD_ID}`;
     if (announcementRoute(req, res, path, url, json, files)) return;
+    if (scheduledRoute(req, res, path, url, json)) return;
+    // The bot itself, a member of the server with its own role.
+    if (req.method === "GET" && path === `${g}/members/${FAKE_DISCORD_BOT_ID}`) {
+      return send(res, 200, { ...memberObject({ id: FAKE_DISCORD_BOT_ID, username: "Dwell", roles: ["888888888888888888"] }), user: { id: FAKE_DISCORD_BOT_ID, username: "Dwell", bot: true, global_name: null, avatar: null, discriminator: "0" } });
+    }
     if (req.method === "GET" && path === `${g}/roles`) {
       return send(res, 200, [
-        { id: FAKE_GUILD_ID, name: "@everyone", position: 0, managed: false },
-        { id: FAKE_MEMBER_ROLE_ID, name: "Dweller", position: 2, managed: false },
-        { id: FAKE_EVENTS_ROLE_ID, name: "Event Goers", position: 1, managed: false },
-        { id: "888888888888888888", name: "Dwell", position: 3, managed: true },
+        { id: FAKE_GUILD_ID, name: "@everyone", position: 0, managed: false, permissions: "1024" },
+        { id: FAKE_MEMBER_ROLE_ID, name: "Dweller", position: 2, managed: false, permissions: "0" },
+        { id: FAKE_EVENTS_ROLE_ID, name: "Event Goers", position: 1, managed: false, permissions: "0" },
+        { id: "888888888888888888", name: "Dwell", position: 3, managed: true, permissions: state.botMayManageEvents ? MANAGE_EVENTS : "268435456" },
       ]);
     }
 
@@ -400,6 +526,14 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     messages,
     channelPosts,
     announcements,
+    scheduledEvents,
+    scheduledEventWrites,
+    get botMayManageEvents() {
+      return state.botMayManageEvents;
+    },
+    set botMayManageEvents(allowed: boolean) {
+      state.botMayManageEvents = allowed;
+    },
     get announceChannelType() {
       return state.announceChannelType;
     },

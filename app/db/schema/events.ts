@@ -16,6 +16,8 @@ import {
   type SeriesFrequency,
   type VRChatImport,
   type WaitlistPromotion,
+  PLACE_STATES,
+  type PlaceState,
 } from "../enums";
 import { profiles } from "./accounts";
 import { inList, STORED_TIMEZONES, timestamps } from "./columns";
@@ -55,6 +57,8 @@ export const events = pgTable(
     waitlistPromotion: text().$type<WaitlistPromotion>().notNull().default("pending"),
     applicationInstructions: text(),
     featured: boolean().notNull().default(false),
+    /** Listed among the Discord server's events (a public event only; see discord_events). */
+    discordEvent: boolean().notNull().default(false),
     createdBy: uuid().references(() => profiles.id, { onDelete: "set null" }),
     /** The staff member who hosts it (its creator, unless changed): a host manages their own events. */
     hostId: uuid().references(() => profiles.id, { onDelete: "set null" }),
@@ -235,6 +239,8 @@ export interface SeriesTemplate {
   instanceRegion: InstanceRegion;
   instanceAccess: InstanceAccess;
   featured: boolean;
+  /** Absent in a template saved before the Discord event list was kept: no. */
+  discordEvent?: boolean;
   hostId: string | null;
   createdBy: string | null;
   publication: Omit<PublicationDetails, "title" | "description" | "startsAt" | "endsAt"> | null;
@@ -264,3 +270,25 @@ export interface RequestedInstance {
   /** ISO time after which nobody new may join (the event's end). */
   closedAt: string;
 }
+
+/**
+ * An event's entry in the Discord server's event list ('Interested', reminders), as Dwell keeps it:
+ * the id Discord gave, what it has, and how many are interested. Kept after the event is deleted
+ * (no foreign key), so that its entry can be taken down.
+ */
+export const discordEvents = pgTable("discord_events", {
+  eventId: uuid().primaryKey(),
+  discordEventId: text(),
+  state: text().$type<PlaceState>().notNull().default("waiting"),
+  /** What Discord has: a digest of the fields sent (an edit sends them again only when it changed). */
+  syncedFingerprint: text(),
+  createAttemptedAt: timestamp({ withTimezone: true }),
+  lastError: text(),
+  busyUntil: timestamp({ withTimezone: true }),
+  /** How many are interested in Discord (`user_count`), and when it was read. */
+  userCount: integer(),
+  countedAt: timestamp({ withTimezone: true }),
+  ...timestamps,
+}, (table) => [check("discord_events_state_check", sql`${table.state} in ${inList(PLACE_STATES)}`)]);
+
+export type DiscordEventRow = typeof discordEvents.$inferSelect;

@@ -26,6 +26,7 @@ export const OUTBOX_TARGETS = [
   "discord_ban",
   "vrchat_post",
   "discord_post",
+  "discord_event",
 ] as const;
 
 /**

@@ -48,6 +48,21 @@ export interface DiscordCandidate {
   hasRole: boolean | null;
 }
 
+/** Permission bits (Discord's permissions reference). */
+const ADMINISTRATOR = 1n << 3n;
+const MANAGE_EVENTS = 1n << 33n;
+const CREATE_EVENTS = 1n << 44n;
+
+const ScheduledEventSchema = z.object({
+  id: z.string(),
+  creator_id: z.string().nullish(),
+  name: z.string(),
+  status: z.number().optional(),
+  entity_metadata: z.object({ location: z.string().nullish() }).nullish(),
+  scheduled_start_time: z.string().optional(),
+  user_count: z.number().int().nonnegative().optional(),
+});
+
 /** A Discord user id (a snowflake). */
 const SNOWFLAKE = /^\d{17,20}$/;
 
@@ -267,6 +282,41 @@ export function createDiscordBot(options: DiscordBotOptions) {
       const roles = await cached("roles", async () => z.array(z.object({ id: z.string(), name: z.string(), managed: z.boolean().optional(), position: z.number().optional() })).parse(await call("GET", `/guilds/${guildId}/roles`)));
       // @everyone (the server's own id) is never mentioned by an announcement.
       return roles.filter((role) => role.id !== guildId && !role.managed).toSorted((a, b) => (b.position ?? 0) - (a.position ?? 0)).map(({ id, name }) => ({ id, name }));
+    },
+    /**
+     * The server's events (its 'Events' list), as Discord's guild scheduled event endpoints have them:
+     * an external event (entity type 3) with a location, a start and an end.
+     */
+    scheduledEvents: {
+      async create(body: Record<string, unknown>) {
+        return ScheduledEventSchema.parse(await call("POST", `/guilds/${guildId}/scheduled-events`, body));
+      },
+      async edit(id: string, body: Record<string, unknown>) {
+        await call("PATCH", `/guilds/${guildId}/scheduled-events/${id}`, body);
+      },
+      async remove(id: string) {
+        await call("DELETE", `/guilds/${guildId}/scheduled-events/${id}`);
+      },
+      /** Every event of the server, with how many are interested in each (one call). */
+      async list() {
+        return z.array(ScheduledEventSchema).parse(await call("GET", `/guilds/${guildId}/scheduled-events?with_user_count=true`));
+      },
+      /**
+       * Whether the bot may make and manage the server's events (Create Events or Manage Events, or
+       * Administrator, from its roles): three calls, read again at most every ten minutes.
+       */
+      async allowed(): Promise<boolean> {
+        return cached("may-manage-events", async () => {
+          const me = z.object({ id: z.string() }).parse(await call("GET", "/users/@me"));
+          const [member, roles] = await Promise.all([
+            call("GET", `/guilds/${guildId}/members/${me.id}`).then((answer) => z.object({ roles: z.array(z.string()) }).parse(answer)),
+            call("GET", `/guilds/${guildId}/roles`).then((answer) => z.array(z.object({ id: z.string(), permissions: z.string() })).parse(answer)),
+          ]);
+          const held = roles.filter((role) => role.id === guildId || member.roles.includes(role.id));
+          const bits = held.reduce((all, role) => all | BigInt(role.permissions), 0n);
+          return (bits & (ADMINISTRATOR | MANAGE_EVENTS | CREATE_EVENTS)) !== 0n;
+        });
+      },
     },
     /** Messages in a channel of the server, kept in step by Dwell (the announcements). */
     messages: {

@@ -88,6 +88,41 @@ function PublicationStatus({ eventId, publication }: { eventId: string; publicat
   );
 }
 
+/**
+ * How many are interested in an event, side by side: in Discord's event list, on VRChat's calendar,
+ * and how many applied here (null where it is not listed, or not read yet).
+ */
+export interface ListedInterest {
+  discord: number | null;
+  /** Its entry in Discord's list: where it stands, and why it failed. */
+  discordState: { state: string; problem: string | null } | null;
+  vrchat: number | null;
+  applied: number | null;
+}
+
+function InterestLine({ interest }: { interest: ListedInterest }) {
+  const parts = [
+    interest.discord === null ? null : m.aev_interest_discord({ count: formatCount(interest.discord) }),
+    interest.vrchat === null ? null : m.aev_interest_vrchat({ count: formatCount(interest.vrchat) }),
+    interest.applied === null ? null : m.aev_interest_applied({ count: formatCount(interest.applied) }),
+  ].filter(Boolean);
+  const state = interest.discordState;
+  const problem = state?.state === "failed" ? discordEventProblem(state.problem) : state?.state === "gone" ? m.aev_discord_event_gone() : null;
+  return (
+    <div className="mt-3 text-sm text-mist-300" data-testid="event-interest">
+      {parts.length > 0 ? <p>{m.aev_interested({ parts: parts.join(" · ") })}</p> : null}
+      {problem ? <p className="text-red-300">{problem}</p> : state?.state === "published" ? <p className="text-xs text-mist-400">{m.aev_discord_event_listed()}</p> : null}
+    </div>
+  );
+}
+
+function discordEventProblem(problem: string | null): string {
+  const [code, words = ""] = (problem ?? "").split(/\|(.*)/s);
+  if (code === "discord_events_forbidden") return m.aev_discord_event_forbidden();
+  if (code === "discord_token") return m.aev_discord_event_token();
+  return m.aev_discord_event_failed({ words: words || code || "" });
+}
+
 /** An event's instance as its card shows it (null state: none opened yet). */
 export interface ListedInstance {
   state: InstanceState | null;
@@ -196,6 +231,7 @@ export function AdminEventCard({
   places,
   publication,
   instance,
+  interest,
   may = { edit: true, review: true, announce: false },
 }: {
   event: AdminEventSummary;
@@ -203,6 +239,8 @@ export function AdminEventCard({
   publication: ListedPublication | null;
   /** Its group instance, when Dwell opens instances and the event has a world. */
   instance?: ListedInstance;
+  /** How many are interested, where it is listed. */
+  interest?: ListedInterest;
   /** What the viewer's role lets them do with this event (the server checks again). */
   may?: { edit: boolean; review: boolean; announce: boolean };
 }) {
@@ -249,6 +287,7 @@ export function AdminEventCard({
       ) : null}
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       {instance ? <InstanceStatus event={event} instance={instance} may={may.edit} /> : null}
+      {interest ? <InterestLine interest={interest} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         {may.edit ? (
           <Button asChild variant="outline" size="sm">

@@ -49,7 +49,10 @@ export function AdminEventForm({
   publication,
   hosts = [],
   instances = false,
+  discordEvents = null,
 }: {
+  /** The Discord server's event list can be kept (the bot is set up): whether a new event goes there by default. */
+  discordEvents?: { byDefault: boolean } | null;
   /** Dwell opens events' instances (VRCHAT_OPEN_INSTANCES): the form asks when and how. */
   instances?: boolean;
   event: AdminEventSummary | null;
@@ -156,6 +159,18 @@ export function AdminEventForm({
           <input type="checkbox" name="featured" defaultChecked={event?.featured} className="size-5 accent-ember-400" />
           {m.aev_field_featured()}
         </label>
+        {discordEvents ? (
+          <label className="flex items-start gap-3 text-sm text-mist-100 sm:col-span-2">
+            <input type="checkbox" name="discordEvent" defaultChecked={event ? event.discordEvent : discordEvents.byDefault} className="mt-0.5 size-5 shrink-0 accent-ember-400" />
+            <span>
+              <span className="font-semibold">{m.aev_field_discord_event()}</span>
+              <span className="block text-xs text-mist-400">{m.aev_discord_event_hint()}</span>
+            </span>
+          </label>
+        ) : event?.discordEvent ? (
+          // Kept as it is while the site has no Discord bot.
+          <input type="hidden" name="discordEvent" value="on" />
+        ) : null}
         {instances ? (
           <InstanceFields event={event} invalid={invalid} />
         ) : (

@@ -27,6 +27,7 @@ function row(values: Partial<EventRow> & Pick<EventRow, "id" | "title" | "eventD
     maxAttendees: null,
     applicationInstructions: null,
     featured: false,
+    discordEvent: false,
     createdBy: null,
     hostId: null,
     vrchatEventId: null,

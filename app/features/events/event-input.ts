@@ -67,6 +67,7 @@ export const EventInputSchema = z
     instanceRegion: z.enum(INSTANCE_REGIONS, { error: () => m.aev_choose_region() }).default("us"),
     instanceAccess: z.enum(INSTANCE_ACCESS, { error: () => m.aev_choose_access() }).default("members"),
     featured: checkbox,
+    discordEvent: checkbox,
   })
   .check((context) => {
     const input = context.value;

@@ -39,6 +39,7 @@ export function templateOf(row: EventRow, publication: PublicationChoice | null)
     instanceRegion: row.instanceRegion,
     instanceAccess: row.instanceAccess,
     featured: row.featured,
+    discordEvent: row.discordEvent,
     hostId: row.hostId,
     createdBy: row.createdBy,
     publication: publication ? { ...publication } : null,
@@ -69,6 +70,7 @@ export function occurrenceInput(template: SeriesTemplate, date: string, now: Dat
     instanceRegion: template.instanceRegion,
     instanceAccess: template.instanceAccess,
     featured: template.featured,
+    discordEvent: template.discordEvent ?? false,
   };
 }
 

@@ -192,6 +192,7 @@ describe("toEventDetail", () => {
         maxAttendees: null,
         applicationInstructions: null,
         featured: false,
+        discordEvent: false,
         createdBy: null,
         hostId: null,
         vrchatEventId: "cal_00000000-0000-0000-0000-000000000001",

@@ -9,6 +9,7 @@ import type { PublicationChoice } from "./vrchat-publication";
 import type { SeriesSummary } from "./event-series";
 import { listSeriesSummaries } from "./event-series.server";
 import { savePublication, withdrawPublication, type CalendarSaver } from "./vrchat-publication.server";
+import { touchDiscordEvent } from "./discord-events.server";
 import {
   applicationDeadlineFor,
   applicationState,
@@ -197,6 +198,10 @@ export interface AdminEventSummary extends EventSummary {
   instanceAccess: InstanceAccess;
   /** The series it is an occurrence of ('Repeats'), or null. */
   series: SeriesSummary | null;
+  /** Listed among the Discord server's events. */
+  discordEvent: boolean;
+  /** The VRChat calendar entry it was imported from. */
+  vrchatEventId: string | null;
 }
 
 /**
@@ -244,6 +249,8 @@ export async function listEventsForAdmin(db: Database, now: Date, { hostedBy }: 
     instanceRegion: event.instanceRegion,
     instanceAccess: event.instanceAccess,
     series: series.get(event.id) ?? null,
+    discordEvent: event.discordEvent,
+    vrchatEventId: event.vrchatEventId,
   }));
 }
 
@@ -270,6 +277,7 @@ function eventValues(input: EventInput | EventToSave) {
     instanceRegion: input.instanceRegion,
     instanceAccess: input.instanceAccess,
     featured: input.featured,
+    discordEvent: input.discordEvent,
   };
 }
 
@@ -300,6 +308,7 @@ export async function createEventIn(
 ): Promise<EventRow> {
   const [row] = await tx.insert(events).values({ ...eventValues(input), createdBy, hostId, ...series }).returning();
   if (publication?.choice) await savePublication(tx, row!, publication.choice, publication.pageUrl(row!.id), new Date(), publication);
+  await touchDiscordEvent(tx, row!.id, row!, new Date());
   return row!;
 }
 
@@ -332,6 +341,7 @@ export async function updateEventIn(
   const [row] = await tx.update(events).set({ ...eventValues(input), ...(hostId ? { hostId } : {}) }).where(eq(events.id, id)).returning();
   if (!row) return null;
   if (publication) await savePublication(tx, row, publication.choice, publication.pageUrl(row.id), new Date(), publication);
+  await touchDiscordEvent(tx, row.id, row, new Date());
   await afterSave?.(tx, row);
   return row;
 }
@@ -354,6 +364,7 @@ export async function deleteEvent(db: Database, id: string, beforeDelete?: (tx: 
 /** deleteEvent inside a caller's transaction. */
 export async function deleteEventIn(tx: Transaction, id: string, beforeDelete?: (tx: Transaction, id: string) => Promise<void>): Promise<boolean> {
   await withdrawPublication(tx, id, new Date());
+  await touchDiscordEvent(tx, id, null, new Date());
   await beforeDelete?.(tx, id);
   const rows = await tx.delete(events).where(eq(events.id, id)).returning({ id: events.id });
   return rows.length > 0;
