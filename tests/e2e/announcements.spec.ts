@@ -254,3 +254,29 @@ test("a host announces their own event, with its time, and not another's", async
   expect(refused.status).toBe(403);
   expect(await (await fetch(`${server.url}/news`)).text()).not.toContain("Hijack");
 });
+
+test("an event made on the form is listed among the Discord server's events, and its card says so", async ({ page }) => {
+  test.setTimeout(90_000);
+  const date = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
+  await signIn(page, ADMIN, "/admin/events?new");
+  await hydrated(page);
+  await page.getByLabel("Title").fill("Starlit Tea Ceremony");
+  await page.getByLabel("Event Date").fill(date);
+  await page.getByLabel("Event Time").fill("19:30");
+  await page.getByLabel("World Name").fill("The Tea House");
+  // The bot may manage the server's events: the box is ticked at first.
+  await expect(page.getByLabel("List it among the Discord server's events")).toBeChecked();
+  await page.getByRole("button", { name: "Create Prophecy" }).click();
+  const card = page.getByRole("article", { name: "Starlit Tea Ceremony" });
+  await expect(card).toBeVisible();
+  await expect.poll(() => discord.scheduledEvents.filter((event) => event.name === "Starlit Tea Ceremony").length, { timeout: 20_000 }).toBe(1);
+  const listed = discord.scheduledEvents.find((event) => event.name === "Starlit Tea Ceremony")!;
+  expect(listed.scheduled_start_time).toBe(`${date}T19:30:00.000Z`);
+  expect(listed.location).toMatch(/\/events\/[0-9a-f-]{36}$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(card.getByTestId("event-interest")).toContainText("Listed among the Discord server's events.", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await card.screenshot({ path: test.info().outputPath("event-card-discord-narrow.png") });
+});
