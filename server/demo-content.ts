@@ -4,7 +4,7 @@
  */
 import { applicationDeadlineFor, localDayKey, zoneOf } from "~/features/events/event-timing";
 import type { Database } from "~/db/db.server";
-import { applicationQuestions, eventApplicationQuestions, events, siteMilestones } from "~/db/schema";
+import { announcementPlaces, announcements, applicationQuestions, eventApplicationQuestions, events, siteMilestones } from "~/db/schema";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -159,4 +159,30 @@ async function insertDemoContent(tx: Transaction, now: Date) {
       orderIndex: 4,
     },
   ]);
+
+  // Two announcements on the site's news (the latest shows on the home page).
+  const news = await tx
+    .insert(announcements)
+    .values([
+      {
+        texts: {
+          en: {
+            title: "The Threshold opens its doors again",
+            text: "After a quiet month, the **Gathering at the Threshold** is back: stories, songs and a warm welcome for new Dwellers.\n\nApplications are open on the event's page. *Bring a friend.*",
+          },
+        },
+        publishAt: new Date(now.getTime() - 2 * DAY),
+      },
+      {
+        texts: {
+          en: {
+            title: "A new home for our screenshots",
+            text: "Share your favourite moments from our nights in the Discord's gallery channel. The best of each month will hang in the Threshold's hall.",
+          },
+        },
+        publishAt: new Date(now.getTime() - 9 * DAY),
+      },
+    ])
+    .returning({ id: announcements.id });
+  await tx.insert(announcementPlaces).values(news.map(({ id }) => ({ announcementId: id, place: "site" as const, state: "published" as const })));
 }

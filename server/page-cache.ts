@@ -1,8 +1,9 @@
 /**
- * A very short cache of the public pages that every visitor sees alike (`/`, `/events`, an
- * event, the application forms), for visitors who are not signed in. Rendering a page takes milliseconds of the one CPU
- * a Node process has, so a crowd arriving at once (an event announced in VRChat) would queue
- * behind each other; with this, one render per page per second serves them all.
+ * A very short cache of the public pages that every visitor sees alike (`/`, `/events`, an event,
+ * `/news`, an announcement, the application forms), for visitors who are not signed in. Rendering a
+ * page takes milliseconds of the one CPU a Node process has, so a crowd arriving at once (an event
+ * announced in VRChat) would queue behind each other; with this, one render per page per second
+ * serves them all.
  *
  * A page differs by visitor only in its time zone (the `tz` cookie), its language (however chosen),
  * the address it was asked at (all part of the key) and its Content-Security-Policy nonce: the
@@ -29,7 +30,7 @@ interface CachedPage {
   nonce: string;
 }
 
-const CACHEABLE_PATH = /^\/(?:events(?:\/[0-9a-f-]{36})?)?$/;
+const CACHEABLE_PATH = /^\/(?:(?:events|news)(?:\/[0-9a-f-]{36})?)?$/;
 /** The public application forms (the group's, an event's): shared only with their holes (`PageHoles`). */
 export const APPLICATION_FORM_PATH = /^\/(?:events\/[0-9a-f-]{36}\/)?apply$/;
 const SHAREABLE_COOKIE = new RegExp(`^\\s*(?:${TIME_ZONE_COOKIE}=[\\w%+\\-./]*|${LANGUAGE_COOKIE}=[\\w-]*)\\s*$`);

@@ -4,7 +4,7 @@
  * npm run bench -- --only 2,4    some parts only (1 page weight, 2 throughput, 3 upstream,
  *                                4 admin at scale, 5 submissions, 6 Lighthouse,
  *                                7 an approval that acts in VRChat, 8 a person's file,
- *                                9 screening at volume)
+ *                                9 screening at volume, 10 announcements)
  *
  * Builds the production bundle, runs real server processes against fakes on loopback, prints
  * one table with every figure beside its goal, and writes bench-results/latest.json and
@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat.ts";
 import { APPLICATIONS, measureAdminScale } from "./admin-scale.ts";
+import { measureAnnouncements } from "./announcements.ts";
 import { measureApproval } from "./approval.ts";
 import { measureLighthouse } from "./lighthouse-scores.ts";
 import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
@@ -37,8 +38,8 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, rateSeconds: 5, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, rateSeconds: 15, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, rateSeconds: 5, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2, announcements: 20 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, rateSeconds: 15, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5, announcements: 20 };
 /** The arrival rates (applicants a second) part 5 climbs until the p99 passes 100 ms. */
 const SUSTAINED_RATES = [20, 40, 60, 80, 100, 120, 150, 180, 220, 270];
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
@@ -97,7 +98,9 @@ async function serverParts(site: Site, eventId: string) {
   if (wanted(2)) {
     await part("2 throughput", async () => {
       progress(`part 2: throughput, ${CONNECTIONS} connections, ${SETTINGS.throughputRuns} × ${SETTINGS.throughputSeconds} s per target [${site.kind}]`);
-      figures.push(...(await measureThroughput(site, { runs: SETTINGS.throughputRuns, durationSeconds: SETTINGS.throughputSeconds, eventId })));
+      const newsId = /href="\/news\/([0-9a-f-]{36})"/.exec(await (await fetch(`${site.url}/news`)).text())?.[1];
+      if (!newsId) throw new Error("no announcement on /news");
+      figures.push(...(await measureThroughput(site, { runs: SETTINGS.throughputRuns, durationSeconds: SETTINGS.throughputSeconds, eventId, newsId })));
     });
   }
   if (wanted(4)) {
@@ -194,6 +197,12 @@ try {
     await part("7 approval", async () => {
       progress(`part 7: ${SETTINGS.approvals} approvals in Chromium, then a bulk approval of 20, against the VRChat fake`);
       figures.push(...(await measureApproval({ runs: SETTINGS.approvals })));
+    });
+  }
+  if (wanted(10)) {
+    await part("10 announcements", async () => {
+      progress(`part 10: ${SETTINGS.announcements} announcements published to the site, VRChat and Discord, against the fakes`);
+      figures.push(...(await measureAnnouncements({ runs: SETTINGS.announcements })));
     });
   }
   if (wanted(3)) {

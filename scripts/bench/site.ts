@@ -88,7 +88,7 @@ export interface SiteOptions {
   env?: Record<string, string>;
 }
 
-const DEMO_TABLES = ["events", "application_questions", "event_application_questions"] as const;
+const DEMO_TABLES = ["events", "application_questions", "event_application_questions", "announcements", "announcement_places"] as const;
 type DemoContent = Record<(typeof DEMO_TABLES)[number], unknown[]>;
 
 /**

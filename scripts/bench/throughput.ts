@@ -24,6 +24,8 @@ export interface ThroughputOptions {
   runs: number;
   durationSeconds: number;
   eventId: string;
+  /** An announcement on /news (the demo content has two). */
+  newsId: string;
 }
 
 interface Sample {
@@ -56,7 +58,7 @@ async function hammer(url: string, durationSeconds: number, language?: string): 
   };
 }
 
-export async function measureThroughput(site: Site, { runs, durationSeconds, eventId }: ThroughputOptions): Promise<Figure[]> {
+export async function measureThroughput(site: Site, { runs, durationSeconds, eventId, newsId }: ThroughputOptions): Promise<Figure[]> {
   const targets: Target[] = [
     { label: "/api/health (floor)", path: "/api/health", page: false },
     { label: "/", path: "/", page: true },
@@ -65,6 +67,8 @@ export async function measureThroughput(site: Site, { runs, durationSeconds, eve
     { label: "/ in Japanese", path: "/", page: true, language: JAPANESE },
     { label: "/events in Japanese", path: "/events", page: true, language: JAPANESE },
     { label: "/events/{id} in Japanese", path: `/events/${eventId}`, page: true, language: JAPANESE },
+    { label: "/news", path: "/news", page: true },
+    { label: "/news/{id}", path: `/news/${newsId}`, page: true },
     { label: "/api/group-data", path: "/api/group-data", page: false },
   ];
   // One short round first: JIT, database caches and connection pools warm up off the record.

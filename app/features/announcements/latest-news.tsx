@@ -8,7 +8,7 @@ import { dateFormat } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
 
 /** A day in the reader's zone. */
-export function NewsDate({ iso }: { iso: string }) {
+function NewsDate({ iso }: { iso: string }) {
   const timeZone = useViewerTimeZone();
   return <time dateTime={iso}>{dateFormat({ dateStyle: "long", timeZone }).format(new Date(iso))}</time>;
 }

@@ -4,9 +4,14 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { m } from "~/paraglide/messages";
 import { AnnouncementBody } from "./announcement-body";
-import { NewsDate } from "./latest-news";
 import { dateFormat } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+
+/** A day in the reader's zone (the home page's latest news has its own: it loads nothing of this file). */
+function NewsDate({ iso }: { iso: string }) {
+  const timeZone = useViewerTimeZone();
+  return <time dateTime={iso}>{dateFormat({ dateStyle: "long", timeZone }).format(new Date(iso))}</time>;
+}
 
 /** An entry of /news: an announcement written here, or a post made in VRChat directly. */
 export type NewsEntry =
