@@ -40,8 +40,14 @@ describe("the public page cache", () => {
     await serve(get("/", { Cookie: "tz=Asia%2FTokyo" }), "n4", render("n4"));
     await serve(get("/", { Cookie: "tz=Asia%2FTokyo" }), "n5", render("n5"));
     expect(state.renders).toBe(3);
+    // The news and an announcement's page are the same for every visitor too.
+    await serve(get("/news"), "n7", render("n7"));
+    await serve(get("/news"), "n8", render("n8"));
+    await serve(get("/news/5c1e2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"), "n9", render("n9"));
+    await serve(get("/news/5c1e2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"), "n10", render("n10"));
+    expect(state.renders).toBe(5);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await (await serve(get("/"), "n6", render("n6"))).text()).toContain("render 4");
+    expect(await (await serve(get("/"), "n6", render("n6"))).text()).toContain("render 6");
   });
 
   it("keeps each language's copy apart, and shares a page with a visitor's choice of language", async () => {
@@ -66,6 +72,8 @@ describe("the public page cache", () => {
     };
     expect(await twice(() => get("/events", { Cookie: "tz=UTC; dwell.session_token=abc" }))).toBe(2);
     expect(await twice(() => get("/events?page=2"))).toBe(2);
+    expect(await twice(() => get("/news?page=2"))).toBe(2);
+    expect(await twice(() => get("/news.atom"))).toBe(2);
     expect(await twice(() => new Request("http://dwell.test/events", { method: "POST" }))).toBe(2);
     expect(await twice(() => get("/apply"))).toBe(2);
     expect(await twice(() => get("/admin"))).toBe(2);
