@@ -168,6 +168,21 @@ describeEachDatabase("an announcement reaches VRChat and Discord", (kind) => {
     expect(await placeOf(id, "vrchat")).toMatchObject({ state: "published", externalId: posts("create")[0]!.id });
   });
 
+  it("waits as long as VRChat asks on a 429, then publishes once", async () => {
+    vrchat.setEndpoint("createPost", { status: 429, message: "Too many requests", retryAfterSeconds: 2 });
+    const id = await createAnnouncement(database.db, choice(), { kind: "keep" }, actor, new Date());
+    await worker.runOnce();
+    expect(await placeOf(id, "vrchat")).toMatchObject({ state: "waiting", lastError: "vrchat_slow_down" });
+    const [job] = await database.db.select().from(outbox).where(eq(outbox.target, "vrchat_post"));
+    expect(job!.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(1_000);
+    vrchat.setEndpoint("createPost", "normal");
+    await database.db.update(outbox).set({ nextAttemptAt: new Date() }).where(eq(outbox.status, "pending"));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await worker.runOnce();
+    expect(posts("create")).toHaveLength(1);
+    expect((await placeOf(id, "vrchat")).state).toBe("published");
+  });
+
   it("says why a place failed, leaves the others published, and sends it on 'Try again'", async () => {
     vrchat.setEndpoint("createPost", { status: 403, message: "You do not have permission to do that" });
     const id = await createAnnouncement(database.db, choice(), { kind: "keep" }, actor, new Date());

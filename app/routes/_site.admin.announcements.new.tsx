@@ -4,6 +4,8 @@ import { appContext } from "~/context";
 import { AnnouncementEditor } from "~/features/announcements/announcement-editor";
 import { AnnouncementPreview } from "~/features/announcements/announcement-preview";
 import { createAnnouncement } from "~/features/announcements/announcements.server";
+import { getOpenInstance } from "~/features/events/event-instances.server";
+import { shortJoinLink } from "~/features/vrchat/vrchat-location";
 import { m } from "~/paraglide/messages";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
@@ -16,7 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const options = await editorOptions(app, request, { published: false, picture: null, mode: "new", event: event && { id: event.id, title: event.title } });
   // Every place set up is chosen at first; an event's announcement starts with its title and words.
   const values = NEW_VALUES(placesOf(app));
-  if (event) values.texts = { [options.defaultLanguage]: { title: event.title, text: event.description } };
+  if (event) {
+    // An open instance anyone may enter ('Group Public', no applications): its join link goes with it.
+    // A role-only event's link never goes in a post: the approved get theirs by direct message.
+    const open = event.instanceAccess === "public" && !event.applicationRequired ? await getOpenInstance(app.db, event.id) : null;
+    const join = open?.shortName ? `\n\n${m.ann_join_line({ link: shortJoinLink(open.shortName) })}` : "";
+    values.texts = { [options.defaultLanguage]: { title: event.title, text: `${event.description}${join}`.trim() } };
+  }
   return { options, values };
 }
 

@@ -135,7 +135,6 @@ export interface FakePost {
   id?: string;
   authorId?: string;
   imageId?: string | null;
-  sendNotification?: boolean;
   title?: string;
   text?: string;
   imageUrl?: string | null;
@@ -884,7 +883,8 @@ export async function startFakeVRChat(
       return ["createPost", () => {
         const parsed = CreateGroupPostRequestSchema.safeParse(body);
         if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
-        const { roleIds, imageId, ...rest } = parsed.data;
+        // A post keeps what GroupPost has: whether members were notified is not among it.
+        const { roleIds, imageId, sendNotification: _notified, ...rest } = parsed.data;
         if (imageId && !files.some((file) => file.id === imageId)) return new Refusal(404, "File not found");
         const now = new Date().toISOString();
         const created: FakePost = { ...rest, id: `not_${randomUUID()}`, authorId: botUserId, roleId: roleIds ?? [], imageId: imageId ?? null, imageUrl: imageId ? `https://api.vrchat.cloud/api/1/file/${imageId}/1/file` : null, createdAt: now };
@@ -908,7 +908,7 @@ export async function startFakeVRChat(
         if (!found) return new Refusal(404, "Group Post not found");
         const parsed = CreateGroupPostRequestSchema.safeParse(body);
         if (!parsed.success) return new Refusal(400, `Invalid ${parsed.error.issues[0]?.path.join(".") || "request"}`);
-        const { roleIds, imageId, ...rest } = parsed.data;
+        const { roleIds, imageId, sendNotification: _notified, ...rest } = parsed.data;
         Object.assign(found, { ...rest, roleId: roleIds ?? [], imageId: imageId ?? null, imageUrl: imageId ? `https://api.vrchat.cloud/api/1/file/${imageId}/1/file` : null });
         postWrites.push({ kind: "update", id: found.id!, body, at: Date.now() });
         return { ...fullPost(found), updatedAt: new Date().toISOString() };
@@ -1042,7 +1042,11 @@ export async function startFakeVRChat(
       ];
     }
     if (path === `${g}/roles`) return ["roles", () => group.roles.map(fullRole)];
-    if (path === `${g}/posts`) return ["posts", () => ({ posts: page(group.posts, url).map(fullPost) })];
+    if (path === `${g}/posts`) {
+      // `publicOnly`: the public posts alone (what a visitor of the group's page sees).
+      const shown = url.searchParams.get("publicOnly") === "true" ? group.posts.filter((post) => (post.visibility ?? "public") === "public" && (post.roleId ?? []).length === 0) : group.posts;
+      return ["posts", () => ({ posts: page(shown, url).map(fullPost) })];
+    }
     if (path === `/calendar/${FAKE_GROUP_ID}`) return ["calendar", () => calendarOf(url)];
     if (path === `${g}/members`) return ["members", () => page(group.members, url).map(fullMember)];
     const mine = /^\/users\/([^/]+)\/instances\/groups\/([^/]+)$/.exec(path);

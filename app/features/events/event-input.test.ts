@@ -20,6 +20,7 @@ describe("the event form's rules", () => {
       applicationRequired: false,
       requiresProof: false,
       featured: false,
+      discordEvent: false,
       applicationDeadline: undefined,
       maxAttendees: undefined,
       applicationInstructions: undefined,

@@ -19,6 +19,9 @@ import {
   UserSchema,
   LimitedUserGroupsSchema,
   GroupPostsSchema,
+  GroupPostSchema,
+  FileSchema,
+  SuccessSchema,
   GroupSchema,
   InstanceSchema,
   requestProblem,
@@ -27,7 +30,10 @@ import {
 } from "../../../tests/fakes/vrchat-contract";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { createCanvas } from "@napi-rs/canvas";
 import { createCalendarPublisher } from "./calendar-publisher.server";
+import { createPacer } from "./vrchat-actions.server";
+import { createPostKeeper } from "./vrchat-posts.server";
 import { refreshGroupData, type GroupSnapshot } from "./vrchat-api.server";
 import { createVRChatClient, USER_AGENT_PRODUCT } from "./vrchat-client.server";
 import { createVRChatMembership } from "./vrchat-membership.server";
@@ -52,6 +58,10 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   user: UserSchema,
   userGroups: LimitedUserGroupsSchema.array(),
   createCalendarEvent: CalendarEventSchema,
+  createPost: GroupPostSchema,
+  updatePost: GroupPostSchema,
+  deletePost: SuccessSchema,
+  uploadImage: FileSchema,
   updateCalendarEvent: CalendarEventSchema,
   deleteCalendarEvent: DeleteCalendarEventSuccessSchema,
 };
@@ -119,6 +129,14 @@ beforeAll(async () => {
   await deliver();
   await change({ wanted: false });
   await deliver();
+  // An announcement's post: its picture uploaded, made, edited, and deleted.
+  const posts = createPostKeeper({ client, groupId: FAKE_GROUP_ID, pacer: createPacer(0) });
+  const imageId = await posts.upload(Buffer.from(createCanvas(4, 4).toBuffer("image/png")));
+  const body = { title: "Lanterns at dusk", text: "We gather at dusk.", visibility: "public" as const, sendNotification: false, imageId };
+  const postId = await posts.create(body);
+  await posts.update(postId, { ...body, title: "Lanterns at dawn" });
+  await posts.findMade("Lanterns at dawn", new Date(), new Set());
+  await posts.remove(postId);
 });
 afterAll(async () => {
   await fake?.close();
@@ -128,8 +146,8 @@ afterAll(async () => {
 it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
   expect([...seen].sort()).toEqual([
-    "ban", "bans", "calendar", "createCalendarEvent", "currentUser", "deleteCalendarEvent", "group", "groupInstances", "instance", "invite", "joinRequests",
-    "members", "membership", "otherGroup", "posts", "respondRequest", "searchUsers", "unban", "updateCalendarEvent", "user", "userGroupInstances", "userGroups",
+    "ban", "bans", "calendar", "createCalendarEvent", "createPost", "currentUser", "deleteCalendarEvent", "deletePost", "group", "groupInstances", "instance", "invite", "joinRequests",
+    "members", "membership", "otherGroup", "posts", "respondRequest", "searchUsers", "unban", "updateCalendarEvent", "updatePost", "uploadImage", "user", "userGroupInstances", "userGroups",
   ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {
     const parsed = ANSWERS[endpoint]?.safeParse(body);
