@@ -72,6 +72,17 @@ function textsOf(choice: AnnouncementChoice): Record<string, AnnouncementText> {
   return Object.fromEntries(Object.entries(choice.texts).filter(([, words]) => words.title.trim() || words.text.trim()).map(([language, words]) => [language, { title: words.title.trim(), text: words.text.trim() }]));
 }
 
+/** What the form chose, as the announcement's columns. */
+function columnsOf(choice: AnnouncementChoice) {
+  return {
+    texts: textsOf(choice),
+    audience: choice.audience,
+    vrchatRoleIds: choice.vrchatRoleIds,
+    notifyMembers: choice.notifyMembers,
+    discordRoleId: choice.discordRoleId,
+  };
+}
+
 /** When the places are asked to act: at its time, or now when that has come. */
 const dueAt = (publishAt: Date, now: Date) => (publishAt > now ? publishAt : now);
 
@@ -81,11 +92,7 @@ export async function createAnnouncement(db: Database, choice: AnnouncementChoic
     const [row] = await tx
       .insert(announcements)
       .values({
-        texts: textsOf(choice),
-        audience: choice.audience,
-        vrchatRoleIds: choice.vrchatRoleIds,
-        notifyMembers: choice.notifyMembers,
-        discordRoleId: choice.discordRoleId,
+        ...columnsOf(choice),
         pictureId,
         eventId: choice.eventId,
         publishAt: choice.publishAt,
@@ -128,11 +135,7 @@ export async function updateAnnouncement(db: Database, id: string, choice: Annou
     await tx
       .update(announcements)
       .set({
-        texts: textsOf(choice),
-        audience: choice.audience,
-        vrchatRoleIds: choice.vrchatRoleIds,
-        notifyMembers: choice.notifyMembers,
-        discordRoleId: choice.discordRoleId,
+        ...columnsOf(choice),
         pictureId,
         publishAt,
         version: sql`${announcements.version} + 1`,
