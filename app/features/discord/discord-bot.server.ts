@@ -303,7 +303,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
       },
       /**
        * Whether the bot may make and manage the server's events (Create Events or Manage Events, or
-       * Administrator, from its roles): three calls, read again at most every ten minutes.
+       * Administrator, from its roles): three calls, kept as long as the other lookups (a few minutes).
        */
       async allowed(): Promise<boolean> {
         return cached("may-manage-events", async () => {
