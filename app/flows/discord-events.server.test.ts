@@ -11,6 +11,8 @@ import { discordEvents, events, jobRuns, outbox, profiles, vrchatPublications } 
 import { createDiscordBot } from "~/features/discord/discord-bot.server";
 import type { EventInput } from "~/features/events/event-input";
 import { createEvent, deleteEvent, updateEvent } from "~/features/events/events.server";
+import { touchDiscordEvent } from "~/db/discord-event-jobs.server";
+import { withdrawMembersOnly } from "~/features/vrchat/event-sync.server";
 import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/outbox.server";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, startFakeDiscordBot, type FakeDiscordBot } from "../../tests/fakes/discord-bot";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../tests/setup/test-database";
@@ -130,6 +132,18 @@ describeEachDatabase("events in Discord's event list", (kind) => {
     await worker.runOnce();
     expect(discord.scheduledEvents.filter((event) => event.name === "Second walk")).toHaveLength(1);
     expect((await rowOf(second))!.state).toBe("published");
+  });
+
+  it("takes down an imported event's entry when the calendar sync removes the event", async () => {
+    const { eventDate, eventTime, endDate, endTime, worldName, description } = input();
+    const [imported] = await database.db.insert(events).values({ title: "Imported walk", description, eventDate, eventTime, endDate, endTime, worldName, discordEvent: true, vrchatEventId: "cal_imported", vrchatImport: "sync" }).returning();
+    await database.db.transaction((tx) => touchDiscordEvent(tx, imported!.id, imported!, new Date()));
+    await worker.runOnce();
+    expect(discord.scheduledEvents.map((event) => event.name)).toEqual(["Imported walk"]);
+    // It became members-only on VRChat: the sync withdraws it from the site, and from Discord's list.
+    expect(await withdrawMembersOnly(database.db, ["cal_imported"])).toEqual({ removed: 1, kept: [] });
+    await worker.runOnce();
+    expect(discord.scheduledEvents).toEqual([]);
   });
 
   it("keeps why Discord refused, and reads the interest in one call", async () => {

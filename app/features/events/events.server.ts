@@ -9,7 +9,7 @@ import type { PublicationChoice } from "./vrchat-publication";
 import type { SeriesSummary } from "./event-series";
 import { listSeriesSummaries } from "./event-series.server";
 import { savePublication, withdrawPublication, type CalendarSaver } from "./vrchat-publication.server";
-import { touchDiscordEvent } from "./discord-events.server";
+import { touchDiscordEvent } from "~/db/discord-event-jobs.server";
 import {
   applicationDeadlineFor,
   applicationState,

@@ -21,6 +21,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
+import { touchDiscordEvent } from "~/db/discord-event-jobs.server";
 import { eventApplications, events, jobRuns, vrchatPublications } from "~/db/schema";
 import { log } from "~/utils/log.server";
 import { listPublishedEntryIds } from "./calendar-publisher.server";
@@ -159,6 +160,8 @@ export async function withdrawMembersOnly(db: Database, membersOnlyIds: readonly
     );
     const applied = imported.filter((event) => withApplications.has(event.id));
     const unapplied = imported.filter((event) => !withApplications.has(event.id)).map((event) => event.id);
+    // An entry an admin had listed in Discord's event list comes off it too.
+    for (const id of unapplied) await touchDiscordEvent(tx, id, null, new Date());
     if (unapplied.length > 0) await tx.delete(events).where(inArray(events.id, unapplied));
     if (applied.length > 0) await tx.update(events).set({ vrchatImport: "admin" }).where(inArray(events.id, applied.map((event) => event.id)));
     return { removed: unapplied.length, kept: applied.map((event) => event.title) };

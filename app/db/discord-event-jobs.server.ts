@@ -1,0 +1,30 @@
+/**
+ * The queue of Discord's event list, written to wherever an event is saved or deleted: the admins'
+ * saves (features/events) and the calendar sync's removals (features/vrchat). One job per event
+ * has the worker (flows/discord-events.server) make its entry match the event as it is then.
+ */
+import { and, eq, ne } from "drizzle-orm";
+import type { Database } from "./db.server";
+import { discordEvents, outbox, type EventRow } from "./schema";
+
+type Executor = Pick<Database, "select" | "insert" | "update">;
+
+/**
+ * After an event is saved or deleted: its entry in Discord's list is brought in step (made, edited,
+ * taken down) by a job, when the event is to be listed or was already (an event never listed and
+ * not to be has nothing to do).
+ */
+export async function touchDiscordEvent(tx: Executor, eventId: string, event: Pick<EventRow, "discordEvent"> | null, now: Date) {
+  const [known] = await tx.select({ id: discordEvents.discordEventId, attempted: discordEvents.createAttemptedAt }).from(discordEvents).where(eq(discordEvents.eventId, eventId));
+  const listed = known && (known.id !== null || known.attempted !== null);
+  if (!event?.discordEvent && !listed) return;
+  if (!known) await tx.insert(discordEvents).values({ eventId }).onConflictDoNothing();
+  // An entry deleted in Discord by someone stays so: it is never listed again by itself.
+  else await tx.update(discordEvents).set({ lastError: null, state: event?.discordEvent ? "waiting" : discordEvents.state }).where(and(eq(discordEvents.eventId, eventId), ne(discordEvents.state, "gone")));
+  const moved = await tx
+    .update(outbox)
+    .set({ nextAttemptAt: now })
+    .where(and(eq(outbox.target, "discord_event"), eq(outbox.sourceId, eventId), eq(outbox.status, "pending")))
+    .returning({ id: outbox.id });
+  if (moved.length === 0) await tx.insert(outbox).values({ target: "discord_event", payload: { eventId }, sourceId: eventId, nextAttemptAt: now });
+}
