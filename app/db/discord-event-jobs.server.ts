@@ -5,7 +5,8 @@
  */
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "./db.server";
-import { discordEvents, outbox, type EventRow } from "./schema";
+import { queueOrMoveJob } from "./outbox-jobs.server";
+import { discordEvents, type EventRow } from "./schema";
 
 type Executor = Pick<Database, "select" | "insert" | "update">;
 
@@ -21,10 +22,5 @@ export async function touchDiscordEvent(tx: Executor, eventId: string, event: Pi
   if (!known) await tx.insert(discordEvents).values({ eventId }).onConflictDoNothing();
   // An entry deleted in Discord by someone stays so: it is never listed again by itself.
   else await tx.update(discordEvents).set({ lastError: null, state: event?.discordEvent ? "waiting" : discordEvents.state }).where(and(eq(discordEvents.eventId, eventId), ne(discordEvents.state, "gone")));
-  const moved = await tx
-    .update(outbox)
-    .set({ nextAttemptAt: now })
-    .where(and(eq(outbox.target, "discord_event"), eq(outbox.sourceId, eventId), eq(outbox.status, "pending")))
-    .returning({ id: outbox.id });
-  if (moved.length === 0) await tx.insert(outbox).values({ target: "discord_event", payload: { eventId }, sourceId: eventId, nextAttemptAt: now });
+  await queueOrMoveJob(tx, { target: "discord_event", sourceId: eventId, payload: { eventId }, at: now });
 }

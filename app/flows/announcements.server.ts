@@ -32,7 +32,8 @@ import { m } from "~/paraglide/messages";
 import { dateFormat } from "~/utils/language";
 import { inLanguage } from "~/utils/language.server";
 import { failureText } from "~/utils/failure-text.server";
-import { truncate } from "~/utils/text";
+import { problemText } from "~/utils/problem-text";
+import { eventPageUrl } from "./event-series.server";
 
 export interface AnnouncementServices {
   db: Database;
@@ -79,7 +80,7 @@ export const PLACE_PROBLEMS = [
   "unexpected",
 ] as const;
 export type PlaceProblem = (typeof PLACE_PROBLEMS)[number];
-const problem = (code: PlaceProblem, words?: string) => (words ? `${code}|${truncate(words, 300)}` : code);
+const problem = (code: PlaceProblem, words?: string) => problemText(code, words);
 
 /** An outcome the place records: its problem code stays on the card. */
 type PlaceOutcome =
@@ -140,7 +141,7 @@ async function announcedEvent(services: AnnouncementServices, announcement: Anno
     // dateStyle cannot go with timeZoneName: the parts are named one by one.
     dateFormat({ weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: zoneOf(event.timezone), timeZoneName: "short" }).format(start),
   );
-  return { start, when, pageUrl: `${services.siteOrigin.replace(/\/+$/, "")}/events/${event.id}` };
+  return { start, when, pageUrl: eventPageUrl(services.siteOrigin)(event.id) };
 }
 
 function vrchatAdapter(services: AnnouncementServices, posts: PostKeeper): PlaceAdapter {

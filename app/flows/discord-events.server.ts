@@ -26,6 +26,8 @@ import { getEvent } from "~/features/events/events.server";
 import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { failureText } from "~/utils/failure-text.server";
+import { problemText } from "~/utils/problem-text";
+import { eventPageUrl } from "./event-series.server";
 import { defaultLanguage, inLanguage } from "~/utils/language.server";
 import { truncate } from "~/utils/text";
 
@@ -46,7 +48,6 @@ export interface DiscordEventServices {
 
 const PayloadSchema = z.object({ eventId: z.uuid() });
 
-const pageUrl = (origin: string, eventId: string) => `${origin.replace(/\/+$/, "")}/events/${eventId}`;
 
 /** Whether an event may be listed at all: not members-only on VRChat's calendar. */
 async function isMembersOnly(db: Database, eventId: string): Promise<boolean> {
@@ -58,7 +59,7 @@ async function isMembersOnly(db: Database, eventId: string): Promise<boolean> {
 }
 
 function fieldsOf(event: EventRow, origin: string) {
-  const url = pageUrl(origin, event.id);
+  const url = eventPageUrl(origin)(event.id);
   return {
     name: truncate(event.title.trim(), DISCORD_EVENT_LIMITS.name),
     description: truncate(event.description.trim() || event.title.trim(), DISCORD_EVENT_LIMITS.description),
@@ -173,12 +174,12 @@ export function discordEventChannel(services: DiscordEventServices): OutboxChann
 
 /** Discord's answer, as the card says it: a code and Discord's words (features/events' texts). */
 function outcomeOf(error: unknown): DeliveryOutcome {
-  if (!(error instanceof DiscordError)) return { kind: "retry", error: `unexpected|${failureText(error)}` };
+  if (!(error instanceof DiscordError)) return { kind: "retry", error: problemText("unexpected", failureText(error)) };
   if (error.status === 429) return { kind: "retry", error: "discord_slow_down", retryAfterMs: error.retryAfterMs ?? undefined, slowDown: true };
-  if (error.status === null || error.status >= 500) return { kind: "retry", error: `discord_down|${error.message}` };
+  if (error.status === null || error.status >= 500) return { kind: "retry", error: problemText("discord_down", error.message) };
   if (error.status === 401) return { kind: "failed", error: "discord_token" };
   if (error.status === 403 || error.code === 50013) return { kind: "failed", error: "discord_events_forbidden" };
-  return { kind: "failed", error: `discord_refused|${error.status} ${error.message}` };
+  return { kind: "failed", error: problemText("discord_refused", `${error.status} ${error.message}`) };
 }
 
 /** After the outbox gave up on a job: the card says it failed. */

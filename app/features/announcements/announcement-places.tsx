@@ -4,13 +4,14 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { m } from "~/paraglide/messages";
 import { dateFormat } from "~/utils/language";
+import { readProblem } from "~/utils/problem-text";
 import { placeName } from "./announcement-editor";
 import type { PlaceView } from "./announcement-input";
 
 /** Why a place waits or failed, in plain words: a code the worker kept, and the service's own words. */
 export function placeProblem(problem: string | null): string | null {
   if (!problem) return null;
-  const [code, words = ""] = problem.split(/\|(.*)/s);
+  const { code, words } = readProblem(problem);
   const texts: Record<string, () => string> = {
     vrchat_forbidden: () => m.ann_problem_vrchat_forbidden({ words }),
     vrchat_refused: () => m.ann_problem_vrchat_refused({ words }),
@@ -25,7 +26,7 @@ export function placeProblem(problem: string | null): string | null {
     discord_down: () => m.ann_problem_discord_down(),
     discord_slow_down: () => m.ann_problem_discord_slow_down(),
   };
-  return texts[code!]?.() ?? m.ann_problem_unexpected({ words: words || code! });
+  return texts[code]?.() ?? m.ann_problem_unexpected({ words: words || code });
 }
 
 const STATE_TONE = { published: "live", waiting: "gold", scheduled: "aurora", draft: "muted", failed: "danger", removed: "muted", gone: "danger" } as const;

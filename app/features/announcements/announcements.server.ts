@@ -14,13 +14,13 @@ import {
   announcementPictures,
   announcementPlaces,
   announcements,
-  outbox,
   siteSettings,
   teamHistory,
   type AnnouncementPlaceRow,
   type AnnouncementRow,
   type AnnouncementText,
 } from "~/db/schema";
+import { queueOrMoveJob } from "~/db/outbox-jobs.server";
 import type { AnnouncementChoice, PlaceView } from "./announcement-input";
 import type { PictureCheck } from "./announcement-picture.server";
 
@@ -43,15 +43,7 @@ export const PlaceJobSchemaShape = { announcementId: "uuid", place: "vrchat|disc
 
 /** The jobs that make each outside place match the announcement, due at `at` (a pending one is moved instead). */
 async function queuePlaces(tx: Executor, announcementId: string, places: readonly OutsidePlace[], at: Date) {
-  for (const place of places) {
-    const target = PLACE_TARGETS[place];
-    const moved = await tx
-      .update(outbox)
-      .set({ nextAttemptAt: at })
-      .where(and(eq(outbox.sourceId, announcementId), eq(outbox.target, target), eq(outbox.status, "pending")))
-      .returning({ id: outbox.id });
-    if (moved.length === 0) await tx.insert(outbox).values({ target, payload: { announcementId, place }, sourceId: announcementId, nextAttemptAt: at });
-  }
+  for (const place of places) await queueOrMoveJob(tx, { target: PLACE_TARGETS[place], sourceId: announcementId, payload: { announcementId, place }, at });
 }
 
 async function remember(tx: Executor, announcementId: string, actor: Actor | null, change: string) {

@@ -16,6 +16,7 @@ import type { AdminEventSummary } from "./events.server";
 import type { ListedPublication } from "./vrchat-publication";
 import { m } from "~/paraglide/messages";
 import { counted, formatCount, sentenceGap } from "~/utils/language";
+import { readProblem } from "~/utils/problem-text";
 
 export function DeleteEventButton({ eventId, title, inSeries = false }: { eventId: string; title: string; inSeries?: boolean }) {
   const confirm = (
@@ -117,10 +118,10 @@ function InterestLine({ interest }: { interest: ListedInterest }) {
 }
 
 function discordEventProblem(problem: string | null): string {
-  const [code, words = ""] = (problem ?? "").split(/\|(.*)/s);
+  const { code, words } = readProblem(problem);
   if (code === "discord_events_forbidden") return m.aev_discord_event_forbidden();
   if (code === "discord_token") return m.aev_discord_event_token();
-  return m.aev_discord_event_failed({ words: words || code || "" });
+  return m.aev_discord_event_failed({ words: words || code });
 }
 
 /** An event's instance as its card shows it (null state: none opened yet). */
