@@ -58,6 +58,9 @@ export default [
       route("join-requests", "routes/_site.admin.join-requests.tsx"),
       // The group's one ban list (VRChat's, Discord's and the site's).
       route("bans", "routes/_site.admin.bans.tsx"),
+      // One moderation history (VRChat's, Discord's and Dwell's acts), its CSV, and the tripwire.
+      route("moderation", "routes/_site.admin.moderation.tsx"),
+      route("moderation/export", "routes/_site.admin.moderation.export.tsx"),
       // Everything Dwell knows of one person, and the search that finds them.
       route("people", "routes/_site.admin.people._index.tsx"),
       route("people/:key", "routes/_site.admin.people.$key.tsx"),

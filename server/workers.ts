@@ -16,6 +16,8 @@ import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { announcementChannels, markPlaceFailed } from "~/flows/announcements.server";
 import { discordEventChannel, markDiscordEventFailed } from "~/flows/discord-events.server";
 import { eventRoleChannel, eventRoleServices, recordRoleOutcome } from "~/flows/event-role.server";
+import { memberRoleChannel } from "~/flows/member-roles.server";
+import { staffAlertChannel } from "~/flows/tripwire.server";
 import type { Config } from "~/utils/env.server";
 import { defaultLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
@@ -49,6 +51,10 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
     ...(discord
       ? [discordEventChannel({ db, bot: discord, siteOrigin: config.PUBLIC_URL, apiOrigin: new URL(config.VRCHAT_API_URL).origin, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
       : []),
+    // Roles given back (an owner's undo of the tripwire), in VRChat or Discord.
+    memberRoleChannel({ db, vrchat: vrchat.memberRoles, discord, timeoutMs: Math.max(config.VRCHAT_TIMEOUT_SECONDS, config.NOTIFICATION_TIMEOUT_SECONDS) * 1000 }),
+    // The tripwire's alerts to the owners and the staff channel.
+    ...(discord ? [staffAlertChannel(discord)] : []),
     // The group's lines for members (an event's instance open).
     ...(config.DISCORD_ANNOUNCE_WEBHOOK_URL
       ? [createDiscordAnnouncementChannel({ webhookUrl: config.DISCORD_ANNOUNCE_WEBHOOK_URL, timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000 })]
@@ -76,6 +82,10 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
       }
       if (job.target === "vrchat_post" || job.target === "discord_post") {
         return outcome.kind === "delivered" ? Promise.resolve() : markPlaceFailed(db, job.payload, outcome.error);
+      }
+      if (job.target === "member_role" || job.target === "staff_alert") {
+        if (outcome.kind !== "delivered") log.warn(job.target === "member_role" ? "a role could not be given back" : "a tripwire alert could not be sent", { error: outcome.error });
+        return Promise.resolve();
       }
       // A ban's jobs: their state is what the Bans page shows.
       if (job.target === "vrchat_ban" || job.target === "discord_ban") {

@@ -127,3 +127,17 @@ export type PlaceState = (typeof PLACE_STATES)[number];
 /** The pictures an announcement may carry, by the type their bytes show. */
 export const PICTURE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export type PictureType = (typeof PICTURE_TYPES)[number];
+
+/** Where a moderation act was made: the group in VRChat, the Discord server, or Dwell itself. */
+export const MODERATION_PLACES = ["vrchat", "discord", "dwell"] as const;
+export type ModerationPlace = (typeof MODERATION_PLACES)[number];
+
+/**
+ * What a moderation act did: removed someone (ban, kick), let them back (unban), silenced them for a
+ * while (timeout), gave or took a role, decided their request to join, or kicked them from an instance.
+ * Joins and leaves by the person themselves are not moderation and are not kept.
+ */
+export const MODERATION_KINDS = ["ban", "unban", "kick", "timeout", "role_add", "role_remove", "approve", "reject", "instance_kick"] as const;
+export type ModerationKind = (typeof MODERATION_KINDS)[number];
+/** The acts that take someone out of the group or the server: the tripwire's first count. */
+export const REMOVING_KINDS = ["ban", "kick"] as const satisfies readonly ModerationKind[];

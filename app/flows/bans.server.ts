@@ -129,7 +129,7 @@ export async function unbanPerson(services: DecideServices, banId: string, decid
   const now = new Date();
   const actor = { id: decider.id, name: deciderName(decider) };
   const lifted = await services.db.transaction(async (tx) => {
-    const ban = await liftBan(tx, banId, actor.name, now);
+    const ban = await liftBan(tx, banId, { id: decider.id || null, name: actor.name }, now);
     if (ban) await queueBanJobs(tx, services, ban, "unban", actor, now);
     return ban;
   });

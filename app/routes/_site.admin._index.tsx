@@ -10,7 +10,9 @@ import { formatShortDate } from "~/features/events/event-timing";
 import { importEventByAdmin } from "~/features/vrchat/event-sync.server";
 import { MembersOnlyPanel } from "~/features/vrchat/members-only-panel";
 import { APIError } from "better-auth/api";
-import { data } from "react-router";
+import { data, Link } from "react-router";
+import { countOpenTrips } from "~/features/moderation/tripwire.server";
+import { allows } from "~/utils/roles";
 import { z } from "zod";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
@@ -28,7 +30,9 @@ import type { Route } from "./+types/_site.admin._index";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context);
   const range = z.enum(TREND_RANGES).catch("24h").parse(new URL(request.url).searchParams.get("trend"));
-  return readDashboard(context.get(appContext), viewer, range);
+  const app = context.get(appContext);
+  const [dashboard, openTrips] = await Promise.all([readDashboard(app, viewer, range), allows(viewer.role, "moderation") ? countOpenTrips(app.db).catch(() => 0) : 0]);
+  return { ...dashboard, openTrips };
 }
 
 const DashboardActionSchema = z.discriminatedUnion("intent", [
@@ -107,6 +111,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {loaderData.passwordChangeDue ? (
         <p role="alert" className="rounded-xl border border-ember-400/50 bg-ember-500/10 px-4 py-3 text-ember-300">
           {PASSWORD_CHANGE_DUE()} <a href="#change-passphrase" className="font-semibold underline underline-offset-4">{m.dash_change_now()}</a>
+        </p>
+      ) : null}
+      {loaderData.openTrips > 0 ? (
+        <p role="alert" className="rounded-xl border border-red-400/50 bg-red-500/10 px-4 py-3 text-red-200" data-testid="tripwire-alert">
+          <Link to="/admin/moderation" className="font-semibold underline underline-offset-4">
+            {m.trip_dashboard({ count: formatCount(loaderData.openTrips) })}
+          </Link>
         </p>
       ) : null}
       {loaderData.figures ? (

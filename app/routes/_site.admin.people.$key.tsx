@@ -5,6 +5,8 @@ import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
 import { addNote, mergeFiles, mergesInForce, resolvePersonKey, splitFile } from "~/features/people/people.server";
 import { NOTE_LIMIT, PEOPLE_TEXTS } from "~/features/people/people-texts";
 import { readPersonFile } from "~/features/people/person-file.server";
+import { ActList } from "~/features/moderation/moderation-page";
+import { actsOfPerson } from "~/features/moderation/moderation.server";
 import { MergesSection, NotesSection, PersonHeader, type LiveFacts } from "~/features/people/person-file-page";
 import { AccountsSection, ApplicationsSection, BansSection, JoinRequestsSection } from "~/features/people/person-file-parts";
 import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
@@ -41,8 +43,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Facts already at hand (VRChat's answer is cached for a few minutes) are drawn with the page; only
   // a question still out to VRChat is streamed after it.
   const ready = await Promise.race([live, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
+  // Their part of the moderation history (what was done to these accounts, in VRChat, Discord and Dwell).
+  const moderation = allows(viewer.role, "moderation")
+    ? await actsOfPerson(app.db, { vrchat: file.keys.filter((key) => key.kind === "vrchat").map((key) => key.id), discord: file.keys.filter((key) => key.kind === "discord").map((key) => key.id) })
+    : null;
   return {
     file,
+    moderation,
     live: ready ?? live,
     mayBan: allows(viewer.role, "bans") && file.keys.some((key) => key.kind !== "application"),
     mayMerge: allows(viewer.role, "people.merge"),
@@ -157,7 +164,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function PersonFilePage({ loaderData }: Route.ComponentProps) {
-  const { file, live, mayBan, mayMerge } = loaderData;
+  const { file, live, mayBan, mayMerge, moderation } = loaderData;
   const counted = file.applications.filter((application) => !application.spam).length;
   return (
     <div className="space-y-8">
@@ -175,6 +182,14 @@ export default function PersonFilePage({ loaderData }: Route.ComponentProps) {
       <ApplicationsSection applications={file.applications} />
       <JoinRequestsSection requests={file.joinRequests} />
       <BansSection bans={file.bans} />
+      {moderation ? (
+        <section aria-labelledby="person-moderation" className="space-y-3" data-testid="person-moderation">
+          <h2 id="person-moderation" className="font-display text-2xl text-mist-100">
+            {m.mod_person_title()}
+          </h2>
+          {moderation.length === 0 ? <p className="text-sm text-mist-400">{m.mod_person_none()}</p> : <ActList acts={moderation} filters={{}} files={false} />}
+        </section>
+      ) : null}
       <MergesSection merges={file.merges} heldKeys={file.keys.map(formatPersonKey)} mayMerge={mayMerge} />
     </div>
   );

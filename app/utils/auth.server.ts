@@ -55,6 +55,7 @@ export function createAuth({
       additionalFields: {
         role: { type: "string", required: false, defaultValue: "member", input: false },
         language: { type: "string", required: false, input: false },
+        suspendedAt: { type: "date", required: false, input: false },
       },
     },
     session: { modelName: "sessions", expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
@@ -140,7 +141,8 @@ export interface Viewer {
 export async function getViewer(auth: Auth, request: Request): Promise<Viewer | null> {
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
-  const { id, name, email, role, twoFactorEnabled, language } = session.user as typeof session.user & { role?: string; language?: string | null };
-  const known = (USER_ROLES as readonly string[]).includes(role ?? "") ? (role as UserRole) : "member";
+  const { id, name, email, role, twoFactorEnabled, language, suspendedAt } = session.user as typeof session.user & { role?: string; language?: string | null; suspendedAt?: Date | string | null };
+  // A suspended account (the tripwire) is not staff until an owner lifts it.
+  const known = !suspendedAt && (USER_ROLES as readonly string[]).includes(role ?? "") ? (role as UserRole) : "member";
   return { id, username: name, email, role: known, twoFactorEnabled: twoFactorEnabled === true, language: typeof language === "string" ? language : null };
 }

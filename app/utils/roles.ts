@@ -36,6 +36,10 @@ const GRANTS = {
   "join-requests.rules": ["owner"],
   /** Ban and unban, in VRChat and Discord (everyone on the team sees the list). */
   bans: ["owner", "admin"],
+  /** The moderation history (VRChat's, Discord's and Dwell's acts) and its CSV. */
+  moderation: ["owner", "admin"],
+  /** The tripwire's limits, the history's retention, and the answer to a trip (Undo, lifting a suspension). */
+  "moderation.tripwire": ["owner"],
   /** Whether a banned person's new application is rejected as it arrives. */
   "bans.settings": ["owner"],
   /** A person's file (everything Dwell knows of them) and its notes; the search in the header. */

@@ -81,6 +81,19 @@ export interface FakeScheduledEvent {
   edits: number;
 }
 
+/** An entry of the server's audit log, as Discord keeps it. */
+export interface FakeAuditEntry {
+  id: string;
+  user_id: string;
+  target_id: string;
+  action_type: number;
+  reason?: string;
+  changes?: { key: string; new_value?: unknown; old_value?: unknown }[];
+}
+
+/** A role of the server that members may be given (besides the member role). */
+export const FAKE_REGULAR_ROLE_ID = "999999999999999999";
+
 /** A member of the server. */
 export interface FakeDiscordMember {
   id: string;
@@ -122,6 +135,15 @@ export interface FakeDiscordBot {
   refuseAnnouncements(on: boolean): void;
   /** The announcement channel is gone (404 Unknown Channel) while on. */
   dropAnnounceChannel(on: boolean): void;
+  /**
+   * The server's audit log, oldest first (Discord lists it newest first): bans, unbans, kicks, timeouts
+   * and role changes, the bot's own included (its user id as `user_id`).
+   */
+  auditLog: FakeAuditEntry[];
+  /** A moderator's act in Discord itself (not through Dwell): the server changes, and the audit log says so. */
+  moderate(act: { kind: "ban" | "unban" | "kick" | "timeout" | "role_add" | "role_remove"; actorId: string; targetId: string; roleId?: string; reason?: string }): void;
+  /** The audit log answers 403 Missing Permissions (no View Audit Log) while on. */
+  refuseAuditLog(on: boolean): void;
   /** Every request, as method and path (with query). */
   requests: { method: string; path: string; userAgent: string }[];
   /** The next `times` requests answer 429 asking to wait `seconds`. */
@@ -160,6 +182,28 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   const scheduledEvents: FakeScheduledEvent[] = [];
   const scheduledEventWrites: FakeDiscordBot["scheduledEventWrites"] = [];
   const MANAGE_EVENTS = String(1n << 33n);
+  const auditLog: FakeAuditEntry[] = [];
+  let auditRefusal = false;
+  let auditSequence = 0n;
+  /** An id of Discord's form for now: milliseconds since 2015 in the top bits, so ids sort by time. */
+  const snowflakeNow = () => String(((BigInt(Date.now()) - 1420070400000n) << 22n) + (auditSequence++ % 4096n));
+  const roleNames = new Map([
+    [FAKE_MEMBER_ROLE_ID, "Dweller"],
+    [FAKE_EVENTS_ROLE_ID, "Event Goers"],
+    [FAKE_REGULAR_ROLE_ID, "Event Regular"],
+  ]);
+  function audit(entry: Omit<FakeAuditEntry, "id">) {
+    auditLog.push({ id: snowflakeNow(), ...entry });
+  }
+  function setRole(userId: string, roleId: string, give: boolean, by: string, reason?: string) {
+    const found = members.find((m) => m.id === userId);
+    if (!found) return false;
+    const has = found.roles?.includes(roleId) ?? false;
+    if (give && !has) found.roles = [...(found.roles ?? []), roleId];
+    if (!give && has) found.roles = (found.roles ?? []).filter((r) => r !== roleId);
+    audit({ user_id: by, target_id: userId, action_type: 25, ...(reason ? { reason } : {}), changes: [{ key: give ? "$add" : "$remove", new_value: [{ id: roleId, name: roleNames.get(roleId) ?? "Role" }] }] });
+    return true;
+  }
 
   const scheduledObject = (event: FakeScheduledEvent, withCount: boolean) => ({
     id: event.id,
@@ -423,6 +467,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
         { id: FAKE_GUILD_ID, name: "@everyone", position: 0, managed: false, permissions: "1024" },
         { id: FAKE_MEMBER_ROLE_ID, name: "Dweller", position: 2, managed: false, permissions: "0" },
         { id: FAKE_EVENTS_ROLE_ID, name: "Event Goers", position: 1, managed: false, permissions: "0" },
+        { id: FAKE_REGULAR_ROLE_ID, name: "Event Regular", position: 1, managed: false, permissions: "0" },
         { id: "888888888888888888", name: "Dwell", position: 3, managed: true, permissions: state.botMayManageEvents ? MANAGE_EVENTS : "268435456" },
       ]);
     }
@@ -443,21 +488,36 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     if (ban && req.method === "PUT") {
       const reason = req.headers["x-audit-log-reason"];
       bans.set(ban[1]!, typeof reason === "string" ? decodeURIComponent(reason) : null);
+      audit({ user_id: FAKE_DISCORD_BOT_ID, target_id: ban[1]!, action_type: 22 });
       return send(res, 204);
     }
     if (ban && req.method === "DELETE") {
       if (!bans.has(ban[1]!)) return fail(res, 404, 10026, "Unknown Ban");
       bans.delete(ban[1]!);
+      audit({ user_id: FAKE_DISCORD_BOT_ID, target_id: ban[1]!, action_type: 23 });
       return send(res, 204);
     }
+    if (req.method === "GET" && path === `${g}/audit-logs`) {
+      if (auditRefusal) return fail(res, 403, 50013, "Missing Permissions");
+      const limit = Number(url.searchParams.get("limit") ?? 50);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return fail(res, 400, 50035, "Invalid Form Body");
+      const before = url.searchParams.get("before");
+      const entries = auditLog.filter((entry) => !before || BigInt(entry.id) < BigInt(before)).toReversed().slice(0, limit);
+      const users = [...new Set(entries.flatMap((entry) => [entry.user_id, entry.target_id]))].map((id) => {
+        const member = members.find((m) => m.id === id);
+        return { id, username: member?.username ?? (id === FAKE_DISCORD_BOT_ID ? "Dwell" : `user${id.slice(-3)}`), global_name: member?.globalName ?? null, avatar: null, discriminator: "0" };
+      });
+      return send(res, 200, { audit_log_entries: entries, users, integrations: [], threads: [], webhooks: [], guild_scheduled_events: [], auto_moderation_rules: [], application_commands: [] });
+    }
     const role = new RegExp(`^${g}/members/(\\d+)/roles/(\\d+)$`).exec(path);
-    if (req.method === "PUT" && role) {
+    if ((req.method === "PUT" || req.method === "DELETE") && role) {
       const found = members.find((m) => m.id === role[1]);
       if (!found) return fail(res, 404, 10007, "Unknown Member");
-      if (role[2] !== FAKE_MEMBER_ROLE_ID) return fail(res, 404, 10011, "Unknown Role");
+      if (!roleNames.has(role[2]!)) return fail(res, 404, 10011, "Unknown Role");
       if (roleRefusal) return fail(res, 403, 50013, "Missing Permissions");
-      if (!found.roles?.includes(role[2]!)) found.roles = [...(found.roles ?? []), role[2]!];
-      grants.push(`${found.id}:${role[2]}`);
+      const reason = req.headers["x-audit-log-reason"];
+      setRole(found.id, role[2]!, req.method === "PUT", FAKE_DISCORD_BOT_ID, typeof reason === "string" ? decodeURIComponent(reason) : undefined);
+      if (req.method === "PUT") grants.push(`${found.id}:${role[2]}`);
       return send(res, 204);
     }
     if (req.method === "POST" && path === "/users/@me/channels") {
@@ -545,6 +605,22 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     },
     dropAnnounceChannel(on) {
       announceGone = on;
+    },
+    auditLog,
+    moderate(act) {
+      if (act.kind === "role_add" || act.kind === "role_remove") {
+        setRole(act.targetId, act.roleId ?? FAKE_REGULAR_ROLE_ID, act.kind === "role_add", act.actorId, act.reason);
+        return;
+      }
+      if (act.kind === "ban") bans.set(act.targetId, act.reason ?? null);
+      if (act.kind === "unban") bans.delete(act.targetId);
+      const kicked = members.findIndex((m) => m.id === act.targetId);
+      if (act.kind === "kick" && kicked >= 0) members.splice(kicked, 1);
+      const changes = act.kind === "timeout" ? [{ key: "communication_disabled_until", new_value: new Date(Date.now() + 3_600_000).toISOString() }] : undefined;
+      audit({ user_id: act.actorId, target_id: act.targetId, action_type: { ban: 22, unban: 23, kick: 20, timeout: 24 }[act.kind], ...(act.reason ? { reason: act.reason } : {}), ...(changes ? { changes } : {}) });
+    },
+    refuseAuditLog(on) {
+      auditRefusal = on;
     },
     requests,
     setDown(on) {

@@ -299,6 +299,29 @@ export const UserSchema = LimitedUserSearchSchema.extend({
   userIcon: z.string(),
 });
 
+/** PaginatedGroupAuditLogEntryList: GroupAuditLogEntry's fields (none required), `gaud_` ids. */
+export const GroupAuditLogListSchema = z
+  .object({
+    hasNext: z.boolean(),
+    totalCount: z.number().int().nonnegative(),
+    results: z.array(
+      z
+        .object({
+          actorDisplayName: z.string(),
+          actorId: z.string(),
+          created_at: z.iso.datetime(),
+          data: z.record(z.string(), z.unknown()),
+          description: z.string(),
+          eventType: z.string().regex(/^group\./),
+          groupId: z.string().regex(/^grp_/),
+          id: z.string().regex(/^gaud_/),
+          targetId: z.string(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
 const n = z.coerce.number().int().min(1).max(100);
 const offset = z.coerce.number().int().min(0);
 
@@ -348,6 +371,12 @@ export const OPERATIONS = [
   { name: "banGroupMember", method: "POST", path: /^\/groups\/grp_[^/]+\/bans$/, query: {}, body: z.strictObject({ userId }) },
   { name: "unbanGroupMember", method: "DELETE", path: /^\/groups\/grp_[^/]+\/bans\/(?:usr_[^/]+|[A-Za-z0-9]{10})$/, query: {} },
   { name: "getGroupRoles", method: "GET", path: /^\/groups\/grp_[^/]+\/roles$/, query: {} },
+  {
+    name: "getGroupAuditLogs",
+    method: "GET",
+    path: /^\/groups\/grp_[^/]+\/auditLogs$/,
+    query: { n, offset, startDate: dateTime, endDate: dateTime, actorIds: z.string(), eventTypes: z.string(), targetIds: z.string() },
+  },
   {
     name: "createGroupRole",
     method: "POST",

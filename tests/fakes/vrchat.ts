@@ -181,6 +181,19 @@ export interface FakePerson {
   groups?: string[];
 }
 
+/** An entry of the group's audit log (a GroupAuditLogEntry). */
+export interface FakeAuditLogEntry {
+  id: string;
+  created_at: string;
+  eventType: string;
+  actorId: string;
+  actorDisplayName: string;
+  targetId: string;
+  description: string;
+  data: Record<string, unknown>;
+  groupId: string;
+}
+
 /** An action VRChat carried out, with when it arrived. */
 export interface FakeAction {
   kind: "accept" | "reject" | "invite" | "ban" | "unban";
@@ -382,6 +395,7 @@ export type FakeEndpoint =
   | "closeInstance"
   | "instanceShortName"
   | "roles"
+  | "auditLogs"
   | "createRole"
   | "deleteRole"
   | "giveRole"
@@ -429,6 +443,10 @@ export interface FakeVRChat {
   postWrites: FakePostWrite[];
   /** Every picture uploaded: its file id, type, size and tag. */
   files: { id: string; type: string; size: number; tag: string }[];
+  /** The group's audit log, oldest first (VRChat lists it newest first): the bot's own acts included. */
+  auditLog: FakeAuditLogEntry[];
+  /** A moderator's act in VRChat itself (not through Dwell): the group changes, and the audit log says so. */
+  moderate(act: { kind: "ban" | "unban" | "kick" | "role_add" | "role_remove"; actorId: string; actorName: string; targetId: string; roleId?: string; at?: Date }): void;
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -643,6 +661,23 @@ export async function startFakeVRChat(
   const roleWrites: FakeRoleWrite[] = [];
   const postWrites: FakePostWrite[] = [];
   const files: { id: string; type: string; size: number; tag: string }[] = [];
+  const auditLog: FakeAuditLogEntry[] = [];
+  const AUDIT_TYPES = { ban: "group.user.ban", unban: "group.user.unban", kick: "group.member.remove", role_add: "group.member.role.assign", role_remove: "group.member.role.unassign" } as const;
+  function audit(kind: keyof typeof AUDIT_TYPES, actorId: string, actorName: string, targetId: string, roleId?: string, at = new Date()) {
+    const role = roleId ? group.roles.find((r) => r.id === roleId) : undefined;
+    const name = person(targetId)?.displayName ?? targetId;
+    auditLog.push({
+      id: `gaud_${randomUUID()}`,
+      created_at: at.toISOString(),
+      eventType: AUDIT_TYPES[kind],
+      actorId,
+      actorDisplayName: actorName,
+      targetId,
+      description: role ? `${actorName} ${kind === "role_add" ? "assigned" : "unassigned"} the role ${role.name} to ${name}` : `${actorName} ${kind === "ban" ? "banned" : kind === "unban" ? "unbanned" : "removed"} ${name}`,
+      data: roleId ? { roleId, roleName: role?.name ?? null } : {},
+      groupId: FAKE_GROUP_ID,
+    });
+  }
   let instanceNumber = 10_000;
   const endpoints = new Map<FakeEndpoint, EndpointBehaviour>();
   let mode: FakeVRChatMode = "normal";
@@ -748,6 +783,7 @@ export async function startFakeVRChat(
         if (!who) return new Refusal(404, "User not found");
         if (who.status === "banned") return new Refusal(400, "User is already banned․");
         actions.push({ kind: "ban", userId: who.id, at: Date.now() });
+        audit("ban", botUserId, "Dwell Bot", who.id);
         who.status = "banned";
         who.bannedAt = new Date().toISOString();
         return groupMemberOf(who, false);
@@ -760,6 +796,7 @@ export async function startFakeVRChat(
         if (!who) return new Refusal(404, "User not found");
         if (who.status !== "banned") return new Refusal(400, "User is not banned․");
         actions.push({ kind: "unban", userId: who.id, at: Date.now() });
+        audit("unban", botUserId, "Dwell Bot", who.id);
         who.status = "none";
         return groupMemberOf(who, false);
       }];
@@ -860,6 +897,7 @@ export async function startFakeVRChat(
         if (method === "PUT" && !found.holders.includes(userId)) found.holders.push(userId);
         if (method === "DELETE") found.holders = found.holders.filter((id) => id !== userId);
         roleWrites.push({ kind: method === "PUT" ? "give" : "take", roleId, userId, at: Date.now() });
+        audit(method === "PUT" ? "role_add" : "role_remove", botUserId, "Dwell Bot", userId, roleId);
         return group.roles.filter((r) => r.holders.includes(userId)).map((r) => r.id);
       }];
     }
@@ -1042,6 +1080,17 @@ export async function startFakeVRChat(
       ];
     }
     if (path === `${g}/roles`) return ["roles", () => group.roles.map(fullRole)];
+    if (path === `${g}/auditLogs`) {
+      return ["auditLogs", () => {
+        // Newest first, between startDate and endDate (both kept), paged by n and offset.
+        const start = url.searchParams.get("startDate");
+        const end = url.searchParams.get("endDate");
+        const within = auditLog.filter((entry) => (!start || entry.created_at >= new Date(start).toISOString()) && (!end || entry.created_at <= new Date(end).toISOString())).toReversed();
+        const results = page(within, url);
+        const offset = Number(url.searchParams.get("offset") ?? 0);
+        return { results, totalCount: within.length, hasNext: offset + results.length < within.length };
+      }];
+    }
     if (path === `${g}/posts`) {
       // `publicOnly`: the public posts alone (what a visitor of the group's page sees).
       const shown = url.searchParams.get("publicOnly") === "true" ? group.posts.filter((post) => (post.visibility ?? "public") === "public" && (post.roleId ?? []).length === 0) : group.posts;
@@ -1192,6 +1241,17 @@ export async function startFakeVRChat(
     roleWrites,
     postWrites,
     files,
+    auditLog,
+    moderate(act) {
+      const who = person(act.targetId);
+      if (act.kind === "ban" && who) who.status = "banned";
+      if (act.kind === "unban" && who?.status === "banned") who.status = "none";
+      if (act.kind === "kick" && who) who.status = "none";
+      const role = act.roleId ? group.roles.find((r) => r.id === act.roleId) : undefined;
+      if (role && act.kind === "role_add" && !role.holders.includes(act.targetId)) role.holders.push(act.targetId);
+      if (role && act.kind === "role_remove") role.holders = role.holders.filter((id) => id !== act.targetId);
+      audit(act.kind, act.actorId, act.actorName, act.targetId, act.roleId, act.at);
+    },
     async setMode(next, options = {}) {
       mode = next;
       retryAfterSeconds = options.retryAfterSeconds ?? retryAfterSeconds;

@@ -27,6 +27,8 @@ export const profiles = pgTable(
     discordUserId: text().unique("profiles_discord_user_id_key"),
     /** The language the Sanctum speaks to them in (set on the Security page); null: the site's default. */
     language: text(),
+    /** Suspended by the tripwire (too many bans or role removals at once): the Sanctum refuses them until an owner lifts it. */
+    suspendedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (table) => [check("profiles_role_check", sql`${table.role} in ${inList(USER_ROLES)}`)],

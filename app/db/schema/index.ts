@@ -7,6 +7,7 @@ export * from "./announcements";
 export * from "./applications";
 export * from "./events";
 export * from "./operations";
+export * from "./moderation";
 export * from "./people";
 export * from "./screening";
 export * from "./vrchat";

@@ -27,6 +27,8 @@ export const OUTBOX_TARGETS = [
   "vrchat_post",
   "discord_post",
   "discord_event",
+  "member_role",
+  "staff_alert",
 ] as const;
 
 /**

@@ -234,6 +234,33 @@ export async function removeMember(db: Database, memberId: string, actor: Actor)
   });
 }
 
+/**
+ * Suspends a staff member (the tripwire, past a limit): every session ends at once and the Sanctum and
+ * Discord's buttons refuse them until an owner lifts it. An owner is never suspended this way.
+ */
+export async function suspendMember(tx: Executor & Pick<Database, "update" | "delete">, memberId: string, why: string, now: Date): Promise<boolean> {
+  const [member] = await tx
+    .update(profiles)
+    .set({ suspendedAt: now })
+    .where(and(eq(profiles.id, memberId), ne(profiles.role, "owner"), isNull(profiles.suspendedAt)))
+    .returning({ username: profiles.username });
+  if (!member) return false;
+  await tx.delete(sessions).where(eq(sessions.userId, memberId));
+  await record(tx, null, `suspended ${member.username}: ${why}`);
+  return true;
+}
+
+export async function liftSuspension(tx: Executor & Pick<Database, "update">, memberId: string, actor: Actor) {
+  const [member] = await tx.update(profiles).set({ suspendedAt: null }).where(eq(profiles.id, memberId)).returning({ username: profiles.username });
+  if (member) await record(tx, actor, `lifted ${member.username}'s suspension`);
+}
+
+/** The owners to alert in Discord (those with their Discord account on the Team page), each in their language. */
+export async function ownersInDiscord(db: Pick<Database, "select">) {
+  const rows = await db.select({ id: profiles.id, discordUserId: profiles.discordUserId, language: profiles.language }).from(profiles).where(eq(profiles.role, "owner"));
+  return rows.flatMap((row) => (row.discordUserId ? [{ id: row.id, discordUserId: row.discordUserId, language: row.language }] : []));
+}
+
 /** Which roles must sign in with two-factor (the Team page's setting). */
 export async function listRolePolicies(db: Pick<Database, "select">): Promise<Record<StaffRole, boolean>> {
   const rows = await db.select({ role: rolePolicies.role, requireTwoFactor: rolePolicies.requireTwoFactor }).from(rolePolicies);
@@ -284,7 +311,7 @@ export async function findMemberByDiscord(
   const [row] = await db
     .select({ id: profiles.id, username: profiles.username, role: profiles.role, twoFactorEnabled: profiles.twoFactorEnabled, language: profiles.language })
     .from(profiles)
-    .where(eq(profiles.discordUserId, discordUserId));
+    .where(and(eq(profiles.discordUserId, discordUserId), isNull(profiles.suspendedAt)));
   return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role, twoFactorEnabled: row.twoFactorEnabled, language: row.language } : null;
 }
 

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
+import { dwellAct, recordActs } from "~/db/moderation-acts.server";
 import { GROUP_APPLICATION_STATUSES, WITHDRAWABLE_STATUSES, type ApplicationKind, type ApplicationStatus } from "~/db/enums";
 import { applicationAuditLog, eventApplications, events, outbox } from "~/db/schema";
 import { lockPlaces } from "./capacity.server";
@@ -66,6 +67,15 @@ export async function promoteFromWaitlist(tx: Transaction, eventId: string, now:
   return ids.map((id) => ({ id, status }));
 }
 
+/** A group application's decision is the group's door: it belongs in the moderation history. */
+async function recordGroupDecisions(tx: Transaction, decided: { id: string; vrchatUserId: string | null; discordUserId: string | null; name: string }[], status: ApplicationStatus, reviewer: Reviewer, now: Date) {
+  if (status !== "approved" && status !== "rejected") return;
+  await recordActs(
+    tx,
+    decided.map((row) => dwellAct(`group:${row.id}:${status}`, status === "approved" ? "approve" : "reject", { id: reviewer.id, name: reviewer.username }, { vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId, name: row.name }, now)),
+  );
+}
+
 /**
  * Sets an application's status and, for event applications, its notes; either way reviewed_at
  * becomes now, and each change is logged with who made it. Event applications go from any status
@@ -92,7 +102,13 @@ export async function reviewApplication(
     if (locked === "missing") return false;
     const places = change.status === "approved" ? locked : null;
     const [current] = await tx
-      .select({ status: table.status, notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null`, vrchatUserId: table.vrchatUserId })
+      .select({
+        status: table.status,
+        notes: scope.kind === "event" ? eventApplications.notes : sql<string | null>`null`,
+        vrchatUserId: table.vrchatUserId,
+        discordUserId: table.discordUserId,
+        name: sql<string>`coalesce(${table.vrchatDisplayName}, ${table.vrchatUsername})`,
+      })
       .from(table)
       .where(and(eq(table.id, id), liveOf(scope)))
       .for("update");
@@ -121,6 +137,7 @@ export async function reviewApplication(
       );
     }
     if (status !== current.status) {
+      if (scope.kind === "group") await recordGroupDecisions(tx, [{ id, ...current }], status, reviewer, now);
       await onDecided?.(tx, { kind, id, status }, 0);
       if (scope.kind === "event" && refill) await promoteFromWaitlist(tx, scope.eventId, now, refill);
     }
@@ -167,7 +184,7 @@ export async function reviewApplications(
     if (locked === "missing") return { changed: 0, unchanged: 0, missing: wanted.length + invalid };
     const places = status === "approved" ? locked : null;
     const current = await tx
-      .select({ id: table.id, status: table.status })
+      .select({ id: table.id, status: table.status, vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId, name: sql<string>`coalesce(${table.vrchatDisplayName}, ${table.vrchatUsername})` })
       .from(table)
       .where(and(inArray(table.id, wanted), liveOf(scope)))
       .orderBy(asc(table.id))
@@ -191,6 +208,7 @@ export async function reviewApplications(
         })),
       );
     }
+    if (scope.kind === "group") await recordGroupDecisions(tx, changing, status, reviewer, now);
     for (const [index, row] of changing.entries()) await onDecided?.(tx, { kind: scope.kind, id: row.id, status }, index);
     if (scope.kind === "event" && refill && changing.length > 0) await promoteFromWaitlist(tx, scope.eventId, now, refill);
     return { changed: changing.length, unchanged: current.length - changing.length, missing: wanted.length - current.length + invalid };

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, gt, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import { isUniqueViolation, type Database } from "~/db/db.server";
+import { dwellAct, recordActs } from "~/db/moderation-acts.server";
 import { isConfirmedLink, type VRChatLinkWay } from "~/db/enums";
 import { bans, type BanReach, type BanSource } from "~/db/schema";
 import { bannedLine } from "./ban-texts";
@@ -109,6 +110,7 @@ export async function addBan(
   const existing = (await bansInForce(tx, person.vrchatUserId ? [person.vrchatUserId] : [], person.discordUserId ? [person.discordUserId] : []))[0];
   if (existing && existing.reach === "site" && reach === "everywhere") {
     const [row] = await tx.update(bans).set({ reach, reason: reason ?? existing.reason, bannedBy: by.name, bannedById: by.id }).where(eq(bans.id, existing.id)).returning(columns);
+    await recordActs(tx, [banAct(row!.id, "ban", by, person, reason, now)]);
     return { kind: "banned", ban: banOf(row!) };
   }
   if (existing) return { kind: "already", ban: existing };
@@ -117,6 +119,7 @@ export async function addBan(
       .insert(bans)
       .values({ ...person, reason, source: "dwell", bannedBy: by.name, bannedById: by.id, bannedAt: now, reach })
       .returning(columns);
+    await recordActs(tx, [banAct(row!.id, "ban", by, person, reason, now)]);
     return { kind: "banned", ban: banOf(row!) };
   } catch (error) {
     // Banned by someone else at the same moment.
@@ -125,13 +128,18 @@ export async function addBan(
   }
 }
 
+/** A ban or unban made in Dwell, in the moderation history (a site-only ban included: it is Dwell's act). */
+const banAct = (sourceId: string, kind: "ban" | "unban", by: { id: string | null; name: string }, person: { vrchatUserId: string | null; discordUserId: string | null; displayName: string }, reason: string | null, now: Date) =>
+  dwellAct(sourceId, kind, by, { vrchatUserId: person.vrchatUserId, discordUserId: person.discordUserId, name: person.displayName }, now, { reason });
+
 /** An unban: the ban stays in the list, lifted. Null when it is not in force (lifted already, or unknown). */
-export async function liftBan(tx: Executor, id: string, by: string, now: Date): Promise<Ban | null> {
+export async function liftBan(tx: Executor, id: string, by: { id: string | null; name: string }, now: Date): Promise<Ban | null> {
   const [row] = await tx
     .update(bans)
-    .set({ liftedAt: now, liftedBy: by })
+    .set({ liftedAt: now, liftedBy: by.name })
     .where(and(eq(bans.id, id), isNull(bans.liftedAt)))
     .returning(columns);
+  if (row) await recordActs(tx, [banAct(`${row.id}:unban:${now.getTime()}`, "unban", by, row, null, now)]);
   return row ? banOf(row) : null;
 }
 

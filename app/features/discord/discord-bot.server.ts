@@ -11,6 +11,8 @@
  */
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
+import type { ModerationKind } from "~/db/enums";
+import type { ReadAct } from "~/db/moderation-acts.server";
 import { outbox } from "~/db/schema";
 import { createLookupCache, type LookupAllowance } from "~/utils/lookup-cache.server";
 import packageJson from "../../../package.json" with { type: "json" };
@@ -62,6 +64,9 @@ const ScheduledEventSchema = z.object({
   scheduled_start_time: z.string().optional(),
   user_count: z.number().int().nonnegative().optional(),
 });
+
+/** Discord's ids count milliseconds from the first second of 2015. */
+const DISCORD_EPOCH = 1420070400000n;
 
 /** A Discord user id (a snowflake). */
 const SNOWFLAKE = /^\d{17,20}$/;
@@ -212,16 +217,20 @@ export function createDiscordBot(options: DiscordBotOptions) {
     return "Member role granted in Discord";
   }
 
-  async function sendMessage(job: MessageJob): Promise<string> {
-    const channel = z.object({ id: z.string() }).parse(await call("POST", "/users/@me/channels", { recipient_id: job.userId }));
+  async function directMessage(userId: string, content: string, nonce: string): Promise<void> {
+    const channel = z.object({ id: z.string() }).parse(await call("POST", "/users/@me/channels", { recipient_id: userId }));
     await call("POST", `/channels/${channel.id}/messages`, {
-      content: job.content,
+      content,
       // Nothing an admin or applicant wrote pings anyone.
       allowed_mentions: { parse: [] },
       // The same job sent again (after a crash) does not make a second message.
-      nonce: job.nonce,
+      nonce,
       enforce_nonce: true,
     });
+  }
+
+  async function sendMessage(job: MessageJob): Promise<string> {
+    await directMessage(job.userId, job.content, job.nonce);
     return "Decision sent by direct message";
   }
 
@@ -271,12 +280,98 @@ export function createDiscordBot(options: DiscordBotOptions) {
     embeds: z.array(z.object({ title: z.string().nullish(), url: z.string().nullish() })).optional(),
   });
 
+  const AuditLogSchema = z.object({
+    audit_log_entries: z.array(z.unknown()),
+    users: z.array(z.object({ id: z.string(), username: z.string(), global_name: z.string().nullish() }).passthrough()).default([]),
+  });
+  const AuditEntrySchema = z.object({
+    id: z.string().regex(/^\d{1,20}$/),
+    user_id: z.string().nullish(),
+    target_id: z.string().nullish(),
+    action_type: z.number().int(),
+    reason: z.string().max(2_000).nullish(),
+    changes: z.array(z.object({ key: z.string(), new_value: z.unknown().optional(), old_value: z.unknown().optional() })).nullish(),
+  });
+  const RolesChangedSchema = z.array(z.object({ id: z.string(), name: z.string().optional() }));
+
+  /** An entry's acts: one per role given or taken, else one (or none, for what is not moderation). */
+  function actsOf(entry: z.infer<typeof AuditEntrySchema>, names: Map<string, string>): ReadAct[] {
+    const at = new Date(Number((BigInt(entry.id) >> 22n) + DISCORD_EPOCH));
+    const target = entry.target_id && SNOWFLAKE.test(entry.target_id) ? entry.target_id : null;
+    const base = {
+      place: "discord" as const,
+      actorAccountId: entry.user_id ?? null,
+      actorName: (entry.user_id && names.get(entry.user_id)) || entry.user_id || "Someone in Discord",
+      targetVrchatId: null,
+      targetDiscordId: target,
+      targetName: target ? (names.get(target) ?? null) : null,
+      roleId: null,
+      roleName: null,
+      reason: entry.reason ?? null,
+      at,
+    };
+    const simple: Record<number, ModerationKind> = { 20: "kick", 22: "ban", 23: "unban" };
+    const kind = simple[entry.action_type];
+    if (kind) return [{ ...base, sourceId: entry.id, kind }];
+    if (entry.action_type === 24) {
+      const timeout = entry.changes?.find((change) => change.key === "communication_disabled_until");
+      if (!timeout || typeof timeout.new_value !== "string") return [];
+      return [{ ...base, sourceId: entry.id, kind: "timeout", reason: [entry.reason, `until ${timeout.new_value}`].filter(Boolean).join(" · ") }];
+    }
+    if (entry.action_type === 25) {
+      return (entry.changes ?? []).flatMap((change) => {
+        if (change.key !== "$add" && change.key !== "$remove") return [];
+        const roles = RolesChangedSchema.safeParse(change.new_value);
+        if (!roles.success) return [];
+        return roles.data.map((role) => ({ ...base, sourceId: `${entry.id}:${role.id}`, kind: change.key === "$add" ? ("role_add" as const) : ("role_remove" as const), roleId: role.id, roleName: role.name ?? null }));
+      });
+    }
+    return [];
+  }
+
   const api = {
     findCandidates,
+    directMessage,
+    /**
+     * One page of the server's audit log, newest first (`GET /guilds/{id}/audit-logs`, 100 entries
+     * `before` an entry id): bans, kicks, timeouts and role changes. Needs View Audit Log.
+     */
+    async auditLog(before: string | null) {
+      const query = new URLSearchParams({ limit: "100", ...(before ? { before } : {}) });
+      const answer = AuditLogSchema.parse(await call("GET", `/guilds/${guildId}/audit-logs?${query}`));
+      const names = new Map(answer.users.map((user) => [user.id, user.global_name || user.username]));
+      const acts: ReadAct[] = [];
+      let unreadable = 0;
+      let oldest: string | null = null;
+      let newest: string | null = null;
+      for (const raw of answer.audit_log_entries) {
+        const entry = AuditEntrySchema.safeParse(raw);
+        if (!entry.success) {
+          unreadable += 1;
+          continue;
+        }
+        const id = BigInt(entry.data.id);
+        if (oldest === null || id < BigInt(oldest)) oldest = entry.data.id;
+        if (newest === null || id > BigInt(newest)) newest = entry.data.id;
+        acts.push(...actsOf(entry.data, names));
+      }
+      return { acts, oldest, newest, hasNext: answer.audit_log_entries.length >= 100, unreadable };
+    },
     matchApplicant,
     describeMember,
     postMessage,
     editMessage,
+    /** A role given to or taken from a member of the server, with the reason in its audit log; done already counts as done. */
+    memberRoles: {
+      async give(userId: string, roleId: string, reason: string) {
+        await call("PUT", `/guilds/${guildId}/members/${userId}/roles/${roleId}`, undefined, { "X-Audit-Log-Reason": encodeURIComponent(truncate(reason, 400)) });
+        lookups.forget(`member:${userId}`);
+      },
+      async take(userId: string, roleId: string, reason: string) {
+        await call("DELETE", `/guilds/${guildId}/members/${userId}/roles/${roleId}`, undefined, { "X-Audit-Log-Reason": encodeURIComponent(truncate(reason, 400)) });
+        lookups.forget(`member:${userId}`);
+      },
+    },
     /** The server's roles (for the owner's list of roles an announcement may mention), cached like lookups. */
     async guildRoles(): Promise<{ id: string; name: string }[]> {
       const roles = await cached("roles", async () => z.array(z.object({ id: z.string(), name: z.string(), managed: z.boolean().optional(), position: z.number().optional() })).parse(await call("GET", `/guilds/${guildId}/roles`)));
@@ -343,7 +438,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
       },
       /** The bot's own user id. */
       async botId(): Promise<string> {
-        return z.object({ id: z.string() }).parse(await call("GET", "/users/@me")).id;
+        return cached("bot-id", async () => z.object({ id: z.string() }).parse(await call("GET", "/users/@me")).id);
       },
     },
   };
@@ -386,7 +481,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
 
 export type DiscordBot = ReturnType<typeof createDiscordBot>;
 
-type JobTarget = "discord_role" | "discord_dm" | "discord_review" | "discord_ban";
+type JobTarget = "discord_role" | "discord_dm" | "discord_review" | "discord_ban" | "staff_alert" | "member_role";
 
 type ActionOutcome =
   | { kind: "delivered"; result: string }
@@ -394,7 +489,7 @@ type ActionOutcome =
   | { kind: "failed"; error: string };
 
 /** Discord's refusals are shown as they are; waits and outages are retried by the outbox. */
-function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
+export function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
   if (!(error instanceof DiscordError)) {
     return { kind: "failed", error: error instanceof z.ZodError ? "Discord answered in an unexpected shape" : String(error) };
   }
@@ -405,6 +500,8 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
     const what =
       target === "discord_role"
         ? "grant the role (its role must be above the member role, with Manage Roles)"
+        : target === "member_role"
+          ? "give or take the role (Manage Roles, and its own role above the role)"
         : target === "discord_ban"
           ? "ban members (Ban Members, and its role above theirs)"
         : target === "discord_review"
@@ -414,7 +511,7 @@ function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
   }
   if (error.status === 401) return { kind: "failed", error: "Discord refused the bot's token (DISCORD_BOT_TOKEN)" };
   if (error.status === 404) {
-    const what = target === "discord_role" ? "this member or the role" : target === "discord_review" ? "the review channel or its message" : "this user";
+    const what = target === "discord_role" || target === "member_role" ? "this member or the role" : target === "discord_review" ? "the review channel or its message" : "this user";
     return { kind: "failed", error: `Discord does not know ${what} (${error.message})` };
   }
   return { kind: "failed", error: `Discord answered ${error.status}: ${error.message}` };

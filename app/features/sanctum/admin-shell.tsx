@@ -1,4 +1,4 @@
-import { Ban, CalendarDays, DoorOpen, Filter, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
+import { Ban, CalendarDays, DoorOpen, Filter, History, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
@@ -49,6 +49,12 @@ export const BANS_LINK: SanctumLink = {
   to: "/admin/bans",
   label: m.sanctum_nav_bans,
   icon: <Icon node={Ban} className="size-4 shrink-0" />,
+};
+
+export const MODERATION_LINK: SanctumLink = {
+  to: "/admin/moderation",
+  label: m.mod_nav,
+  icon: <Icon node={History} className="size-4 shrink-0" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {

@@ -5,6 +5,7 @@
  * what staff see of them.
  */
 import { and, desc, eq, gt, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { dwellAct, recordActs } from "~/db/moderation-acts.server";
 import type { Database } from "~/db/db.server";
 import type { ApplicationStatus, VRChatLinkWay } from "~/db/enums";
 import { applicationAuditLog, applications, joinRequests, screenings, type JoinRequestDecision } from "~/db/schema";
@@ -136,7 +137,7 @@ export async function recordJoinRequestDecision(
 ): Promise<JoinRequestRow[]> {
   if (ids.length === 0) return [];
   const open = await tx
-    .select({ id: joinRequests.id, userId: joinRequests.vrchatUserId })
+    .select({ id: joinRequests.id, userId: joinRequests.vrchatUserId, name: joinRequests.displayName })
     .from(joinRequests)
     .where(and(inArray(joinRequests.id, [...ids]), isNull(joinRequests.goneAt), isNull(joinRequests.decision)))
     .for("update");
@@ -149,6 +150,10 @@ export async function recordJoinRequestDecision(
   await tx
     .insert(applicationAuditLog)
     .values(open.map((row) => ({ applicationKind: "join_request", applicationId: row.id, actorId: by.id, actorName: by.name, field: "status", fromValue: "waiting", toValue: to })));
+  await recordActs(
+    tx,
+    open.map((row) => dwellAct(`join_request:${row.id}`, decision.decision === "accept" ? "approve" : "reject", by, { vrchatUserId: row.userId, name: row.name }, now, { reason: decision.block ? "Blocked from asking again" : null })),
+  );
   return open;
 }
 

@@ -27,6 +27,7 @@ import {
   requestProblem,
   TwoFactorRequiredSchema,
   UserGroupInstanceListSchema,
+  GroupAuditLogListSchema,
 } from "../../../tests/fakes/vrchat-contract";
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
@@ -34,6 +35,7 @@ import { createCanvas } from "@napi-rs/canvas";
 import { createCalendarPublisher } from "./calendar-publisher.server";
 import { createPacer } from "./vrchat-actions.server";
 import { createPostKeeper } from "./vrchat-posts.server";
+import { createVRChatAuditLog } from "./vrchat-audit-log.server";
 import { refreshGroupData, type GroupSnapshot } from "./vrchat-api.server";
 import { createVRChatClient, USER_AGENT_PRODUCT } from "./vrchat-client.server";
 import { createVRChatMembership } from "./vrchat-membership.server";
@@ -64,6 +66,7 @@ const ANSWERS: Partial<Record<FakeEndpoint, z.ZodType>> = {
   uploadImage: FileSchema,
   updateCalendarEvent: CalendarEventSchema,
   deleteCalendarEvent: DeleteCalendarEventSuccessSchema,
+  auditLogs: GroupAuditLogListSchema,
 };
 
 let database: TestDatabase;
@@ -106,6 +109,10 @@ beforeAll(async () => {
   await banJob("ban");
   await membership.bans.list(1);
   await banJob("unban");
+  // The audit log read for the moderation history: a page from a time, and the next page of a sweep.
+  const auditLog = createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID });
+  await auditLog.page({ startDate: new Date(Date.now() - 86_400_000).toISOString(), endDate: new Date().toISOString() }, 0);
+  await auditLog.page({ startDate: null, endDate: new Date().toISOString() }, 100);
   // An event published to the calendar, edited, then taken off it.
   const publisher = createCalendarPublisher({ db: database.db, client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, spacingMs: 0 });
   const [event] = await database.db.insert(events).values({ title: "Lantern Walk", eventDate: "2031-05-01", eventTime: "20:00", worldName: "W" }).returning();
@@ -146,7 +153,7 @@ afterAll(async () => {
 it("answers as VRChat's API is described", () => {
   const seen = new Set(fake.answers.map((answer) => answer.endpoint));
   expect([...seen].sort()).toEqual([
-    "ban", "bans", "calendar", "createCalendarEvent", "createPost", "currentUser", "deleteCalendarEvent", "deletePost", "group", "groupInstances", "instance", "invite", "joinRequests",
+    "auditLogs", "ban", "bans", "calendar", "createCalendarEvent", "createPost", "currentUser", "deleteCalendarEvent", "deletePost", "group", "groupInstances", "instance", "invite", "joinRequests",
     "members", "membership", "otherGroup", "posts", "respondRequest", "searchUsers", "unban", "updateCalendarEvent", "updatePost", "uploadImage", "user", "userGroupInstances", "userGroups",
   ]);
   const problems = fake.answers.flatMap(({ endpoint, body }) => {

@@ -19,6 +19,7 @@ import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
 import { createInstanceOpener, type InstanceOpener } from "./vrchat-instances.server";
 import { createRoleKeeper, createRoleList, type RoleKeeper } from "./vrchat-roles.server";
 import { createPostKeeper, type PostKeeper } from "./vrchat-posts.server";
+import { createVRChatAuditLog, type VRChatAuditLog } from "./vrchat-audit-log.server";
 
 export interface VRChatServices {
   groupData: GroupDataService;
@@ -45,6 +46,10 @@ export interface VRChatServices {
   posts: PostKeeper | null;
   /** The group's roles, for an announcement meant for some of them: null when VRChat is not configured. */
   listRoles: (() => Promise<{ id: string; name: string }[]>) | null;
+  /** The group's audit log, for the moderation history: null when VRChat is not configured. */
+  auditLog: VRChatAuditLog | null;
+  /** Gives and takes members' roles (an undo, the role bridge): with the decisions' actions in VRChat only. */
+  memberRoles: RoleKeeper | null;
 }
 
 /** A minute's allowance of calls counted in the database, for every process that shares it. */
@@ -71,6 +76,8 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let roles: RoleKeeper | null = null;
   let posts: PostKeeper | null = null;
   let listRoles: VRChatServices["listRoles"] = null;
+  let auditLog: VRChatAuditLog | null = null;
+  let memberRoles: RoleKeeper | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -107,6 +114,8 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     worlds = createWorldLookup({ client, spendShared: sharedAllowance(db) });
     posts = createPostKeeper({ client, groupId: vrchat.groupId, pacer });
     listRoles = createRoleList(client, vrchat.groupId);
+    auditLog = createVRChatAuditLog({ client, groupId: vrchat.groupId });
+    if (config.VRCHAT_MEMBERSHIP_ACTIONS) memberRoles = createRoleKeeper({ client, groupId: vrchat.groupId, pacer });
     if (config.VRCHAT_OPEN_INSTANCES) {
       instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
       roles = createRoleKeeper({ client, groupId: vrchat.groupId, pacer });
@@ -136,5 +145,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     roles,
     posts,
     listRoles,
+    auditLog,
+    memberRoles,
   };
 }

@@ -1,0 +1,76 @@
+CREATE TABLE "audit_log_reads" (
+	"place" text PRIMARY KEY NOT NULL,
+	"done_to" text,
+	"sweep_top" text,
+	"sweep_below" text,
+	"last_read_at" timestamp with time zone,
+	"last_error" text,
+	"last_error_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "moderation_acts" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"place" text NOT NULL,
+	"source_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"actor_key" text NOT NULL,
+	"actor_account_id" text,
+	"actor_name" text NOT NULL,
+	"target_vrchat_id" text,
+	"target_discord_id" text,
+	"target_name" text,
+	"role_id" text,
+	"role_name" text,
+	"reason" text,
+	"at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "moderation_acts_place_check" CHECK ("moderation_acts"."place" in ('vrchat', 'discord', 'dwell')),
+	CONSTRAINT "moderation_acts_kind_check" CHECK ("moderation_acts"."kind" in ('ban', 'unban', 'kick', 'timeout', 'role_add', 'role_remove', 'approve', 'reject', 'instance_kick'))
+);
+--> statement-breakpoint
+CREATE TABLE "tripwire_settings" (
+	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"removal_limit" integer,
+	"role_removal_limit" integer,
+	"window_minutes" integer DEFAULT 10 NOT NULL,
+	"suspend" boolean DEFAULT false NOT NULL,
+	"retention_days" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "tripwire_settings_one_row_check" CHECK ("tripwire_settings"."id" = 1),
+	CONSTRAINT "tripwire_settings_limits_check" CHECK (coalesce("tripwire_settings"."removal_limit", 1) > 0 and coalesce("tripwire_settings"."role_removal_limit", 1) > 0 and "tripwire_settings"."window_minutes" between 1 and 1440)
+);
+--> statement-breakpoint
+CREATE TABLE "tripwire_trips" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"actor_key" text NOT NULL,
+	"actor_name" text NOT NULL,
+	"profile_id" uuid,
+	"counts" jsonb NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"tripped_at" timestamp with time zone NOT NULL,
+	"suspended" boolean DEFAULT false NOT NULL,
+	"undone_at" timestamp with time zone,
+	"undone_by" text,
+	"undo_result" text,
+	"closed_at" timestamp with time zone,
+	"closed_by" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "outbox" DROP CONSTRAINT "outbox_target_check";--> statement-breakpoint
+ALTER TABLE "profiles" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "tripwire_trips" ADD CONSTRAINT "tripwire_trips_profile_id_profiles_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "moderation_acts_source_key" ON "moderation_acts" USING btree ("place","source_id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_at_idx" ON "moderation_acts" USING btree ("at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_place_at_idx" ON "moderation_acts" USING btree ("place","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_kind_at_idx" ON "moderation_acts" USING btree ("kind","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_actor_at_idx" ON "moderation_acts" USING btree ("actor_key","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_vrchat_target_idx" ON "moderation_acts" USING btree ("target_vrchat_id","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_discord_target_idx" ON "moderation_acts" USING btree ("target_discord_id","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tripwire_trips_open_idx" ON "tripwire_trips" USING btree ("tripped_at" DESC NULLS LAST) WHERE "tripwire_trips"."closed_at" is null;--> statement-breakpoint
+CREATE INDEX "tripwire_trips_actor_idx" ON "tripwire_trips" USING btree ("actor_key","tripped_at" DESC NULLS LAST);--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord', 'vrchat_membership', 'discord_role', 'discord_dm', 'vrchat_calendar', 'discord_review', 'discord_announcement', 'vrchat_event_role', 'vrchat_ban', 'discord_ban', 'vrchat_post', 'discord_post', 'discord_event', 'member_role', 'staff_alert'));
