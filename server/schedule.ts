@@ -19,6 +19,7 @@ import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
 import { BANS_READ_MS, readVRChatBans } from "~/flows/bans.server";
 import { MODERATION_READ_MS, readModerationLogs } from "~/flows/moderation-log.server";
+import { roleBridgeServices } from "~/flows/role-bridge.server";
 import { TRIPWIRE_LOOK_MS, tripwireServices, watchModerators } from "~/flows/tripwire.server";
 import { JOIN_REQUESTS_READ_MS, JOIN_REQUESTS_UNREAD, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
@@ -175,7 +176,8 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
   // most each), and the tripwire's look at every moderator's last minutes twice a minute (one query).
   const tripwire = tripwireServices(screening, config, vrchat.memberRoles !== null);
   if (vrchat.auditLog || discord) {
-    jobs.push({ name: "reading the audit logs", every: MODERATION_READ_MS, first: 25_000, run: () => readModerationLogs({ ...tripwire, auditLog: vrchat.auditLog }, new Date()) });
+    const bridge = roleBridgeServices({ db, config, vrchat, discord, wake: wakeActions });
+    jobs.push({ name: "reading the audit logs", every: MODERATION_READ_MS, first: 25_000, run: () => readModerationLogs({ ...tripwire, auditLog: vrchat.auditLog, bridge }, new Date()) });
   }
   jobs.push({ name: "the tripwire", every: TRIPWIRE_LOOK_MS, first: 15_000, run: () => watchModerators(tripwire, new Date()) });
   // Reminders before events (each once, whatever the number of processes).

@@ -16,8 +16,9 @@ import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { announcementChannels, markPlaceFailed } from "~/flows/announcements.server";
 import { discordEventChannel, markDiscordEventFailed } from "~/flows/discord-events.server";
 import { eventRoleChannel, eventRoleServices, recordRoleOutcome } from "~/flows/event-role.server";
-import { memberRoleChannel } from "~/flows/member-roles.server";
+import { memberRoleChannel, memberRoleSettled } from "~/flows/member-roles.server";
 import { staffAlertChannel } from "~/flows/tripwire.server";
+import { roleBridgeServices, roleLinkReadChannel } from "~/flows/role-bridge.server";
 import type { Config } from "~/utils/env.server";
 import { defaultLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
@@ -53,6 +54,8 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
       : []),
     // Roles given back (an owner's undo of the tripwire), in VRChat or Discord.
     memberRoleChannel({ db, vrchat: vrchat.memberRoles, discord, timeoutMs: Math.max(config.VRCHAT_TIMEOUT_SECONDS, config.NOTIFICATION_TIMEOUT_SECONDS) * 1000 }),
+    // The role bridge's reads of who holds a linked role (paged).
+    roleLinkReadChannel(roleBridgeServices({ db, config, vrchat, discord, wake: () => actions.wake() }), Math.max(config.VRCHAT_TIMEOUT_SECONDS, config.NOTIFICATION_TIMEOUT_SECONDS) * 1000),
     // The tripwire's alerts to the owners and the staff channel.
     ...(discord ? [staffAlertChannel(discord)] : []),
     // The group's lines for members (an event's instance open).
@@ -83,8 +86,16 @@ export function startWorkers({ db, config, channels, vrchat, discord }: { db: Da
       if (job.target === "vrchat_post" || job.target === "discord_post") {
         return outcome.kind === "delivered" ? Promise.resolve() : markPlaceFailed(db, job.payload, outcome.error);
       }
-      if (job.target === "member_role" || job.target === "staff_alert") {
-        if (outcome.kind !== "delivered") log.warn(job.target === "member_role" ? "a role could not be given back" : "a tripwire alert could not be sent", { error: outcome.error });
+      if (job.target === "member_role") {
+        if (outcome.kind !== "delivered") log.warn("a member's role could not be given or taken", { error: outcome.error });
+        return memberRoleSettled(db, job.payload);
+      }
+      if (job.target === "role_link_read") {
+        if (outcome.kind !== "delivered") log.warn("the holders of a linked role could not be read", { error: outcome.error });
+        return Promise.resolve();
+      }
+      if (job.target === "staff_alert") {
+        if (outcome.kind !== "delivered") log.warn("a tripwire alert could not be sent", { error: outcome.error });
         return Promise.resolve();
       }
       // A ban's jobs: their state is what the Bans page shows.

@@ -14,6 +14,7 @@ import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
 import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import { fillProgress, getLink, setHolding, setLinkState } from "~/features/roles/role-links.server";
 
 export const MemberRoleJobSchema = z.object({
   /** The act this change writes into the history, once. */
@@ -27,6 +28,8 @@ export const MemberRoleJobSchema = z.object({
   /** Why, in words (the audit logs' reason): "Undo of the tripwire on Moth". */
   reason: z.string().max(400),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
+  /** The role link that asked for it (the role bridge): nothing is done once the link is removed. */
+  linkId: z.uuid().optional(),
 });
 export type MemberRoleJob = z.infer<typeof MemberRoleJobSchema>;
 
@@ -44,6 +47,8 @@ export function memberRoleChannel({ db, vrchat, discord, timeoutMs }: { db: Data
       if (!parsed.success) return { kind: "failed", error: "The job could not be read" };
       const job = parsed.data;
       const giving = job.action === "give";
+      const link = job.linkId ? await getLink(db, job.linkId) : null;
+      if (job.linkId && (!link || link.removedAt)) return { kind: "delivered", result: "The role link was removed: nothing to do" };
       try {
         if (job.place === "vrchat") {
           if (!vrchat) return { kind: "failed", error: "Dwell does not act in VRChat on this site (VRCHAT_MEMBERSHIP_ACTIONS)" };
@@ -56,9 +61,28 @@ export function memberRoleChannel({ db, vrchat, discord, timeoutMs }: { db: Data
         return job.place === "vrchat" ? actionOutcomeOf(error, (reason) => `VRChat refused the bot account (${reason}): its role needs group-roles-assign`) : discordOutcome(error, "member_role");
       }
       const target = job.place === "vrchat" ? { vrchatUserId: job.userId, name: job.targetName } : { discordUserId: job.userId, name: job.targetName };
-      await recordActs(db, [{ ...dwellAct(`member_role:${job.actId}`, giving ? "role_add" : "role_remove", job.actor, target, new Date(), { reason: job.reason, roleId: job.roleId, roleName: job.roleName }) }]);
+      const now = new Date();
+      await db.transaction(async (tx) => {
+        await recordActs(tx, [dwellAct(`member_role:${job.actId}`, giving ? "role_add" : "role_remove", job.actor, target, now, { reason: job.reason, roleId: job.roleId, roleName: job.roleName })]);
+        // Dwell's own change is known at once (its echo in the audit log is the bot's, and left out).
+        await setHolding(tx, job.place, job.roleId, job.userId, giving, now);
+      });
       const where = job.place === "vrchat" ? "VRChat" : "Discord";
       return { kind: "delivered", result: giving ? `Role given back in ${where}` : `Role taken in ${where}` };
     },
   };
+}
+
+/**
+ * After a role job is settled (sent, or given up on): a fill whose every change is settled is done,
+ * and the link is then kept in step as roles change. The outbox worker's `onSettled` calls it.
+ */
+export async function memberRoleSettled(db: Database, payload: unknown) {
+  const job = MemberRoleJobSchema.safeParse(payload);
+  if (!job.success || !job.data.linkId) return;
+  const link = await getLink(db, job.data.linkId);
+  if (link?.state !== "filling") return;
+  const progress = (await fillProgress(db, [link.id])).get(link.id);
+  if (progress && progress.waiting > 0) return;
+  await setLinkState(db, link.id, { state: "active", fillFinishedAt: new Date() });
 }

@@ -16,7 +16,7 @@ import { createPacer } from "~/features/vrchat/vrchat-actions.server";
 import { createVRChatAuditLog } from "~/features/vrchat/vrchat-audit-log.server";
 import { createVRChatClient } from "~/features/vrchat/vrchat-client.server";
 import { createVRChatMembership } from "~/features/vrchat/vrchat-membership.server";
-import { createRoleKeeper } from "~/features/vrchat/vrchat-roles.server";
+import { createRoleKeeper, createRoleReader } from "~/features/vrchat/vrchat-roles.server";
 import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
 import { FAKE_DISCORD_BOT_ID, FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_REGULAR_ROLE_ID, FAKE_REVIEW_CHANNEL_ID, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../../tests/fakes/discord-bot";
 import { FAKE_BOT_USER_ID, FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeVRChat } from "../../tests/fakes/vrchat";
@@ -61,7 +61,8 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
     const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
     const roles = createRoleKeeper({ client, groupId: FAKE_GROUP_ID, pacer: createPacer(0) });
     const decide = decideServices({ db: database.db, config: { PUBLIC_URL: SITE }, vrchat: { membership, membershipActions: true }, discord: bot, notifications: { wake: () => undefined } });
-    services = { ...tripwireServices(decide, { DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID }, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }) };
+    const bridge = { db: database.db, vrchat: createRoleReader(client, FAKE_GROUP_ID), vrchatActs: true, discord: bot, callsPerMinute: 120, wake: () => undefined };
+    services = { ...tripwireServices(decide, { DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID }, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
     worker = createOutboxWorker(database.db, [membership.bans.channel, ...bot.channels, memberRoleChannel({ db: database.db, vrchat: roles, discord: bot, timeoutMs: 5_000 }), staffAlertChannel(bot)], {
       maxAttempts: 3,
       retryBaseMs: 1,

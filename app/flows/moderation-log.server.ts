@@ -16,6 +16,7 @@ import { knownVRChatNames, staffOwning } from "~/features/people/identities.serv
 import { AUDIT_PAGE, type VRChatAuditLog } from "~/features/vrchat/vrchat-audit-log.server";
 import { failureText } from "~/utils/failure-text.server";
 import { truncate } from "~/utils/text";
+import { followRoleChanges, type RoleBridgeServices } from "./role-bridge.server";
 import { watchModerators, type TripwireServices } from "./tripwire.server";
 
 /** How often the audit logs are read. */
@@ -31,6 +32,8 @@ interface ReadState {
 }
 interface Step {
   acts: ReadAct[];
+  /** Members who left VRChat's group by themselves. */
+  departures?: { userId: string }[];
   /** The newest mark this sweep covers: `done_to` once it is done. */
   top: string | null;
   /** Where the next page goes on from. */
@@ -40,6 +43,8 @@ interface Step {
 
 export interface ModerationLogServices extends TripwireServices {
   auditLog: VRChatAuditLog | null;
+  /** The role bridge, which follows the role changes, kicks, bans and departures read. */
+  bridge: RoleBridgeServices;
 }
 
 async function stateOf(db: Database, place: Place): Promise<ReadState> {
@@ -56,7 +61,7 @@ const vrchatStep = (auditLog: VRChatAuditLog, now: Date) => async (state: ReadSt
   const top = state.sweepTop ?? now.toISOString();
   const offset = Number(state.sweepBelow ?? 0) || 0;
   const page = await auditLog.page({ startDate: state.doneTo, endDate: top }, offset);
-  return { acts: page.acts, top, below: String(offset + AUDIT_PAGE), done: !page.hasNext };
+  return { acts: page.acts, departures: page.departures, top, below: String(offset + AUDIT_PAGE), done: !page.hasNext };
 };
 
 const entryId = (act: ReadAct) => BigInt(act.sourceId.split(":")[0]!);
@@ -94,7 +99,8 @@ async function keep(db: Database, acts: ReadAct[], botId: string | null) {
 }
 
 /** One read of one place's log: up to the page cap, keeping where it got to after every page. */
-async function readPlace(db: Database, place: Place, step: (state: ReadState) => Promise<Step>, botId: () => Promise<string | null>, now: Date) {
+async function readPlace(services: ModerationLogServices, place: Place, step: (state: ReadState) => Promise<Step>, botId: () => Promise<string | null>, now: Date) {
+  const { db } = services;
   let added = 0;
   try {
     const bot = await botId();
@@ -102,6 +108,8 @@ async function readPlace(db: Database, place: Place, step: (state: ReadState) =>
       const state = await stateOf(db, place);
       const read = await step(state);
       added += (await keep(db, read.acts, bot)).length;
+      // Before the read moves on: a failure here reads the page again (its acts are held once).
+      await followRoleChanges(services.bridge, (read.departures ?? []).map((left) => ({ place: "vrchat" as const, userId: left.userId })));
       await saveState(
         db,
         place,
@@ -125,8 +133,8 @@ async function readPlace(db: Database, place: Place, step: (state: ReadState) =>
  */
 export async function readModerationLogs(services: ModerationLogServices, now: Date) {
   const { db, auditLog, discord } = services;
-  const vrchat = auditLog ? await readPlace(db, "vrchat", vrchatStep(auditLog, now), () => auditLog.botUserId(), now) : null;
-  const discordRead = discord ? await readPlace(db, "discord", discordStep(discord), () => discord.messages.botId(), now) : null;
+  const vrchat = auditLog ? await readPlace(services, "vrchat", vrchatStep(auditLog, now), () => auditLog.botUserId(), now) : null;
+  const discordRead = discord ? await readPlace(services, "discord", discordStep(discord), () => discord.messages.botId(), now) : null;
   const settings = await getTripwireSettings(db);
   if (settings.retentionDays !== null) await forgetActsBefore(db, new Date(now.getTime() - settings.retentionDays * 86_400_000));
   const tripped = await watchModerators(services, now);

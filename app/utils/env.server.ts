@@ -84,6 +84,8 @@ const EnvSchema = z.object({
    * their groups when a rule asks): its own allowance, never the staff's lookups nor the visitors'.
    */
   VRCHAT_SCREENING_CALLS_PER_MINUTE: z.coerce.number({ error: "expected a number of calls" }).int().min(1).max(120).default(30),
+  /** The role bridge's changes a minute (VRChat and Discord together), all processes together. */
+  ROLE_BRIDGE_CALLS_PER_MINUTE: z.coerce.number({ error: "expected a number of calls" }).int().min(1).max(120).default(30),
   /** Submissions per minute from everyone together: a flood from many addresses stops here. */
   RATE_LIMIT_APPLICATIONS_SITE: z.coerce.number({ error: "expected a number of submissions" }).int().min(1).default(60),
   /**

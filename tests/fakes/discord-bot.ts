@@ -91,6 +91,9 @@ export interface FakeAuditEntry {
   changes?: { key: string; new_value?: unknown; old_value?: unknown }[];
 }
 
+/** A role above the bot's own: Discord refuses the bot giving it. */
+export const FAKE_ADMINS_ROLE_ID = "101010101010101010";
+
 /** A role of the server that members may be given (besides the member role). */
 export const FAKE_REGULAR_ROLE_ID = "999999999999999999";
 
@@ -468,10 +471,20 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
         { id: FAKE_MEMBER_ROLE_ID, name: "Dweller", position: 2, managed: false, permissions: "0" },
         { id: FAKE_EVENTS_ROLE_ID, name: "Event Goers", position: 1, managed: false, permissions: "0" },
         { id: FAKE_REGULAR_ROLE_ID, name: "Event Regular", position: 1, managed: false, permissions: "0" },
+        // Above the bot's own role: the bot may not give it.
+        { id: FAKE_ADMINS_ROLE_ID, name: "Admins", position: 5, managed: false, permissions: "8" },
         { id: "888888888888888888", name: "Dwell", position: 3, managed: true, permissions: state.botMayManageEvents ? MANAGE_EVENTS : "268435456" },
       ]);
     }
 
+    if (req.method === "GET" && path === `${g}/members`) {
+      // The member list (Server Members intent): by user id, after one, at most 1,000.
+      const limit = Number(url.searchParams.get("limit") ?? 1);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return fail(res, 400, 50035, "Invalid Form Body");
+      const after = BigInt(url.searchParams.get("after") ?? "0");
+      const listed = members.filter((m) => BigInt(m.id) > after).toSorted((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      return send(res, 200, listed.slice(0, limit).map(memberObject));
+    }
     if (req.method === "GET" && path === `${g}/members/search`) {
       const query = (url.searchParams.get("query") ?? "").toLowerCase();
       const limit = Number(url.searchParams.get("limit") ?? 1);

@@ -227,6 +227,8 @@ export interface FakeRole {
   description: string;
   /** The user ids of the members holding it. */
   holders: string[];
+  /** A management role (VRChat's own: only the group's owner gives it). */
+  management?: boolean;
 }
 
 export interface FakeRoleWrite {
@@ -447,6 +449,8 @@ export interface FakeVRChat {
   auditLog: FakeAuditLogEntry[];
   /** A moderator's act in VRChat itself (not through Dwell): the group changes, and the audit log says so. */
   moderate(act: { kind: "ban" | "unban" | "kick" | "role_add" | "role_remove"; actorId: string; actorName: string; targetId: string; roleId?: string; at?: Date }): void;
+  /** A member leaves the group by themselves (the audit log's `group.member.leave`). */
+  leave(userId: string): void;
   /** Resolves once the mode is in effect (for "refused", once the port is closed or open again). */
   setMode(mode: FakeVRChatMode, options?: { retryAfterSeconds?: number }): Promise<void>;
   /** One endpoint answers otherwise, while the others go on as normal. */
@@ -579,7 +583,7 @@ function fullRole(role: FakeRole) {
     description: role.description,
     groupId: FAKE_GROUP_ID,
     id: role.id,
-    isManagementRole: false,
+    isManagementRole: role.management ?? false,
     isSelfAssignable: false,
     name: role.name,
     order: 5,
@@ -662,7 +666,7 @@ export async function startFakeVRChat(
   const postWrites: FakePostWrite[] = [];
   const files: { id: string; type: string; size: number; tag: string }[] = [];
   const auditLog: FakeAuditLogEntry[] = [];
-  const AUDIT_TYPES = { ban: "group.user.ban", unban: "group.user.unban", kick: "group.member.remove", role_add: "group.member.role.assign", role_remove: "group.member.role.unassign" } as const;
+  const AUDIT_TYPES = { ban: "group.user.ban", unban: "group.user.unban", kick: "group.member.remove", role_add: "group.member.role.assign", role_remove: "group.member.role.unassign", leave: "group.member.leave" } as const;
   function audit(kind: keyof typeof AUDIT_TYPES, actorId: string, actorName: string, targetId: string, roleId?: string, at = new Date()) {
     const role = roleId ? group.roles.find((r) => r.id === roleId) : undefined;
     const name = person(targetId)?.displayName ?? targetId;
@@ -673,7 +677,7 @@ export async function startFakeVRChat(
       actorId,
       actorDisplayName: actorName,
       targetId,
-      description: role ? `${actorName} ${kind === "role_add" ? "assigned" : "unassigned"} the role ${role.name} to ${name}` : `${actorName} ${kind === "ban" ? "banned" : kind === "unban" ? "unbanned" : "removed"} ${name}`,
+      description: role ? `${actorName} ${kind === "role_add" ? "assigned" : "unassigned"} the role ${role.name} to ${name}` : kind === "leave" ? `${name} left the group` : `${actorName} ${kind === "ban" ? "banned" : kind === "unban" ? "unbanned" : "removed"} ${name}`,
       data: roleId ? { roleId, roleName: role?.name ?? null } : {},
       groupId: FAKE_GROUP_ID,
     });
@@ -1097,6 +1101,12 @@ export async function startFakeVRChat(
       return ["posts", () => ({ posts: page(shown, url).map(fullPost) })];
     }
     if (path === `/calendar/${FAKE_GROUP_ID}`) return ["calendar", () => calendarOf(url)];
+    if (path === `${g}/members` && url.searchParams.get("roleId")) {
+      // A role's holders (VRChat's own filter), as full members with their roles.
+      const roleId = url.searchParams.get("roleId")!;
+      const holders = group.roles.find((role) => role.id === roleId)?.holders ?? [];
+      return ["members", () => page(group.people.filter((p) => p.status === "member" && holders.includes(p.id)), url).map((p) => ({ ...groupMemberOf(p, true), roleIds: group.roles.filter((role) => role.holders.includes(p.id)).map((role) => role.id) }))];
+    }
     if (path === `${g}/members`) return ["members", () => page(group.members, url).map(fullMember)];
     const mine = /^\/users\/([^/]+)\/instances\/groups\/([^/]+)$/.exec(path);
     if (mine && mine[2] === FAKE_GROUP_ID) {
@@ -1247,10 +1257,18 @@ export async function startFakeVRChat(
       if (act.kind === "ban" && who) who.status = "banned";
       if (act.kind === "unban" && who?.status === "banned") who.status = "none";
       if (act.kind === "kick" && who) who.status = "none";
+      // Out of the group, out of its roles.
+      if (act.kind === "ban" || act.kind === "kick") for (const held of group.roles) held.holders = held.holders.filter((id) => id !== act.targetId);
       const role = act.roleId ? group.roles.find((r) => r.id === act.roleId) : undefined;
       if (role && act.kind === "role_add" && !role.holders.includes(act.targetId)) role.holders.push(act.targetId);
       if (role && act.kind === "role_remove") role.holders = role.holders.filter((id) => id !== act.targetId);
       audit(act.kind, act.actorId, act.actorName, act.targetId, act.roleId, act.at);
+    },
+    leave(userId) {
+      const who = person(userId);
+      if (who) who.status = "none";
+      for (const role of group.roles) role.holders = role.holders.filter((id) => id !== userId);
+      audit("leave", userId, who?.displayName ?? userId, userId);
     },
     async setMode(next, options = {}) {
       mode = next;

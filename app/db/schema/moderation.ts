@@ -4,7 +4,7 @@
  * kept as long as the owner chooses; where each log was read up to; and the tripwire's trips.
  */
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { MODERATION_KINDS, MODERATION_PLACES, type ModerationKind, type ModerationPlace } from "../enums";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
@@ -121,3 +121,80 @@ export const tripwireSettings = pgTable(
 );
 
 export type ModerationActRow = typeof moderationActs.$inferSelect;
+
+export const ROLE_LINK_DIRECTIONS = ["to_discord", "to_vrchat", "both"] as const;
+export type RoleLinkDirection = (typeof ROLE_LINK_DIRECTIONS)[number];
+/** A link's life: its holders being read (then the dry run is shown), filling in, kept in step, removed. */
+export const ROLE_LINK_STATES = ["reading", "ready", "filling", "active", "removed"] as const;
+export type RoleLinkState = (typeof ROLE_LINK_STATES)[number];
+
+/**
+ * A VRChat group role and a Discord role kept in step for people proven to be the same person in both
+ * places, one way or both. Each role is in at most one link in force (two links on one role could undo
+ * each other). The roles' names are kept as they were when linked, for the page and the history.
+ */
+export const roleLinks = pgTable(
+  "role_links",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatRoleId: text().notNull(),
+    vrchatRoleName: text().notNull(),
+    discordRoleId: text().notNull(),
+    discordRoleName: text().notNull(),
+    direction: text().$type<RoleLinkDirection>().notNull(),
+    state: text().$type<RoleLinkState>().notNull().default("reading"),
+    createdBy: text().notNull(),
+    /** Why the holders could not be read (kept until a read succeeds). */
+    readError: text(),
+    /** The fill: how many changes it queued, when it began and ended. */
+    fillTotal: integer().notNull().default(0),
+    fillStartedAt: timestamp({ withTimezone: true }),
+    fillFinishedAt: timestamp({ withTimezone: true }),
+    removedAt: timestamp({ withTimezone: true }),
+    removedBy: text(),
+    ...timestamps,
+  },
+  (table) => [
+    check("role_links_direction_check", sql`${table.direction} in ${inList(ROLE_LINK_DIRECTIONS)}`),
+    check("role_links_state_check", sql`${table.state} in ${inList(ROLE_LINK_STATES)}`),
+    uniqueIndex("role_links_vrchat_in_force_key").on(table.vrchatRoleId).where(sql`${table.removedAt} is null`),
+    uniqueIndex("role_links_discord_in_force_key").on(table.discordRoleId).where(sql`${table.removedAt} is null`),
+  ],
+);
+
+/**
+ * Who holds a linked role in each place, as Dwell last knew it: read whole when a link is made, then
+ * kept by the audit logs' role changes (never by reading every member again).
+ */
+export const roleHoldings = pgTable(
+  "role_holdings",
+  {
+    place: text().$type<"vrchat" | "discord">().notNull(),
+    roleId: text().notNull(),
+    accountId: text().notNull(),
+    seenAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.place, table.roleId, table.accountId] }), index("role_holdings_account_idx").on(table.place, table.accountId)],
+);
+
+/**
+ * A staff member's word on a person's file that a VRChat account and a Discord account are the same
+ * person (beside the proofs: a bio code and a Discord sign-in). Withdrawn, it stays, closed.
+ */
+export const personPairs = pgTable(
+  "person_pairs",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vrchatUserId: text().notNull(),
+    discordUserId: text().notNull(),
+    confirmedBy: text().notNull(),
+    confirmedById: uuid().references(() => profiles.id, { onDelete: "set null" }),
+    confirmedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    withdrawnAt: timestamp({ withTimezone: true }),
+    withdrawnBy: text(),
+  },
+  (table) => [
+    uniqueIndex("person_pairs_in_force_key").on(table.vrchatUserId, table.discordUserId).where(sql`${table.withdrawnAt} is null`),
+    index("person_pairs_discord_idx").on(table.discordUserId),
+  ],
+);

@@ -29,6 +29,7 @@ export const OUTBOX_TARGETS = [
   "discord_event",
   "member_role",
   "staff_alert",
+  "role_link_read",
 ] as const;
 
 /**

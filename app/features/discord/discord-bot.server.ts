@@ -372,6 +372,31 @@ export function createDiscordBot(options: DiscordBotOptions) {
         lookups.forget(`member:${userId}`);
       },
     },
+    /**
+     * The server's roles as the role bridge shows them, each with whether the bot may give it: not
+     * @everyone, not a role an integration manages, and below the bot's own highest role (three calls).
+     */
+    async linkableRoles(): Promise<{ id: string; name: string; givable: boolean; why: "managed" | "above-bot" | null }[]> {
+      const me = await api.messages.botId();
+      const [member, roles] = await Promise.all([
+        call("GET", `/guilds/${guildId}/members/${me}`).then((answer) => z.object({ roles: z.array(z.string()) }).parse(answer)),
+        call("GET", `/guilds/${guildId}/roles`).then((answer) => z.array(z.object({ id: z.string(), name: z.string(), managed: z.boolean().optional(), position: z.number().optional() })).parse(answer)),
+      ]);
+      const top = Math.max(0, ...roles.filter((role) => member.roles.includes(role.id)).map((role) => role.position ?? 0));
+      return roles
+        .filter((role) => role.id !== guildId)
+        .toSorted((a, b) => (b.position ?? 0) - (a.position ?? 0))
+        .map((role) => {
+          const why = role.managed ? ("managed" as const) : (role.position ?? 0) >= top ? ("above-bot" as const) : null;
+          return { id: role.id, name: role.name, givable: why === null, why };
+        });
+    },
+    /** A page of the server's members (at most 1,000, after a user id): each one's roles. Needs the Server Members intent. */
+    async memberPage(after: string | null): Promise<{ members: { id: string; roles: string[] }[]; last: string | null }> {
+      const query = new URLSearchParams({ limit: "1000", ...(after ? { after } : {}) });
+      const members = z.array(MemberSchema).parse(await call("GET", `/guilds/${guildId}/members?${query}`));
+      return { members: members.map((member) => ({ id: member.user.id, roles: member.roles })), last: members.length === 1000 ? members.at(-1)!.user.id : null };
+    },
     /** The server's roles (for the owner's list of roles an announcement may mention), cached like lookups. */
     async guildRoles(): Promise<{ id: string; name: string }[]> {
       const roles = await cached("roles", async () => z.array(z.object({ id: z.string(), name: z.string(), managed: z.boolean().optional(), position: z.number().optional() })).parse(await call("GET", `/guilds/${guildId}/roles`)));

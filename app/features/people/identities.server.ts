@@ -4,12 +4,12 @@
  * or a handle alone never pairs two accounts. And which accounts are a staff member's own (their
  * Discord account on the Team page, and the VRChat account paired with it).
  */
-import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/db.server";
-import { applications, bans, eventApplications, joinRequests, profiles } from "~/db/schema";
+import { applications, bans, eventApplications, joinRequests, personPairs, profiles } from "~/db/schema";
 
-type Reader = Pick<Database, "select">;
+type Reader = Pick<Database, "select" | "selectDistinct">;
 
 const confirmed = (column: typeof applications.vrchatLinkedHow | typeof applications.discordLinkedHow | typeof eventApplications.vrchatLinkedHow | typeof eventApplications.discordLinkedHow) =>
   inArray(column, ["proven", "staff"]);
@@ -26,8 +26,56 @@ export async function confirmedPairs(db: Reader, accounts: { vrchat?: readonly s
       .from(table)
       .where(and(which, isNotNull(table.vrchatUserId), isNotNull(table.discordUserId), confirmed(table.vrchatLinkedHow), confirmed(table.discordLinkedHow)));
   };
-  const rows = await union(pick(applications), pick(eventApplications));
+  const staffWord = db
+    .select({ vrchatUserId: sql<string | null>`${personPairs.vrchatUserId}`, discordUserId: sql<string | null>`${personPairs.discordUserId}` })
+    .from(personPairs)
+    .where(and(isNull(personPairs.withdrawnAt), or(vrchat.length ? inArray(personPairs.vrchatUserId, vrchat) : undefined, discord.length ? inArray(personPairs.discordUserId, discord) : undefined)));
+  const rows = await union(pick(applications), pick(eventApplications), staffWord);
   return rows.flatMap((row) => (row.vrchatUserId && row.discordUserId ? [{ vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId }] : []));
+}
+
+/** Every confirmed pair (the role bridge's people). */
+export async function allConfirmedPairs(db: Reader): Promise<{ vrchatUserId: string; discordUserId: string }[]> {
+  const pick = (table: typeof applications | typeof eventApplications) =>
+    db
+      .select({ vrchatUserId: table.vrchatUserId, discordUserId: table.discordUserId })
+      .from(table)
+      .where(and(isNotNull(table.vrchatUserId), isNotNull(table.discordUserId), confirmed(table.vrchatLinkedHow), confirmed(table.discordLinkedHow)));
+  const staffWord = db.select({ vrchatUserId: sql<string | null>`${personPairs.vrchatUserId}`, discordUserId: sql<string | null>`${personPairs.discordUserId}` }).from(personPairs).where(isNull(personPairs.withdrawnAt));
+  const rows = await union(pick(applications), pick(eventApplications), staffWord);
+  return rows.flatMap((row) => (row.vrchatUserId && row.discordUserId ? [{ vrchatUserId: row.vrchatUserId, discordUserId: row.discordUserId }] : []));
+}
+
+/**
+ * How many accounts are proven (or confirmed) in one place only, with nothing pairing them to the
+ * other: the role bridge leaves them alone.
+ */
+export async function provenOnOneSide(db: Reader): Promise<{ vrchatOnly: number; discordOnly: number }> {
+  const side = (table: typeof applications | typeof eventApplications, place: "vrchat" | "discord") => {
+    const [mine, theirs] = place === "vrchat" ? [table.vrchatLinkedHow, table.discordLinkedHow] : [table.discordLinkedHow, table.vrchatLinkedHow];
+    const id = place === "vrchat" ? table.vrchatUserId : table.discordUserId;
+    return db.selectDistinct({ id: sql<string>`${id}` }).from(table).where(and(isNotNull(id), confirmed(mine), sql`not coalesce(${confirmed(theirs)}, false)`));
+  };
+  const [vrchat, discord, pairs] = await Promise.all([union(side(applications, "vrchat"), side(eventApplications, "vrchat")), union(side(applications, "discord"), side(eventApplications, "discord")), allConfirmedPairs(db)]);
+  const paired = { vrchat: new Set(pairs.map((pair) => pair.vrchatUserId)), discord: new Set(pairs.map((pair) => pair.discordUserId)) };
+  return { vrchatOnly: vrchat.filter((row) => !paired.vrchat.has(row.id)).length, discordOnly: discord.filter((row) => !paired.discord.has(row.id)).length };
+}
+
+/** A staff member's word that two accounts are the same person (from the person's file). */
+export async function confirmPair(db: Pick<Database, "insert" | "select">, pair: { vrchatUserId: string; discordUserId: string }, by: { id: string; name: string }): Promise<"confirmed" | "already"> {
+  const inserted = await db
+    .insert(personPairs)
+    .values({ ...pair, confirmedBy: by.name, confirmedById: by.id })
+    .onConflictDoNothing()
+    .returning({ id: personPairs.id });
+  return inserted.length > 0 ? "confirmed" : "already";
+}
+
+export async function withdrawPair(db: Pick<Database, "update">, pair: { vrchatUserId: string; discordUserId: string }, by: { name: string }) {
+  await db
+    .update(personPairs)
+    .set({ withdrawnAt: new Date(), withdrawnBy: by.name })
+    .where(and(eq(personPairs.vrchatUserId, pair.vrchatUserId), eq(personPairs.discordUserId, pair.discordUserId), isNull(personPairs.withdrawnAt)));
 }
 
 /** The staff accounts these accounts belong to: by the Team page's Discord account, and a VRChat account confirmed as the same person. */

@@ -54,6 +54,8 @@ function roleIn(data: unknown): { id: string | null; name: string | null } {
 
 export interface AuditPage {
   acts: ReadAct[];
+  /** Members who left the group by themselves (not moderation, but the role bridge follows them). */
+  departures: { userId: string; at: Date }[];
   /** The oldest entry's time on the page (every entry's, moderation or not): where the next page goes on below. */
   oldest: string | null;
   newest: string | null;
@@ -72,6 +74,7 @@ export function createVRChatAuditLog({ client, groupId }: { client: VRChatClient
       ...(range.endDate ? { endDate: range.endDate } : {}),
     });
     const acts: ReadAct[] = [];
+    const departures: AuditPage["departures"] = [];
     let unreadable = 0;
     let oldest: string | null = null;
     let newest: string | null = null;
@@ -86,6 +89,7 @@ export function createVRChatAuditLog({ client, groupId }: { client: VRChatClient
       const iso = new Date(at).toISOString();
       if (oldest === null || iso < oldest) oldest = iso;
       if (newest === null || iso > newest) newest = iso;
+      if (entry.eventType === "group.member.leave" && entry.targetId && VRCHAT_USER_ID.test(entry.targetId)) departures.push({ userId: entry.targetId, at: new Date(at) });
       const kind = KINDS[entry.eventType];
       if (!kind) continue;
       const target = entry.targetId && VRCHAT_USER_ID.test(entry.targetId) ? entry.targetId : null;
@@ -105,7 +109,7 @@ export function createVRChatAuditLog({ client, groupId }: { client: VRChatClient
         at: new Date(at),
       });
     }
-    return { acts, oldest, newest, hasNext: answer.hasNext ?? answer.results.length >= AUDIT_PAGE, unreadable };
+    return { acts, departures, oldest, newest, hasNext: answer.hasNext ?? answer.results.length >= AUDIT_PAGE, unreadable };
   }
 
   return { page, botUserId: () => client.botUserId() };

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { outbox } from "~/db/schema";
 import type { Database } from "~/db/db.server";
 import { singleLine, truncate } from "~/utils/text";
+import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 import { createPacer, type Pacer } from "./vrchat-actions.server";
 import { VRChatError, type VRChatClient } from "./vrchat-client.server";
 
@@ -137,3 +138,35 @@ export function createRoleList(client: VRChatClient, groupId: string, cacheMs = 
     return roles;
   };
 }
+
+const LinkableRoleSchema = RoleSchema.extend({ isManagementRole: z.boolean().nullish(), order: z.number().nullish() });
+const RoleHoldersSchema = z.array(z.object({ userId: z.string().nullish(), roleIds: z.array(z.string()).nullish() }).nullable());
+
+/** A page of a role's holders (`GET /groups/{groupId}/members?roleId=…`, at most 100). */
+export const HOLDERS_PAGE = 100;
+
+/**
+ * The group's roles as the role bridge shows them (one call; a management role is never given by
+ * Dwell), and who holds one (its members, paged by VRChat's own `roleId` filter).
+ */
+export function createRoleReader(client: VRChatClient, groupId: string) {
+  async function roles(): Promise<{ id: string; name: string; management: boolean }[]> {
+    const list = await client.get(`/groups/${groupId}/roles`, z.array(LinkableRoleSchema.nullable()));
+    return list.flatMap((role) => (role?.id && ROLE_ID.test(role.id) ? [{ id: role.id, name: role.name ?? role.id, management: role.isManagementRole === true }] : []));
+  }
+
+  /** Every holder of a role, up to `maxPages` pages; `complete` false when there were more. */
+  async function holders(roleId: string, maxPages = 200): Promise<{ userIds: string[]; complete: boolean }> {
+    const found = new Set<string>();
+    for (let page = 0; page < maxPages; page += 1) {
+      const members = await client.get(`/groups/${groupId}/members`, RoleHoldersSchema, { n: HOLDERS_PAGE, offset: page * HOLDERS_PAGE, roleId });
+      for (const member of members) if (member?.userId && VRCHAT_USER_ID.test(member.userId)) found.add(member.userId);
+      if (members.length < HOLDERS_PAGE) return { userIds: [...found], complete: true };
+    }
+    return { userIds: [...found], complete: false };
+  }
+
+  return { roles, holders };
+}
+
+export type RoleReader = ReturnType<typeof createRoleReader>;

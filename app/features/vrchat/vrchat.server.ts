@@ -17,7 +17,7 @@ import { createVRChatMembership, type VRChatMembership } from "./vrchat-membersh
 import { databaseSessionStore } from "./vrchat-session.server";
 import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
 import { createInstanceOpener, type InstanceOpener } from "./vrchat-instances.server";
-import { createRoleKeeper, createRoleList, type RoleKeeper } from "./vrchat-roles.server";
+import { createRoleKeeper, createRoleList, createRoleReader, type RoleKeeper, type RoleReader } from "./vrchat-roles.server";
 import { createPostKeeper, type PostKeeper } from "./vrchat-posts.server";
 import { createVRChatAuditLog, type VRChatAuditLog } from "./vrchat-audit-log.server";
 
@@ -50,6 +50,8 @@ export interface VRChatServices {
   auditLog: VRChatAuditLog | null;
   /** Gives and takes members' roles (an undo, the role bridge): with the decisions' actions in VRChat only. */
   memberRoles: RoleKeeper | null;
+  /** The group's roles and their holders, for the role bridge: null when VRChat is not configured. */
+  roleReader: RoleReader | null;
 }
 
 /** A minute's allowance of calls counted in the database, for every process that shares it. */
@@ -78,6 +80,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let listRoles: VRChatServices["listRoles"] = null;
   let auditLog: VRChatAuditLog | null = null;
   let memberRoles: RoleKeeper | null = null;
+  let roleReader: RoleReader | null = null;
   if (vrchat) {
     const client = createVRChatClient({
       apiUrl: vrchat.apiUrl,
@@ -115,6 +118,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     posts = createPostKeeper({ client, groupId: vrchat.groupId, pacer });
     listRoles = createRoleList(client, vrchat.groupId);
     auditLog = createVRChatAuditLog({ client, groupId: vrchat.groupId });
+    roleReader = createRoleReader(client, vrchat.groupId);
     if (config.VRCHAT_MEMBERSHIP_ACTIONS) memberRoles = createRoleKeeper({ client, groupId: vrchat.groupId, pacer });
     if (config.VRCHAT_OPEN_INSTANCES) {
       instances = createInstanceOpener({ client, groupId: vrchat.groupId, pacer });
@@ -147,5 +151,6 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
     listRoles,
     auditLog,
     memberRoles,
+    roleReader,
   };
 }
