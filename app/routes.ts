@@ -61,6 +61,8 @@ export default [
       // One moderation history (VRChat's, Discord's and Dwell's acts), its CSV, and the tripwire.
       route("moderation", "routes/_site.admin.moderation.tsx"),
       route("moderation/export", "routes/_site.admin.moderation.export.tsx"),
+      // VRChat's and Discord's roles kept in step (the role bridge).
+      route("roles", "routes/_site.admin.roles.tsx"),
       // Everything Dwell knows of one person, and the search that finds them.
       route("people", "routes/_site.admin.people._index.tsx"),
       route("people/:key", "routes/_site.admin.people.$key.tsx"),

@@ -141,3 +141,10 @@ export const MODERATION_KINDS = ["ban", "unban", "kick", "timeout", "role_add", 
 export type ModerationKind = (typeof MODERATION_KINDS)[number];
 /** The acts that take someone out of the group or the server: the tripwire's first count. */
 export const REMOVING_KINDS = ["ban", "kick"] as const satisfies readonly ModerationKind[];
+
+/** Which way a role link carries a role: from VRChat to Discord, from Discord to VRChat, or both. */
+export const ROLE_LINK_DIRECTIONS = ["to_discord", "to_vrchat", "both"] as const;
+export type RoleLinkDirection = (typeof ROLE_LINK_DIRECTIONS)[number];
+/** A link's life: its holders being read (then the dry run is shown), filling in, kept in step, removed. */
+export const ROLE_LINK_STATES = ["reading", "ready", "filling", "active", "removed"] as const;
+export type RoleLinkState = (typeof ROLE_LINK_STATES)[number];

@@ -8,7 +8,8 @@ import { readPersonFile } from "~/features/people/person-file.server";
 import { ActList } from "~/features/moderation/moderation-page";
 import { actsOfPerson } from "~/features/moderation/moderation.server";
 import { MergesSection, NotesSection, PersonHeader, type LiveFacts } from "~/features/people/person-file-page";
-import { AccountsSection, ApplicationsSection, BansSection, JoinRequestsSection } from "~/features/people/person-file-parts";
+import { AccountsSection, ApplicationsSection, BansSection, JoinRequestsSection, PairSection } from "~/features/people/person-file-parts";
+import { confirmedPairs, confirmPair, withdrawPair } from "~/features/people/identities.server";
 import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { banPerson } from "~/flows/bans.server";
@@ -47,9 +48,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const moderation = allows(viewer.role, "moderation")
     ? await actsOfPerson(app.db, { vrchat: file.keys.filter((key) => key.kind === "vrchat").map((key) => key.id), discord: file.keys.filter((key) => key.kind === "discord").map((key) => key.id) })
     : null;
+  // Their VRChat and Discord accounts, and whether they are known to be the same person.
+  const vrchatKey = file.keys.find((key) => key.kind === "vrchat")?.id;
+  const discordKey = file.keys.find((key) => key.kind === "discord")?.id;
+  const pair =
+    vrchatKey && discordKey
+      ? {
+          vrchatUserId: vrchatKey,
+          discordUserId: discordKey,
+          confirmed: (await confirmedPairs(app.db, { vrchat: [vrchatKey] })).some((known) => known.discordUserId === discordKey),
+          mayChange: allows(viewer.role, "people.pair"),
+        }
+      : null;
   return {
     file,
     moderation,
+    pair,
     live: ready ?? live,
     mayBan: allows(viewer.role, "bans") && file.keys.some((key) => key.kind !== "application"),
     mayMerge: allows(viewer.role, "people.merge"),
@@ -104,6 +118,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!body.success) return data({ error: body.error.issues[0]!.message }, { status: 400 });
       await addNote(app.db, root, body.data, by, now);
       return { ok: true as const, message: PEOPLE_TEXTS.noteAdded };
+    }
+    case "pair":
+    case "unpair": {
+      if (!allows(viewer.role, "people.pair")) return data({ error: PEOPLE_TEXTS.mergeOnly }, { status: 403 });
+      const file = await readPersonFile(app.db, root);
+      const pair = { vrchatUserId: String(form.get("vrchatUserId") ?? ""), discordUserId: String(form.get("discordUserId") ?? "") };
+      // Only two accounts this file holds are paired from here.
+      if (!file.keys.some((key) => key.kind === "vrchat" && key.id === pair.vrchatUserId) || !file.keys.some((key) => key.kind === "discord" && key.id === pair.discordUserId)) {
+        return data({ error: PEOPLE_TEXTS.notFound }, { status: 409 });
+      }
+      const names = { vrchat: pair.vrchatUserId, discord: pair.discordUserId };
+      if (form.get("intent") === "unpair") {
+        await withdrawPair(app.db, pair, by);
+        await addNote(app.db, root, m.pair_note_withdrawn(names), by, now);
+        return { ok: true as const, message: m.pair_withdrawn() };
+      }
+      if ((await confirmPair(app.db, pair, by)) === "already") return data({ error: m.pair_already() }, { status: 409 });
+      await addNote(app.db, root, m.pair_note(names), by, now);
+      return { ok: true as const, message: m.pair_confirmed() };
     }
     case "merge": {
       if (!allows(viewer.role, "people.merge")) return data({ error: PEOPLE_TEXTS.mergeOnly }, { status: 403 });
@@ -164,7 +197,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function PersonFilePage({ loaderData }: Route.ComponentProps) {
-  const { file, live, mayBan, mayMerge, moderation } = loaderData;
+  const { file, live, mayBan, mayMerge, moderation, pair } = loaderData;
   const counted = file.applications.filter((application) => !application.spam).length;
   return (
     <div className="space-y-8">
@@ -178,6 +211,7 @@ export default function PersonFilePage({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-mist-400">{PEOPLE_TEXTS.nothingYet}</p>
       ) : null}
       <AccountsSection file={file} />
+      {pair ? <PairSection pair={pair} /> : null}
       <NotesSection notes={file.notes} />
       <ApplicationsSection applications={file.applications} />
       <JoinRequestsSection requests={file.joinRequests} />

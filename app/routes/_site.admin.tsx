@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
 import { LazyToaster } from "~/components/ui/lazy-toast";
-import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, MODERATION_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, MODERATION_LINK, ROLES_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, sanctumLanguage, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
@@ -27,6 +27,7 @@ const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
   { link: JOIN_REQUESTS_LINK, permission: "group.review" },
   { link: BANS_LINK, permission: "sanctum" },
   { link: MODERATION_LINK, permission: "moderation" },
+  { link: ROLES_LINK, permission: "roles" },
   { link: QUESTIONS_LINK, permission: "group.questions" },
   { link: SCREENING_LINK, permission: "screening" },
   { link: MESSAGES_LINK, permission: "messages" },

@@ -36,6 +36,12 @@ const GRANTS = {
   "join-requests.rules": ["owner"],
   /** Ban and unban, in VRChat and Discord (everyone on the team sees the list). */
   bans: ["owner", "admin"],
+  /** The role bridge's page: VRChat's and Discord's roles and their links (read). */
+  roles: ["owner", "admin"],
+  /** Link, fill and remove role links. */
+  "roles.links": ["owner"],
+  /** Confirm on a person's file that a VRChat and a Discord account are the same person. */
+  "people.pair": ["owner", "admin"],
   /** The moderation history (VRChat's, Discord's and Dwell's acts) and its CSV. */
   moderation: ["owner", "admin"],
   /** The tripwire's limits, the history's retention, and the answer to a trip (Undo, lifting a suspension). */

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { MODERATION_KINDS, MODERATION_PLACES, type ModerationKind, type ModerationPlace } from "../enums";
+import { MODERATION_KINDS, MODERATION_PLACES, ROLE_LINK_DIRECTIONS, ROLE_LINK_STATES, type ModerationKind, type ModerationPlace, type RoleLinkDirection, type RoleLinkState } from "../enums";
 import { profiles } from "./accounts";
 import { inList, timestamps } from "./columns";
 
@@ -122,11 +122,6 @@ export const tripwireSettings = pgTable(
 
 export type ModerationActRow = typeof moderationActs.$inferSelect;
 
-export const ROLE_LINK_DIRECTIONS = ["to_discord", "to_vrchat", "both"] as const;
-export type RoleLinkDirection = (typeof ROLE_LINK_DIRECTIONS)[number];
-/** A link's life: its holders being read (then the dry run is shown), filling in, kept in step, removed. */
-export const ROLE_LINK_STATES = ["reading", "ready", "filling", "active", "removed"] as const;
-export type RoleLinkState = (typeof ROLE_LINK_STATES)[number];
 
 /**
  * A VRChat group role and a Discord role kept in step for people proven to be the same person in both

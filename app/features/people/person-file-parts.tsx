@@ -1,5 +1,7 @@
 /** The sections of a person's file that only read: applications, join requests, bans, accounts. */
-import { href, Link } from "react-router";
+import { href, Link, useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { useOutcomeToast } from "~/components/ui/use-outcome-toast";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { m } from "~/paraglide/messages";
@@ -164,6 +166,30 @@ export function AccountsSection({ file }: { file: Pick<PersonFile, "keys" | "app
           );
         })}
       </ul>
+    </Section>
+  );
+}
+
+/**
+ * The staff's word that this file's VRChat and Discord accounts are the same person (the role bridge
+ * acts on it as on a proof), or its withdrawal.
+ */
+export function PairSection({ pair }: { pair: { vrchatUserId: string; discordUserId: string; confirmed: boolean; mayChange: boolean } }) {
+  const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
+  useOutcomeToast(fetcher);
+  return (
+    <Section title={m.pair_confirm()} testId="person-pair">
+      <p className="text-sm text-mist-300">{pair.confirmed ? m.pair_state() : m.pair_confirm_text({ vrchat: pair.vrchatUserId, discord: pair.discordUserId })}</p>
+      {pair.mayChange ? (
+        <fetcher.Form method="post" className="mt-2">
+          <input type="hidden" name="intent" value={pair.confirmed ? "unpair" : "pair"} />
+          <input type="hidden" name="vrchatUserId" value={pair.vrchatUserId} />
+          <input type="hidden" name="discordUserId" value={pair.discordUserId} />
+          <Button type="submit" size="sm" variant={pair.confirmed ? "outline" : "primary"} disabled={fetcher.state !== "idle"}>
+            {pair.confirmed ? m.pair_withdraw() : m.pair_confirm()}
+          </Button>
+        </fetcher.Form>
+      ) : null}
     </Section>
   );
 }

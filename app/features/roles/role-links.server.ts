@@ -6,7 +6,8 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/db.server";
-import { outbox, roleHoldings, roleLinks, ROLE_LINK_DIRECTIONS, type RoleLinkDirection } from "~/db/schema";
+import { ROLE_LINK_DIRECTIONS, type RoleLinkDirection } from "~/db/enums";
+import { outbox, roleHoldings, roleLinks } from "~/db/schema";
 
 type Reader = Pick<Database, "select">;
 export type RoleLink = typeof roleLinks.$inferSelect;

@@ -1,4 +1,4 @@
-import { Ban, CalendarDays, DoorOpen, Filter, History, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
+import { Ban, CalendarDays, DoorOpen, Filter, History, Inbox, Link2, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
@@ -55,6 +55,12 @@ export const MODERATION_LINK: SanctumLink = {
   to: "/admin/moderation",
   label: m.mod_nav,
   icon: <Icon node={History} className="size-4 shrink-0" />,
+};
+
+export const ROLES_LINK: SanctumLink = {
+  to: "/admin/roles",
+  label: m.rb_nav,
+  icon: <Icon node={Link2} className="size-4 shrink-0" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {
