@@ -18,9 +18,8 @@ import { remindWaitingApplications } from "~/flows/review-reminder.server";
 import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
 import { BANS_READ_MS, readVRChatBans } from "~/flows/bans.server";
-import { MODERATION_READ_MS, readModerationLogs } from "~/flows/moderation-log.server";
-import { roleBridgeServices } from "~/flows/role-bridge.server";
-import { TRIPWIRE_LOOK_MS, tripwireServices, watchModerators } from "~/flows/tripwire.server";
+import { MODERATION_READ_MS, moderationLogServices, nextReadIn, readModerationLogs } from "~/flows/moderation-log.server";
+import { TRIPWIRE_LOOK_MS, watchModerators } from "~/flows/tripwire.server";
 import { JOIN_REQUESTS_READ_MS, JOIN_REQUESTS_UNREAD, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";
@@ -174,12 +173,17 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
   }
   // The moderation history: VRChat's and Discord's audit logs read every two minutes (a few pages at
   // most each), and the tripwire's look at every moderator's last minutes twice a minute (one query).
-  const tripwire = tripwireServices(screening, config, vrchat.memberRoles !== null);
+  const moderation = moderationLogServices({ db, config, vrchat, discord, notifications: { wake: wakeActions, targets } });
   if (vrchat.auditLog || discord) {
-    const bridge = roleBridgeServices({ db, config, vrchat, discord, wake: wakeActions });
-    jobs.push({ name: "reading the audit logs", every: MODERATION_READ_MS, first: 25_000, run: () => readModerationLogs({ ...tripwire, auditLog: vrchat.auditLog, bridge }, new Date()) });
+    jobs.push({
+      name: "reading the audit logs",
+      every: MODERATION_READ_MS,
+      first: 25_000,
+      // A staff member's 'Read the logs now' a moment ago counts as this read.
+      run: async () => ((await nextReadIn(db, new Date())) > 0 ? null : readModerationLogs(moderation, new Date())),
+    });
   }
-  jobs.push({ name: "the tripwire", every: TRIPWIRE_LOOK_MS, first: 15_000, run: () => watchModerators(tripwire, new Date()) });
+  jobs.push({ name: "the tripwire", every: TRIPWIRE_LOOK_MS, first: 15_000, run: () => watchModerators(moderation, new Date()) });
   // Reminders before events (each once, whatever the number of processes).
   if (reminding) jobs.push({ name: "sending event reminders", every: INSTANCE_LOOK_MS, first: 5_000, run: () => sendDueReminders(reminderServices, new Date()) });
   return jobs;

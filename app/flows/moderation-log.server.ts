@@ -6,7 +6,7 @@
  * acts are left out (Dwell records them itself, with the staff member who asked), and each act's
  * moderator is known as a staff member when their account is theirs. Then the tripwire looks.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { forgetActsBefore, recordActs, staffKey, type ReadAct } from "~/db/moderation-acts.server";
 import { auditLogReads } from "~/db/schema";
@@ -16,8 +16,10 @@ import { knownVRChatNames, staffOwning } from "~/features/people/identities.serv
 import { AUDIT_PAGE, type VRChatAuditLog } from "~/features/vrchat/vrchat-audit-log.server";
 import { failureText } from "~/utils/failure-text.server";
 import { truncate } from "~/utils/text";
-import { followRoleChanges, type RoleBridgeServices } from "./role-bridge.server";
-import { watchModerators, type TripwireServices } from "./tripwire.server";
+import type { VRChatServices } from "~/features/vrchat/vrchat.server";
+import { decideServices } from "./decide.server";
+import { followRoleChanges, roleBridgeServices, type RoleBridgeServices } from "./role-bridge.server";
+import { tripwireServices, watchModerators, type TripwireServices } from "./tripwire.server";
 
 /** How often the audit logs are read. */
 export const MODERATION_READ_MS = 2 * 60_000;
@@ -139,4 +141,30 @@ export async function readModerationLogs(services: ModerationLogServices, now: D
   if (settings.retentionDays !== null) await forgetActsBefore(db, new Date(now.getTime() - settings.retentionDays * 86_400_000));
   const tripped = await watchModerators(services, now);
   return { vrchat, discord: discordRead, tripped };
+}
+
+/** The least time between two reads, whoever asks (the schedule, a staff member's 'Read the logs now'). */
+export const MIN_READ_GAP_MS = 60_000;
+
+/** How long until the logs may be read again (0: now). */
+export async function nextReadIn(db: Database, now: Date): Promise<number> {
+  const [row] = await db.select({ last: sql<Date | null>`max(${auditLogReads.lastReadAt})` }).from(auditLogReads);
+  const last = row?.last ? new Date(row.last).getTime() : 0;
+  return Math.max(0, last + MIN_READ_GAP_MS - now.getTime());
+}
+
+/** What reading the logs needs, from what every entry point has (the schedule, a route's context). */
+export function moderationLogServices(from: {
+  db: Database;
+  config: Parameters<typeof decideServices>[0]["config"] & { ROLE_BRIDGE_CALLS_PER_MINUTE: number };
+  vrchat: VRChatServices;
+  discord: DiscordBot | null;
+  notifications: { wake(): void; targets?: Parameters<typeof decideServices>[0]["notifications"]["targets"] };
+}): ModerationLogServices {
+  const decide = decideServices({ db: from.db, config: from.config, vrchat: from.vrchat, discord: from.discord, notifications: from.notifications });
+  return {
+    ...tripwireServices(decide, from.config, from.vrchat.memberRoles !== null),
+    auditLog: from.vrchat.auditLog,
+    bridge: roleBridgeServices({ db: from.db, config: from.config, vrchat: from.vrchat, discord: from.discord, wake: () => from.notifications.wake() }),
+  };
 }

@@ -2,11 +2,12 @@ import { data } from "react-router";
 import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
-import { ActFilterForm, actsHref, ActivityTable, ActList, LogReads, NoActs, TripList, TripwireForm } from "~/features/moderation/moderation-page";
+import { ActFilterForm, actsHref, ActivityTable, ActList, LogReads, NoActs, ReadNowButton, TripList, TripwireForm } from "~/features/moderation/moderation-page";
 import { auditLogStates, listActs, listModerators, moderatorActivity, readActFilters } from "~/features/moderation/moderation.server";
 import { getTripwireSettings, listTrips, saveTripwireSettings, TripwireSettingsSchema } from "~/features/moderation/tripwire.server";
 import { decideServices, type Decider } from "~/flows/decide.server";
 import { closeTrip, tripwireServices, undoTrip } from "~/flows/tripwire.server";
+import { moderationLogServices, nextReadIn, readModerationLogs } from "~/flows/moderation-log.server";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";
@@ -39,11 +40,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireStaff(request, context, "moderation.tripwire");
   const app = context.get(appContext);
   const form = await request.formData().catch(() => null);
+  const intent = form?.get("intent");
+  if (intent === "read-now") {
+    await requireStaff(request, context, "moderation");
+    const wait = await nextReadIn(app.db, new Date());
+    if (wait > 0) return data({ error: m.mod_read_soon({ seconds: Math.ceil(wait / 1000) }) }, { status: 429 });
+    const read = await readModerationLogs(moderationLogServices(app), new Date());
+    const failed = [read.vrchat?.error, read.discord?.error].filter(Boolean).join(" · ");
+    if (failed) return data({ error: m.mod_read_failed({ place: read.vrchat?.error ? "VRChat" : "Discord", error: failed }) }, { status: 502 });
+    return { ok: true as const, message: m.mod_read_done({ count: (read.vrchat?.added ?? 0) + (read.discord?.added ?? 0) }) };
+  }
+  const viewer = await requireStaff(request, context, "moderation.tripwire");
   if (!form) return data({ error: m.unknown_action() }, { status: 400 });
-  const intent = form.get("intent");
   try {
     if (intent === "tripwire") {
       const parsed = TripwireSettingsSchema.safeParse(Object.fromEntries(form));
@@ -89,7 +99,10 @@ export default function ModerationPage({ loaderData }: Route.ComponentProps) {
           {m.mod_export()}
         </a>
       </div>
-      <LogReads reads={reads} places={places} />
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <LogReads reads={reads} places={places} />
+        {places.length > 0 ? <ReadNowButton /> : null}
+      </div>
       {trips.length > 0 || mayAnswer ? <TripList trips={trips} mayAnswer={mayAnswer} /> : null}
       <ActFilterForm filters={filters} moderators={moderators} />
       {moderator && activity ? <ActivityTable name={moderator.name} weeks={activity} /> : null}

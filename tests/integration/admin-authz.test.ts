@@ -44,6 +44,9 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/screening": [{ url: () => "/admin/screening", expect: ADMINS }],
   "admin/join-requests": [{ url: () => "/admin/join-requests", expect: REVIEWERS }],
   "admin/bans": [{ url: () => "/admin/bans", expect: ALL_STAFF }],
+  "admin/moderation": [{ url: () => "/admin/moderation", expect: ADMINS }],
+  "admin/moderation/export": [{ url: () => "/admin/moderation/export", expect: ADMINS }],
+  "admin/roles": [{ url: () => "/admin/roles", expect: ADMINS }],
   "admin/people": [{ url: () => "/admin/people?q=Authz", expect: REVIEWERS }],
   "admin/people/:key": [{ url: () => `/admin/people/application-${ids.application}`, expect: REVIEWERS }],
   "admin/events/:eventId/questions": [
@@ -349,6 +352,14 @@ const ACTIONS: { name: string; path: () => string; form: () => Record<string, st
     shows: () => "/admin/bans",
     reader: "owner",
     allowed: ["owner", "admin"],
+  },
+  {
+    name: "set the tripwire's limits",
+    path: () => "/admin/moderation",
+    form: () => ({ intent: "tripwire", removalLimit: "7", roleRemovalLimit: "", windowMinutes: "13", retentionDays: "" }),
+    shows: () => "/admin/moderation",
+    reader: "owner",
+    allowed: ["owner"],
   },
   {
     name: "sync the VRChat calendar",

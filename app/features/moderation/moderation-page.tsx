@@ -328,3 +328,17 @@ export function TripwireForm({ settings }: { settings: TripwireSettings }) {
 export function NoActs({ filtered }: { filtered: boolean }) {
   return filtered ? <EmptyState title={m.mod_none()} /> : <EmptyState title={m.mod_title()} description={m.mod_empty()} />;
 }
+
+/** 'Read the logs now': at most once a minute, whoever asks. */
+export function ReadNowButton() {
+  const fetcher = useFetcher<Result>();
+  useOutcomeToast(fetcher);
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="read-now" />
+      <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== "idle"}>
+        {m.mod_read_now()}
+      </Button>
+    </fetcher.Form>
+  );
+}
