@@ -19,7 +19,7 @@ import { decideServices } from "~/flows/decide.server";
 import { runScreenings, SCREENING_LOOK_MS } from "~/flows/screen-applications.server";
 import { BANS_READ_MS, readVRChatBans } from "~/flows/bans.server";
 import { MODERATION_READ_MS, moderationLogServices, nextReadIn, readModerationLogs } from "~/flows/moderation-log.server";
-import { TRIPWIRE_LOOK_MS, watchModerators } from "~/flows/tripwire.server";
+import { TRIPWIRE_LOOK_MS, watchModerators } from "~/flows/tripwire-watch.server";
 import { JOIN_REQUESTS_READ_MS, JOIN_REQUESTS_UNREAD, readJoinRequests } from "~/flows/join-requests.server";
 import type { NotificationTarget } from "~/features/notifications/notification";
 import type { Config } from "~/utils/env.server";

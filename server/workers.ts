@@ -17,7 +17,7 @@ import { announcementChannels, markPlaceFailed } from "~/flows/announcements.ser
 import { discordEventChannel, markDiscordEventFailed } from "~/flows/discord-events.server";
 import { eventRoleChannel, eventRoleServices, recordRoleOutcome } from "~/flows/event-role.server";
 import { memberRoleChannel, memberRoleSettled } from "~/flows/member-roles.server";
-import { staffAlertChannel } from "~/flows/tripwire.server";
+import { staffAlertChannel } from "~/flows/tripwire-watch.server";
 import { roleBridgeServices, roleLinkReadChannel } from "~/flows/role-bridge.server";
 import type { Config } from "~/utils/env.server";
 import { defaultLanguage } from "~/utils/language.server";

@@ -16,6 +16,8 @@ import { addBan, banInForce, liftBan, syncVRChatBans, type Ban } from "~/feature
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { recordListRead } from "~/features/vrchat/vrchat-list-reads.server";
 import { decideApplication, decideApplications, deciderName, findReview, type DecideServices, type Decider } from "./decide.server";
+import { watchModerators } from "./tripwire-watch.server";
+import { log } from "~/utils/log.server";
 
 /** How often VRChat's ban list is read. */
 export const BANS_READ_MS = 10 * 60_000;
@@ -109,6 +111,8 @@ export async function banPerson(
   });
   if (added.kind === "already") return added;
   services.wake();
+  // A ban is counted at once: a runaway moderator is stopped at the limit, not minutes later.
+  await watchModerators(services, now).catch((error: unknown) => log.error("the tripwire could not look", { error }));
   let rejected = 0;
   const open = await openApplicationsOf(services.db, person, added.ban.reach);
   if (open.group.length > 0) {

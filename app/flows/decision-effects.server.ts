@@ -50,6 +50,8 @@ export interface DecideServices {
   notificationTargets?: readonly NotificationTarget[];
   /** The site's public origin (PUBLIC_URL): every link a decision sends points there, never to a request's Host. */
   siteOrigin: string;
+  /** The staff's channel in Discord (the review channel): told of a tripwire's trip too. */
+  staffChannelId?: string | null;
 }
 
 /** What a decision needs, from what every entry point has (a route's context, the interactions' server, a job). */
@@ -66,6 +68,7 @@ export function decideServices(from: {
     discord: from.discord,
     discordInvite: from.config.DISCORD_INVITE_URL ?? null,
     discordReview: from.discord !== null && Boolean(from.config.DISCORD_REVIEW_CHANNEL_ID),
+    staffChannelId: from.discord ? (from.config.DISCORD_REVIEW_CHANNEL_ID ?? null) : null,
     wake: () => from.notifications.wake(),
     notificationTargets: from.notifications.targets ?? [],
     siteOrigin: from.config.PUBLIC_URL.replace(/\/+$/, ""),

@@ -26,7 +26,8 @@ import { banPerson } from "./bans.server";
 import { decideServices } from "./decide.server";
 import { memberRoleChannel } from "./member-roles.server";
 import { AUDIT_PAGES_PER_READ, readModerationLogs, type ModerationLogServices } from "./moderation-log.server";
-import { closeTrip, staffAlertChannel, tripwireServices, undoTrip } from "./tripwire.server";
+import { closeTrip, tripwireServices, undoTrip } from "./tripwire.server";
+import { staffAlertChannel } from "./tripwire-watch.server";
 
 const SITE = "https://dwell.example";
 const VRCHAT_MOD = fakeUserId(900);
@@ -60,9 +61,9 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
     const bot = createDiscordBot({ apiUrl: discord.url, token: FAKE_DISCORD_TOKEN, guildId: FAKE_GUILD_ID, memberRoleId: null, siteUrl: SITE, timeoutMs: 5_000 });
     const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
     const roles = createRoleKeeper({ client, groupId: FAKE_GROUP_ID, pacer: createPacer(0) });
-    const decide = decideServices({ db: database.db, config: { PUBLIC_URL: SITE }, vrchat: { membership, membershipActions: true }, discord: bot, notifications: { wake: () => undefined } });
+    const decide = decideServices({ db: database.db, config: { PUBLIC_URL: SITE, DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID }, vrchat: { membership, membershipActions: true }, discord: bot, notifications: { wake: () => undefined } });
     const bridge = { db: database.db, vrchat: createRoleReader(client, FAKE_GROUP_ID), vrchatActs: true, discord: bot, callsPerMinute: 120, wake: () => undefined };
-    services = { ...tripwireServices(decide, { DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID }, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
+    services = { ...tripwireServices(decide, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
     worker = createOutboxWorker(database.db, [membership.bans.channel, ...bot.channels, memberRoleChannel({ db: database.db, vrchat: roles, discord: bot, timeoutMs: 5_000 }), staffAlertChannel(bot)], {
       maxAttempts: 3,
       retryBaseMs: 1,

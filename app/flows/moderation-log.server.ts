@@ -19,7 +19,8 @@ import { truncate } from "~/utils/text";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { decideServices } from "./decide.server";
 import { followRoleChanges, roleBridgeServices, type RoleBridgeServices } from "./role-bridge.server";
-import { tripwireServices, watchModerators, type TripwireServices } from "./tripwire.server";
+import { tripwireServices, type TripwireServices } from "./tripwire.server";
+import { watchModerators } from "./tripwire-watch.server";
 
 /** How often the audit logs are read. */
 export const MODERATION_READ_MS = 2 * 60_000;
@@ -163,7 +164,7 @@ export function moderationLogServices(from: {
 }): ModerationLogServices {
   const decide = decideServices({ db: from.db, config: from.config, vrchat: from.vrchat, discord: from.discord, notifications: from.notifications });
   return {
-    ...tripwireServices(decide, from.config, from.vrchat.memberRoles !== null),
+    ...tripwireServices(decide, from.vrchat.memberRoles !== null),
     auditLog: from.vrchat.auditLog,
     bridge: roleBridgeServices({ db: from.db, config: from.config, vrchat: from.vrchat, discord: from.discord, wake: () => from.notifications.wake() }),
   };

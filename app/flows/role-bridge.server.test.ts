@@ -59,7 +59,7 @@ describeEachDatabase("the role bridge", (kind) => {
     bridge = { db: database.db, vrchat: createRoleReader(client, FAKE_GROUP_ID), vrchatActs: true, discord: bot, callsPerMinute: 600, wake: () => undefined };
     const membership = createVRChatMembership({ client, groupId: FAKE_GROUP_ID, timeoutMs: 5_000, actionSpacingMs: 0 });
     const decide = decideServices({ db: database.db, config: { PUBLIC_URL: SITE }, vrchat: { membership, membershipActions: true }, discord: bot, notifications: { wake: () => undefined } });
-    logs = { ...tripwireServices(decide, {}, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
+    logs = { ...tripwireServices(decide, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
     worker = createOutboxWorker(database.db, [roleLinkReadChannel(bridge, 5_000), memberRoleChannel({ db: database.db, vrchat: createRoleKeeper({ client, groupId: FAKE_GROUP_ID, pacer: createPacer(0) }), discord: bot, timeoutMs: 5_000 })], {
       maxAttempts: 3,
       retryBaseMs: 1,

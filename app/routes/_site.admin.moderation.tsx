@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!id.success) return data({ error: m.trip_missing() }, { status: 404 });
     if (intent === "undo") {
       const decider: Decider = { id: viewer.id, username: viewer.username, via: "sanctum", role: viewer.role };
-      const outcome = await undoTrip(tripwireServices(decideServices(app), app.config, app.vrchat.memberRoles !== null), id.data, decider);
+      const outcome = await undoTrip(tripwireServices(decideServices(app), app.vrchat.memberRoles !== null), id.data, decider);
       if (outcome.kind === "missing") return data({ error: m.trip_missing() }, { status: 404 });
       if (outcome.kind === "already") return data({ error: m.trip_already() }, { status: 409 });
       return { ok: true as const, message: m.trip_undo_result({ unbanned: outcome.unbanned, roles: outcome.rolesBack, left: outcome.notUndone }) };

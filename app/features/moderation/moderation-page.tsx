@@ -228,7 +228,7 @@ export function TripList({ trips, mayAnswer }: { trips: TripView[]; mayAnswer: b
       <ul className="space-y-3">
         {trips.map((trip) => (
           <li key={trip.id}>
-            <Card className={`space-y-2 p-4 ${trip.closedAt ? "opacity-75" : "border-red-400/40"}`} data-testid="trip">
+            <Card tone={trip.closedAt ? "plain" : "danger"} className={`space-y-2 p-4 ${trip.closedAt ? "opacity-75" : ""}`} data-testid="trip" data-trip-id={trip.id}>
               <p className="font-semibold text-mist-100">
                 {m.trip_card({ name: trip.actorName, removals: formatCount(trip.counts.removals), roles: formatCount(trip.counts.roleRemovals) })}{" "}
                 <span className="text-sm font-normal text-mist-400">{when(trip.trippedAt)}</span>

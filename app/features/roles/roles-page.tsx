@@ -154,7 +154,7 @@ export function LinkList({ links, mayChange }: { links: LinkView[]; mayChange: b
       <ul className="space-y-3">
         {links.map((link) => (
           <li key={link.id}>
-            <Card className="space-y-2 p-4" data-testid="role-link">
+            <Card className="space-y-2 p-4" data-testid="role-link" data-link-id={link.id}>
               <p className="font-semibold text-mist-100">
                 {link.vrchatRoleName} (VRChat) {ARROW[link.direction]} {link.discordRoleName} (Discord) <Badge tone="muted">{DIRECTION[link.direction]()}</Badge>
               </p>
