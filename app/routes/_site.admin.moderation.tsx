@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
 import { ActFilterForm, actsHref, ActivityTable, ActList, LogReads, NoActs, ReadNowButton, TripList, TripwireForm } from "~/features/moderation/moderation-page";
 import { auditLogStates, listActs, listModerators, moderatorActivity, readActFilters } from "~/features/moderation/moderation.server";
@@ -122,8 +121,4 @@ export default function ModerationPage({ loaderData }: Route.ComponentProps) {
       {settings ? <TripwireForm settings={settings} /> : null}
     </div>
   );
-}
-
-export function ErrorBoundary() {
-  return <ErrorAlert>{m.bansr_load_failed()}</ErrorAlert>;
 }

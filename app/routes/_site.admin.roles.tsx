@@ -106,7 +106,3 @@ export default function RolesPage({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
-
-export function ErrorBoundary() {
-  return <ErrorAlert>{m.rb_unreadable({ error: "" })}</ErrorAlert>;
-}

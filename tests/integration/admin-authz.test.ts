@@ -165,8 +165,9 @@ describe("the Sanctum's routes", () => {
           const body = await response.text();
           expect(response.status, `${who} at ${page.url()}`).toBe(status);
           if (route.endsWith("/export")) {
-            if (status === 200) expect(body).toMatch(/^"VRChat Username","Discord ID","Status"/);
-            else expect(body).not.toContain("VRChat Username");
+            const header = route === "admin/moderation/export" ? /^\uFEFF?"When \(UTC\)","Where","What","Moderator"/ : /^"VRChat Username","Discord ID","Status"/;
+            if (status === 200) expect(body).toMatch(header);
+            else expect(body).not.toMatch(/VRChat Username|When \(UTC\)/);
           } else if (status === 200) {
             expect(body).toContain("Welcome, ");
           } else {
