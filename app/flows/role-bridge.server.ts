@@ -207,13 +207,14 @@ export async function startFill(services: RoleBridgeServices, linkId: string, ac
   if (link.state !== "ready") return { kind: "not-ready" };
   const { plan } = await planOf(services.db, link);
   const reason = reasonOf(link);
+  const names = await knownVRChatNames(services.db, [...plan.vrchat.gain, ...plan.vrchat.lose, ...plan.discord.gain, ...plan.discord.lose].map((pair) => pair.vrchatUserId));
   const change = (place: "vrchat" | "discord", action: "give" | "take", pair: Pair): Change => ({
     place,
     action,
     userId: place === "vrchat" ? pair.vrchatUserId : pair.discordUserId,
     roleId: place === "vrchat" ? link.vrchatRoleId : link.discordRoleId,
     roleName: place === "vrchat" ? link.vrchatRoleName : link.discordRoleName,
-    targetName: null,
+    targetName: names.get(pair.vrchatUserId) ?? null,
     reason,
     actor: { id: actor.id, name: actor.name },
     linkId: link.id,

@@ -9,7 +9,7 @@ import { ActList } from "~/features/moderation/moderation-page";
 import { actsOfPerson } from "~/features/moderation/moderation.server";
 import { MergesSection, NotesSection, PersonHeader, type LiveFacts } from "~/features/people/person-file-page";
 import { AccountsSection, ApplicationsSection, BansSection, JoinRequestsSection, PairSection } from "~/features/people/person-file-parts";
-import { confirmedPairs, confirmPair, withdrawPair } from "~/features/people/identities.server";
+import { confirmedPairs, confirmPair, staffWordOn, withdrawPair } from "~/features/people/identities.server";
 import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { banPerson } from "~/flows/bans.server";
@@ -57,6 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           vrchatUserId: vrchatKey,
           discordUserId: discordKey,
           confirmed: (await confirmedPairs(app.db, { vrchat: [vrchatKey] })).some((known) => known.discordUserId === discordKey),
+          byStaffWord: await staffWordOn(app.db, { vrchatUserId: vrchatKey, discordUserId: discordKey }),
           mayChange: allows(viewer.role, "people.pair"),
         }
       : null;

@@ -50,7 +50,8 @@ export function ActFilterForm({ filters, moderators }: { filters: ActFilters; mo
   );
   return (
     <Card className="p-4">
-      <Form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={m.mod_filter_apply()}>
+      {/* Keyed by the filters: a link that changes them (a moderator's name) shows them in the form too. */}
+      <Form key={JSON.stringify({ ...filters, before: undefined })} method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={m.mod_filter_apply()}>
         {field(
           "place",
           m.mod_filter_place(),

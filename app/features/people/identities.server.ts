@@ -110,3 +110,12 @@ export async function knownVRChatNames(db: Reader, ids: readonly string[]): Prom
   for (const row of rows) if (row.id && row.name && !names.has(row.id)) names.set(row.id, row.name);
   return names;
 }
+
+/** Whether a staff member's word pairs these two accounts now (it can be withdrawn; a proof cannot). */
+export async function staffWordOn(db: Reader, pair: { vrchatUserId: string; discordUserId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: personPairs.id })
+    .from(personPairs)
+    .where(and(eq(personPairs.vrchatUserId, pair.vrchatUserId), eq(personPairs.discordUserId, pair.discordUserId), isNull(personPairs.withdrawnAt)));
+  return row !== undefined;
+}

@@ -174,13 +174,14 @@ export function AccountsSection({ file }: { file: Pick<PersonFile, "keys" | "app
  * The staff's word that this file's VRChat and Discord accounts are the same person (the role bridge
  * acts on it as on a proof), or its withdrawal.
  */
-export function PairSection({ pair }: { pair: { vrchatUserId: string; discordUserId: string; confirmed: boolean; mayChange: boolean } }) {
+export function PairSection({ pair }: { pair: { vrchatUserId: string; discordUserId: string; confirmed: boolean; byStaffWord: boolean; mayChange: boolean } }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: string; message?: string }>();
   useOutcomeToast(fetcher);
   return (
     <Section title={m.pair_confirm()} testId="person-pair">
       <p className="text-sm text-mist-300">{pair.confirmed ? m.pair_state() : m.pair_confirm_text({ vrchat: pair.vrchatUserId, discord: pair.discordUserId })}</p>
-      {pair.mayChange ? (
+      {/* A proof (a bio code and a Discord sign-in, or both accounts confirmed on an application) is not withdrawn here. */}
+      {pair.mayChange && (!pair.confirmed || pair.byStaffWord) ? (
         <fetcher.Form method="post" className="mt-2">
           <input type="hidden" name="intent" value={pair.confirmed ? "unpair" : "pair"} />
           <input type="hidden" name="vrchatUserId" value={pair.vrchatUserId} />
