@@ -106,17 +106,18 @@ ALTER TABLE "profiles" ADD COLUMN "suspended_at" timestamp with time zone;--> st
 ALTER TABLE "person_pairs" ADD CONSTRAINT "person_pairs_confirmed_by_id_profiles_id_fk" FOREIGN KEY ("confirmed_by_id") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tripwire_trips" ADD CONSTRAINT "tripwire_trips_profile_id_profiles_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."profiles"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "moderation_acts_source_key" ON "moderation_acts" USING btree ("place","source_id");--> statement-breakpoint
-CREATE INDEX "moderation_acts_at_idx" ON "moderation_acts" USING btree ("at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "moderation_acts_place_at_idx" ON "moderation_acts" USING btree ("place","at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "moderation_acts_kind_at_idx" ON "moderation_acts" USING btree ("kind","at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "moderation_acts_actor_at_idx" ON "moderation_acts" USING btree ("actor_key","at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "moderation_acts_vrchat_target_idx" ON "moderation_acts" USING btree ("target_vrchat_id","at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "moderation_acts_discord_target_idx" ON "moderation_acts" USING btree ("target_discord_id","at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "moderation_acts_at_idx" ON "moderation_acts" USING btree ("at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_place_at_idx" ON "moderation_acts" USING btree ("place","at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_kind_at_idx" ON "moderation_acts" USING btree ("kind","at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_actor_at_idx" ON "moderation_acts" USING btree ("actor_key","at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_vrchat_target_idx" ON "moderation_acts" USING btree ("target_vrchat_id","at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_discord_target_idx" ON "moderation_acts" USING btree ("target_discord_id","at","id");--> statement-breakpoint
+CREATE INDEX "moderation_acts_target_name_idx" ON "moderation_acts" USING btree (lower("target_name") text_pattern_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "person_pairs_in_force_key" ON "person_pairs" USING btree ("vrchat_user_id","discord_user_id") WHERE "person_pairs"."withdrawn_at" is null;--> statement-breakpoint
 CREATE INDEX "person_pairs_discord_idx" ON "person_pairs" USING btree ("discord_user_id");--> statement-breakpoint
 CREATE INDEX "role_holdings_account_idx" ON "role_holdings" USING btree ("place","account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "role_links_vrchat_in_force_key" ON "role_links" USING btree ("vrchat_role_id") WHERE "role_links"."removed_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "role_links_discord_in_force_key" ON "role_links" USING btree ("discord_role_id") WHERE "role_links"."removed_at" is null;--> statement-breakpoint
-CREATE INDEX "tripwire_trips_open_idx" ON "tripwire_trips" USING btree ("tripped_at" DESC NULLS LAST) WHERE "tripwire_trips"."closed_at" is null;--> statement-breakpoint
-CREATE INDEX "tripwire_trips_actor_idx" ON "tripwire_trips" USING btree ("actor_key","tripped_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tripwire_trips_open_idx" ON "tripwire_trips" USING btree ("tripped_at") WHERE "tripwire_trips"."closed_at" is null;--> statement-breakpoint
+CREATE INDEX "tripwire_trips_actor_idx" ON "tripwire_trips" USING btree ("actor_key","tripped_at");--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_target_check" CHECK ("outbox"."target" in ('telegram', 'google_sheets', 'discord', 'vrchat_membership', 'discord_role', 'discord_dm', 'vrchat_calendar', 'discord_review', 'discord_announcement', 'vrchat_event_role', 'vrchat_ban', 'discord_ban', 'vrchat_post', 'discord_post', 'discord_event', 'member_role', 'staff_alert', 'role_link_read'));

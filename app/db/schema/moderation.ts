@@ -40,12 +40,16 @@ export const moderationActs = pgTable(
     check("moderation_acts_place_check", sql`${table.place} in ${inList(MODERATION_PLACES)}`),
     check("moderation_acts_kind_check", sql`${table.kind} in ${inList(MODERATION_KINDS)}`),
     uniqueIndex("moderation_acts_source_key").on(table.place, table.sourceId),
-    index("moderation_acts_at_idx").on(table.at.desc(), table.id.desc()),
-    index("moderation_acts_place_at_idx").on(table.place, table.at.desc()),
-    index("moderation_acts_kind_at_idx").on(table.kind, table.at.desc()),
-    index("moderation_acts_actor_at_idx").on(table.actorKey, table.at.desc()),
-    index("moderation_acts_vrchat_target_idx").on(table.targetVrchatId, table.at.desc()),
-    index("moderation_acts_discord_target_idx").on(table.targetDiscordId, table.at.desc()),
+    // Ascending, read backwards for 'newest first' (ORDER BY at DESC, id DESC): an index made DESC
+    // here would be NULLS LAST, which that order (NULLS FIRST) cannot use.
+    index("moderation_acts_at_idx").on(table.at, table.id),
+    index("moderation_acts_place_at_idx").on(table.place, table.at, table.id),
+    index("moderation_acts_kind_at_idx").on(table.kind, table.at, table.id),
+    index("moderation_acts_actor_at_idx").on(table.actorKey, table.at, table.id),
+    index("moderation_acts_vrchat_target_idx").on(table.targetVrchatId, table.at, table.id),
+    index("moderation_acts_discord_target_idx").on(table.targetDiscordId, table.at, table.id),
+    // A person named in the filter: their name's start, in any case.
+    index("moderation_acts_target_name_idx").using("btree", sql`lower(${table.targetName}) text_pattern_ops`),
   ],
 );
 
@@ -93,8 +97,8 @@ export const tripwireTrips = pgTable(
     ...timestamps,
   },
   (table) => [
-    index("tripwire_trips_open_idx").on(table.trippedAt.desc()).where(sql`${table.closedAt} is null`),
-    index("tripwire_trips_actor_idx").on(table.actorKey, table.trippedAt.desc()),
+    index("tripwire_trips_open_idx").on(table.trippedAt).where(sql`${table.closedAt} is null`),
+    index("tripwire_trips_actor_idx").on(table.actorKey, table.trippedAt),
   ],
 );
 
