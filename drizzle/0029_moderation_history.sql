@@ -92,6 +92,7 @@ CREATE TABLE "tripwire_trips" (
 	"window_start" timestamp with time zone NOT NULL,
 	"tripped_at" timestamp with time zone NOT NULL,
 	"suspended" boolean DEFAULT false NOT NULL,
+	"roles_taken" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"undone_at" timestamp with time zone,
 	"undone_by" text,
 	"undo_result" text,

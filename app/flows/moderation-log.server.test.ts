@@ -7,9 +7,10 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { auditLogReads, moderationActs, outbox, profiles, tripwireTrips, vrchatSessions } from "~/db/schema";
+import { auditLogReads, moderationActs, outbox, profiles, roleHoldings, roleLinks, tripwireTrips, vrchatSessions } from "~/db/schema";
 import { saveTripwireSettings, TRIPWIRE_DEFAULTS } from "~/features/moderation/tripwire.server";
 import { actsOfPerson, listActs, moderatorActivity } from "~/features/moderation/moderation.server";
+import { insertLink, replaceHolders, setLinkState } from "~/features/roles/role-links.server";
 import { createDiscordBot } from "~/features/discord/discord-bot.server";
 import { createOutboxWorker, type OutboxWorker } from "~/features/notifications/outbox.server";
 import { createPacer } from "~/features/vrchat/vrchat-actions.server";
@@ -48,7 +49,7 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
   });
   afterAll(() => database.close());
   beforeEach(async () => {
-    for (const table of [moderationActs, auditLogReads, tripwireTrips, outbox, vrchatSessions, profiles]) await database.db.delete(table);
+    for (const table of [moderationActs, auditLogReads, tripwireTrips, outbox, vrchatSessions, profiles, roleLinks, roleHoldings]) await database.db.delete(table);
     await saveTripwireSettings(database.db, TRIPWIRE_DEFAULTS);
     const [ownerRow] = await database.db.insert(profiles).values({ username: "Owner Oak", email: `oak-${kind}@dwell.example`, role: "owner", discordUserId: OWNER_DISCORD }).returning();
     const [modRow] = await database.db.insert(profiles).values({ username: "Mod Rook", email: `rook-${kind}@dwell.example`, role: "admin", discordUserId: DISCORD_MOD }).returning();
@@ -169,6 +170,11 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
 
   it("trips once for a moderator past a limit: the owners are told, the account suspended, and 'Undo' lifts the bans and gives the roles back in both places", async () => {
     await saveTripwireSettings(database.db, { ...TRIPWIRE_DEFAULTS, removalLimit: 10, roleRemovalLimit: 20, suspend: true });
+    // Rook holds a linked role in Discord: it goes with the suspension, and comes back with its end.
+    const link = await insertLink(database.db, { vrchatRoleId: "grol_regulars", vrchatRoleName: "Event Regular", discordRoleId: FAKE_REGULAR_ROLE_ID, discordRoleName: "Event Regular", direction: "both" }, "Owner Oak");
+    await setLinkState(database.db, link.id, { state: "active" });
+    discord.members.find((one) => one.id === DISCORD_MOD)!.roles = [FAKE_REGULAR_ROLE_ID];
+    await replaceHolders(database.db, "discord", FAKE_REGULAR_ROLE_ID, [DISCORD_MOD], new Date());
     for (let i = 0; i < 11; i++) discord.moderate({ kind: "ban", actorId: DISCORD_MOD, targetId: fakeSnowflake(100 + i), reason: "raid" });
     discord.members.push({ id: fakeSnowflake(200), username: "regular", roles: [FAKE_REGULAR_ROLE_ID] });
     discord.moderate({ kind: "role_remove", actorId: DISCORD_MOD, targetId: fakeSnowflake(200), roleId: FAKE_REGULAR_ROLE_ID });
@@ -186,8 +192,11 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
     // Once per window, however often it looks.
     expect((await readModerationLogs(services, new Date())).tripped).toBe(0);
 
+    expect(trip!.rolesTaken).toEqual([{ place: "discord", userId: DISCORD_MOD, roleId: FAKE_REGULAR_ROLE_ID, roleName: "Event Regular" }]);
     await worker.runOnce();
+    expect(discord.members.find((one) => one.id === DISCORD_MOD)!.roles).not.toContain(FAKE_REGULAR_ROLE_ID);
     expect(discord.messages.filter((message) => message.userId === OWNER_DISCORD)).toEqual([expect.objectContaining({ content: expect.stringContaining("Mod Rook made 11 bans or kicks") })]);
+    expect(discord.messages.find((message) => message.userId === OWNER_DISCORD)!.content).toContain("Their linked roles were taken until an owner lifts the suspension: Event Regular (Discord).");
     expect(discord.channelPosts.some((post) => post.content.includes("Mod Rook made 11 bans or kicks") && post.content.includes(`${SITE}/admin/moderation`))).toBe(true);
 
     // The trip is the staff member's: the VRChat account's act, not known as theirs, is not in it.
@@ -206,6 +215,8 @@ describeEachDatabase("the moderation history and the tripwire", (kind) => {
     await closeTrip(database.db, trip!.id, { id: owner.id, name: owner.username }, true);
     const [lifted] = await database.db.select().from(profiles).where(eq(profiles.id, moderator.id));
     expect(lifted!.suspendedAt).toBeNull();
+    await worker.runOnce();
+    expect(discord.members.find((one) => one.id === DISCORD_MOD)!.roles).toContain(FAKE_REGULAR_ROLE_ID);
   });
 
   it("gives a role back in VRChat when a VRChat moderator's trip is undone, and never suspends an owner", async () => {

@@ -12,7 +12,9 @@ import { outbox, tripwireTrips } from "~/db/schema";
 import { ownersInDiscord, suspendMember } from "~/features/accounts/team.server";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import { findOverLimit, getTripwireSettings } from "~/features/moderation/tripwire.server";
-import { staffAccount } from "~/features/people/identities.server";
+import { confirmedPairs, staffAccount } from "~/features/people/identities.server";
+import { holdersOf, listLinks } from "~/features/roles/role-links.server";
+import { queueMemberRoleJobs, type MemberRoleJob } from "./member-roles.server";
 import { personLanguage } from "~/utils/language.server";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
@@ -21,9 +23,35 @@ import type { Locale } from "~/paraglide/runtime";
 export interface WatchServices {
   db: Database;
   discord: DiscordBot | null;
+  /** Whether Dwell acts in VRChat (a suspended moderator's linked VRChat roles are taken there). */
+  vrchat: { membershipActions: boolean };
   staffChannelId?: string | null;
   siteOrigin: string;
   wake: () => void;
+}
+
+type TakenRole = { place: "vrchat" | "discord"; userId: string; roleId: string; roleName: string };
+
+/**
+ * The roles a suspended moderator holds that a role link names (in Discord by their Team-page account,
+ * in VRChat by the account known as the same person): taken with the suspension, given back with its end.
+ */
+async function linkedRolesOf(services: WatchServices, discordUserId: string | null): Promise<TakenRole[]> {
+  if (!discordUserId) return [];
+  const [links, pairs] = await Promise.all([listLinks(services.db), confirmedPairs(services.db, { discord: [discordUserId] })]);
+  const taken: TakenRole[] = [];
+  for (const link of links.filter((one) => one.state === "filling" || one.state === "active")) {
+    if (services.discord && (await holdersOf(services.db, "discord", link.discordRoleId)).has(discordUserId)) taken.push({ place: "discord", userId: discordUserId, roleId: link.discordRoleId, roleName: link.discordRoleName });
+    if (!services.vrchat.membershipActions) continue;
+    const vrchatHolders = await holdersOf(services.db, "vrchat", link.vrchatRoleId);
+    for (const pair of pairs) if (vrchatHolders.has(pair.vrchatUserId)) taken.push({ place: "vrchat", userId: pair.vrchatUserId, roleId: link.vrchatRoleId, roleName: link.vrchatRoleName });
+  }
+  return taken;
+}
+
+/** The jobs that take (or give back) a suspended moderator's linked roles. */
+export function suspensionRoleJobs(roles: readonly TakenRole[], action: "give" | "take", name: string, reason: string): Omit<MemberRoleJob, "actId">[] {
+  return roles.map((role) => ({ place: role.place, action, userId: role.userId, roleId: role.roleId, roleName: role.roleName, targetName: name, reason, actor: { id: null, name: m.trip_actor() } }));
 }
 
 /** A trip's alert in Discord: a DM to an owner, or a line in the staff channel. */
@@ -50,8 +78,11 @@ export async function watchModerators(services: WatchServices, now: Date): Promi
   for (const actor of over) {
     const profileId = profileOf(actor.actorKey);
     const account = profileId ? await staffAccount(services.db, profileId) : null;
+    // Their linked roles go with a suspension (an owner is never suspended, so never loses them).
+    const roles = settings.suspend && account && account.role !== "owner" ? await linkedRolesOf(services, account.discordUserId) : [];
     await services.db.transaction(async (tx) => {
       const suspended = settings.suspend && account !== null ? await suspendMember(tx, account.id, "the tripwire", now) : false;
+      const rolesTaken = suspended ? roles : [];
       const [trip] = await tx
         .insert(tripwireTrips)
         .values({
@@ -62,12 +93,15 @@ export async function watchModerators(services: WatchServices, now: Date): Promi
           windowStart: new Date(now.getTime() - settings.windowMinutes * 60_000),
           trippedAt: now,
           suspended,
+          rolesTaken,
         })
         .returning({ id: tripwireTrips.id });
+      await queueMemberRoleJobs(tx, suspensionRoleJobs(rolesTaken, "take", account?.name ?? actor.actorName, m.trip_reason_suspended()), trip!.id, now);
       const text = (locale: Locale) =>
         [
           m.trip_alert({ name: account?.name ?? actor.actorName, removals: actor.removals, roles: actor.roleRemovals, minutes: settings.windowMinutes }, { locale }),
           suspended ? m.trip_alert_suspended({}, { locale }) : "",
+          rolesTaken.length > 0 ? m.trip_roles_taken({ roles: rolesTaken.map((role) => `${role.roleName} (${role.place === "vrchat" ? "VRChat" : "Discord"})`).join(", ") }, { locale }) : "",
           m.trip_alert_link({ link }, { locale }),
         ]
           .filter(Boolean)

@@ -15,6 +15,7 @@ import type { Locale } from "~/paraglide/runtime";
 import { unbanPerson } from "./bans.server";
 import type { DecideServices, Decider } from "./decide.server";
 import { queueMemberRoleJobs, type MemberRoleJob } from "./member-roles.server";
+import { suspensionRoleJobs } from "./tripwire-watch.server";
 
 
 export interface TripwireServices extends DecideServices {
@@ -82,17 +83,24 @@ export async function undoTrip(services: TripwireServices, tripId: string, owner
   return { kind: "undone", unbanned, rolesBack: roleJobs.length, notUndone };
 }
 
-/** The owner has looked: the trip is closed and, when they say so, the moderator's suspension lifted. */
-export async function closeTrip(db: Database, tripId: string, owner: { id: string; name: string }, lift: boolean): Promise<boolean> {
+/**
+ * The owner has looked: the trip is closed and, when they say so, the moderator's suspension lifted
+ * and the linked roles taken with it given back.
+ */
+export async function closeTrip(db: Database, tripId: string, owner: { id: string; name: string }, lift: boolean, wake: () => void = () => undefined): Promise<boolean> {
   const trip = await getTrip(db, tripId);
   if (!trip) return false;
-  await db.transaction(async (tx) => {
-    await tx.update(tripwireTrips).set({ closedAt: new Date(), closedBy: owner.name }).where(and(eq(tripwireTrips.id, trip.id), isNull(tripwireTrips.closedAt)));
-    if (lift && trip.suspended && trip.profileId) {
+  const now = new Date();
+  const closed = await db.transaction(async (tx) => {
+    const [row] = await tx.update(tripwireTrips).set({ closedAt: now, closedBy: owner.name }).where(and(eq(tripwireTrips.id, trip.id), isNull(tripwireTrips.closedAt))).returning({ id: tripwireTrips.id });
+    if (row && lift && trip.suspended && trip.profileId) {
       const [still] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, trip.profileId));
       if (still) await liftSuspension(tx, trip.profileId, { id: owner.id, username: owner.name });
+      await queueMemberRoleJobs(tx, suspensionRoleJobs(trip.rolesTaken, "give", trip.actorName, m.trip_reason_lifted({ name: owner.name })), trip.id, now);
     }
+    return row !== undefined;
   });
+  if (closed) wake();
   return true;
 }
 

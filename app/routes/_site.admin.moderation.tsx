@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return { ok: true as const, message: m.trip_undo_result({ unbanned: outcome.unbanned, roles: outcome.rolesBack, left: outcome.notUndone }) };
     }
     if (intent === "close" || intent === "close-lift") {
-      if (!(await closeTrip(app.db, id.data, { id: viewer.id, name: viewer.username }, intent === "close-lift"))) return data({ error: m.trip_missing() }, { status: 404 });
+      if (!(await closeTrip(app.db, id.data, { id: viewer.id, name: viewer.username }, intent === "close-lift", () => app.notifications.wake()))) return data({ error: m.trip_missing() }, { status: 404 });
       return { ok: true as const, message: m.trip_closed({ name: viewer.username }) };
     }
   } catch (error) {

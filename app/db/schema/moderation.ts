@@ -88,6 +88,8 @@ export const tripwireTrips = pgTable(
     windowStart: timestamp({ withTimezone: true }).notNull(),
     trippedAt: timestamp({ withTimezone: true }).notNull(),
     suspended: boolean().notNull().default(false),
+    /** The moderator's linked roles taken with the suspension (given back when it is lifted). */
+    rolesTaken: jsonb().$type<{ place: "vrchat" | "discord"; userId: string; roleId: string; roleName: string }[]>().notNull().default([]),
     undoneAt: timestamp({ withTimezone: true }),
     undoneBy: text(),
     /** What the undo sent, in words ("3 unbans, 12 roles given back"). */

@@ -235,6 +235,9 @@ export function TripList({ trips, mayAnswer }: { trips: TripView[]; mayAnswer: b
                 <span className="text-sm font-normal text-mist-400">{when(trip.trippedAt)}</span>
               </p>
               {trip.suspended ? <p className="text-sm text-ember-200">{m.trip_suspended()}</p> : null}
+              {trip.rolesTaken.length > 0 && !trip.closedAt ? (
+                <p className="text-sm text-ember-200">{m.trip_roles_taken({ roles: trip.rolesTaken.map((role) => `${role.roleName} (${placeName(role.place)})`).join(", ") })}</p>
+              ) : null}
               {trip.undoneAt ? <p className="text-sm text-mist-200">{m.trip_undone({ name: trip.undoneBy ?? "—", result: trip.undoResult ?? "" })}</p> : null}
               {trip.closedAt ? <p className="text-sm text-mist-400">{m.trip_closed({ name: trip.closedBy ?? "—" })}</p> : null}
               <p className="text-sm">

@@ -85,6 +85,7 @@ export interface TripView {
   windowStart: string;
   trippedAt: string;
   suspended: boolean;
+  rolesTaken: { place: "vrchat" | "discord"; roleName: string }[];
   undoneAt: string | null;
   undoneBy: string | null;
   undoResult: string | null;
@@ -100,6 +101,7 @@ const tripView = (row: typeof tripwireTrips.$inferSelect): TripView => ({
   windowStart: row.windowStart.toISOString(),
   trippedAt: row.trippedAt.toISOString(),
   suspended: row.suspended,
+  rolesTaken: row.rolesTaken.map((role) => ({ place: role.place, roleName: role.roleName })),
   undoneAt: row.undoneAt?.toISOString() ?? null,
   undoneBy: row.undoneBy,
   undoResult: row.undoResult,
