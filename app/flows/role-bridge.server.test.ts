@@ -61,7 +61,7 @@ describeEachDatabase("the role bridge", (kind) => {
     const decide = decideServices({ db: database.db, config: { PUBLIC_URL: SITE }, vrchat: { membership, membershipActions: true }, discord: bot, notifications: { wake: () => undefined } });
     logs = { ...tripwireServices(decide, true), auditLog: createVRChatAuditLog({ client, groupId: FAKE_GROUP_ID }), bridge };
     worker = createOutboxWorker(database.db, [roleLinkReadChannel(bridge, 5_000), memberRoleChannel({ db: database.db, vrchat: createRoleKeeper({ client, groupId: FAKE_GROUP_ID, pacer: createPacer(0) }), discord: bot, timeoutMs: 5_000 })], {
-      maxAttempts: 3,
+      maxAttempts: 5,
       retryBaseMs: 1,
       batchSize: 50,
       onSettled: (job) => (job.target === "member_role" ? memberRoleSettled(database.db, job.payload) : Promise.resolve()),
@@ -177,6 +177,25 @@ describeEachDatabase("the role bridge", (kind) => {
       "Role link: Event Regular (VRChat) ⇄ Event Regular (Discord): banned",
       "Role link: Event Regular (VRChat) ⇄ Event Regular (Discord): left or removed",
     ]);
+  });
+
+  it("waits while VRChat is down during a fill and goes on where it stopped: each role given once, none taken", async () => {
+    for (const n of [1, 2, 3]) await person(n, `Bird ${n}`, { discordRole: true });
+    const made = await createRoleLink(bridge, { vrchatRoleId: REGULAR, discordRoleId: FAKE_REGULAR_ROLE_ID, direction: "both" }, owner);
+    if (made.kind !== "linked") throw new Error(made.reason);
+    await drain();
+    vrchat.setEndpoint("giveRole", { status: 503, message: "Service Unavailable" });
+    expect(await startFill(bridge, made.link.id, owner)).toEqual({ kind: "filling", total: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await worker.runOnce();
+    expect(vrchat.group.roles.find((role) => role.id === REGULAR)!.holders).toEqual([]);
+    expect((await getLink(database.db, made.link.id))!.state).toBe("filling");
+    vrchat.setEndpoint("giveRole", "normal");
+    await drain();
+    expect([holdsV(1), holdsV(2), holdsV(3)]).toEqual([true, true, true]);
+    expect(vrchat.roleWrites.filter((write) => write.kind === "give").map((write) => write.userId).toSorted()).toEqual([fakeUserId(1), fakeUserId(2), fakeUserId(3)].toSorted());
+    expect(vrchat.roleWrites.filter((write) => write.kind === "take")).toEqual([]);
+    expect((await getLink(database.db, made.link.id))!.state).toBe("active");
   });
 
   it("sends nothing more once a link is removed, and counts a staff member's word as proof", async () => {
