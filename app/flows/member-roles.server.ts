@@ -14,7 +14,7 @@ import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { actionOutcomeOf } from "~/features/vrchat/vrchat-actions.server";
 import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
-import { fillProgress, getLink, setHolding, setLinkState } from "~/features/roles/role-links.server";
+import { fillWaiting, getLink, setHolding, setLinkState } from "~/features/roles/role-links.server";
 
 export const MemberRoleJobSchema = z.object({
   /** The act this change writes into the history, once. */
@@ -81,8 +81,6 @@ export async function memberRoleSettled(db: Database, payload: unknown) {
   const job = MemberRoleJobSchema.safeParse(payload);
   if (!job.success || !job.data.linkId) return;
   const link = await getLink(db, job.data.linkId);
-  if (link?.state !== "filling") return;
-  const progress = (await fillProgress(db, [link.id])).get(link.id);
-  if (progress && progress.waiting > 0) return;
+  if (link?.state !== "filling" || (await fillWaiting(db, link.id))) return;
   await setLinkState(db, link.id, { state: "active", fillFinishedAt: new Date() });
 }

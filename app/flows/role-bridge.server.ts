@@ -25,6 +25,7 @@ import {
   dropHoldings,
   getLink,
   holdersOf,
+  holdsRole,
   insertLink,
   listLinks,
   planFill,
@@ -275,7 +276,7 @@ export async function followRoleChanges(services: RoleBridgeServices, departures
         const carries = link.direction === "both" || (place === "vrchat" ? link.direction === "to_discord" : link.direction === "to_vrchat");
         if (!carries || (to === "vrchat" && !services.vrchatActs)) continue;
         for (const other of otherOf(place, account)) {
-          const has = (await holdersOf(db, to, to === "vrchat" ? link.vrchatRoleId : link.discordRoleId)).has(other);
+          const has = await holdsRole(db, to, to === "vrchat" ? link.vrchatRoleId : link.discordRoleId, other);
           if (has === holds) continue;
           changes.push({ place: to, action: holds ? "give" : "take", userId: other, roleId: to === "vrchat" ? link.vrchatRoleId : link.discordRoleId, roleName: to === "vrchat" ? link.vrchatRoleName : link.discordRoleName, targetName: act.targetName, reason: reasonOf(link), actor: { id: null, name: m.rb_actor() }, linkId: link.id, sourceId: link.id });
         }
@@ -298,7 +299,7 @@ export async function followRoleChanges(services: RoleBridgeServices, departures
       for (const link of links.filter(followed)) {
         const carries = banned || link.direction === "both" || (side === "vrchat" ? link.direction === "to_discord" : link.direction === "to_vrchat");
         if (!carries || (to === "vrchat" && !services.vrchatActs)) continue;
-        if (!(await holdersOf(db, to, to === "vrchat" ? link.vrchatRoleId : link.discordRoleId)).has(other)) continue;
+        if (!(await holdsRole(db, to, to === "vrchat" ? link.vrchatRoleId : link.discordRoleId, other))) continue;
         take(link, to, other, banned ? m.rb_reason_banned({ reason: reasonOf(link) }) : m.rb_reason_left({ reason: reasonOf(link) }));
       }
     }

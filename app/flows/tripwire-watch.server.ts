@@ -13,7 +13,7 @@ import { ownersInDiscord, suspendMember } from "~/features/accounts/team.server"
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import { findOverLimit, getTripwireSettings } from "~/features/moderation/tripwire.server";
 import { confirmedPairs, staffAccount } from "~/features/people/identities.server";
-import { holdersOf, listLinks } from "~/features/roles/role-links.server";
+import { holdsRole, listLinks } from "~/features/roles/role-links.server";
 import { queueMemberRoleJobs, type MemberRoleJob } from "./member-roles.server";
 import { personLanguage } from "~/utils/language.server";
 import { m } from "~/paraglide/messages";
@@ -41,10 +41,9 @@ async function linkedRolesOf(services: WatchServices, discordUserId: string | nu
   const [links, pairs] = await Promise.all([listLinks(services.db), confirmedPairs(services.db, { discord: [discordUserId] })]);
   const taken: TakenRole[] = [];
   for (const link of links.filter((one) => one.state === "filling" || one.state === "active")) {
-    if (services.discord && (await holdersOf(services.db, "discord", link.discordRoleId)).has(discordUserId)) taken.push({ place: "discord", userId: discordUserId, roleId: link.discordRoleId, roleName: link.discordRoleName });
+    if (services.discord && (await holdsRole(services.db, "discord", link.discordRoleId, discordUserId))) taken.push({ place: "discord", userId: discordUserId, roleId: link.discordRoleId, roleName: link.discordRoleName });
     if (!services.vrchat.membershipActions) continue;
-    const vrchatHolders = await holdersOf(services.db, "vrchat", link.vrchatRoleId);
-    for (const pair of pairs) if (vrchatHolders.has(pair.vrchatUserId)) taken.push({ place: "vrchat", userId: pair.vrchatUserId, roleId: link.vrchatRoleId, roleName: link.vrchatRoleName });
+    for (const pair of pairs) if (await holdsRole(services.db, "vrchat", link.vrchatRoleId, pair.vrchatUserId)) taken.push({ place: "vrchat", userId: pair.vrchatUserId, roleId: link.vrchatRoleId, roleName: link.vrchatRoleName });
   }
   return taken;
 }

@@ -62,6 +62,8 @@ export const outbox = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
     index("outbox_status_idx").on(table.status, table.updatedAt.desc()),
+    // What a row's jobs are (a ban's, a link's fill): read by what they work on.
+    index("outbox_source_idx").on(table.sourceId, table.target),
   ],
 );
 

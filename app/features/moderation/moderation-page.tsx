@@ -48,46 +48,27 @@ export function ActFilterForm({ filters, moderators }: { filters: ActFilters; mo
       {control}
     </div>
   );
+  /** A filter chosen from a list, 'Any' first. */
+  const choice = (name: string, label: string, chosen: string | undefined, options: { value: string; label: string }[]) =>
+    field(
+      name,
+      label,
+      <select id={`${id}-${name}`} name={name} defaultValue={chosen ?? ""} className={fieldClass}>
+        <option value="">{m.mod_filter_any()}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>,
+    );
   return (
     <Card className="p-4">
       {/* Keyed by the filters: a link that changes them (a moderator's name) shows them in the form too. */}
       <Form key={JSON.stringify({ ...filters, before: undefined })} method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={m.mod_filter_apply()}>
-        {field(
-          "place",
-          m.mod_filter_place(),
-          <select id={`${id}-place`} name="place" defaultValue={filters.place ?? ""} className={fieldClass}>
-            <option value="">{m.mod_filter_any()}</option>
-            {MODERATION_PLACES.map((place) => (
-              <option key={place} value={place}>
-                {placeName(place)}
-              </option>
-            ))}
-          </select>,
-        )}
-        {field(
-          "kind",
-          m.mod_filter_kind(),
-          <select id={`${id}-kind`} name="kind" defaultValue={filters.kind ?? ""} className={fieldClass}>
-            <option value="">{m.mod_filter_any()}</option>
-            {MODERATION_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {kindName(kind)}
-              </option>
-            ))}
-          </select>,
-        )}
-        {field(
-          "moderator",
-          m.mod_filter_moderator(),
-          <select id={`${id}-moderator`} name="moderator" defaultValue={filters.moderator ?? ""} className={fieldClass}>
-            <option value="">{m.mod_filter_any()}</option>
-            {moderators.map((moderator) => (
-              <option key={moderator.key} value={moderator.key}>
-                {moderator.name}
-              </option>
-            ))}
-          </select>,
-        )}
+        {choice("place", m.mod_filter_place(), filters.place, MODERATION_PLACES.map((place) => ({ value: place, label: placeName(place) })))}
+        {choice("kind", m.mod_filter_kind(), filters.kind, MODERATION_KINDS.map((kind) => ({ value: kind, label: kindName(kind) })))}
+        {choice("moderator", m.mod_filter_moderator(), filters.moderator, moderators.map((moderator) => ({ value: moderator.key, label: moderator.name })))}
         {field("person", m.mod_filter_person(), <input id={`${id}-person`} name="person" defaultValue={filters.person ?? ""} maxLength={200} className={fieldClass} />)}
         {field("from", m.mod_filter_from(), <input id={`${id}-from`} type="date" name="from" defaultValue={filters.from ?? ""} className={fieldClass} />)}
         {field("to", m.mod_filter_to(), <input id={`${id}-to`} type="date" name="to" defaultValue={filters.to ?? ""} className={fieldClass} />)}

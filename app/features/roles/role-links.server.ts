@@ -75,6 +75,25 @@ export async function dropHoldings(db: Pick<Database, "delete">, place: Place, a
   await db.delete(roleHoldings).where(and(eq(roleHoldings.place, place), eq(roleHoldings.accountId, accountId)));
 }
 
+/** Whether one account holds a linked role, as Dwell knows it (one row by its key). */
+export async function holdsRole(db: Reader, place: Place, roleId: string, accountId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ accountId: roleHoldings.accountId })
+    .from(roleHoldings)
+    .where(and(eq(roleHoldings.place, place), eq(roleHoldings.roleId, roleId), eq(roleHoldings.accountId, accountId)));
+  return row !== undefined;
+}
+
+/** Whether a link's fill still has changes waiting to be sent. */
+export async function fillWaiting(db: Reader, linkId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.sourceId, linkId), eq(outbox.target, "member_role"), eq(outbox.status, "pending")))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function holdersOf(db: Reader, place: Place, roleId: string): Promise<Set<string>> {
   const rows = await db.select({ accountId: roleHoldings.accountId }).from(roleHoldings).where(and(eq(roleHoldings.place, place), eq(roleHoldings.roleId, roleId)));
   return new Set(rows.map((row) => row.accountId));

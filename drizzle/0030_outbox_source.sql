@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_source_idx" ON "outbox" USING btree ("source_id","target");
