@@ -31,6 +31,16 @@ export interface AppContext {
   discord: DiscordBot | null;
   /** Discord's sign-in, for staff to link their own account (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
   discordOAuth: DiscordOAuth | null;
+  /**
+   * The connections' saved settings (features/connections): the server's environment they sit
+   * beside (it wins), the key that seals their secrets, and `refresh`, which makes this process take
+   * a saved change at once (the others take it within seconds).
+   */
+  settings: {
+    source: Record<string, string | undefined>;
+    key: Buffer;
+    refresh(): Promise<void>;
+  };
   /** The page's Content-Security-Policy nonce, for the scripts written into it (none in development). */
   cspNonce: string | undefined;
   /** The language this request is answered in (app/utils/language.ts). */

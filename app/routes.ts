@@ -31,6 +31,8 @@ export default [
     // Outside the admin guard: signing in and out, and renewing a forgotten passphrase.
     ...prefix("admin", [
       route("sign-in", "routes/_site.admin.sign-in.tsx"),
+      // A fresh install's first owner, made with the setup code from the server's log.
+      route("setup", "routes/_site.admin.setup.tsx"),
       route("two-factor", "routes/_site.admin.two-factor.tsx"),
       route("sign-out", "routes/_site.admin.sign-out.tsx"),
       route("forgot-password", "routes/_site.admin.forgot-password.tsx"),
@@ -63,6 +65,8 @@ export default [
       route("moderation/export", "routes/_site.admin.moderation.export.tsx"),
       // VRChat's and Discord's roles kept in step (the role bridge).
       route("roles", "routes/_site.admin.roles.tsx"),
+      // The connections (VRChat, Discord, Telegram, Google Sheets, e-mail), and what works with them (owners).
+      route("connections", "routes/_site.admin.connections.tsx"),
       // Everything Dwell knows of one person, and the search that finds them.
       route("people", "routes/_site.admin.people._index.tsx"),
       route("people/:key", "routes/_site.admin.people.$key.tsx"),

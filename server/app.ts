@@ -14,20 +14,17 @@ import { bodyLimit } from "hono/body-limit";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext, type AppContext } from "~/context";
 import type { Database, DatabaseHandle } from "~/db/db.server";
-import { buildNotificationChannels } from "~/features/notifications/channels.server";
 import { GROUP_DATA_FAILED, GROUP_DATA_PATH } from "~/features/vrchat/group-data";
 import { oneSnapshotPerRequest } from "~/features/vrchat/group-data.server";
-import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";
-import { interactionKey as discordInteractionKey } from "~/features/discord/discord-review.server";
-import { createDiscordOAuth } from "~/features/discord/discord-oauth.server";
 import { decideServices } from "~/flows/decide.server";
 import { answerInteraction } from "~/flows/discord-interaction.server";
 import { formGuardHoles } from "~/flows/submit-application.server";
-import { createVRChatServices, sharedAllowance, type VRChatServices } from "~/features/vrchat/vrchat.server";
 import { crossSiteMessage } from "~/utils/admin-guard.server";
 import { resolveAuthSecret } from "~/utils/auth-secret.server";
 import { CLIENT_IP_HEADER, createAuth, type Auth } from "~/utils/auth.server";
-import { createMailer } from "~/utils/email.server";
+import type { Mailer } from "~/utils/email.server";
+import { settingsSealKey } from "~/features/connections/settings.server";
+import { offerFirstOwnerSetup } from "~/features/accounts/first-owner.server";
 import { catalogueProblems } from "~/utils/catalogues.server";
 import { ConfigError, loadConfig, type Config } from "~/utils/env.server";
 import { CATALOGUE_LANGUAGES } from "~/utils/language";
@@ -38,15 +35,14 @@ import { log, setLogLevel, withRequestId } from "~/utils/log.server";
 import { adminSocketHandler, runAdminCommand, type AdminDeps } from "./admin-commands";
 import { createPrivateFilesOnly, makeOwnerOnly } from "./private-data-dir";
 import { recordFirstStart } from "./demo-content";
-import { createHealthCheck, publicHealth, type HealthCheck } from "./health";
+import { publicHealth, type HealthCheck } from "./health";
+import { startConnections, type Connected, type LiveConnections } from "./connections";
 import { compression } from "./compression";
 import { APPLICATION_FORM_PATH, createPageCache, privateResponse } from "./page-cache";
 import { isCrossSite, reportCrossSite, siteOrigin, underPublicOrigin } from "./public-origin";
 import { openConfiguredDatabase } from "./database";
-import { startSchedule } from "./schedule";
 import { securityHeaders } from "./security-headers";
 import { isSanctumPath } from "~/utils/sanctum-path";
-import { startWorkers } from "./workers";
 
 /** What a visitor reads when a sync met problems; the admins see each one. */
 export const SYNC_FAILED_PUBLIC = "Some events could not be synced from VRChat; the site's admins can see why.";
@@ -61,16 +57,13 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface AppDeps {
   db: Database;
+  /** The configuration the server started with: what no saved setting changes (its address, its limits). */
   config: Config;
   auth: Auth;
-  mailTransport: AppContext["mailTransport"];
-  mail: AppContext["mail"];
-  notifications: AppContext["notifications"];
-  vrchat: VRChatServices;
-  discord: DiscordBot | null;
-  discordOAuth: AppContext["discordOAuth"];
-  /** What `/api/health` answers (see server/health.ts). */
-  health: HealthCheck;
+  /** The connections as they stand (server/connections.ts): taken anew by each request. */
+  live: LiveConnections;
+  /** The saved settings: the environment they sit beside, and their key (features/connections). */
+  settings: AppContext["settings"];
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** The language whose browser code asks for more of the route list (server/language-assets.ts). */
   manifestLanguage?: LanguageBuild["languageOfManifestRequest"];
@@ -104,7 +97,7 @@ export const DISCORD_INTERACTIONS_PATH = "/discord/interactions";
 /** A request id sent by a trusted proxy is kept (so its logs and ours line up); otherwise ours. */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-export function createApp({ db, config, auth, mailTransport, mail, notifications, vrchat, discord, discordOAuth, health, build, manifestLanguage, staticRoot }: AppDeps) {
+export function createApp({ db, config, auth, live, settings, build, manifestLanguage, staticRoot }: AppDeps) {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(build, config.NODE_ENV);
   const cachedPage = createPageCache({ ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
@@ -149,13 +142,13 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   app.use((c, next) => bodyLimits.find((entry) => entry.applies(c.req.path))!.limit(c, next));
 
   app.get("/api/health", async (c) => {
-    const { status, body } = publicHealth(await health());
+    const { status, body } = publicHealth(await live.current().health());
     c.header("Cache-Control", "no-store");
     return c.json(body, status);
   });
   // The group's live data, from the server's cache (spec section 3, flattened).
   app.get(GROUP_DATA_PATH, async (c) => {
-    const state = await vrchat.groupData.get();
+    const state = await live.current().vrchat.groupData.get();
     c.header("Cache-Control", "no-cache");
     if (state.status === "ready") return c.json(state.data);
     if (state.status === "off") return c.json({ message: "Group statistics are not enabled on this site." }, 404);
@@ -166,7 +159,7 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
 
   // Imports the VRChat calendar into the events; throttled, so visitors cannot make it run often.
   app.post("/api/sync-events", async (c) => {
-    const outcome = await vrchat.eventSync.run("visit");
+    const outcome = await live.current().vrchat.eventSync.run("visit");
     // The counts only: what went wrong is for the Sanctum's status panel and the log.
     if (outcome.ran) {
       const { added, updated, skipped, errors } = outcome.result;
@@ -181,8 +174,9 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
 
   // Discord's Interactions Endpoint URL: the review channel's buttons (see flows/discord-interaction).
-  const interactionKey = config.DISCORD_PUBLIC_KEY ? discordInteractionKey(config.DISCORD_PUBLIC_KEY) : null;
   app.post(DISCORD_INTERACTIONS_PATH, async (c) => {
+    const { interactionKey, config, vrchat, discord } = live.current();
+    const notifications = notificationsOf(live.current());
     if (!interactionKey) return c.json({ error: "Review in Discord is not set up on this site." }, 404);
     const body = await c.req.text();
     const services = { ...decideServices({ db, config, vrchat, discord, notifications }), requireAll2fa: config.REQUIRE_ADMIN_2FA };
@@ -217,6 +211,8 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     }
     const address = clientAddress(c, config.TRUST_PROXY);
     const cspNonce = c.get("secureHeadersNonce");
+    const connected = live.current();
+    const { vrchat, discord, discordOAuth } = connected;
     const requestVRChat = { ...vrchat, groupData: oneSnapshotPerRequest(vrchat.groupData) };
     const request = underPublicOrigin(c.req.raw, origin);
     // Each public page in the visitor's language; the Sanctum in the staff member's (set by its layout's middleware once the session is read).
@@ -225,7 +221,22 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
     request.headers.set(CLIENT_IP_HEADER, address);
     const render = (sharedRender: boolean) => {
       const context = new RouterContextProvider();
-      context.set(appContext, { db, config, auth, mailTransport, mail, clientAddress: address, notifications, vrchat: requestVRChat, discord, discordOAuth, cspNonce, language, sharedRender });
+      context.set(appContext, {
+        db,
+        config: connected.config,
+        auth,
+        mailTransport: connected.mailer.transport,
+        mail: connected.mailer,
+        clientAddress: address,
+        notifications: notificationsOf(connected),
+        vrchat: requestVRChat,
+        discord,
+        discordOAuth,
+        settings,
+        cspNonce,
+        language,
+        sharedRender,
+      });
       return handleRequest(request, context);
     };
     // An application form's copy shared by its visitors leaves each one's guards to be filled in.
@@ -241,6 +252,17 @@ export function createApp({ db, config, auth, mailTransport, mail, notifications
   });
 
   return app;
+}
+
+/** The staff's notification targets, and the workers to wake once a job is queued. */
+function notificationsOf(connected: Connected): AppContext["notifications"] {
+  return {
+    targets: connected.targets,
+    wake: () => {
+      connected.workers.notifications.wake();
+      connected.workers.actions.wake();
+    },
+  };
 }
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -274,7 +296,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const brokenMessages = catalogueProblems(options.messagesDir ?? join(process.cwd(), "messages"), config.SITE_LANGUAGES);
   if (brokenMessages.length > 0) throw new ConfigError(`The message catalogues have problems:\n  ${brokenMessages.join("\n  ")}`);
   createPrivateFilesOnly();
-  const channels = await buildNotificationChannels(config);
   const secret = await resolveAuthSecret(config);
   // Account commands arrive on the lock socket; they wait for the database to be ready.
   const ready: { deps?: AdminDeps } = {};
@@ -284,76 +305,34 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ready.deps ? runAdminCommand(ready.deps, input) : { ok: false, error: "the server is still starting; try again" },
     ),
   );
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
-  if (mailer.transport === "log") log.info("no SMTP_URL: password reset emails are written to this log");
+  const source = options.env ?? process.env;
+  // The connections (VRChat, Discord, the notifications, the mail, the workers, the schedule), as
+  // the environment and the Connections page set them; a saved change is taken without a restart.
+  const live = await startConnections({ db: database.db, databaseKind: database.kind, secret, source }, config);
+  // Password resets go by the mail as it stands.
+  const mailer = { send: (message: Parameters<Mailer["send"]>[0]) => live.current().mailer.send(message) };
   const auth = createAuth({ db: database.db, publicUrl: config.PUBLIC_URL, secret, mailer });
-  ready.deps = { db: database.db, auth };
+  const health: HealthCheck = () => live.current().health();
+  ready.deps = { db: database.db, auth, health };
   // Demo content goes into an embedded database only: a PostgreSQL one is a real deployment's.
   const demoContent = config.DEMO_CONTENT && database.kind === "pglite";
   if (await recordFirstStart(database.db, { demoContent, now: new Date() })) {
     log.info("seeded demo content into the new embedded database");
   }
-
-  // The group's live data and the VRChat calendar, the Discord bot, and the outbox's workers.
-  const vrchat = createVRChatServices(database.db, config, secret);
-  const discord =
-    config.DISCORD_BOT_TOKEN && config.DISCORD_GUILD_ID
-      ? createDiscordBot({
-          apiUrl: config.DISCORD_API_URL.replace(/\/+$/, ""),
-          token: config.DISCORD_BOT_TOKEN,
-          guildId: config.DISCORD_GUILD_ID,
-          memberRoleId: config.DISCORD_MEMBER_ROLE_ID ?? null,
-          siteUrl: config.PUBLIC_URL,
-          timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
-          spendShared: sharedAllowance(database.db),
-        })
-      : null;
-  const workers = startWorkers({ db: database.db, config, channels, vrchat, discord });
-  if (vrchat.membershipActions) log.info("decisions act in VRChat (VRCHAT_MEMBERSHIP_ACTIONS)");
-  if (vrchat.calendar) log.info("events can be published to the group's VRChat calendar (VRCHAT_PUBLISH_EVENTS)");
-  if (discord) log.info("the Discord bot is on", { memberRole: discord.roleConfigured });
-  if (vrchat.groupData.source === "vrchat") log.info("VRChat group data enabled", { groupId: config.VRCHAT_GROUP_ID });
-  else if (vrchat.groupData.source === "demo") log.info("VRChat is not configured: the demo group is shown");
-  // Every job the server runs by itself (server/schedule.ts lists them).
-  const targets = channels.map((channel) => channel.target);
-  const schedule = startSchedule({ db: database.db, databaseKind: database.kind, config, vrchat, discord, targets, wakeActions: () => workers.actions.wake() });
+  // No staff account yet: the first owner is made in the browser with a code only this log and the data folder hold.
+  await offerFirstOwnerSetup(database.db, config.DATA_DIR, new Date());
 
   // Loaded now, not at the first page request: by then a new build may have replaced this one's
   // files on disk (a deploy building before the restart), and every page would fail.
   const loaded = options.build ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
   const languagesFile = options.staticRoot && languagesFileIn(join(options.staticRoot, ".."));
   const { build, languageOfManifestRequest: manifestLanguage } = languageBuild(loaded, languagesFile, config.SITE_LANGUAGES);
-  const health = createHealthCheck({ db: database.db, notifications: { targets }, vrchat, mail: mailer });
-  ready.deps.health = health;
   const app = createApp({
     db: database.db,
     config,
     auth,
-    mailTransport: mailer.transport,
-    mail: mailer,
-    notifications: {
-      targets,
-      wake: () => {
-        workers.notifications.wake();
-        workers.actions.wake();
-      },
-    },
-    vrchat,
-    discord,
-    discordOAuth:
-      config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
-        ? createDiscordOAuth({
-            clientId: config.DISCORD_CLIENT_ID,
-            clientSecret: config.DISCORD_CLIENT_SECRET,
-            authorizeUrl: config.DISCORD_OAUTH_URL,
-            apiUrl: config.DISCORD_API_URL.replace(/\/+$/, ""),
-            redirectUri: `${config.PUBLIC_URL}/admin/discord-link`,
-            applicantRedirectUri: `${config.PUBLIC_URL}/applications/discord-link`,
-            siteUrl: config.PUBLIC_URL,
-            timeoutMs: config.NOTIFICATION_TIMEOUT_SECONDS * 1000,
-          })
-        : null,
-    health,
+    live,
+    settings: { source, key: settingsSealKey(secret), refresh: () => live.refresh() },
     build,
     manifestLanguage,
     staticRoot: options.staticRoot,
@@ -379,7 +358,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      schedule.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => {
@@ -389,7 +367,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stopped;
       clearInterval(idle);
       clearTimeout(deadline);
-      await Promise.all([workers.notifications.stop(), workers.actions.stop(), vrchat.groupData.settle(), vrchat.eventSync.settle()]);
+      await live.close();
       await database.close();
       await lock?.release();
       if (database.kind === "pglite") await makeOwnerOnly(config.DATA_DIR).catch(() => undefined);

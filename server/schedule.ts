@@ -40,6 +40,8 @@ export interface ScheduleDeps {
   targets: readonly NotificationTarget[];
   /** Wakes the action worker once a job has queued actions. */
   wakeActions: () => void;
+  /** Looks at the connections when the last look is 10 minutes old (flows/connection-checks). */
+  lookAtConnections?: () => Promise<unknown>;
 }
 
 /** A job: run `every` ms (and once `first` ms after the start, when given), while the server runs. */
@@ -50,7 +52,7 @@ interface Job {
   run: () => Promise<unknown>;
 }
 
-function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions }: ScheduleDeps): Job[] {
+function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions, lookAtConnections }: ScheduleDeps): Job[] {
   const instanceServices = eventInstanceServices({ db, config, vrchat, discord, notifications: { wake: wakeActions } });
   const reminderServices: ReminderServices = {
     db,
@@ -65,6 +67,8 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
   const jobs: Job[] = [
     // How many are interested in the events listed in Discord (one call, every ten minutes).
     ...(discord ? [{ name: "reading the interest in Discord's events", every: INTEREST_READ_MS, first: 30_000, run: () => refreshDiscordInterest(db, discord, new Date()) }] : []),
+    // What works with the connections: a look every 10 minutes (by whichever process is first), soon after a start or a change.
+    ...(lookAtConnections ? [{ name: "looking at the connections", every: MINUTE, first: 5_000, run: lookAtConnections }] : []),
     // Warm the group data's cache at the start (a visitor's page does the rest).
     { name: "warming the group data", every: null, first: 1_000, run: () => vrchat.groupData.peek() },
     // The group's public VRChat calendar, imported into the events.

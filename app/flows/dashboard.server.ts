@@ -22,6 +22,8 @@ import { GROUP_PARTS, type GroupPart } from "~/features/vrchat/group-data";
 import type { GroupDataStatus } from "~/features/vrchat/group-data.server";
 import { listGroupTrend, trendPeriod, type TrendRange } from "~/features/vrchat/group-trends.server";
 import type { VRChatErrorKind } from "~/features/vrchat/vrchat-client.server";
+import { featureStates, type FeatureState } from "~/features/connections/features";
+import { lastLooks } from "~/flows/connection-checks.server";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";
 import { log } from "~/utils/log.server";
@@ -134,6 +136,17 @@ function formsCheck(spam: Awaited<ReturnType<typeof spamDefenceFigures>>, ceilin
 }
 
 /** The dashboard for the staff member looking: `range`, the trends' period. */
+/** The Connections page in one line: how many features work, and each one missing something with what. */
+function connectionsCheck(features: FeatureState[]): SystemCheck {
+  const missing = features.filter((feature) => feature.state === "missing");
+  const working = features.filter((feature) => feature.state === "works").length;
+  return {
+    name: m.conn_title(),
+    ok: missing.length === 0,
+    detail: [m.conn_summary({ working, missing: missing.length }), ...missing.map((feature) => `${feature.label}: ${feature.detail ?? ""}`)].join(m.check_list_separator()),
+  };
+}
+
 export async function readDashboard(
   { db, notifications, mailTransport, vrchat, discord, config }: Pick<AppContext, "db" | "notifications" | "mailTransport" | "vrchat" | "discord" | "config">,
   viewer: { id: string; email: string; role: StaffRole },
@@ -146,7 +159,7 @@ export async function readDashboard(
   ];
   try {
     const now = new Date();
-    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own], signInFailures, groupTrend, applicationTrend] = await Promise.all([
+    const [events, applications, channels, actions, , groupStatus, sync, membersOnly, spam, [own], signInFailures, groupTrend, applicationTrend, looks] = await Promise.all([
       countEvents(db, new Date()),
       countApplications(db),
       channelHealth(db, notifications.targets),
@@ -161,6 +174,8 @@ export async function readDashboard(
       accountSignInFailures(db, viewer.email, now),
       vrchat.groupData.source === "vrchat" ? listGroupTrend(db, range, now) : Promise.resolve(null),
       applicationInsight(db, now),
+      // What works with the connections (the Connections page's summary), for the owners and admins.
+      allows(viewer.role, "roles") ? lastLooks(db) : Promise.resolve(null),
     ]);
     const period = trendPeriod(range, now);
     const insight: InsightData = { range, period: { from: period.from.toISOString(), to: period.to.toISOString() }, group: groupTrend, weeks: applicationTrend.weeks, decisions: { group: applicationTrend.group, event: applicationTrend.event } };
@@ -197,6 +212,7 @@ export async function readDashboard(
       ...actions.map(actionCheck),
       vrchatCheck(groupStatus, sync),
       formsCheck(spam, config.RATE_LIMIT_APPLICATIONS_SITE),
+      ...(looks ? [connectionsCheck(featureStates(config, looks.facts))] : []),
     ];
     return {
       figures: {

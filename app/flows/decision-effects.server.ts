@@ -57,7 +57,7 @@ export interface DecideServices {
 /** What a decision needs, from what every entry point has (a route's context, the interactions' server, a job). */
 export function decideServices(from: {
   db: Database;
-  config: { DISCORD_INVITE_URL?: string; DISCORD_REVIEW_CHANNEL_ID?: string; PUBLIC_URL: string };
+  config: { DISCORD_INVITE_URL?: string; DISCORD_REVIEW_CHANNEL_ID?: string; DISCORD_STAFF_CHANNEL_ID?: string; PUBLIC_URL: string };
   vrchat: DecideServices["vrchat"];
   discord: DiscordBot | null;
   notifications: { wake(): void; targets?: readonly NotificationTarget[] };
@@ -68,7 +68,7 @@ export function decideServices(from: {
     discord: from.discord,
     discordInvite: from.config.DISCORD_INVITE_URL ?? null,
     discordReview: from.discord !== null && Boolean(from.config.DISCORD_REVIEW_CHANNEL_ID),
-    staffChannelId: from.discord ? (from.config.DISCORD_REVIEW_CHANNEL_ID ?? null) : null,
+    staffChannelId: from.discord ? (from.config.DISCORD_STAFF_CHANNEL_ID ?? from.config.DISCORD_REVIEW_CHANNEL_ID ?? null) : null,
     wake: () => from.notifications.wake(),
     notificationTargets: from.notifications.targets ?? [],
     siteOrigin: from.config.PUBLIC_URL.replace(/\/+$/, ""),

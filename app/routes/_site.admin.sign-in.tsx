@@ -3,6 +3,7 @@ import { data, href, redirect } from "react-router";
 import { eq } from "drizzle-orm";
 import { appContext } from "~/context";
 import { profiles } from "~/db/schema";
+import { firstOwnerNeeded } from "~/features/accounts/first-owner.server";
 import { passwordProblem } from "~/features/accounts/password-policy.server";
 import { clearSignInFailures, isKnownDevice, KNOWN_DEVICE_DAYS, knownDeviceToken, recordSignInFailure, signInWait } from "~/features/accounts/sign-in-guard.server";
 import { SignInScreen } from "~/features/sanctum/admin-screens";
@@ -20,7 +21,9 @@ import type { Route } from "./+types/_site.admin.sign-in";
 
 
 /** Visited directly, the page is the sign-in screen (it is also what a form post without JavaScript shows). */
-export function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
+  // A fresh install has no one to sign in: the first owner is made on the setup page.
+  if (await firstOwnerNeeded(context.get(appContext).db)) throw redirect(href("/admin/setup"));
   return null;
 }
 

@@ -1,6 +1,8 @@
-import { isRouteErrorResponse, Outlet } from "react-router";
+import { href, isRouteErrorResponse, Outlet, redirect } from "react-router";
+import { appContext } from "~/context";
+import { firstOwnerNeeded } from "~/features/accounts/first-owner.server";
 import { LazyToaster } from "~/components/ui/lazy-toast";
-import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, DASHBOARD_LINK, MODERATION_LINK, ROLES_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
+import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, CONNECTIONS_LINK, DASHBOARD_LINK, MODERATION_LINK, ROLES_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
 import { requireStaff, sanctumLanguage, startViewerLookup, type GuardFailure } from "~/utils/admin-guard.server";
@@ -12,6 +14,8 @@ import type { Route } from "./+types/_site.admin";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
+    // A fresh install has no one to sign in: the first owner is made on the setup page.
+    if (await firstOwnerNeeded(context.get(appContext).db)) throw redirect(href("/admin/setup"));
     startViewerLookup(request, context);
     // Every loader, action and the page itself in the staff member's own language.
     return inLanguage(await sanctumLanguage(context), next);
@@ -32,6 +36,7 @@ const LINKS: { link: typeof DASHBOARD_LINK; permission: Permission }[] = [
   { link: SCREENING_LINK, permission: "screening" },
   { link: MESSAGES_LINK, permission: "messages" },
   { link: TEAM_LINK, permission: "team" },
+  { link: CONNECTIONS_LINK, permission: "connections" },
   { link: SECURITY_LINK, permission: "sanctum" },
 ];
 

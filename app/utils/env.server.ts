@@ -107,6 +107,8 @@ const EnvSchema = z.object({
   TELEGRAM_API_URL: httpUrl.default("https://api.telegram.org"),
   GOOGLE_SHEETS_ID: z.string().optional(),
   GOOGLE_SERVICE_ACCOUNT_FILE: z.string().optional(),
+  /** The service account's key itself (its JSON), as the Connections page keeps it: instead of the file. */
+  GOOGLE_SERVICE_ACCOUNT_JSON: z.string().max(64 * 1024, { error: "expected a service account key (a JSON file of a few KB)" }).optional(),
   GOOGLE_SHEETS_API_URL: httpUrl.default("https://sheets.googleapis.com"),
   GOOGLE_SHEETS_RANGE: z.string().default("Sheet1"),
   DISCORD_WEBHOOK_URL: optionalUrl,
@@ -132,6 +134,8 @@ const EnvSchema = z.object({
   DISCORD_REVIEW_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
   /** The channel the bot posts announcements in (so that it can edit and delete them). */
   DISCORD_ANNOUNCE_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
+  /** The staff's channel for the tripwire's alerts (default: the review channel). */
+  DISCORD_STAFF_CHANNEL_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the channel's id (a number)" }).optional(),
   /** Staff link their own Discord account with Discord's sign-in (OAuth2): the application's id and secret. */
   DISCORD_CLIENT_ID: z.string().regex(/^\d{17,20}$/, { error: "expected the application's id (a number)" }).optional(),
   DISCORD_CLIENT_SECRET: z.string().min(8, { error: "expected the application's client secret (Developer Portal → OAuth2)" }).optional(),
@@ -192,7 +196,6 @@ const EnvSchema = z.object({
 /** Settings that only make sense together: naming the one that is missing. */
 const PAIRS = [
   ["TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID"],
-  ["GOOGLE_SHEETS_ID", "GOOGLE_SERVICE_ACCOUNT_FILE"],
   ["DISCORD_BOT_TOKEN", "DISCORD_GUILD_ID"],
   ["DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET"],
 ] as const;
@@ -207,6 +210,13 @@ const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   for (const [a, b] of PAIRS) {
     if (env[a] && !env[b]) ctx.addIssue({ code: "custom", path: [b], message: `required when ${a} is set` });
     if (env[b] && !env[a]) ctx.addIssue({ code: "custom", path: [a], message: `required when ${b} is set` });
+  }
+  // The sheet's key: a file on the server, or the key itself (saved on the Connections page).
+  const sheetKey = env.GOOGLE_SERVICE_ACCOUNT_FILE || env.GOOGLE_SERVICE_ACCOUNT_JSON;
+  if (env.GOOGLE_SHEETS_ID && !sheetKey) ctx.addIssue({ code: "custom", path: ["GOOGLE_SERVICE_ACCOUNT_FILE"], message: "required when GOOGLE_SHEETS_ID is set" });
+  if (sheetKey && !env.GOOGLE_SHEETS_ID) ctx.addIssue({ code: "custom", path: ["GOOGLE_SHEETS_ID"], message: "required when GOOGLE_SERVICE_ACCOUNT_FILE is set" });
+  if (env.DISCORD_STAFF_CHANNEL_ID && !env.DISCORD_BOT_TOKEN) {
+    ctx.addIssue({ code: "custom", path: ["DISCORD_BOT_TOKEN"], message: "required when DISCORD_STAFF_CHANNEL_ID is set" });
   }
   // Behind a proxy the server cannot tell its public address from the request without trusting
   // headers anyone may send; links in emails and Secure cookies need it stated.

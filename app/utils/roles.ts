@@ -38,6 +38,8 @@ const GRANTS = {
   bans: ["owner", "admin"],
   /** The role bridge's page: VRChat's and Discord's roles and their links (read). */
   roles: ["owner", "admin"],
+  /** The connections (VRChat, Discord, Telegram, Google Sheets, e-mail) and what works with them. */
+  connections: ["owner"],
   /** Link, fill and remove role links. */
   "roles.links": ["owner"],
   /** Confirm on a person's file that a VRChat and a Discord account are the same person. */

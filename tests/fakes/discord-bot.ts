@@ -29,6 +29,8 @@ export const FAKE_MEMBER_ROLE_ID = "222222222222222222";
 export const FAKE_REVIEW_CHANNEL_ID = "333333333333333333";
 /** The group's announcement channel, where the bot posts, edits and deletes announcements. */
 export const FAKE_ANNOUNCE_CHANNEL_ID = "555555555555555555";
+/** A channel the bot may read but not post in (its role is denied Send Messages there). */
+export const FAKE_STAFF_CHANNEL_ID = "131313131313131313";
 /** The bot's own user. */
 export const FAKE_DISCORD_BOT_ID = "666666666666666666";
 /** Roles of the server besides the member role (for announcements' mentions). */
@@ -134,6 +136,8 @@ export interface FakeDiscordBot {
   botMayManageEvents: boolean;
   /** The announcement channel's type: 5 (news, the default) or 0 (text). */
   announceChannelType: number;
+  /** The bot's own role's place among the server's roles (3: above the member role, at 2). */
+  botRolePosition: number;
   /** Posts in the announcement channel answer 403 Missing Permissions while on. */
   refuseAnnouncements(on: boolean): void;
   /** The announcement channel is gone (404 Unknown Channel) while on. */
@@ -181,10 +185,12 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
   let announceRefusal = false;
   let announceGone = false;
   let messageId = 900000000000000000n;
-  const state = { announceChannelType: 5, botMayManageEvents: true };
+  const state = { announceChannelType: 5, botMayManageEvents: true, botRolePosition: 3 };
   const scheduledEvents: FakeScheduledEvent[] = [];
   const scheduledEventWrites: FakeDiscordBot["scheduledEventWrites"] = [];
   const MANAGE_EVENTS = String(1n << 33n);
+  /** The bot's own role: ban, see the audit log, post (send, embed, attach), give roles. */
+  const BOT_BASE = (1n << 2n) | (1n << 7n) | (1n << 11n) | (1n << 14n) | (1n << 15n) | (1n << 28n);
   const auditLog: FakeAuditEntry[] = [];
   let auditRefusal = false;
   let auditSequence = 0n;
@@ -473,7 +479,18 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
         { id: FAKE_REGULAR_ROLE_ID, name: "Event Regular", position: 1, managed: false, permissions: "0" },
         // Above the bot's own role: the bot may not give it.
         { id: FAKE_ADMINS_ROLE_ID, name: "Admins", position: 5, managed: false, permissions: "8" },
-        { id: "888888888888888888", name: "Dwell", position: 3, managed: true, permissions: state.botMayManageEvents ? MANAGE_EVENTS : "268435456" },
+        { id: "888888888888888888", name: "Dwell", position: state.botRolePosition, managed: true, permissions: String(BOT_BASE | (state.botMayManageEvents ? BigInt(MANAGE_EVENTS) : 0n)) },
+      ]);
+    }
+    // The bot's servers, the server itself, and its channels (the Connections page's look).
+    if (req.method === "GET" && path === "/users/@me/guilds") return send(res, 200, [{ id: FAKE_GUILD_ID, name: "The Dwellers", icon: null, owner: false, permissions: "0", features: [] }]);
+    if (req.method === "GET" && path === g) return send(res, 200, { id: FAKE_GUILD_ID, name: "The Dwellers", owner_id: "121212121212121212", icon: null, features: [] });
+    if (req.method === "GET" && path === `${g}/channels`) {
+      return send(res, 200, [
+        { id: FAKE_REVIEW_CHANNEL_ID, type: 0, guild_id: FAKE_GUILD_ID, name: "review", position: 1, permission_overwrites: [] },
+        { id: FAKE_ANNOUNCE_CHANNEL_ID, type: state.announceChannelType, guild_id: FAKE_GUILD_ID, name: "announcements", position: 2, permission_overwrites: [] },
+        // The staff's lounge: the bot may read it, not write in it.
+        { id: FAKE_STAFF_CHANNEL_ID, type: 0, guild_id: FAKE_GUILD_ID, name: "staff-lounge", position: 3, permission_overwrites: [{ id: "888888888888888888", type: 0, allow: "0", deny: String(1n << 11n) }] },
       ]);
     }
 
@@ -606,6 +623,12 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
     },
     set botMayManageEvents(allowed: boolean) {
       state.botMayManageEvents = allowed;
+    },
+    get botRolePosition() {
+      return state.botRolePosition;
+    },
+    set botRolePosition(position: number) {
+      state.botRolePosition = position;
     },
     get announceChannelType() {
       return state.announceChannelType;

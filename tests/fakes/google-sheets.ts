@@ -70,6 +70,8 @@ export async function startFakeGoogleSheets({ publicKey, clientEmail, spreadshee
     return undefined;
   }
 
+  let readOnly = false;
+
   function token(request: FakeRequest): FakeReply {
     tokenRequests++;
     if (!request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded")) {
@@ -84,6 +86,16 @@ export async function startFakeGoogleSheets({ publicKey, clientEmail, spreadshee
 
   function append(request: FakeRequest): { reply: FakeReply; delivery?: SheetsAppend } {
     const url = new URL(request.path, "http://sheets.test");
+    // A batch update of values: an empty one writes nothing, but Google checks the caller may write.
+    const batch = /^\/v4\/spreadsheets\/([^/]+)\/values:batchUpdate$/.exec(url.pathname);
+    if (batch && request.method === "POST") {
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      if (!bearer || !issued.has(bearer)) return { reply: apiError(401, "Request had invalid authentication credentials.", "UNAUTHENTICATED") };
+      const id = decodeURIComponent(batch[1]!);
+      if (spreadsheetId !== undefined && id !== spreadsheetId) return { reply: apiError(404, "Requested entity was not found.", "NOT_FOUND") };
+      if (readOnly) return { reply: apiError(403, "The caller does not have permission", "PERMISSION_DENIED") };
+      return { reply: { status: 200, body: { spreadsheetId: id, totalUpdatedRows: 0, responses: [] } } };
+    }
     const match = /^\/v4\/spreadsheets\/([^/]+)\/values\/([^/]+):append$/.exec(url.pathname);
     if (request.method !== "POST" || !match) return { reply: apiError(404, "Not Found", "NOT_FOUND") };
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
@@ -148,6 +160,10 @@ export async function startFakeGoogleSheets({ publicKey, clientEmail, spreadshee
     setMode: fake.setMode,
     setDelay: fake.setDelay,
     close: fake.close,
+    /** The sheet is shared with the service account as a reader only: writes are refused (403). */
+    setReadOnly: (on: boolean) => {
+      readOnly = on;
+    },
     /** Forgets every token issued, as when Google revokes them or they expire early. */
     revokeTokens: () => issued.clear(),
   };

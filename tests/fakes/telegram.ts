@@ -65,11 +65,22 @@ export function parseTelegramHtml(html: string): { text: string } | { error: str
   return { text };
 }
 
-/** `token`, when given, is the only bot token accepted; otherwise any is. */
-export function startFakeTelegram({ token }: { token?: string } = {}) {
+/**
+ * `token`, when given, is the only bot token accepted; otherwise any is. `chats`, when given, are
+ * the chats the bot was added to (getChat answers "chat not found" for any other).
+ */
+export function startFakeTelegram({ token, chats }: { token?: string; chats?: string[] } = {}) {
   let messageId = 0;
   return startFake<TelegramDelivery>({
     accept(request) {
+      const method = /^\/bot([^/]+)\/(getMe|getChat)$/.exec(request.path);
+      if (method) {
+        if (token !== undefined && method[1] !== token) return { reply: refuse(401, "Unauthorized") };
+        if (method[2] === "getMe") return { reply: { status: 200, body: { ok: true, result: { id: 4242, is_bot: true, first_name: "Dwell", username: "dwell_bot" } } } };
+        const chatId = String((parseJsonBody(request) as { chat_id?: unknown }).chat_id ?? "");
+        if (chats !== undefined && !chats.includes(chatId)) return { reply: refuse(400, "Bad Request: chat not found") };
+        return { reply: { status: 200, body: { ok: true, result: { id: Number(chatId) || chatId, type: "supergroup", title: "Dwell staff" } } } };
+      }
       const match = /^\/bot([^/]+)\/sendMessage$/.exec(request.path);
       if (request.method !== "POST" || !match) return { reply: refuse(404, "Not Found") };
       if (token !== undefined && match[1] !== token) return { reply: refuse(401, "Unauthorized") };

@@ -260,7 +260,29 @@ export interface FakeGroup {
   posts: FakePost[];
   calendar: FakeCalendarEvent[];
   members: FakeMember[];
+  /**
+   * The permissions of the bot account's own role in the group (a management role the group's owner
+   * gave it); `null`: the bot is not a member. Default: everything Dwell asks of it.
+   */
+  botPermissions?: string[] | null;
 }
+
+/** Everything Dwell asks of its bot account in the group (the Connections page's checks). */
+export const FAKE_BOT_PERMISSIONS = [
+  "group-announcement-manage",
+  "group-audit-view",
+  "group-bans-manage",
+  "group-calendar-manage",
+  "group-instance-manage",
+  "group-instance-open-create",
+  "group-invites-manage",
+  "group-members-manage",
+  "group-members-remove",
+  "group-roles-assign",
+  "group-roles-manage",
+];
+/** The bot account's role in the group. */
+export const FAKE_BOT_ROLE_ID = "grol_dwell_bot";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -594,6 +616,11 @@ function fullRole(role: FakeRole) {
   };
 }
 
+/** The bot account's own role, as the roles' list shows it (a management role, with its permissions). */
+function botRoleOf(group: FakeGroup) {
+  return { ...fullRole({ id: FAKE_BOT_ROLE_ID, name: "Dwell Bot", description: "The site's bot", holders: [], management: true }), permissions: group.botPermissions ?? FAKE_BOT_PERMISSIONS };
+}
+
 /** A user id of VRChat's shape, from a number (tests name people by it). */
 export const fakeUserId = (n: number) => `usr_${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 
@@ -691,6 +718,7 @@ export async function startFakeVRChat(
   const totp = new TOTP({ secret: Secret.fromBase32(FAKE_TOTP_SECRET), digits: 6, period: 30, algorithm: "SHA1" });
 
   const count = (key: string) => (calls[key] = (calls[key] ?? 0) + 1);
+  const botRole = () => botRoleOf(group);
 
   function cookies(req: IncomingMessage): Record<string, string> {
     const jar: Record<string, string> = {};
@@ -1035,6 +1063,10 @@ export async function startFakeVRChat(
     const member = new RegExp(`^${g}/members/([^/]+)$`).exec(path);
     if (member) {
       return ["membership", () => {
+        if (member[1] === botUserId) {
+          if (group.botPermissions === null) return null;
+          return { ...groupMemberOf({ id: botUserId, displayName: "Dwell Bot", status: "member" } as FakePerson, false), mRoleIds: [FAKE_BOT_ROLE_ID] };
+        }
         const who = person(member[1]!);
         return who && who.status !== "none" ? groupMemberOf(who, false) : null;
       }];
@@ -1054,6 +1086,9 @@ export async function startFakeVRChat(
       }];
     }
     const theirGroups = /^\/users\/([^/]+)\/groups$/.exec(path);
+    if (theirGroups && theirGroups[1] === botUserId) {
+      return ["userGroups", () => (group.botPermissions === null ? [] : [{ id: "gmem_00000000-0000-4000-8000-00000000b0b0", groupId: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", discriminator: "0000", memberCount: group.memberCount, isRepresenting: false, mutualGroup: false }])];
+    }
     if (theirGroups) {
       return ["userGroups", () => {
         const who = person(theirGroups[1]!);
@@ -1083,7 +1118,7 @@ export async function startFakeVRChat(
         group.instances.filter((i) => !i.closed).map((i) => ({ instanceId: split(i.location).instanceId, location: i.location, memberCount: i.memberCount, world: fullWorld(split(i.location).worldId, i.world) })),
       ];
     }
-    if (path === `${g}/roles`) return ["roles", () => group.roles.map(fullRole)];
+    if (path === `${g}/roles`) return ["roles", () => [...group.roles.map(fullRole), botRole()]];
     if (path === `${g}/auditLogs`) {
       return ["auditLogs", () => {
         // Newest first, between startDate and endDate (both kept), paged by n and offset.
@@ -1223,7 +1258,7 @@ export async function startFakeVRChat(
         count("currentUser");
         if (!verifiedSession(req)) return error(res, 401, "\"Missing Credentials\"");
         const own = endpoints.get("currentUser");
-        const me = typeof own === "object" && "body" in own ? own.body : { id: botUserId, displayName: "Dwell Bot" };
+        const me = typeof own === "object" && "body" in own ? own.body : { id: botUserId, displayName: "Dwell Bot", twoFactorAuthEnabled: requireTotp };
         answers.push({ endpoint: "currentUser", body: me });
         return send(res, 200, me);
       }

@@ -10,6 +10,7 @@ export * from "./operations";
 export * from "./moderation";
 export * from "./people";
 export * from "./screening";
+export * from "./settings";
 export * from "./vrchat";
 export {
   APPLICATION_STATUSES,

@@ -1,6 +1,6 @@
 import { ConfigError, type Config } from "~/utils/env.server";
 import { createDiscordChannel } from "./discord.server";
-import { createGoogleSheetsChannel, readServiceAccountKey } from "./google-sheets.server";
+import { createGoogleSheetsChannel, parseServiceAccountKey, readServiceAccountKey } from "./google-sheets.server";
 import type { NotificationChannel } from "./notification";
 import { createTelegramChannel } from "./telegram.server";
 
@@ -18,13 +18,15 @@ export async function buildNotificationChannels(config: Config): Promise<Notific
       }),
     );
   }
-  if (config.GOOGLE_SHEETS_ID && config.GOOGLE_SERVICE_ACCOUNT_FILE) {
+  const keyFile = config.GOOGLE_SERVICE_ACCOUNT_FILE;
+  const keyJson = config.GOOGLE_SERVICE_ACCOUNT_JSON;
+  if (config.GOOGLE_SHEETS_ID && (keyFile || keyJson)) {
     let serviceAccount;
     try {
-      serviceAccount = await readServiceAccountKey(config.GOOGLE_SERVICE_ACCOUNT_FILE);
+      serviceAccount = keyFile ? await readServiceAccountKey(keyFile) : parseServiceAccountKey(keyJson!, "the saved service account key");
     } catch (error) {
       throw new ConfigError(
-        `Invalid configuration:\n  GOOGLE_SERVICE_ACCOUNT_FILE: ${error instanceof Error ? error.message : String(error)}`,
+        `Invalid configuration:\n  ${keyFile ? "GOOGLE_SERVICE_ACCOUNT_FILE" : "GOOGLE_SERVICE_ACCOUNT_JSON"}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
     channels.push(

@@ -56,12 +56,17 @@ export async function readServiceAccountKey(path: string): Promise<ServiceAccoun
     const code = error instanceof Error && "code" in error ? String(error.code) : String(error);
     throw new Error(`cannot read ${path} (${code})`, { cause: error });
   }
+  return parseServiceAccountKey(text, path);
+}
+
+/** A key's JSON (the file's text); throws an Error naming where it came from and the problem. */
+export function parseServiceAccountKey(text: string, from = "the key"): ServiceAccountKey {
   const json = parseJson(text);
-  if (json === undefined) throw new Error(`${path} is not JSON; expected a service account key file`);
+  if (json === undefined) throw new Error(`${from} is not JSON; expected a service account key file`);
   const parsed = ServiceAccountKeySchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "the file"} ${issue.message}`);
-    throw new Error(`${path} is not a usable service account key: ${problems.join("; ")}`);
+    throw new Error(`${from} is not a usable service account key: ${problems.join("; ")}`);
   }
   return parsed.data;
 }
@@ -108,7 +113,8 @@ export function createGoogleSheetsChannel({
   apiUrl?: string;
   timeoutMs?: number;
   now?: () => Date;
-}): NotificationChannel {
+}): NotificationChannel & { checkWritable(): Promise<DeliveryOutcome> } {
+  const sheetUrl = `${apiUrl.replace(/\/+$/, "")}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}`;
   const appendUrl =
     `${apiUrl.replace(/\/+$/, "")}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}:append` +
     // RAW stores each cell as the text it is: an answer such as "=IMPORTXML(…)" or "+1" stays a
@@ -153,6 +159,23 @@ export function createGoogleSheetsChannel({
   }
 
   return {
+    /**
+     * Whether the service account may write to the sheet, without changing it: a batch update of no
+     * values (Google checks the write permission; an editor gets 200, a reader 403).
+     */
+    async checkWritable(): Promise<DeliveryOutcome> {
+      const token = await accessToken();
+      if (typeof token !== "string") return token;
+      const answer = await callService("Google Sheets", `${sheetUrl}/values:batchUpdate`, {
+        headers: { Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ valueInputOption: "RAW", data: [] }),
+        timeoutMs,
+      });
+      if (!answer.sent) return answer.outcome;
+      if (answer.response.ok) return { kind: "delivered" };
+      const parsed = ApiErrorSchema.safeParse(answer.body);
+      return httpFailure("Google Sheets", answer.response.status, parsed.success ? parsed.data.error.message : undefined, undefined);
+    },
     target: "google_sheets",
     // A sign-in, then the append: two requests at most, each within the timeout.
     maxDeliveryMs: 2 * timeoutMs,

@@ -1,4 +1,4 @@
-import { Ban, CalendarDays, DoorOpen, Filter, History, Inbox, Link2, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
+import { Ban, CalendarDays, DoorOpen, Filter, History, Inbox, Link2, PlugZap, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, ShieldCheck, Users } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { ReactNode } from "react";
 import { href, Link, NavLink } from "react-router";
@@ -61,6 +61,12 @@ export const ROLES_LINK: SanctumLink = {
   to: "/admin/roles",
   label: m.rb_nav,
   icon: <Icon node={Link2} className="size-4 shrink-0" />,
+};
+
+export const CONNECTIONS_LINK: SanctumLink = {
+  to: "/admin/connections",
+  label: m.conn_nav,
+  icon: <Icon node={PlugZap} className="size-4 shrink-0" />,
 };
 
 export const QUESTIONS_LINK: SanctumLink = {

@@ -69,6 +69,16 @@ export interface VRChatClientOptions {
   timeoutMs?: number;
   /** The pause after a first failed login; it doubles with each further failure, up to a day. */
   loginPauseMs?: number;
+  /**
+   * The owner's current 6-digit code (the Connections page's 'Test'), for a login without the
+   * authenticator's secret: used once; the session it opens is kept like any other.
+   */
+  oneTimeCode?: string;
+  /**
+   * A person asked for this login (the Connections page's 'Test', with what they just typed): an
+   * earlier failure's pause does not hold it back. VRChat's own 429 still does.
+   */
+  personAsked?: boolean;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -216,7 +226,7 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   /** Basic auth on /auth/user, then the authenticator code if VRChat asks for one. Never retried. */
   async function login(): Promise<Session> {
     const stored = await store.load();
-    if (stored?.loginPausedUntil && stored.loginPausedUntil.getTime() > Date.now()) {
+    if (!options.personAsked && stored?.loginPausedUntil && stored.loginPausedUntil.getTime() > Date.now()) {
       throw new VRChatError(
         `VRChat login is paused after a failed attempt; next try after ${stored.loginPausedUntil.toISOString()}`,
         null,
@@ -257,10 +267,10 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
           null,
         );
       }
-      if (!options.totpSecret) {
-        return pauseLogins("VRChat asks for an authenticator code: set VRCHAT_TOTP_SECRET", failures, null);
+      if (!options.totpSecret && !options.oneTimeCode) {
+        return pauseLogins("VRChat asks for an authenticator code: set VRCHAT_TOTP_SECRET, or enter the current code on the Connections page", failures, null);
       }
-      const code = new TOTP({ secret: options.totpSecret, digits: 6, period: 30, algorithm: "SHA1" }).generate();
+      const code = options.totpSecret ? new TOTP({ secret: options.totpSecret, digits: 6, period: 30, algorithm: "SHA1" }).generate() : options.oneTimeCode!;
       const verify = await send(url("/auth/twofactorauth/totp/verify"), {
         method: "POST",
         headers: { "Content-Type": "application/json", Cookie: cookieHeader({ authCookie }) },

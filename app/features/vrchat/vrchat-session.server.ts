@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/db.server";
 import { vrchatSessions } from "~/db/schema";
 import { log } from "~/utils/log.server";
+import { isSealed, seal as sealValue, sealingKey, unseal } from "~/utils/sealed.server";
 
 export interface StoredSession {
   userId: string | null;
@@ -32,31 +32,19 @@ export interface SessionStore {
  * key derived from the site's AUTH_SECRET), so the database alone (a backup, a dump) opens nothing.
  * A value that no longer decrypts (the secret changed) reads as no cookie: the bot logs in again.
  */
-const SEALED = "v1:";
-
 function cookieKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secret, "dwell", "vrchat session cookies", 32));
+  return sealingKey(secret, "vrchat session cookies");
 }
 
 function seal(key: Buffer, value: string | null): string | null {
-  if (value === null) return null;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
-  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+  return value === null ? null : sealValue(key, value);
 }
 
 function open(key: Buffer, value: string | null): string | null {
-  if (value === null || !value.startsWith(SEALED)) return value;
-  try {
-    const bytes = Buffer.from(value.slice(SEALED.length), "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-  } catch {
-    log.warn("a stored VRChat session cookie could not be decrypted (AUTH_SECRET changed?): the bot logs in again");
-    return null;
-  }
+  if (value === null || !isSealed(value)) return value;
+  const opened = unseal(key, value);
+  if (opened === null) log.warn("a stored VRChat session cookie could not be decrypted (AUTH_SECRET changed?): the bot logs in again");
+  return opened;
 }
 
 export function databaseSessionStore(db: Database, username: string, secret: string): SessionStore {
@@ -78,7 +66,7 @@ export function databaseSessionStore(db: Database, username: string, secret: str
       const authCookie = open(cipherKey, row.authCookie);
       const twoFactorCookie = open(cipherKey, row.twoFactorCookie);
       // Cookies stored in clear by an earlier version are sealed the first time they are read.
-      const inClear = (value: string | null) => value !== null && !value.startsWith(SEALED);
+      const inClear = (value: string | null) => value !== null && !isSealed(value);
       if (inClear(row.authCookie) || inClear(row.twoFactorCookie)) {
         await db
           .update(vrchatSessions)
