@@ -1063,7 +1063,7 @@ export async function startFakeVRChat(
     const member = new RegExp(`^${g}/members/([^/]+)$`).exec(path);
     if (member) {
       return ["membership", () => {
-        if (member[1] === botUserId) {
+        if (member[1] === botUserId && !person(botUserId)) {
           if (group.botPermissions === null) return null;
           return { ...groupMemberOf({ id: botUserId, displayName: "Dwell Bot", status: "member" } as FakePerson, false), mRoleIds: [FAKE_BOT_ROLE_ID] };
         }
@@ -1086,7 +1086,7 @@ export async function startFakeVRChat(
       }];
     }
     const theirGroups = /^\/users\/([^/]+)\/groups$/.exec(path);
-    if (theirGroups && theirGroups[1] === botUserId) {
+    if (theirGroups && theirGroups[1] === botUserId && !person(botUserId)) {
       return ["userGroups", () => (group.botPermissions === null ? [] : [{ id: "gmem_00000000-0000-4000-8000-00000000b0b0", groupId: FAKE_GROUP_ID, name: group.name, shortCode: "DWELL", discriminator: "0000", memberCount: group.memberCount, isRepresenting: false, mutualGroup: false }])];
     }
     if (theirGroups) {
