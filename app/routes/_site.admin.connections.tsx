@@ -39,17 +39,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const times = Object.values(looks.checkedAt).map((at) => at.getTime());
   return data(
     {
-      views: settingViews(settings.source, stored.values),
+      views: withSwitchDefaults(settingViews(settings.source, stored.values), config),
       revision: stored.revision,
       features,
       choices,
-      checkedAt: times.length > 0 ? new Date(Math.min(...times)).toISOString() : null,
+      // Written as the dashboard writes its times (UTC), the same on the server and in the browser.
+      checkedAt: times.length > 0 ? `${new Date(Math.min(...times)).toISOString().slice(0, 16).replace("T", " ")} UTC` : null,
       mayChange: viewer.twoFactorEnabled,
       twoFactorNote: !viewer.twoFactorEnabled,
       botNotes: vrchat?.ok && !vrchat.twoFactor ? [m.conn_vrchat_no_2fa()] : [],
     },
     { headers: { "Cache-Control": "no-store" } },
   );
+}
+
+/** A switch nobody set shows what the site does without it (its default), not 'off'. */
+function withSwitchDefaults(views: ReturnType<typeof settingViews>, config: Record<string, unknown>) {
+  for (const field of AREA_FIELDS.switches) {
+    const view = views[field.name]!;
+    if (view.from === "unset") views[field.name] = { name: field.name, from: "unset", value: String(config[field.name]) };
+  }
+  return views;
 }
 
 const isArea = (value: unknown): value is ConnectionArea => typeof value === "string" && (CONNECTION_AREAS as readonly string[]).includes(value);
@@ -167,8 +177,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const code = area === "vrchat" ? oneTimeCode(form) : undefined;
     if (code) await lookAt("vrchat", { db, secret }, config, { oneTimeCode: code });
     await settings.refresh();
-    // What works now: the connection looked at with what was saved.
-    if (lookable) await checkConnections({ db, secret }, config, saved.revision, [lookable]);
+    // What works now: the connection looked at with what was saved (the switches are VRChat's).
+    await checkConnections({ db, secret }, config, saved.revision, [lookable ?? "vrchat"]);
     return { ok: true as const, message: saved.changed.length > 0 ? m.conn_saved() : m.conn_unchanged() };
   } catch (error) {
     if (error instanceof SettingsConflict) return data({ error: m.conn_conflict(), area }, { status: 409 });

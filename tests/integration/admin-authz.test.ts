@@ -47,6 +47,7 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
   "admin/moderation": [{ url: () => "/admin/moderation", expect: ADMINS }],
   "admin/moderation/export": [{ url: () => "/admin/moderation/export", expect: ADMINS }],
   "admin/roles": [{ url: () => "/admin/roles", expect: ADMINS }],
+  "admin/connections": [{ url: () => "/admin/connections", expect: { owner: 200 } }],
   "admin/people": [{ url: () => "/admin/people?q=Authz", expect: REVIEWERS }],
   "admin/people/:key": [{ url: () => `/admin/people/application-${ids.application}`, expect: REVIEWERS }],
   "admin/events/:eventId/questions": [
@@ -85,7 +86,7 @@ const RESOURCES: Record<string, { url: () => string; expect: Expect; whenAllowed
   "admin/discord-link": [{ url: () => "/admin/discord-link", expect: ALL_STAFF, whenAllowed: 404 }],
 };
 /** Reachable without signing in, by design: signing in, renewing a passphrase, an invitation. */
-const PUBLIC_ADMIN_ROUTES = ["admin/sign-in", "admin/two-factor", "admin/sign-out", "admin/forgot-password", "admin/reset-password", "admin/join/:token"];
+const PUBLIC_ADMIN_ROUTES = ["admin/setup", "admin/sign-in", "admin/two-factor", "admin/sign-out", "admin/forgot-password", "admin/reset-password", "admin/join/:token"];
 
 function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
   return entries.flatMap((entry) => {

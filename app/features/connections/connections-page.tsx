@@ -110,7 +110,7 @@ export function WhatWorks({ features, checkedAt }: { features: FeatureState[]; c
     <Card className="p-5">
       <h2 className="font-display text-2xl text-mist-100">{m.conn_what_works()}</h2>
       <p className="mt-1 text-sm text-mist-300">
-        {m.conn_summary({ working, missing })} {checkedAt ? m.conn_checked_at({ when: new Date(checkedAt).toLocaleString() }) : null}
+        {m.conn_summary({ working, missing })} {checkedAt ? m.conn_checked_at({ when: checkedAt }) : null}
       </p>
       <div className="mt-3">
         <FeatureList features={features} />

@@ -69,7 +69,7 @@ export const lastFour = (value: string) => (value.length >= 12 ? value.slice(-4)
 export type SettingView =
   | { name: SettingName; from: "environment"; value: string | null }
   | { name: SettingName; from: "saved"; value: string | null }
-  | { name: SettingName; from: "unset"; value: null };
+  | { name: SettingName; from: "unset"; value: string | null };
 
 /** Each setting as the page shows it: a secret never (only 'set' and its last 4 characters). */
 export function settingViews(source: Record<string, string | undefined>, stored: StoredSettings["values"]): Record<string, SettingView> {
