@@ -34,9 +34,10 @@ const VRChatRolesSchema = z.array(z.object({ id: z.string(), name: z.string(), p
 function vrchatProblem(error: unknown): string {
   if (error instanceof VRChatError) {
     if (error.kind === "rate-limited") return m.conn_vrchat_slow({ seconds: Math.ceil((error.retryAfterMs ?? 60_000) / 1000) });
-    if (error.kind === "unreachable") return m.conn_vrchat_unreachable({ detail: error.message });
     if (/authenticator code/.test(error.message)) return m.conn_vrchat_code({ detail: error.message });
-    if (error.status === null || error.kind === "auth") return m.conn_vrchat_login({ detail: error.message });
+    // A refused login, and the pause after one, come without an HTTP status of their own.
+    if (error.kind === "auth" || /\blogin\b/i.test(error.message)) return m.conn_vrchat_login({ detail: error.message });
+    if (error.kind === "unreachable") return m.conn_vrchat_unreachable({ detail: error.message });
     return m.conn_vrchat_http({ detail: error.message });
   }
   return m.conn_vrchat_http({ detail: error instanceof Error ? error.message : String(error) });

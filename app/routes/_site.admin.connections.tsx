@@ -96,13 +96,15 @@ async function typedValues(area: ConnectionArea, form: FormData, environment: Se
       }
       continue;
     }
+    if (field.name === "VRCHAT_GROUP_ID" && (raw !== null || form.has("groupLink"))) {
+      // Chosen from the bot's groups, or given by its id or link (which wins).
+      const given = String(form.get("groupLink") ?? "").trim() || String(raw ?? "").trim();
+      values[field.name] = given ? (GROUP_ID.exec(given)?.[0].toLowerCase() ?? given.slice(0, 200)) : null;
+      continue;
+    }
     if (raw === null) continue;
     const text = String(raw).trim().slice(0, 4096);
     if (field.secret && text === "") continue;
-    if (field.name === "VRCHAT_GROUP_ID" && text) {
-      values[field.name] = GROUP_ID.exec(text)?.[0].toLowerCase() ?? text;
-      continue;
-    }
     values[field.name] = text === "" ? null : text;
   }
   if (area === "sheets") {

@@ -178,8 +178,9 @@ describe.runIf(ON_PGLITE)("setting Dwell up from the Sanctum", () => {
     expect(tested.status).toBe(200);
     expect(tested.body).toContain("Bans reach VRChat: needs Manage Group Bans");
     expect(tested.body).not.toContain("Decisions act in VRChat: needs");
-    // Saved as it is, the dashboard says so too.
-    expect((await connections({ area: "vrchat", intent: "save" })).status).toBe(200);
+    // Saved as it is (the group given again by its link beside the list), the dashboard says so too.
+    expect((await page("/admin/connections")).html).toContain('name="groupLink"');
+    expect((await connections({ area: "vrchat", intent: "save", VRCHAT_GROUP_ID: "", groupLink: `https://vrchat.com/home/group/${FAKE_GROUP_ID}/posts` })).status).toBe(200);
     expect((await page("/admin")).html).toContain("Bans reach VRChat: needs Manage Group Bans");
     vrchat.group.botPermissions = FAKE_BOT_PERMISSIONS;
     // A group the bot is not in.

@@ -169,6 +169,9 @@ function SettingInput({ field, view, choices, disabled, formId }: { field: Field
         {label}
       </label>
       {input}
+      {field.name === "VRCHAT_GROUP_ID" && choices && choices.length > 0 ? (
+        <input name="groupLink" aria-label={m.conn_l_vrchat_group_link()} placeholder={m.conn_l_vrchat_group_link()} disabled={common.disabled} className={`${fieldClass} mt-2`} spellCheck={false} />
+      ) : null}
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-mist-400">
           {hint}
@@ -269,6 +272,7 @@ export function ConnectionSection({
             <input id={`${formId}-link`} name="sheetLink" type="url" disabled={!mayChange} className={fieldClass} />
           </div>
         ) : null}
+        {area === "switches" ? <p className="text-xs text-mist-400 md:col-span-2">{m.conn_join_rules_note()}</p> : null}
         {mayChange ? (
           <div className="flex flex-wrap gap-2 md:col-span-2">
             {area === "switches" ? null : (
