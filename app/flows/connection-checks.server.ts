@@ -14,8 +14,8 @@ import { connectionChecks } from "~/db/schema";
 import { channelPermissions, highestPosition, serverPermissions, type DiscordOverwrite, type DiscordRoleFacts, type MemberFacts } from "~/features/connections/discord-permissions";
 import type { ConnectionFacts, DiscordFacts, FeatureArea, MailFacts, SheetsFacts, TelegramFacts, VRChatFacts } from "~/features/connections/features";
 import { createGoogleSheetsChannel, parseServiceAccountKey, readServiceAccountKey } from "~/features/notifications/google-sheets.server";
-import { createVRChatClient, VRChatError } from "~/features/vrchat/vrchat-client.server";
-import { databaseSessionStore } from "~/features/vrchat/vrchat-session.server";
+import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { createBotClient } from "~/features/vrchat/vrchat.server";
 import { m } from "~/paraglide/messages";
 import { vrchatConfig, type Config } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
@@ -54,13 +54,7 @@ export async function lookAtVRChat(
 ): Promise<VRChatFacts | null> {
   const vrchat = vrchatConfig(config);
   if (!vrchat) return null;
-  const client = createVRChatClient({
-    apiUrl: vrchat.apiUrl,
-    username: vrchat.username,
-    password: vrchat.password,
-    totpSecret: vrchat.totpSecret,
-    contact: vrchat.contact,
-    store: databaseSessionStore(db, vrchat.username, secret),
+  const client = createBotClient(db, vrchat, secret, {
     timeoutMs: checkTimeout(config),
     maxAttempts: 1,
     oneTimeCode: person?.oneTimeCode,

@@ -1,8 +1,7 @@
-import { APIError } from "better-auth/api";
 import { KeyRound, ShieldAlert } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import { useId } from "react";
-import { data, Form, href, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { fieldClass } from "~/components/ui/field";
 import { appContext } from "~/context";
@@ -10,8 +9,8 @@ import { acceptInvitation, getInvitation } from "~/features/accounts/team.server
 import { invitationInvalid } from "~/features/accounts/team-texts";
 import { GuardCard } from "~/features/sanctum/admin-screens";
 import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
-import { CLIENT_IP_HEADER, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
-import { log } from "~/utils/log.server";
+import { MAX_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { signInNewAccount } from "~/features/accounts/new-account-session.server";
 import { roleName } from "~/utils/roles";
 import type { Route } from "./+types/_site.admin.join.$token";
 import { m } from "~/paraglide/messages";
@@ -37,20 +36,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (password !== confirm) return data({ error: m.passwords_differ(), field: "confirm" }, { status: 400 });
   const accepted = await acceptInvitation(db, auth, { token: params.token, username, password }, new Date());
   if (!accepted.ok) return data({ error: accepted.message, field: accepted.field ?? null }, { status: accepted.message === invitationInvalid() ? 404 : 400 });
-  try {
-    // The new member is signed in at once (their role's two-factor requirement then applies).
-    const { headers } = await auth.api.signInEmail({
-      body: { email: accepted.email, password, rememberMe: true },
-      headers: new Headers({ [CLIENT_IP_HEADER]: clientAddress, "user-agent": request.headers.get("user-agent") ?? "" }),
-      returnHeaders: true,
-    });
-    const response = redirect(href("/admin"));
-    withAuthCookies(headers, response.headers);
-    return response;
-  } catch (error) {
-    if (!(error instanceof APIError)) log.error("signing a new member in failed", { error });
-    return redirect(href("/admin/sign-in"));
-  }
+  // The new member is signed in at once (their role's two-factor requirement then applies).
+  return signInNewAccount(auth, { email: accepted.email, password }, request, clientAddress);
 }
 
 export function meta() {

@@ -1,4 +1,3 @@
-import { APIError } from "better-auth/api";
 import { KeyRound } from "lucide";
 import { useId } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
@@ -10,8 +9,8 @@ import { createFirstOwner, firstOwnerNeeded, SETUP_CODE_FILE } from "~/features/
 import { GuardCard } from "~/features/sanctum/admin-screens";
 import { m } from "~/paraglide/messages";
 import { crossSiteMessage, isSameOrigin } from "~/utils/admin-guard.server";
-import { CLIENT_IP_HEADER, MAX_PASSWORD_LENGTH, withAuthCookies } from "~/utils/auth.server";
-import { log } from "~/utils/log.server";
+import { MAX_PASSWORD_LENGTH } from "~/utils/auth.server";
+import { signInNewAccount } from "~/features/accounts/new-account-session.server";
 import type { Route } from "./+types/_site.admin.setup";
 
 /** Only while no staff account exists; afterwards the Sanctum's sign-in. */
@@ -30,20 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (password !== text("confirm")) return data({ error: m.passwords_differ(), field: "confirm" }, { status: 400 });
   const made = await createFirstOwner({ db, auth, dataDir: config.DATA_DIR }, { code: text("code").slice(0, 64), username: text("username"), email: text("email").slice(0, 320), password }, new Date());
   if (!made.ok) return data({ error: made.message, field: made.field ?? null }, { status: made.status });
-  try {
-    // The new owner is signed in at once.
-    const { headers } = await auth.api.signInEmail({
-      body: { email: made.email, password, rememberMe: true },
-      headers: new Headers({ [CLIENT_IP_HEADER]: clientAddress, "user-agent": request.headers.get("user-agent") ?? "" }),
-      returnHeaders: true,
-    });
-    const response = redirect(href("/admin"));
-    withAuthCookies(headers, response.headers);
-    return response;
-  } catch (error) {
-    if (!(error instanceof APIError)) log.error("signing the first owner in failed", { error });
-    return redirect(href("/admin/sign-in"));
-  }
+  // The new owner is signed in at once.
+  return signInNewAccount(auth, { email: made.email, password }, request, clientAddress);
 }
 
 export function meta() {

@@ -1,5 +1,5 @@
 import type { Database } from "~/db/db.server";
-import { vrchatConfig, type Config } from "~/utils/env.server";
+import { vrchatConfig, type Config, type VRChatConfig } from "~/utils/env.server";
 import { createCalendarPublisher, type CalendarPublisher } from "./calendar-publisher.server";
 import { createEventSync, type EventSync } from "./event-sync.server";
 import {
@@ -12,7 +12,7 @@ import { hitRateLimit } from "~/utils/rate-limit.server";
 import { takeTurn } from "~/utils/pace.server";
 import { createPacer } from "./vrchat-actions.server";
 import { refreshGroupData, worstCaseCalls } from "./vrchat-api.server";
-import { createVRChatClient } from "./vrchat-client.server";
+import { createVRChatClient, type VRChatClientOptions } from "./vrchat-client.server";
 import { createVRChatMembership, type VRChatMembership } from "./vrchat-membership.server";
 import { databaseSessionStore } from "./vrchat-session.server";
 import { createWorldLookup, type WorldLookup } from "./vrchat-worlds.server";
@@ -68,6 +68,19 @@ export const SYNC_MIN_INTERVAL_MS = 5 * 60 * 1000;
  * The group's live data and the calendar import, from VRChat when it is configured; otherwise the
  * example group (when demo content is on) or nothing. Demo data is never shown once VRChat is set.
  */
+/** A client for the group's bot account, its session shared through the database with every process. */
+export function createBotClient(db: Database, vrchat: VRChatConfig, secret: string, options: Partial<VRChatClientOptions> = {}) {
+  return createVRChatClient({
+    apiUrl: vrchat.apiUrl,
+    username: vrchat.username,
+    password: vrchat.password,
+    totpSecret: vrchat.totpSecret,
+    contact: vrchat.contact,
+    store: databaseSessionStore(db, vrchat.username, secret),
+    ...options,
+  });
+}
+
 export function createVRChatServices(db: Database, config: Config, secret: string): VRChatServices {
   const vrchat = vrchatConfig(config);
   let groupData: GroupDataService;
@@ -82,15 +95,7 @@ export function createVRChatServices(db: Database, config: Config, secret: strin
   let memberRoles: RoleKeeper | null = null;
   let roleReader: RoleReader | null = null;
   if (vrchat) {
-    const client = createVRChatClient({
-      apiUrl: vrchat.apiUrl,
-      username: vrchat.username,
-      password: vrchat.password,
-      totpSecret: vrchat.totpSecret,
-      contact: vrchat.contact,
-      timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000,
-      store: databaseSessionStore(db, vrchat.username, secret),
-    });
+    const client = createBotClient(db, vrchat, secret, { timeoutMs: config.VRCHAT_TIMEOUT_SECONDS * 1000 });
     groupData = createCachedGroupData({
       db,
       groupId: vrchat.groupId,
