@@ -9,6 +9,7 @@ import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { ATTENDANCE_LOOK_MS, attendanceServices, markEndedEvents, readEventInstances } from "~/flows/event-attendance.server";
 import { forgetOldInteractions } from "~/flows/discord-interaction.server";
 import { INTEREST_READ_MS, refreshDiscordInterest } from "~/flows/discord-events.server";
 import { sendDueReminders, type ReminderServices } from "~/flows/event-reminders.server";
@@ -54,6 +55,7 @@ interface Job {
 
 function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions, lookAtConnections }: ScheduleDeps): Job[] {
   const instanceServices = eventInstanceServices({ db, config, vrchat, discord, notifications: { wake: wakeActions } });
+  const attendance = attendanceServices({ db, config, vrchat });
   const reminderServices: ReminderServices = {
     db,
     leads: config.EVENT_REMINDERS,
@@ -119,6 +121,9 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
     jobs.push(
       { name: "opening events' instances", every: INSTANCE_LOOK_MS, first: 5_000, run: () => openDueInstances(instanceServices, new Date()) },
       { name: "keeping events' roles", every: INSTANCE_LOOK_MS, first: 5_000, run: () => keepEventRoles(instanceServices.roles, new Date()) },
+      // Who is in each event's instance, once a minute while it runs; the marks at its end.
+      { name: "reading events' instances", every: ATTENDANCE_LOOK_MS, first: 5_000, run: () => readEventInstances(attendance, new Date()) },
+      { name: "marking who came", every: MINUTE, first: 15_000, run: () => markEndedEvents(attendance, new Date()) },
     );
   }
   // Screening: the group's rules applied to what arrived, and again to what waited for VRChat.

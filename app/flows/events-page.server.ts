@@ -11,6 +11,7 @@ import { placesTakenText } from "~/features/applications/places";
 import type { ListedInstance, ListedInterest } from "~/features/events/admin-event-card";
 import { listDiscordEvents } from "~/features/events/discord-events.server";
 import { listEventInstances } from "~/features/events/event-instances.server";
+import { listInstanceAttendance } from "~/features/events/instance-attendance.server";
 import { listEventRoles } from "~/features/events/event-roles.server";
 import { listEventsForAdmin, type AdminEventSummary } from "~/features/events/events.server";
 import type { ListedPublication, PublicationSummary } from "~/features/events/vrchat-publication";
@@ -34,7 +35,7 @@ function withEntryUrl(publication: PublicationSummary, groupId: string | null): 
  * are in it (from the group's live data as last read: no call to VRChat for a page).
  */
 async function listedInstances(db: Parameters<typeof listEventInstances>[0], groupData: GroupDataService, eventIds: string[]) {
-  const [rows, roles] = await Promise.all([listEventInstances(db, eventIds), listEventRoles(db, eventIds)]);
+  const [rows, roles, attendance] = await Promise.all([listEventInstances(db, eventIds), listEventRoles(db, eventIds), listInstanceAttendance(db, eventIds)]);
   const live = await groupData.peek().catch(() => null);
   const counts = new Map(live?.status === "ready" ? live.data.instances.map((instance) => [instance.id, instance.userCount]) : []);
   const listed: Record<string, ListedInstance> = {};
@@ -50,6 +51,7 @@ async function listedInstances(db: Parameters<typeof listEventInstances>[0], gro
       joinUrl: open ? joinLinkOf(row) : null,
       players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
       role: role ? { state: role.state, lastError: role.lastError } : null,
+      attendance: attendance.get(eventId) ?? null,
     };
   }
   return listed;

@@ -189,6 +189,8 @@ const EnvSchema = z.object({
    * `false` for a bot whose role may not see them.
    */
   VRCHAT_READ_JOIN_REQUESTS: booleanFromEnv.default(true),
+  /** Minutes an approved attendee must have been seen in the event's instance to be marked as having come. */
+  ATTENDANCE_MIN_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int().min(1).max(24 * 60).default(15),
   /** Members read per refresh (100 per page). */
   VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });

@@ -54,6 +54,28 @@ export const WorldSchema = z.object({
   visits: z.number().int(),
 });
 
+/** A LimitedUserInstance (an instance's `users`, listed to its creator): its required fields. */
+export const LimitedUserInstanceSchema = z.object({
+  ageVerificationStatus: z.string(),
+  ageVerified: z.boolean(),
+  allowAvatarCopying: z.boolean(),
+  currentAvatarImageUrl: z.string(),
+  currentAvatarTags: z.array(z.string()),
+  currentAvatarThumbnailImageUrl: z.string(),
+  date_joined: z.string(),
+  developerType: z.string(),
+  displayName: z.string(),
+  friendKey: z.string(),
+  id: z.string(),
+  isFriend: z.boolean(),
+  last_activity: z.string(),
+  last_platform: z.string(),
+  pronouns: z.string(),
+  status: z.string(),
+  statusDescription: z.string(),
+  tags: z.array(z.string()),
+});
+
 export const InstanceSchema = z.object({
   clientNumber: z.string(),
   full: z.boolean(),
@@ -77,6 +99,7 @@ export const InstanceSchema = z.object({
   world: WorldSchema,
   worldId,
   capacity: z.number().int().min(0).optional(),
+  users: z.array(LimitedUserInstanceSchema).optional(),
   groupAccessType: z.enum(["members", "plus", "public"]).optional(),
   ownerId: z.string().nullable().optional(),
   creatorId: userId.optional(),

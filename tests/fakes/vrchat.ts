@@ -97,6 +97,11 @@ export interface FakeInstance {
   calendarEntryId?: string | null;
   closedAt?: string | null;
   shortName?: string | null;
+  /**
+   * Who is in it: VRChat lists them (`users`) to the instance's creator only, so only on an instance
+   * the bot made (`creatorId`). Tests move people in and out over the evening.
+   */
+  users?: { id: string; displayName: string }[];
 }
 
 export interface FakeCalendarEvent {
@@ -533,19 +538,44 @@ function split(location: string) {
   return { worldId: location.slice(0, colon), instanceId: location.slice(colon + 1) };
 }
 
+/** A LimitedUserInstance, as an instance's creator reads its `users`. */
+function userInInstance(user: { id: string; displayName: string }) {
+  return {
+    ageVerificationStatus: "hidden",
+    ageVerified: false,
+    allowAvatarCopying: false,
+    currentAvatarImageUrl: "",
+    currentAvatarTags: [],
+    currentAvatarThumbnailImageUrl: "",
+    date_joined: "2024-01-01",
+    developerType: "none",
+    displayName: user.displayName,
+    friendKey: "",
+    id: user.id,
+    isFriend: false,
+    last_activity: ISO_EPOCH,
+    last_platform: "standalonewindows",
+    pronouns: "",
+    status: "active",
+    statusDescription: "",
+    tags: [],
+  };
+}
+
 function fullInstance(instance: FakeInstance) {
   const { worldId, instanceId } = split(instance.location);
+  const count = instance.users ? instance.users.length : instance.userCount;
   return {
     clientNumber: "unknown",
     full: false,
     id: instance.location,
     instanceId,
     location: instance.location,
-    n_users: instance.userCount,
+    n_users: count,
     name: instance.name ?? "12345",
     permanent: false,
     photonRegion: instance.region ?? "us",
-    platforms: { android: 0, standalonewindows: instance.userCount },
+    platforms: { android: 0, standalonewindows: count },
     queueEnabled: false,
     queueSize: 0,
     recommendedCapacity: instance.world.recommendedCapacity ?? 0,
@@ -554,12 +584,13 @@ function fullInstance(instance: FakeInstance) {
     strict: false,
     tags: [],
     type: instance.type ?? "public",
-    userCount: instance.userCount,
+    userCount: count,
     world: fullWorld(worldId, instance.world),
     worldId,
     ...(instance.capacity === undefined ? {} : { capacity: instance.capacity }),
     ownerId: instance.ownerId ?? (instance.type === "group" ? FAKE_GROUP_ID : null),
     ...(instance.creatorId ? { creatorId: instance.creatorId } : {}),
+    ...(instance.creatorId ? { users: (instance.users ?? []).map(userInInstance) } : {}),
     ...(instance.groupAccessType ? { groupAccessType: instance.groupAccessType } : {}),
     roleRestricted: (instance.roleIds?.length ?? 0) > 0,
     calendarEntryId: instance.calendarEntryId ?? null,

@@ -176,6 +176,8 @@ export const eventApplications = pgTable(
     withdrawnAt: timestamp({ withTimezone: true }),
     /** After the event: whether the approved attendee came. */
     attendance: text().$type<Attendance>(),
+    /** Who marked it: read from the event's instance, or a staff member (whose mark wins). */
+    attendanceSource: text().$type<"instance" | "staff">(),
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("event_applications"),
@@ -192,6 +194,7 @@ export const eventApplications = pgTable(
   },
   (table) => [
     check("event_applications_attendance_check", sql`${table.attendance} in ${inList(ATTENDANCE)}`),
+    check("event_applications_attendance_source_check", sql`${table.attendanceSource} in ('instance', 'staff')`),
     check("event_applications_vrchat_linked_how_check", sql`${table.vrchatLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     check("event_applications_discord_linked_how_check", sql`${table.discordLinkedHow} in ${inList(VRCHAT_LINK_WAYS)}`),
     check("event_applications_event_role_check", sql`${table.eventRole} in ${inList(ATTENDEE_ROLES)}`),

@@ -1,6 +1,6 @@
 /** Events, their series, and what Dwell keeps of each event's night in VRChat: its instance, its role, its reminders. */
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, jsonb, pgTable, text, time, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, time, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   EVENT_ROLE_STATES,
   INSTANCE_ACCESS,
@@ -131,9 +131,47 @@ export const eventInstances = pgTable(
     lastError: text(),
     openedAt: timestamp({ withTimezone: true }),
     closedAt: timestamp({ withTimezone: true }),
+    /** The last minute its people were read (one read a minute, whichever process takes it). */
+    lastReadAt: timestamp({ withTimezone: true }),
+    /** When the attendance was marked from what was read, after the event's end. */
+    attendanceMarkedAt: timestamp({ withTimezone: true }),
+    /** Why it was not marked from the instance: 'unreadable' (VRChat unread for more than half the evening). */
+    attendanceNote: text(),
     ...timestamps,
   },
   (table) => [check("event_instances_state_check", sql`${table.state} in ${inList(INSTANCE_STATES)}`)],
+);
+
+/**
+ * Who was in an event's instance (one Dwell made): each VRChat account seen, by its id, with how many
+ * of the minutes read it was there. Leaving and coming back is one stay, its minutes added.
+ */
+export const instancePresence = pgTable(
+  "instance_presence",
+  {
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: text().notNull(),
+    displayName: text().notNull(),
+    firstSeenAt: timestamp({ withTimezone: true }).notNull(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull(),
+    minutesSeen: integer().notNull().default(1),
+  },
+  (table) => [primaryKey({ columns: [table.eventId, table.userId] })],
+);
+
+/** How many were in an event's instance, minute by minute; `people` null: the minute could not be read. */
+export const instanceMinutes = pgTable(
+  "instance_minutes",
+  {
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    minute: timestamp({ withTimezone: true }).notNull(),
+    people: integer(),
+  },
+  (table) => [primaryKey({ columns: [table.eventId, table.minute] })],
 );
 
 export type EventInstanceRow = typeof eventInstances.$inferSelect;

@@ -24,7 +24,8 @@ export async function markAttendance(db: Database, eventId: string, ids: string[
       .for("update");
     const changing = current.filter((row) => row.status === "approved" && row.attendance !== value);
     if (changing.length > 0) {
-      await tx.update(eventApplications).set({ attendance: value }).where(inArray(eventApplications.id, changing.map((row) => row.id)));
+      // A staff member's mark wins over what the instance read (flows/event-attendance).
+      await tx.update(eventApplications).set({ attendance: value, attendanceSource: value === null ? null : "staff" }).where(inArray(eventApplications.id, changing.map((row) => row.id)));
       await tx.insert(applicationAuditLog).values(
         changing.map((row) => ({ applicationKind: "event" as const, applicationId: row.id, actorId: reviewer.id, actorName: reviewer.username, field: "attendance", fromValue: row.attendance, toValue: value })),
       );

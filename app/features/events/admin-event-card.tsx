@@ -124,6 +124,8 @@ function discordEventProblem(problem: string | null): string {
   return m.aev_discord_event_failed({ words: words || code });
 }
 
+import type { InstanceAttendance } from "./instance-attendance.server";
+
 /** An event's instance as its card shows it (null state: none opened yet). */
 export interface ListedInstance {
   state: InstanceState | null;
@@ -134,6 +136,23 @@ export interface ListedInstance {
   players: number | null;
   /** An event with applications: its attendees' own VRChat role, which its instance admits. */
   role: { state: EventRoleState; lastError: string | null } | null;
+  /** Who came, as the instance showed it (once Dwell opened it). */
+  attendance: InstanceAttendance | null;
+}
+
+/** Who came, read from the instance: the marks at the end, or the evening so far. */
+function AttendanceLine({ attendance }: { attendance: InstanceAttendance }) {
+  let text: string;
+  if (attendance.unreadable) text = m.att_unreadable();
+  else if (attendance.marked) text = m.att_marked({ attended: attendance.marked.attended, noShows: attendance.marked.noShows, seen: attendance.seen });
+  else if (attendance.seen === 0 && attendance.now === null) return null;
+  else text = m.att_so_far({ now: attendance.now ?? "?", seen: attendance.seen });
+  return (
+    <div className="mt-1 text-xs text-mist-400" data-testid="event-attendance">
+      <p>{text}</p>
+      {attendance.withoutApplying.length > 0 ? <p>{m.att_without_applying({ names: attendance.withoutApplying.join(", ") })}</p> : null}
+    </div>
+  );
 }
 
 const ROLE_TEXT: Record<Exclude<EventRoleState, "refused">, () => string> = {
@@ -288,6 +307,7 @@ export function AdminEventCard({
       ) : null}
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       {instance ? <InstanceStatus event={event} instance={instance} may={may.edit} /> : null}
+      {instance?.attendance ? <AttendanceLine attendance={instance.attendance} /> : null}
       {interest ? <InterestLine interest={interest} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         {may.edit ? (

@@ -67,6 +67,15 @@ const InstanceSchema = z.object({
 const GroupInstancesSchema = z.array(z.object({ location: text, world: z.object({ id: text }).nullish() }).nullable());
 const ShortNameSchema = z.object({ shortName: text, secureName: text });
 
+/** An instance's people, as its creator reads them (`users`: LimitedUserInstance, its id and name). */
+const InstancePeopleSchema = z
+  .object({
+    n_users: z.number().int().min(0).optional(),
+    userCount: z.number().int().min(0).optional(),
+    users: z.array(z.object({ id: z.string().min(1), displayName: z.string() }).loose()).optional(),
+  })
+  .loose();
+
 /** Candidates read back when looking for a lost answer's instance: the world's open group instances rarely number more. */
 const MAX_READ_BACK = 5;
 
@@ -148,7 +157,17 @@ export function createInstanceOpener({ client, groupId, pacer = createPacer(1_00
     }
   }
 
-  return { findMade, open, shortName, close };
+  /**
+   * Who is in an instance Dwell made (one call): VRChat lists its users to the instance's creator
+   * only. Null once it has closed; `users` null when VRChat did not list them.
+   */
+  async function people(location: string): Promise<{ count: number; users: { id: string; displayName: string }[] | null } | null> {
+    const answer = await client.get(instancePath(location), InstancePeopleSchema.nullable());
+    if (!answer) return null;
+    return { count: answer.n_users ?? answer.userCount ?? answer.users?.length ?? 0, users: answer.users ?? null };
+  }
+
+  return { findMade, open, shortName, close, people };
 }
 
 export type InstanceOpener = ReturnType<typeof createInstanceOpener>;
