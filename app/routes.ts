@@ -25,6 +25,8 @@ export default [
     // The applicant's private link to their application's status.
     route("applications/status/:token", "routes/_site.applications.status.$token.tsx"),
     route("applications/status/:token/edit", "routes/_site.applications.status.$token.edit.tsx"),
+    // "How was it?": an attendee's personal, signed link to rate the event.
+    route("rate/:token", "routes/_site.rate.$token.tsx"),
     // Discord's sign-in, for an applicant to link their own Discord account (started on the status page).
     route("applications/discord-link", "routes/_site.applications.discord-link.tsx"),
 
@@ -47,6 +49,8 @@ export default [
       // Discord's sign-in, for a staff member to link their own Discord account.
       route("discord-link", "routes/_site.admin.discord-link.tsx"),
       route("events", "routes/_site.admin.events.tsx"),
+      // How an event's evening went: who was in its instance, the figures, what the guests thought.
+      route("events/:eventId/evening", "routes/_site.admin.events.$eventId.evening.tsx"),
       // Announcements: written once, published on the site, in VRChat and in Discord.
       route("announcements", "routes/_site.admin.announcements._index.tsx"),
       route("announcements/new", "routes/_site.admin.announcements.new.tsx"),

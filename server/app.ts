@@ -90,7 +90,10 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
 
 /** A status link's token is the applicant's key to their application: it stays out of the log. */
 export const loggedPath = (path: string) =>
-  path.replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]").replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]");
+  path
+    .replace(/^\/applications\/status\/[^/]+/, "/applications/status/[token]")
+    .replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]")
+    .replace(/^\/rate\/[^/]+/, "/rate/[token]");
 
 export const DISCORD_INTERACTIONS_PATH = "/discord/interactions";
 

@@ -88,6 +88,7 @@ async function connect({ db, databaseKind, secret }: Base, config: Config, revis
     targets,
     wakeActions: () => workers.actions.wake(),
     lookAtConnections: () => checkConnectionsWhenDue({ db, secret }, config, revision),
+    secret,
   });
   const health = createHealthCheck({ db, notifications: { targets }, vrchat, mail: mailer });
   const interactionKey = config.DISCORD_PUBLIC_KEY ? discordInteractionKey(config.DISCORD_PUBLIC_KEY) : null;

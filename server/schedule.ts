@@ -9,6 +9,7 @@ import { pruneSignInFailures } from "~/features/accounts/sign-in-guard.server";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { eventInstanceServices, INSTANCE_LOOK_MS, openDueInstances } from "~/flows/event-instance.server";
+import { askForRatings } from "~/flows/event-ratings.server";
 import { ATTENDANCE_LOOK_MS, attendanceServices, markEndedEvents, readEventInstances } from "~/flows/event-attendance.server";
 import { forgetOldInteractions } from "~/flows/discord-interaction.server";
 import { INTEREST_READ_MS, refreshDiscordInterest } from "~/flows/discord-events.server";
@@ -43,6 +44,8 @@ export interface ScheduleDeps {
   wakeActions: () => void;
   /** Looks at the connections when the last look is 10 minutes old (flows/connection-checks). */
   lookAtConnections?: () => Promise<unknown>;
+  /** The site's secret: signs the attendees' rating links. */
+  secret?: string;
 }
 
 /** A job: run `every` ms (and once `first` ms after the start, when given), while the server runs. */
@@ -53,7 +56,7 @@ interface Job {
   run: () => Promise<unknown>;
 }
 
-function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions, lookAtConnections }: ScheduleDeps): Job[] {
+function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeActions, lookAtConnections, secret }: ScheduleDeps): Job[] {
   const instanceServices = eventInstanceServices({ db, config, vrchat, discord, notifications: { wake: wakeActions } });
   const attendance = attendanceServices({ db, config, vrchat });
   const reminderServices: ReminderServices = {
@@ -71,6 +74,17 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
     ...(discord ? [{ name: "reading the interest in Discord's events", every: INTEREST_READ_MS, first: 30_000, run: () => refreshDiscordInterest(db, discord, new Date()) }] : []),
     // What works with the connections: a look every 10 minutes (by whichever process is first), soon after a start or a change.
     ...(lookAtConnections ? [{ name: "looking at the connections", every: MINUTE, first: 5_000, run: lookAtConnections }] : []),
+    // "How was it?": each attendee who came, asked once, RATING_DELAY_MINUTES after the event's end.
+    ...(secret
+      ? [
+          {
+            name: "asking how events were",
+            every: MINUTE,
+            first: 20_000,
+            run: () => askForRatings({ db, delayMinutes: config.RATING_DELAY_MINUTES, directMessages: discord !== null, siteOrigin: config.PUBLIC_URL.replace(/\/+$/, ""), secret, wake: wakeActions }, new Date()),
+          },
+        ]
+      : []),
     // Warm the group data's cache at the start (a visitor's page does the rest).
     { name: "warming the group data", every: null, first: 1_000, run: () => vrchat.groupData.peek() },
     // The group's public VRChat calendar, imported into the events.

@@ -3,6 +3,7 @@
  * application behind the private link, its place on the waitlist, its way into the event, the proof
  * of its VRChat account, its Discord link, and whether it may still be edited or withdrawn.
  */
+import { ratingLinkFor } from "./event-ratings.server";
 import type { AppContext } from "~/context";
 import { WITHDRAWABLE_STATUSES } from "~/db/enums";
 import { waitlistPosition } from "~/features/applications/capacity.server";
@@ -22,7 +23,7 @@ export type StatusPageRead =
 
 /** `notice`: what the page was sent back with (`?edited=`, `?discord=`). */
 export async function readStatusPage(
-  { db, vrchat, config, discordOAuth }: Pick<AppContext, "db" | "vrchat" | "config" | "discordOAuth">,
+  { db, vrchat, config, discordOAuth, auth }: Pick<AppContext, "db" | "vrchat" | "config" | "discordOAuth" | "auth">,
   token: string,
   notice: { edited: string | null; discord: string | null },
   now: Date,
@@ -42,6 +43,8 @@ export async function readStatusPage(
   const discord = discordOAuth ? await applicantDiscordView(db, { kind: status.kind, id, status: status.status }) : { kind: "none" as const };
   // 'Edit my answers' while it waits and its form allows it; a decided one says why it cannot.
   const editClosed = await editClosedReason(db, status, event, now);
+  // "How was it?": an attendee who came, asked after the event, for the 7 days after it.
+  const rating = status.kind === "event" && status.status === "approved" ? await ratingLinkFor(db, config.PUBLIC_URL, (await auth.$context).secret, id, now, config.RATING_DELAY_MINUTES) : null;
   const said = notice.edited === "yes" ? EDIT_TEXTS.saved() : notice.edited === "none" ? EDIT_TEXTS.unchanged() : notice.discord === "linked" ? m.adl_linked_notice() : null;
   return {
     kind: "found",
@@ -64,6 +67,7 @@ export async function readStatusPage(
       // Why a decided application cannot change (a form closed to edits, or a withdrawn one, says nothing).
       editClosed: editClosed === EDIT_TEXTS.off() || editClosed === EDIT_TEXTS.withdrawn() ? null : editClosed,
       notice: said,
+      rating,
     },
   };
 }

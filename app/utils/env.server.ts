@@ -191,6 +191,8 @@ const EnvSchema = z.object({
   VRCHAT_READ_JOIN_REQUESTS: booleanFromEnv.default(true),
   /** Minutes an approved attendee must have been seen in the event's instance to be marked as having come. */
   ATTENDANCE_MIN_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int().min(1).max(24 * 60).default(15),
+  /** Minutes after an event's end before each attendee is asked how it was ("How was it?"). */
+  RATING_DELAY_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int().min(0).max(7 * 24 * 60).default(60),
   /** Members read per refresh (100 per page). */
   VRCHAT_MEMBERS_MAX: z.coerce.number({ error: "expected a number of members" }).int().min(0).max(1000).default(200),
 });

@@ -62,6 +62,10 @@ const PAGES: Record<string, { url: () => string; expect: Expect; host?: "own" | 
     { url: () => `/admin/events/${ids.hosted}/applications/export`, expect: { ...ADMINS, host: 200 } },
     { url: () => `/admin/events/${ids.other}/applications/export`, expect: ADMINS },
   ],
+  "admin/events/:eventId/evening": [
+    { url: () => `/admin/events/${ids.hosted}/evening`, expect: { ...REVIEWERS, host: 200 } },
+    { url: () => `/admin/events/${ids.other}/evening`, expect: REVIEWERS },
+  ],
   "admin/events/:eventId/messages": [
     { url: () => `/admin/events/${ids.hosted}/messages`, expect: ADMINS },
   ],

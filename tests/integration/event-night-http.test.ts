@@ -12,7 +12,12 @@
  *   to Pending, and 'Approve' pressed in Discord lets them in (not a member: never invited by an
  *   event approval, and the card says they cannot enter yet and why);
  * - a reminder set a minute ahead arrives once for each attendee;
- * - after the end, the role is taken from everyone and deleted.
+ * - after the end, the role is taken from everyone and deleted;
+ * - who came is read from the instance (Cedar came, with someone who never applied; Drift did not):
+ *   marked at the end, and the host's correction of one mark wins; the attendee who came is asked how
+ *   it was on their status page, rates through the personal link (a forged link, 0, 6, 'five' and a
+ *   comment of 100,000 characters refused), changes the answer; the host reads it on the evening's page,
+ *   a visitor never.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -100,6 +105,8 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
       DISCORD_REVIEW_CHANNEL_ID: FAKE_REVIEW_CHANNEL_ID,
       RATE_LIMIT_APPLICATIONS: "1000",
       RATE_LIMIT_DUPLICATES: "1000",
+      ATTENDANCE_MIN_MINUTES: "1",
+      RATING_DELAY_MINUTES: "0",
     });
     createAccountWithCommand(dataDir, "keeper@dwell.example", "moonlight-over-the-hall", "owner");
     cookie = await signIn(server.url, "keeper@dwell.example", "moonlight-over-the-hall");
@@ -179,6 +186,11 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
     const saved = await postForm(server.url, "/admin/events", { intent: "update", id: eventId, ...fields, instanceLead: "15" }, { cookie });
     expect(saved.status).toBe(302);
     await until("the instance opened", () => fake.instanceWrites.length === 1, 45_000);
+    // Who will be in it: Cedar, and a wanderer who never applied (VRChat lists them to the bot, its creator).
+    fake.group.instances.find((instance) => instance.location === fake.instanceWrites[0]!.location)!.users = [
+      { id: person("Cedar").vrchat, displayName: "Cedar" },
+      { id: fakeUserId(39), displayName: "Wanderer" },
+    ];
     expect(fake.instanceWrites[0]!.body).toMatchObject({ type: "group", groupAccessType: "members", roleIds: [roleId()], region: "eu", worldId: FAKE_WORLD_ID });
     await until("the join link by DM", () => dmsTo("Ash", "vrchat.com/home/launch").length === 1 && dmsTo("Birch", "vrchat.com/home/launch").length === 1);
     const ashStatus = await statusPage("Ash");
@@ -238,6 +250,45 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
     expect(fake.roleWrites.filter((write) => write.kind === "delete")).toHaveLength(1);
     expect(dmsTo("Cedar", "Reminder:")).toHaveLength(1);
     expect(fake.instanceWrites.filter((write) => write.kind === "create")).toHaveLength(1);
+
+    // Who came, read from the instance and marked at the end: Cedar came, Drift did not; the wanderer is listed apart.
+    await until("the marks read from the instance", async () => (await card("Cedar")).text.includes("Attended"), 120_000);
+    expect((await card("Drift")).text).toContain("No-show");
+    const eventsPage = textOf(await fetch(`${server.url}/admin/events`, { headers: { cookie } }).then((r) => r.text()));
+    expect(eventsPage).toContain("Came without applying: Wanderer");
+    // The host corrects Drift's mark: it stays.
+    const corrected = await postForm(server.url, `/admin/events/${eventId}/applications`, [["intent", "attendance"], ["attendance", "attended"], ["ids", (await card("Drift")).id]], { cookie });
+    expect(corrected.status).toBeLessThan(400);
+    await corrected.body?.cancel();
+    expect((await card("Drift")).text).toContain("Attended");
+
+    // "How was it?": Cedar's status page links to the rating page; the link is personal and signed.
+    await until("the rating link", async () => (await statusPage("Cedar")).includes("/rate/"), 90_000);
+    const rateLink = /href="[^"]*?(\/rate\/[^"]+)"/.exec(await statusPage("Cedar"))![1]!;
+    expect(await statusPage("Ash")).not.toContain("/rate/");
+    const rate = (values: Record<string, string>, link = rateLink) => postForm(server.url, link, values).then(async (r) => ({ status: r.status, text: textOf(await r.text()) }));
+    expect((await fetch(`${server.url}${rateLink}`)).status).toBe(200);
+    const forged = `${rateLink.slice(0, -4)}AAAA`;
+    expect((await fetch(`${server.url}${forged}`)).status).toBe(404);
+    expect((await rate({ rating: "4" }, forged)).status).toBe(404);
+    for (const rating of ["0", "6", "five", ""]) expect((await rate({ rating }))).toMatchObject({ status: 400, text: expect.stringContaining("Choose from 1 to 5 stars.") });
+    expect(await rate({ rating: "4", comment: "x".repeat(100_000) })).toMatchObject({ status: 400, text: expect.stringContaining("The comment is too long") });
+    // The same link sent twice at once: one answer.
+    const both = await Promise.all([rate({ rating: "4", comment: "Lovely lanterns" }), rate({ rating: "4", comment: "Lovely lanterns" })]);
+    expect(both.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(await rate({ rating: "5", comment: "Lovely lanterns, and the music" })).toMatchObject({ status: 200, text: expect.stringContaining("Thank you: the hosts will read it.") });
+    expect(textOf(await statusPage("Cedar"))).toContain("Thank you for saying how it was.");
+
+    // The host reads it on the evening's page; a visitor never does.
+    const evening = textOf(await fetch(`${server.url}/admin/events/${eventId}/evening`, { headers: { cookie } }).then((r) => r.text()));
+    expect(evening).toContain("5.0 of 5 · 1 answers");
+    expect(evening).toContain("Lovely lanterns, and the music");
+    expect(evening).not.toContain("Lovely lanterns\n");
+    expect(evening).toContain("Came without applying: Wanderer");
+    const visitor = await fetch(`${server.url}/admin/events/${eventId}/evening`);
+    expect(visitor.status).toBe(401);
+    expect(await visitor.text()).not.toContain("Lovely lanterns");
+    for (const path of ["/", "/events", `/events/${eventId}`, "/news"]) expect(await (await fetch(`${server.url}${path}`)).text(), path).not.toContain("Lovely lanterns");
     expect(fake.requests.map(requestProblem).filter((problem) => problem !== null)).toEqual([]);
   }, 600_000);
 });

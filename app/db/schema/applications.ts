@@ -178,6 +178,8 @@ export const eventApplications = pgTable(
     attendance: text().$type<Attendance>(),
     /** Who marked it: read from the event's instance, or a staff member (whose mark wins). */
     attendanceSource: text().$type<"instance" | "staff">(),
+    /** When the attendee was asked how the event was (once; flows/event-ratings). */
+    ratingAskedAt: timestamp({ withTimezone: true }),
     notes: text(),
     spamAt: timestamp({ withTimezone: true }),
     ...applicantHearsBack("event_applications"),
@@ -305,3 +307,33 @@ export const vrchatProofs = pgTable(
     check("vrchat_proofs_kind_check", sql`${table.applicationKind} in ('group', 'event')`),
   ],
 );
+
+/**
+ * What an attendee thought of the event ("How was it?"): 1 to 5, and a comment of at most 1,000
+ * characters. One per application, changed in place for 7 days after the event. Never public.
+ */
+export const eventRatings = pgTable(
+  "event_ratings",
+  {
+    applicationId: uuid()
+      .primaryKey()
+      .references(() => eventApplications.id, { onDelete: "cascade" }),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    rating: integer().notNull(),
+    comment: text(),
+    ...timestamps,
+  },
+  (table) => [
+    index("event_ratings_event_id_idx").on(table.eventId),
+    check("event_ratings_rating_check", sql`${table.rating} between 1 and 5`),
+    check("event_ratings_comment_check", sql`${table.comment} is null or length(${table.comment}) <= 1000`),
+  ],
+);
+
+/** People who asked not to be asked how an event was again: by their VRChat or Discord account, or their application. */
+export const ratingOptOuts = pgTable("rating_opt_outs", {
+  personKey: text().primaryKey(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

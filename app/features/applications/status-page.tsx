@@ -28,6 +28,8 @@ export interface StatusView {
   waitlistPosition: number | null;
   canWithdraw: boolean;
   wayIn: { joinUrl: string | null; joinGroupFirst: boolean; noAccount: boolean } | null;
+  /** "How was it?": the personal link, after the event (for the 7 days after it). */
+  rating: { url: string; rated: boolean } | null;
   groupUrl: string | null;
   proof: ProofView;
   canEdit: boolean;
@@ -90,6 +92,14 @@ export function StatusPage({ status, token, notice, confirming, discord, dates }
         </dl>
         <Outcome status={status} />
         <WayIn status={status} />
+        {status.rating ? (
+          <p className="mt-6 rounded-lg border border-aurora-400/30 bg-aurora-500/10 px-3 py-2 text-mist-100" data-testid="rate-the-event">
+            {status.rating.rated ? m.status_rated() : m.status_rate()}{" "}
+            <a href={status.rating.url} className="text-aurora-300 underline hover:text-ember-300">
+              {status.rating.rated ? m.status_rate_change() : m.status_rate_link()}
+            </a>
+          </p>
+        ) : null}
         {status.notice ? (
           <p role="status" className="mt-6 rounded-lg border border-emerald-400/30 bg-emerald-400/10 px-3 py-2 text-sm text-emerald-200" data-testid="edit-notice">
             {status.notice}

@@ -141,7 +141,7 @@ export interface ListedInstance {
 }
 
 /** Who came, read from the instance: the marks at the end, or the evening so far. */
-function AttendanceLine({ attendance }: { attendance: InstanceAttendance }) {
+function AttendanceLine({ eventId, attendance }: { eventId: string; attendance: InstanceAttendance }) {
   let text: string;
   if (attendance.unreadable) text = m.att_unreadable();
   else if (attendance.marked) text = m.att_marked({ attended: attendance.marked.attended, noShows: attendance.marked.noShows, seen: attendance.seen });
@@ -151,6 +151,9 @@ function AttendanceLine({ attendance }: { attendance: InstanceAttendance }) {
     <div className="mt-1 text-xs text-mist-400" data-testid="event-attendance">
       <p>{text}</p>
       {attendance.withoutApplying.length > 0 ? <p>{m.att_without_applying({ names: attendance.withoutApplying.join(", ") })}</p> : null}
+      <Link to={href("/admin/events/:eventId/evening", { eventId })} className="text-aurora-300 underline hover:text-ember-300">
+        {m.ev_link()}
+      </Link>
     </div>
   );
 }
@@ -307,7 +310,7 @@ export function AdminEventCard({
       ) : null}
       {publication ? <PublicationStatus eventId={event.id} publication={publication} /> : null}
       {instance ? <InstanceStatus event={event} instance={instance} may={may.edit} /> : null}
-      {instance?.attendance ? <AttendanceLine attendance={instance.attendance} /> : null}
+      {instance?.attendance ? <AttendanceLine eventId={event.id} attendance={instance.attendance} /> : null}
       {interest ? <InterestLine interest={interest} /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         {may.edit ? (

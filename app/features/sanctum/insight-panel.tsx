@@ -5,7 +5,7 @@ import { Card } from "~/components/ui/card";
 import { m } from "~/paraglide/messages";
 import { formatCount, intlLocale } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
-import { TrendChart, type ChartSeries } from "./trend-chart";
+import { TrendChart, type ChartSeries } from "~/components/ui/trend-chart";
 
 export const RANGE_LABEL = { "24h": m.trend_24h, "30d": m.trend_30d, "1y": m.trend_1y } as const;
 export type InsightRange = keyof typeof RANGE_LABEL;

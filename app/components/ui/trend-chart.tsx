@@ -6,10 +6,12 @@ import type uPlot from "uplot";
 
 export interface ChartSeries {
   label: string;
-  /** One value per point of `x`. */
-  values: number[];
+  /** One value per point of `x` (null: not known there, drawn as a gap). */
+  values: (number | null)[];
   color: string;
 }
+
+const NO_MARKS: { at: number; label: string }[] = [];
 
 /**
  * A chart of the Sanctum's trends, drawn in the browser with uPlot (loaded only here, when the
@@ -25,6 +27,7 @@ export function TrendChart({
   formatX,
   formatTick = formatX,
   empty,
+  marks = NO_MARKS,
 }: {
   title: string;
   /** Each point's time, in milliseconds. */
@@ -40,6 +43,8 @@ export function TrendChart({
   formatTick?: (ms: number) => string;
   /** Said instead of a chart when there is nothing to draw. */
   empty: string;
+  /** Moments marked on the chart with a line and a word (a start, an end, a peak). */
+  marks?: { at: number; label: string }[];
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
@@ -60,6 +65,29 @@ export function TrendChart({
           width: width(),
           height: 220,
           legend: { show: false },
+          hooks: {
+            draw: [
+              (u: uPlot) => {
+                const context = u.ctx;
+                context.save();
+                context.strokeStyle = "rgba(255, 200, 120, 0.7)";
+                context.fillStyle = "#f5c27a";
+                context.font = `${Math.round(11 * devicePixelRatio)}px sans-serif`;
+                context.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+                for (const mark of marks) {
+                  const left = u.valToPos(mark.at / 1000, "x", true);
+                  if (left < u.bbox.left || left > u.bbox.left + u.bbox.width) continue;
+                  context.beginPath();
+                  context.moveTo(left, u.bbox.top);
+                  context.lineTo(left, u.bbox.top + u.bbox.height);
+                  context.stroke();
+                  const width = context.measureText(mark.label).width;
+                  context.fillText(mark.label, Math.min(left + 4 * devicePixelRatio, u.bbox.left + u.bbox.width - width), u.bbox.top + 12 * devicePixelRatio);
+                }
+                context.restore();
+              },
+            ],
+          },
           cursor: { drag: { x: false, y: false } },
           scales: {
             x: {
@@ -97,7 +125,7 @@ export function TrendChart({
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [x, series, span, bars, formatTick]);
+  }, [x, series, span, bars, formatTick, marks]);
 
   return (
     <figure className="min-w-0">
@@ -133,7 +161,7 @@ export function TrendChart({
                     <tr key={ms} className="border-t border-aurora-400/10">
                       <th scope="row" className="px-3 py-1 font-normal">{formatX(ms)}</th>
                       {series.map((line) => (
-                        <td key={line.label} className="px-3 py-1 text-right tabular-nums">{formatCount(line.values[i]!)}</td>
+                        <td key={line.label} className="px-3 py-1 text-right tabular-nums">{line.values[i] === null ? "—" : formatCount(line.values[i]!)}</td>
                       ))}
                     </tr>
                   ))}
