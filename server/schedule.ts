@@ -79,7 +79,7 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
       ? [
           {
             name: "asking how events were",
-            every: MINUTE,
+            every: ATTENDANCE_LOOK_MS,
             first: 20_000,
             run: () => askForRatings({ db, delayMinutes: config.RATING_DELAY_MINUTES, directMessages: discord !== null, siteOrigin: config.PUBLIC_URL.replace(/\/+$/, ""), secret, wake: wakeActions }, new Date()),
           },
@@ -137,7 +137,7 @@ function jobsOf({ db, databaseKind, config, vrchat, discord, targets, wakeAction
       { name: "keeping events' roles", every: INSTANCE_LOOK_MS, first: 5_000, run: () => keepEventRoles(instanceServices.roles, new Date()) },
       // Who is in each event's instance, once a minute while it runs; the marks at its end.
       { name: "reading events' instances", every: ATTENDANCE_LOOK_MS, first: 5_000, run: () => readEventInstances(attendance, new Date()) },
-      { name: "marking who came", every: MINUTE, first: 15_000, run: () => markEndedEvents(attendance, new Date()) },
+      { name: "marking who came", every: ATTENDANCE_LOOK_MS, first: 15_000, run: () => markEndedEvents(attendance, new Date()) },
     );
   }
   // Screening: the group's rules applied to what arrived, and again to what waited for VRChat.

@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { discordOAuth, auth, config } = context.get(appContext);
   const cookies = cookiesOf(config.PUBLIC_URL);
   const url = new URL(request.url);
-  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
   if (!discordOAuth) return data({ account: null, error: m.dl_not_set_up() }, { status: 404, headers });
   const code = url.searchParams.get("code");
   const state = url.searchParams.get("state");
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta() {
-  return [{ title: m.dl_title() }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.dl_title() }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function DiscordLink({ loaderData, actionData }: Route.ComponentProps) {

@@ -20,7 +20,7 @@ import { Interpolated } from "~/components/ui/interpolated";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const invitation = await getInvitation(db, params.token, new Date());
-  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
   if (!invitation) return data({ invitation: null }, { status: 404, headers });
   return data({ invitation: { email: invitation.email, role: roleName(invitation.role) } }, { headers });
 }
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function meta() {
-  return [{ title: m.join_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.join_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function JoinPage({ loaderData, actionData }: Route.ComponentProps) {

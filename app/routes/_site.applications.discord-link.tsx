@@ -11,7 +11,7 @@ import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.applications.discord-link";
 
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
 
 /**
  * Discord's sign-in comes back here for an applicant (started on their status page): who signed in is
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta() {
-  return [{ title: m.adl_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.adl_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function ApplicantDiscordLink({ loaderData, actionData }: Route.ComponentProps) {

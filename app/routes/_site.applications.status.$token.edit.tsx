@@ -58,7 +58,7 @@ export function headers() {
 }
 
 export function meta() {
-  return [{ title: m.edit_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.edit_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function EditAnswersPage({ loaderData, actionData, params }: Route.ComponentProps) {

@@ -87,7 +87,7 @@ export function headers() {
 
 /** Nor does a link or an image on it pass the address on (the site's header policy sends the origin). */
 export function meta() {
-  return [{ title: m.status_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.status_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function ApplicationStatusPage({ loaderData, actionData, params }: Route.ComponentProps) {

@@ -11,8 +11,12 @@ import { m } from "~/paraglide/messages";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.rate.$token";
 
-/** A personal link: never cached, never sent on as a referrer. */
-const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+/**
+ * A personal link: never cached, never sent to another site as a referrer ('same-origin', not
+ * 'no-referrer': with that, a browser posts the form without JavaScript as from origin "null", which
+ * the site refuses as cross-site).
+ */
+const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
 
 async function applicationOf(context: Route.LoaderArgs["context"], token: string) {
   const { auth } = context.get(appContext);
@@ -59,7 +63,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 }
 
 export function meta() {
-  return [{ title: m.rate_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [{ title: m.rate_title() }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
 }
 
 export default function RatePage({ loaderData, actionData }: Route.ComponentProps) {

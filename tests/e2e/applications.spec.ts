@@ -145,4 +145,20 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Complete the Ritual" }).click();
     await expect(page.getByRole("heading", { name: "The Ritual Is Complete" })).toBeVisible();
   });
+
+  test("an event application is withdrawn from its status page", async ({ page }) => {
+    const name = `Wren-${unique()}`;
+    await openEventForm(page, "The Gathering at the Threshold");
+    await page.getByLabel("What is your VRChat username?").fill(name);
+    await page.getByLabel("What is your Discord username?").fill(name);
+    await page.getByLabel("Why do you wish to attend?").fill("To listen, without scripts.");
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    await expect(page.getByRole("heading", { name: "Application Submitted" })).toBeVisible();
+    await page.getByRole("link", { name: "Check your application status" }).click();
+    // Its forms post from a page that sends no referrer: the browser must still say they come from the site.
+    await page.getByRole("button", { name: "Withdraw my application" }).click();
+    await expect(page.getByRole("heading", { name: "Withdraw your application?" })).toBeVisible();
+    await page.getByRole("button", { name: "Yes, withdraw" }).click();
+    await expect(page.getByRole("button", { name: "Withdraw my application" })).toHaveCount(0);
+  });
 });

@@ -134,7 +134,7 @@ describe("a decision that acts", () => {
     const { response, text, html } = await statusPage(site, token);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(html).toContain('<meta name="referrer" content="no-referrer"/>');
+    expect(html).toContain('<meta name="referrer" content="same-origin"/>');
     expect(text).toContain("Joining the Dwellers");
     expect(text).toContain("Pending");
     expect(text).not.toContain("I tend the lanterns");

@@ -1,0 +1,179 @@
+/**
+ * After the night, in Chromium: a short event with applications (two approved: one comes, one does
+ * not, and a wanderer who never applied comes too) lives through its instance; at its end the marks
+ * are read from the instance; the attendee who came finds 'How was it?' on their status page, rates
+ * the event without JavaScript and changes the answer; the host reads the evening's page (its chart
+ * drawn, the answer and the comment), a reviewer too, a visitor never.
+ */
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { FAKE_WORLD_ID, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { createAccountWithCommand, postForm, signIn as signInOverHttp } from "../setup/sanctum-client";
+import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
+import { expectNoSeriousViolations } from "./axe";
+import { hydrated } from "./hydrated";
+
+const OWNER = { email: "hearth@dwell.example", password: "the-hearth-keeps-the-night" };
+const REVIEWER = { email: "wren@dwell.example", password: "the-wren-reads-the-cards" };
+const PEOPLE = [
+  { name: "Ash", vrchat: fakeUserId(81) },
+  { name: "Birch", vrchat: fakeUserId(82) },
+];
+
+let fake: FakeVRChat;
+let server: ServerProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(HOOK_TIMEOUT_MS);
+  fake = await startFakeVRChat();
+  fake.group.instances = [];
+  for (const person of PEOPLE) fake.group.people.push({ id: person.vrchat, displayName: person.name, status: "member" });
+  dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-evening-"));
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DEMO_CONTENT: "false",
+    RATE_LIMIT_SIGN_IN: "1000",
+    RATE_LIMIT_APPLICATIONS: "1000",
+    VRCHAT_OPEN_INSTANCES: "true",
+    ATTENDANCE_MIN_MINUTES: "1",
+    RATING_DELAY_MINUTES: "0",
+    ...fakeVRChatEnv(fake),
+  });
+  createAccountWithCommand(dataDir, OWNER.email, OWNER.password, "owner");
+  createAccountWithCommand(dataDir, REVIEWER.email, REVIEWER.password, "reviewer");
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test("an evening read from its instance, rated by a guest, and read by its host", async ({ browser }) => {
+  test.setTimeout(360_000);
+  const cookie = await signInOverHttp(server.url, OWNER.email, OWNER.password);
+  // Starting in 50 seconds or more (on the minute), lasting a minute; the instance opens at once.
+  const start = new Date(Math.ceil((Date.now() + 50_000) / 60_000) * 60_000);
+  const end = new Date(start.getTime() + 60_000);
+  const fields = {
+    title: "Ember Evening",
+    eventDate: start.toISOString().slice(0, 10),
+    eventTime: start.toISOString().slice(11, 16),
+    ends: end.toISOString().slice(0, 16),
+    timezone: "UTC",
+    worldLink: `https://vrchat.com/home/world/${FAKE_WORLD_ID}`,
+    applicationRequired: "on",
+    instanceLead: "15",
+    instanceRegion: "eu",
+  };
+  expect((await postForm(server.url, "/admin/events", { intent: "create", ...fields }, { cookie })).status).toBe(302);
+  const events = await (await fetch(`${server.url}/admin/events`, { headers: { cookie } })).text();
+  const eventId = /\/admin\/events\/([0-9a-f-]{36})\/applications/.exec(events)![1]!;
+  for (const [question, questionType] of [["What is your VRChat username?", "text"], ["Your VRChat profile link", "vrchat_profile"]] as const) {
+    expect((await postForm(server.url, `/admin/events/${eventId}/questions`, { intent: "add", question, questionType }, { cookie })).status).toBe(200);
+  }
+  const form = await (await fetch(`${server.url}/events/${eventId}/apply`)).text();
+  const answerFields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((match) => match[1]!);
+  const statusLinks: Record<string, string> = {};
+  for (const person of PEOPLE) {
+    const sent = await postForm(server.url, `/events/${eventId}/apply`, Object.fromEntries(answerFields.map((field, i) => [field, i === 0 ? person.name : `https://vrchat.com/home/user/${person.vrchat}`])));
+    const html = await sent.text();
+    expect(sent.status).toBe(200);
+    statusLinks[person.name] = `${server.url}/applications/status/${/href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!}`;
+  }
+  const list = await (await fetch(`${server.url}/admin/events/${eventId}/applications?status=all`, { headers: { cookie } })).text();
+  for (const person of PEOPLE) {
+    const id = /name="id" value="([0-9a-f-]{36})"/.exec(list.slice(list.lastIndexOf("<li", list.indexOf(`>${person.name}<`))))![1]!;
+    expect((await postForm(server.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie })).status).toBe(200);
+  }
+  // The instance opens; Ash comes (with a wanderer who never applied), Birch does not.
+  await expect.poll(() => fake.instanceWrites.filter((write) => write.kind === "create").length, { timeout: 60_000 }).toBe(1);
+  fake.group.instances.find((instance) => instance.location === fake.instanceWrites[0]!.location)!.users = [
+    { id: PEOPLE[0]!.vrchat, displayName: "Ash" },
+    { id: fakeUserId(89), displayName: "Wanderer" },
+  ];
+  expect(Date.now()).toBeLessThan(start.getTime());
+
+  console.log(`evening: set up ${Math.round((start.getTime() - Date.now()) / 1000)} s before the start`);
+  // At the end, the marks: Ash came, Birch did not, the wanderer is listed apart.
+  const host = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await host.newPage();
+  await page.goto(`${server.url}/admin/events`);
+  await hydrated(page);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  const card = page.getByRole("article", { name: "Ember Evening" });
+  await expect(card).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(card.getByTestId("event-attendance")).toContainText("Read from the instance: 1 came, 1 did not", { timeout: 1_000 });
+  }).toPass({ timeout: end.getTime() - Date.now() + 90_000 });
+  await expect(card.getByTestId("event-attendance")).toContainText("Came without applying: Wanderer");
+  console.log(`evening: marked ${Math.round((Date.now() - end.getTime()) / 1000)} s after the end`);
+
+  // Ash rates it from the status page, without JavaScript, then changes the answer.
+  const guest = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const status = await guest.newPage();
+  await expect(async () => {
+    await status.goto(statusLinks.Ash!);
+    await expect(status.getByTestId("rate-the-event")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  console.log(`evening: asked ${Math.round((Date.now() - end.getTime()) / 1000)} s after the end`);
+  await status.getByRole("link", { name: "rate the event" }).click();
+  await expect(status.getByRole("heading", { name: "How was Ember Evening?" })).toBeVisible();
+  const rateUrl = status.url();
+  await status.getByLabel("4 of 5 stars").check();
+  await status.getByLabel("Anything to tell the hosts? (optional)").fill("Warm and kind.");
+  await status.getByRole("button", { name: "Send" }).click();
+  await expect(status.getByText("Thank you: the hosts will read it.")).toBeVisible();
+  await status.screenshot({ path: test.info().outputPath("rating-390.png"), fullPage: true });
+  await status.getByLabel("5 of 5 stars").check();
+  await status.getByLabel("Anything to tell the hosts? (optional)").fill("Warm and kind, and the music!");
+  await status.getByRole("button", { name: "Change my answer" }).click();
+  await expect(status.getByText("Thank you: the hosts will read it.")).toBeVisible();
+  await status.goto(statusLinks.Birch!);
+  await expect(status.getByTestId("rate-the-event")).toHaveCount(0);
+  await guest.close();
+  const checked = await browser.newPage();
+  await checked.goto(rateUrl);
+  await expectNoSeriousViolations(checked, "the rating page");
+  await checked.close();
+
+  // The host's page of the evening: the chart drawn, the figures, the answer.
+  await card.getByRole("link", { name: "How the evening went" }).click();
+  await hydrated(page);
+  await expect(page.getByRole("heading", { name: "How the evening went: Ember Evening" })).toBeVisible();
+  await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
+  await expect(page.getByText("5.0 of 5 · 1 answers")).toBeVisible();
+  await expect(page.getByText("Warm and kind, and the music!")).toBeVisible();
+  await expect(page.getByText("1 of 2 (50 %)")).toBeVisible();
+  await expectNoSeriousViolations(page, "the evening's page");
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
+    await page.screenshot({ path: test.info().outputPath(`evening-${width}.png`), fullPage: true });
+  }
+  await host.close();
+
+  // A reviewer of the group reads it too; a visitor never.
+  const reviewer = await browser.newContext();
+  const reviewerPage = await reviewer.newPage();
+  await reviewerPage.goto(`${server.url}/admin/events/${eventId}/evening`);
+  await hydrated(reviewerPage);
+  await reviewerPage.getByLabel("Email").fill(REVIEWER.email);
+  await reviewerPage.getByLabel("Password").fill(REVIEWER.password);
+  await reviewerPage.getByRole("button", { name: "Enter Sanctum" }).click();
+  await expect(reviewerPage.getByText("Warm and kind, and the music!")).toBeVisible();
+  await reviewer.close();
+  const visitor = await browser.newPage();
+  await visitor.goto(`${server.url}/admin/events/${eventId}/evening`);
+  await expect(visitor.getByRole("button", { name: "Enter Sanctum" })).toBeVisible();
+  await expect(visitor.getByText("Warm and kind")).toHaveCount(0);
+  await visitor.goto(`${server.url}/events/${eventId}`);
+  await expect(visitor.getByText("Warm and kind")).toHaveCount(0);
+  await visitor.close();
+});
