@@ -180,10 +180,11 @@ export async function markEndedEvents(services: AttendanceServices, now: Date): 
   let marked = 0;
   for (const row of rows) {
     if (eventEnd(row.event).getTime() > now.getTime()) continue;
+    const started = performance.now();
     const outcome = await markFromInstance(services, row.eventId, now);
     if (outcome) {
       marked++;
-      log.info("attendance read from an event's instance", { eventId: row.eventId, ...outcome });
+      log.info("attendance read from an event's instance", { eventId: row.eventId, ...outcome, ms: Math.round(performance.now() - started) });
     }
   }
   return marked;

@@ -5,7 +5,8 @@
  *                                4 admin at scale, 5 submissions, 6 Lighthouse,
  *                                7 an approval that acts in VRChat, 8 a person's file,
  *                                9 screening at volume, 10 announcements, 11 the role bridge
- *                                and the moderation history)
+ *                                and the moderation history, 12 ten evenings read from their
+ *                                instances and an evening's page)
  *
  * Builds the production bundle, runs real server processes against fakes on loopback, prints
  * one table with every figure beside its goal, and writes bench-results/latest.json and
@@ -21,6 +22,7 @@ import { APPLICATIONS, measureAdminScale } from "./admin-scale.ts";
 import { measureAnnouncements } from "./announcements.ts";
 import { measureApproval } from "./approval.ts";
 import { measureModeration } from "./moderation.ts";
+import { measureEvenings } from "./evenings.ts";
 import { measureLighthouse } from "./lighthouse-scores.ts";
 import { CHROMIUM_PATH } from "../../tests/setup/chromium.ts";
 import { measurePageWeight } from "./page-weight.ts";
@@ -40,8 +42,8 @@ const only = args.only ? new Set(args.only.split(",").map((part) => part.trim())
 const wanted = (part: number) => !only || only.has(String(part));
 
 const SETTINGS = args.quick
-  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, rateSeconds: 5, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2, announcements: 20, moderationSamples: 50, fillSeconds: 30 }
-  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, rateSeconds: 15, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5, announcements: 20, moderationSamples: 200, fillSeconds: 60 };
+  ? { throughputRuns: 1, throughputSeconds: 3, reviewSamples: 10, exportSamples: 2, applicants: 1_000, duplicates: 50, rateSeconds: 5, lighthouseRuns: 1, windows: 3, approvals: 3, fileSamples: 100, screeningMinutes: 2, announcements: 20, moderationSamples: 50, fillSeconds: 30, eveningMinutes: 2 }
+  : { throughputRuns: 3, throughputSeconds: 5, reviewSamples: 20, exportSamples: 5, applicants: 5_000, duplicates: 250, rateSeconds: 15, lighthouseRuns: 3, windows: 5, approvals: 10, fileSamples: 300, screeningMinutes: 5, announcements: 20, moderationSamples: 200, fillSeconds: 60, eveningMinutes: 4 };
 /** The arrival rates (applicants a second) part 5 climbs until the p99 passes 100 ms. */
 const SUSTAINED_RATES = [20, 40, 60, 80, 100, 120, 150, 180, 220, 270];
 const UPSTREAM = { visitors: 200, windowSeconds: 3 };
@@ -211,6 +213,12 @@ try {
     await part("11 moderation", async () => {
       progress(`part 11: a role link over 2,000 proven people and its fill; /admin/moderation over 100,000 acts (${SETTINGS.moderationSamples} requests a filter), and its CSV`);
       figures.push(...(await measureModeration({ samples: SETTINGS.moderationSamples, fillSeconds: SETTINGS.fillSeconds })));
+    });
+  }
+  if (wanted(12)) {
+    await part("12 evenings", async () => {
+      progress(`part 12: ten evenings at once, 80 people in each instance, for ${SETTINGS.eveningMinutes} min; the marks at their end; the evening's page with 500 comments (${SETTINGS.moderationSamples} requests)`);
+      figures.push(...(await measureEvenings({ minutes: SETTINGS.eveningMinutes, samples: SETTINGS.moderationSamples })));
     });
   }
   if (wanted(3)) {

@@ -78,6 +78,8 @@ export interface Site {
   withDatabase<T>(run: (query: Query) => Promise<T>): Promise<T>;
   /** An admin account made with the operator's command (`npm run user:create`). */
   createAdmin(email: string, password: string): void;
+  /** What the running server wrote to its log since it (last) started. */
+  output(): string;
   close(): Promise<void>;
 }
 
@@ -162,6 +164,7 @@ export async function startSite({ kind, postgresUrl, env = {} }: SiteOptions): P
     },
     env: siteEnv,
     withDatabase,
+    output: () => server.output(),
     createAdmin(email, password) {
       execFileSync(process.execPath, ["scripts/users.ts", "create", "--email", email, "--role", "admin"], {
         cwd: root,

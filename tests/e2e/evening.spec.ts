@@ -148,7 +148,7 @@ test("an evening read from its instance, rated by a guest, and read by its host"
   await hydrated(page);
   await expect(page.getByRole("heading", { name: "How the evening went: Ember Evening" })).toBeVisible();
   await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
-  await expect(page.getByText("5.0 of 5 · 1 answers")).toBeVisible();
+  await expect(page.getByText("5.0 of 5 (1 answered)")).toBeVisible();
   await expect(page.getByText("Warm and kind, and the music!")).toBeVisible();
   await expect(page.getByText("1 of 2 (50 %)")).toBeVisible();
   await expectNoSeriousViolations(page, "the evening's page");

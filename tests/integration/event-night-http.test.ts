@@ -281,7 +281,7 @@ describe.runIf(ON_PGLITE)("an event night with applications, on the server as de
 
     // The host reads it on the evening's page; a visitor never does.
     const evening = textOf(await fetch(`${server.url}/admin/events/${eventId}/evening`, { headers: { cookie } }).then((r) => r.text()));
-    expect(evening).toContain("5.0 of 5 · 1 answers");
+    expect(evening).toContain("5.0 of 5 (1 answered)");
     expect(evening).toContain("Lovely lanterns, and the music");
     expect(evening).not.toContain("Lovely lanterns\n");
     expect(evening).toContain("Came without applying: Wanderer");

@@ -28,6 +28,7 @@ export function TrendChart({
   formatTick = formatX,
   empty,
   marks = NO_MARKS,
+  minutes = false,
 }: {
   title: string;
   /** Each point's time, in milliseconds. */
@@ -45,6 +46,8 @@ export function TrendChart({
   empty: string;
   /** Moments marked on the chart with a line and a word (a start, an end, a peak). */
   marks?: { at: number; label: string }[];
+  /** Readings a minute apart: the time axis steps by whole minutes, never seconds. */
+  minutes?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
@@ -98,7 +101,7 @@ export function TrendChart({
             y: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, Math.ceil(max * 1.1))] as [number, number] },
           },
           axes: [
-            { ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatTick(tick * 1000)) },
+            { ...axis, ...(minutes ? { incrs: [60, 120, 300, 600, 900, 1800, 3600, 7200], space: 60 } : {}), values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatTick(tick * 1000)) },
             { ...axis, size: 50 },
           ],
           series: [
@@ -125,7 +128,7 @@ export function TrendChart({
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [x, series, span, bars, formatTick, marks]);
+  }, [x, series, span, bars, formatTick, marks, minutes]);
 
   return (
     <figure className="min-w-0">

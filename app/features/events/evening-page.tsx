@@ -80,7 +80,7 @@ export function EveningPage({ view }: { view: EveningView }) {
       <Card className="space-y-5 p-5">
         <Figures view={view} />
         {view.unreadable ? <p role="status" className="rounded-lg border border-ember-400/40 bg-ember-400/10 px-3 py-2 text-sm text-ember-200">{m.att_unreadable()}</p> : null}
-        <TrendChart title={m.ev_chart_title()} x={chart.x} series={chart.series} span={chart.span} marks={chart.marks} formatX={formatX} formatTick={formatTick} empty={m.ev_chart_empty()} />
+        <TrendChart title={m.ev_chart_title()} x={chart.x} series={chart.series} span={chart.span} marks={chart.marks} minutes formatX={formatX} formatTick={formatTick} empty={m.ev_chart_empty()} />
         {view.minutes.some((minute) => minute.people === null) ? <p className="text-xs text-mist-400">{m.ev_gaps()}</p> : null}
         {view.withoutApplying.length > 0 ? <p className="text-sm text-mist-300">{m.att_without_applying({ names: view.withoutApplying.join(", ") })}</p> : null}
       </Card>
