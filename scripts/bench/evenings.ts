@@ -53,7 +53,7 @@ export async function measureEvenings({ minutes, samples }: { minutes: number; s
         // 80 approved: 70 in the instance, 10 not.
         await query(
           `insert into event_applications (event_id, vrchat_username, status, vrchat_user_id, vrchat_linked_how)
-           select $1, 'Guest ' || $2 || '-' || g, 'approved', 'usr_' || lpad((20000 + $2 * 1000 + g)::text, 8, '0') || '-aaaa-4bbb-8ccc-' || lpad((20000 + $2 * 1000 + g)::text, 12, '0'), 'proven'
+           select $1, 'Guest ' || $2::int || '-' || g, 'approved', 'usr_' || lpad((20000 + $2::int * 1000 + g)::text, 8, '0') || '-aaaa-4bbb-8ccc-' || lpad((20000 + $2::int * 1000 + g)::text, 12, '0'), 'proven'
            from generate_series(0, ${PEOPLE - 1}) as g`,
           [id, event],
         );
@@ -78,12 +78,24 @@ export async function measureEvenings({ minutes, samples }: { minutes: number; s
     });
     site.createAdmin(ADMIN.email, ADMIN.password);
 
-    // While they run: the reads of each instance, a minute at a time.
+    // While they run: each read of an instance, with the minute it came in (watched every 200 ms).
     const readsFrom = Date.now();
-    await sleep(Math.max(0, end.getTime() - Date.now()));
+    const perMinuteOf = new Map<string, number>();
+    let seen = 0;
+    while (Date.now() < end.getTime()) {
+      const fresh = vrchat.requests.slice(seen);
+      seen += fresh.length;
+      const minute = Math.floor(Date.now() / 60_000);
+      for (const request of fresh) {
+        if (request.method !== "GET" || !request.path.startsWith("/instances/")) continue;
+        const key = `${request.path} ${minute}`;
+        perMinuteOf.set(key, (perMinuteOf.get(key) ?? 0) + 1);
+      }
+      await sleep(200);
+    }
     const readMinutes = (Date.now() - readsFrom) / 60_000;
     const reads = vrchat.group.instances.map((instance) => vrchat.requests.filter((request) => request.method === "GET" && request.path === `/instances/${instance.location}`).length);
-    const perMinute = Math.max(...reads) / Math.max(1, Math.floor(readMinutes));
+    const perMinute = Math.max(0, ...perMinuteOf.values());
     // At the end: each event's marking, as the server logged it.
     const deadline = Date.now() + 90_000;
     let marks: number[] = [];
@@ -107,10 +119,10 @@ export async function measureEvenings({ minutes, samples }: { minutes: number; s
     const times: number[] = [];
     for (let i = 0; i < samples; i++) times.push(await get());
     return [
-      figure(PART, `Reads of each of ${EVENTS} open instances (${PEOPLE} people each) a minute, the busiest instance, over ${Math.floor(readMinutes)} min`, "calls/min", [perMinute], {
+      figure(PART, `Reads of any of ${EVENTS} open instances (${PEOPLE} people each) in any one minute, over ${readMinutes.toFixed(1)} min`, "calls/min", [perMinute], {
         database: "pglite",
         goal: { op: "<=", value: 1, text: "≤ 1 per instance a minute" },
-        note: `reads per instance: ${reads.join(", ")}`,
+        note: `reads per instance over the whole run: ${reads.join(", ")}`,
       }),
       figure(PART, `Marking who came at the end, each of ${EVENTS} events (${PEOPLE} approved, ${PEOPLE} seen): the slowest`, "ms", [Math.max(...marks)], {
         database: "pglite",
