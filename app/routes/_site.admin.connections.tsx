@@ -13,7 +13,9 @@ import {
   SettingsRefused,
 } from "~/features/connections/settings.server";
 import { parseServiceAccountKey } from "~/features/notifications/google-sheets.server";
+import { getSiteSettings } from "~/features/accounts/team.server";
 import { checkConnections, lastLooks, lookAt } from "~/flows/connection-checks.server";
+import { chooseJoinRequestHandling } from "~/flows/join-requests.server";
 import { m } from "~/paraglide/messages";
 import { requireStaff } from "~/utils/admin-guard.server";
 import { ConfigError } from "~/utils/env.server";
@@ -27,7 +29,7 @@ const TESTS_PER_TEN_MINUTES = 10;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "connections");
   const { db, config, settings } = context.get(appContext);
-  const [stored, looks] = await Promise.all([readStoredSettings(db, settings.key), lastLooks(db)]);
+  const [stored, looks, site] = await Promise.all([readStoredSettings(db, settings.key), lastLooks(db), getSiteSettings(db)]);
   const features = featureStates(config, looks.facts);
   const { vrchat, discord } = looks.facts;
   const choices: ConnectionChoices = {
@@ -46,6 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // Written as the dashboard writes its times (UTC), the same on the server and in the browser.
       checkedAt: times.length > 0 ? `${new Date(Math.min(...times)).toISOString().slice(0, 16).replace("T", " ")} UTC` : null,
       mayChange: viewer.twoFactorEnabled,
+      joinRequestsByRules: site.joinRequestsByRules,
       twoFactorNote: !viewer.twoFactorEnabled,
       botNotes: vrchat?.ok && !vrchat.twoFactor ? [m.conn_vrchat_no_2fa()] : [],
     },
@@ -173,6 +176,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent !== "save") return data({ error: m.unknown_action() }, { status: 400 });
     const saved = await saveSettings(db, { key: settings.key, source: settings.source }, { area, values, seenRevision: Number.isFinite(seenRevision) ? seenRevision : 0, actor });
+    // The one switch kept with the site's own settings: join requests without an application (flows/join-requests).
+    let joinRulesChanged = false;
+    if (area === "switches" && form.get("joinRequestsShown") === "yes") {
+      const byRules = form.get("joinRequestsByRules") === "yes";
+      if ((await getSiteSettings(db)).joinRequestsByRules !== byRules) {
+        await chooseJoinRequestHandling(db, byRules, actor, new Date());
+        joinRulesChanged = true;
+      }
+    }
     const stored = await readStoredSettings(db, settings.key);
     const config = effectiveConfig(settings.source, stored.values);
     // A 6-digit code signs the bot in once, before the new connections start asking VRChat.
@@ -181,7 +193,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await settings.refresh();
     // What works now: the connection looked at with what was saved (the switches are VRChat's).
     await checkConnections({ db, secret }, config, saved.revision, [lookable ?? "vrchat"]);
-    return { ok: true as const, message: saved.changed.length > 0 ? m.conn_saved() : m.conn_unchanged() };
+    return { ok: true as const, message: saved.changed.length > 0 || joinRulesChanged ? m.conn_saved() : m.conn_unchanged() };
   } catch (error) {
     if (error instanceof SettingsConflict) return data({ error: m.conn_conflict(), area }, { status: 409 });
     if (error instanceof SettingsRefused) {
@@ -215,7 +227,7 @@ export function meta() {
 }
 
 export default function ConnectionsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { views, revision, features, choices, checkedAt, mayChange, twoFactorNote, botNotes } = loaderData;
+  const { views, revision, features, choices, checkedAt, mayChange, twoFactorNote, botNotes, joinRequestsByRules } = loaderData;
   return (
     <div className="space-y-6">
       <header>
@@ -239,6 +251,7 @@ export default function ConnectionsPage({ loaderData, actionData }: Route.Compon
           revision={revision}
           mayChange={mayChange}
           posted={actionData as ConnectionResult | undefined}
+          joinRequestsByRules={joinRequestsByRules}
         />
       ))}
       {botNotes.map((note) => (

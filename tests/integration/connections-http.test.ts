@@ -171,8 +171,10 @@ describe.runIf(ON_PGLITE)("setting Dwell up from the Sanctum", () => {
   });
 
   it("says what the bot's VRChat role lacks, on the page and on the dashboard", async () => {
-    const on = await connections({ area: "switches", intent: "save", VRCHAT_MEMBERSHIP_ACTIONS: "true", VRCHAT_READ_JOIN_REQUESTS: "true" });
+    const on = await connections({ area: "switches", intent: "save", VRCHAT_MEMBERSHIP_ACTIONS: "true", VRCHAT_READ_JOIN_REQUESTS: "true", joinRequestsShown: "yes", joinRequestsByRules: "yes" });
     expect(on.status, on.body.slice(0, 300)).toBe(200);
+    // Join requests without an application: kept with the site's own settings, the same as on the Join Requests page.
+    expect((await page("/admin/join-requests")).html).toMatch(/value="rules"[^>]*checked|checked[^>]*value="rules"/);
     vrchat.group.botPermissions = FAKE_BOT_PERMISSIONS.filter((permission) => permission !== "group-bans-manage");
     const tested = await connections({ area: "vrchat", intent: "test" });
     expect(tested.status).toBe(200);

@@ -205,7 +205,10 @@ export function ConnectionSection({
   revision,
   mayChange,
   posted,
+  joinRequestsByRules = false,
 }: {
+  /** The switches' section: whether join requests without an application are decided by the screening rules. */
+  joinRequestsByRules?: boolean;
   /** What a form posted without JavaScript answered (the page's action data). */
   posted?: ConnectionResult;
   area: ConnectionArea;
@@ -272,7 +275,15 @@ export function ConnectionSection({
             <input id={`${formId}-link`} name="sheetLink" type="url" disabled={!mayChange} className={fieldClass} />
           </div>
         ) : null}
-        {area === "switches" ? <p className="text-xs text-mist-400 md:col-span-2">{m.conn_join_rules_note()}</p> : null}
+        {area === "switches" ? (
+          <div className="flex items-start gap-2">
+            <input type="hidden" name="joinRequestsShown" value="yes" />
+            <input id={`${formId}-join-rules`} type="checkbox" name="joinRequestsByRules" value="yes" defaultChecked={joinRequestsByRules} disabled={!mayChange} className="mt-1 size-4" />
+            <label htmlFor={`${formId}-join-rules`} className="text-sm text-mist-100">
+              {m.conn_join_rules()}
+            </label>
+          </div>
+        ) : null}
         {mayChange ? (
           <div className="flex flex-wrap gap-2 md:col-span-2">
             {area === "switches" ? null : (
