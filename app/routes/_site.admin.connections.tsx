@@ -11,6 +11,7 @@ import {
   settingViews,
   SettingsConflict,
   SettingsRefused,
+  configProblems,
 } from "~/features/connections/settings.server";
 import { parseServiceAccountKey } from "~/features/notifications/google-sheets.server";
 import { getSiteSettings } from "~/features/accounts/team.server";
@@ -211,15 +212,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 function oneTimeCode(form: FormData): string | undefined {
   const code = String(form.get("oneTimeCode") ?? "").replace(/\s/g, "");
   return /^\d{6}$/.test(code) ? code : undefined;
-}
-
-function configProblems(error: ConfigError) {
-  return error.message
-    .split("\n")
-    .slice(1)
-    .map((line) => /^\s*([A-Z_0-9]+): (.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ name: match[1]!, detail: match[2]! }));
 }
 
 export function meta() {

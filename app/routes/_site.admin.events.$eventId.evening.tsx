@@ -18,31 +18,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const occurrenceIds = evening.series?.figures.map((figures) => figures.eventId) ?? [];
   const [attendance, ratings, summaries] = await Promise.all([listInstanceAttendance(db, [params.eventId]), ratingsOf(db, [params.eventId]), ratingSummaries(db, occurrenceIds)]);
   const own = attendance.get(params.eventId);
-  const { figures } = evening;
+  const { eventId: _eventId, ...figures } = evening.figures;
   const view: EveningView = {
-    title: figures.title,
-    start: figures.start,
-    end: figures.end,
-    minutes: figures.minutes,
-    peak: figures.peak,
-    seen: figures.seen,
-    medianStay: figures.medianStay,
-    approved: figures.approved,
-    came: figures.came,
-    showRate: figures.showRate,
+    ...figures,
     unreadable: own?.unreadable ?? false,
     withoutApplying: own?.withoutApplying ?? [],
     ratings: { average: ratings.average, count: ratings.count, comments: ratings.comments.map((comment) => ({ ...comment, at: comment.at.toISOString() })) },
     series: evening.series
       ? {
-          occurrences: evening.series.figures.map((occurrence) => ({
-            eventId: occurrence.eventId,
-            start: occurrence.start,
-            seen: occurrence.seen,
-            medianStay: occurrence.medianStay,
-            approved: occurrence.approved,
-            came: occurrence.came,
-            showRate: occurrence.showRate,
+          occurrences: evening.series.figures.map(({ title: _title, end: _end, minutes: _minutes, peak: _peak, ...occurrence }) => ({
+            ...occurrence,
             average: summaries.get(occurrence.eventId)?.average ?? null,
             answers: summaries.get(occurrence.eventId)?.count ?? 0,
           })),

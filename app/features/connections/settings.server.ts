@@ -84,6 +84,16 @@ export function settingViews(source: Record<string, string | undefined>, stored:
   return views;
 }
 
+/** Each variable a configuration error names, with what is wrong with it (the lines of ConfigError's message). */
+export function configProblems(error: ConfigError): { name: string; detail: string }[] {
+  return error.message
+    .split("\n")
+    .slice(1)
+    .map((line) => /^\s*([A-Z_0-9]+): (.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ name: match[1]!, detail: match[2]! }));
+}
+
 export class SettingsConflict extends Error {
   override name = "SettingsConflict";
 }
@@ -164,12 +174,7 @@ export async function saveSettings(
       effectiveConfig(source, next);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      const problems = error.message
-        .split("\n")
-        .slice(1)
-        .map((line) => /^\s*([A-Z_0-9]+): (.*)$/.exec(line))
-        .filter((match): match is RegExpExecArray => match !== null)
-        .map((match) => ({ name: match[1]!, problem: "invalid" as const, detail: match[2]! }));
+      const problems = configProblems(error).map((problem) => ({ ...problem, problem: "invalid" as const }));
       throw new SettingsRefused(problems.length > 0 ? problems : [{ name: change.area, problem: "invalid", detail: error.message }]);
     }
     const nextRevision = revision + 1;

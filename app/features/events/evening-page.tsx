@@ -9,23 +9,15 @@ import { TrendChart } from "~/components/ui/trend-chart";
 import { m } from "~/paraglide/messages";
 import { formatCount, intlLocale } from "~/utils/language";
 import { useViewerTimeZone } from "~/utils/viewer-time-zone";
+import type { EveningFigures } from "./evening.server";
 
-export interface EveningView {
-  title: string;
-  start: string;
-  end: string;
-  minutes: { at: number; people: number | null }[];
-  peak: { at: number; people: number } | null;
-  seen: number;
-  medianStay: number | null;
-  approved: number;
-  came: number;
-  showRate: number | null;
+/** An evening's figures as the page gets them (features/events/evening.server), with what the instance and the guests said. */
+export interface EveningView extends Omit<EveningFigures, "eventId"> {
   unreadable: boolean;
   withoutApplying: string[];
   ratings: { average: number | null; count: number; comments: { rating: number; comment: string; at: string }[] };
   series: {
-    occurrences: { eventId: string; start: string; seen: number; medianStay: number | null; approved: number; came: number; showRate: number | null; average: number | null; answers: number }[];
+    occurrences: (Pick<EveningFigures, "eventId" | "start" | "seen" | "medianStay" | "approved" | "came" | "showRate"> & { average: number | null; answers: number })[];
     regulars: { name: string; evenings: number }[];
   } | null;
 }
