@@ -17,7 +17,7 @@ const SITE_MODULES = [
   // React DOM's small module (portals, flushSync): a file of its own otherwise.
   /node_modules\/react-dom\/(index\.js|cjs\/react-dom\.production\.js)$/,
   // Texts several public pages share: the bundler makes a ~100-byte file of each (decision 039).
-  /\/app\/paraglide\/messages\/(calendar_none_title|home_event_details|nav_prophecies|news_heading|stats_live_now|stats_past_events)\.js$/,
+  /\/app\/paraglide\/messages\/(calendar_list_separator|calendar_none_title|home_event_details|nav_prophecies|news_heading|stats_live_now|stats_past_events)\.js$/,
   // The icons of the public pages (their data: app/components/ui/icon.tsx draws them).
   /node_modules\/lucide\/dist\/esm\/icons\/(arrow-right|calendar-days|chevron-left|chevron-right|clock|globe|loader-circle|menu|scroll-text|sparkles|triangle-alert|users|x)\.mjs$/,
   /\/app\/components\/ui\/(badge|button|card|empty-state|icon|skeleton|tabs)\.tsx$/,
@@ -41,7 +41,6 @@ const FORM_MODULES = [
   /\/app\/features\/applications\/(application-form\.tsx|answers\.ts)$/,
   /\/app\/components\/ui\/(field\.ts|lazy-toast\.tsx)$/,
   /\/app\/paraglide\/messages\/apply_prove\.js$/,
-  /vite\/preload-helper/,
 ];
 
 const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
@@ -58,6 +57,9 @@ export default defineConfig({
           output: {
             codeSplitting: {
               groups: [
+                // Vite's loader for a file fetched later (the home page's statistics, the form's toasts):
+                // a file of its own, so that the home page does not load the form's chunk for it (decision 046).
+                { name: "preload", test: /vite\/preload-helper/, priority: 2 },
                 { name: "site", test: (id: string) => SITE_MODULES.some((pattern) => pattern.test(id)) },
                 { name: "form", test: (id: string) => FORM_MODULES.some((pattern) => pattern.test(id)) },
               ],

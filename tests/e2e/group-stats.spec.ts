@@ -9,10 +9,22 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "./hydrated";
 import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 
 const stats = (page: Page) => page.locator("#vrchat-stats");
+
+/**
+ * The statistics as a visitor uses them: scrolled to, and taken over by their code, which the page
+ * fetches only as the section nears the screen (decision 046); until then it is the server's HTML.
+ */
+async function workingStats(page: Page) {
+  const section = stats(page);
+  await section.scrollIntoViewIfNeeded();
+  await expect(section).toHaveAttribute("data-taken", "");
+  return section;
+}
 
 test.describe("with the demo group", () => {
   test("the navigation bar shows the figures, and LIVE NOW goes to the statistics", async ({ page }) => {
@@ -50,9 +62,59 @@ test.describe("with the demo group", () => {
     await expect(activity.getByRole("definition")).toHaveText(["3", "3", "3", "9"]);
   });
 
+  test("the dashboard is the server's HTML until it nears the screen, then its code takes it over", async ({ page }) => {
+    const fetched: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    page.on("pageerror", (error) => problems.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/");
+    await hydrated(page);
+    const section = stats(page);
+    // Everything a visitor reads is there from the start, drawn by the server.
+    await expect(section.getByRole("tab", { name: /VRC Events/ })).toHaveAttribute("aria-selected", "true");
+    await expect(section.getByRole("tabpanel").getByText("23 people interested")).toBeAttached();
+    await page.waitForTimeout(500);
+    expect(fetched.filter((path) => path.includes("group-stats-dashboard"))).toEqual([]);
+    await expect(section).not.toHaveAttribute("data-taken");
+
+    await section.scrollIntoViewIfNeeded();
+    await expect(section).toHaveAttribute("data-taken", "");
+    expect(fetched.filter((path) => path.includes("group-stats-dashboard"))).toHaveLength(1);
+    await section.getByRole("tab", { name: /Members/ }).click();
+    await expect(section.getByRole("tabpanel").getByRole("list", { name: "Members" })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test("a minute's tick and a poll before the visitor scrolls there change nothing drawn, then show", async ({ page }) => {
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    await page.clock.install();
+    await page.goto("/");
+    await hydrated(page);
+    const polled = page.waitForResponse((response) => response.url().includes("/api/group-data"));
+    // The dashboard's clock ticks each minute; the group data is polled every two.
+    await page.clock.runFor(125_000);
+    await polled;
+    // The server's HTML is still what is there (not put back to a loading placeholder).
+    await page.clock.runFor(1_000);
+    await expect(stats(page).getByRole("tabpanel").getByText("23 people interested")).toBeAttached();
+    await expect(stats(page).getByRole("status", { name: "Loading VRChat data" })).toHaveCount(0);
+    const section = await workingStats(page);
+    await section.getByRole("tab", { name: /VRC Posts/ }).click();
+    await expect(section.getByRole("tabpanel").getByRole("heading", { name: "Welcome to our new Dwellers" })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
   test("the events tab: badges, dates, interest counts, and the older events toggle", async ({ page }) => {
     await page.goto("/");
-    const panel = stats(page).getByRole("tabpanel");
+    const panel = (await workingStats(page)).getByRole("tabpanel");
     await expect(panel.getByText("LIVE NOW")).toHaveCount(1);
     await expect(panel.getByText("UPCOMING")).toHaveCount(2);
     await expect(panel.getByText("PAST EVENT")).toHaveCount(1);
@@ -70,7 +132,7 @@ test.describe("with the demo group", () => {
 
   test("the posts and members tabs, with their toggles", async ({ page }) => {
     await page.goto("/");
-    const section = stats(page);
+    const section = await workingStats(page);
     await section.getByRole("tab", { name: /VRC Posts/ }).click();
     const posts = section.getByRole("tabpanel");
     await expect(posts.getByRole("heading", { name: "Welcome to our new Dwellers" })).toBeVisible();
@@ -166,6 +228,7 @@ test.describe("against VRChat", () => {
     await expect(section.getByText("1 / ?")).toBeVisible();
     await expect(page.getByRole("banner").getByRole("link", { name: /LIVE NOW/ })).toContainText("1 in VR");
 
+    await workingStats(page);
     await section.getByRole("tab", { name: /Members/ }).click();
     const member = section.getByRole("listitem").filter({ hasText: "Lost Picture" });
     await expect(member.getByRole("img", { name: "No picture" })).toBeVisible();
@@ -178,7 +241,7 @@ test.describe("against VRChat", () => {
       { location: "wrld_b:2", memberCount: 1, userCount: 2, world: { name: "B" } },
     ];
     await reloadUntil(page, "5 PLAYERS IN VR");
-    const section = stats(page);
+    const section = await workingStats(page);
     await section.getByRole("tab", { name: /Members/ }).click();
     await expect(section.getByText("Individual member profiles are not available through the public API.")).toBeVisible();
     await expect(section.getByText("Active in 2 Worlds")).toBeVisible();
@@ -198,7 +261,7 @@ test.describe("against VRChat", () => {
       await expect(section.getByText(/Not the latest from VRChat: posts from \d+ min ago/)).toBeVisible({ timeout: 1_000 });
       await expect(section.getByText("77", { exact: true }).first()).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: REFRESHED_WITHIN_MS });
-    const section = stats(page);
+    const section = await workingStats(page);
     await section.getByRole("tab", { name: /VRC Posts/ }).click();
     await expect(section.getByText("Kept post")).toBeVisible();
     fake.setEndpoint("posts", "normal");
@@ -217,7 +280,7 @@ test.describe("against VRChat", () => {
     }).toPass({ timeout: REFRESHED_WITHIN_MS });
     await expect(stats(page).getByText("Live Now", { exact: true })).toHaveCount(0);
     await expect(stats(page).getByText("Check back later for scheduled VRChat community events!")).toBeVisible();
-    await stats(page).getByRole("tab", { name: /VRC Posts/ }).click();
+    await (await workingStats(page)).getByRole("tab", { name: /VRC Posts/ }).click();
     await expect(stats(page).getByText("No Recent Posts")).toBeVisible();
     await expect(stats(page).getByText("Stay tuned for VRChat community updates!")).toBeVisible();
   });

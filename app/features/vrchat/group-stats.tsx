@@ -1,21 +1,51 @@
 /**
  * The group's live statistics (spec section 2, "Group statistics / dashboard"): the counts, the
  * live instances, and tabs of VRChat events, posts and members, with the Activity Stats panel.
+ *
+ * The section sits below the home page's fold, so its dashboard's code (group-stats-dashboard) is
+ * not part of the page's first load (decision 046). The server renders it whole, as ever; in the
+ * browser the page's HTML stays as the server drew it until the section comes within a screen of
+ * being seen, or is pointed at or focused, and the code arrives and takes it over. Until then
+ * the dashboard is given the values it was drawn with, so that nothing asks React to redraw HTML
+ * it has not taken over yet; once it has, the live values follow.
  */
-import { AlertTriangle, Wifi } from "lucide";
+import { AlertTriangle } from "lucide";
 import { Icon } from "~/components/ui/icon";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useLocation } from "react-router";
-import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { m } from "~/paraglide/messages";
-import { GROUP_DATA_FAILED, GROUP_PARTS, type GroupDataResponse, type GroupDataState, type GroupPart } from "./group-data";
+import { GROUP_DATA_FAILED, type GroupDataState } from "./group-data";
 import { useGroupData } from "./live-group";
 import { SCROLL_DELAY_MS, scrollToStats, STATS_ANCHOR, type StatsScrollState } from "./nav-stats";
-import { CountBadge, Figure } from "./group-stats-parts";
-import { ActivityStats, EventsTab, LiveNow, MembersTab, PostsTab } from "./group-stats-tabs";
+
+/** Resolved once the browser should fetch the dashboard's code. */
+let askForDashboard = () => {};
+const dashboardAsked = new Promise<void>((resolve) => {
+  askForDashboard = resolve;
+});
+const DashboardInBrowser = lazy(() => dashboardAsked.then(() => import("./group-stats-dashboard")).then((module) => ({ default: module.Dashboard })));
+/** The server renders the dashboard at once; the browser's copy waits for its code. */
+const Dashboard = import.meta.env.SSR ? (await import("./group-stats-dashboard")).Dashboard : DashboardInBrowser;
+
+/** Asks for the dashboard's code when `section` comes within a screen's height of the viewport. */
+function useAskWhenNear(section: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = section.current;
+    if (!element || typeof IntersectionObserver === "undefined") return askForDashboard();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        askForDashboard();
+      },
+      { rootMargin: "100% 0px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [section]);
+}
 
 /** The moment the badges are worked out from: the page's, then the browser's clock once running. */
 function useNow(pageNow: string): Date {
@@ -25,88 +55,6 @@ function useNow(pageNow: string): Date {
     return () => clearInterval(timer);
   }, []);
   return now;
-}
-
-function minutesAgo(iso: string, now: Date): number {
-  return Math.max(1, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
-}
-
-const PART_LABEL: Record<GroupPart, () => string> = {
-  group: m.stats_part_group,
-  instances: m.stats_part_instances,
-  posts: m.stats_part_posts,
-  events: m.stats_part_events,
-  members: m.stats_part_members,
-};
-
-/** The parts whose last read failed, each with its own age ("posts from 12 min ago"), or null. */
-function staleParts(data: GroupDataResponse, now: Date): string | null {
-  const failing = GROUP_PARTS.filter((part) => data.parts?.[part]?.failing);
-  if (failing.length === 0) return null;
-  return failing
-    .map((part) => {
-      const fetchedAt = data.parts?.[part]?.fetchedAt;
-      return fetchedAt
-        ? m.stats_part_from({ part: PART_LABEL[part](), minutes: minutesAgo(fetchedAt, now) })
-        : m.stats_part_missing({ part: PART_LABEL[part]() });
-    })
-    .join(m.calendar_list_separator());
-}
-
-function Dashboard({ data, now }: { data: GroupDataResponse; now: Date }) {
-  return (
-    <>
-      {data.source === "demo" ? (
-        <p className="mt-4 flex flex-wrap items-center justify-center gap-2 text-sm text-mist-300">
-          <Badge tone="gold">{m.stats_demo_badge()}</Badge>
-          {m.stats_demo_text()}
-        </p>
-      ) : data.stale ? (
-        <p role="status" className="mt-4 flex items-center justify-center gap-2 text-sm text-ember-300">
-          <Icon node={Wifi} className="size-4" />
-          {m.stats_stale({ minutes: minutesAgo(data.fetchedAt, now) })}
-        </p>
-      ) : staleParts(data, now) ? (
-        <p role="status" className="mt-4 flex items-center justify-center gap-2 text-center text-sm text-ember-300">
-          <Icon node={Wifi} className="size-4 shrink-0" />
-          {m.stats_stale_parts({ parts: staleParts(data, now) ?? "" })}
-        </p>
-      ) : null}
-
-      <dl className="mx-auto mt-8 grid max-w-2xl grid-cols-2 gap-4">
-        <Figure value={data.group.memberCount} label={m.stats_total_members()} />
-        <Figure value={data.group.onlineMemberCount} label={m.stats_online_now()} tone="text-emerald-300" />
-      </dl>
-
-      {data.instances.length > 0 ? <LiveNow instances={data.instances} /> : null}
-
-      <div className="mt-12 grid gap-8 lg:grid-cols-[1fr_18rem]">
-        <Tabs defaultValue="events">
-          <TabsList aria-label={m.stats_community_activity()} fill>
-            <TabsTrigger value="events" compact>
-              {m.stats_tab_events()} <CountBadge count={data.events.length} />
-            </TabsTrigger>
-            <TabsTrigger value="posts" compact>
-              {m.stats_tab_posts()} <CountBadge count={data.posts.length} />
-            </TabsTrigger>
-            <TabsTrigger value="members" compact>
-              {m.stats_members()} <CountBadge count={data.members.length} />
-            </TabsTrigger>
-          </TabsList>
-          <TabsContent value="events">
-            <EventsTab events={data.events} now={now} />
-          </TabsContent>
-          <TabsContent value="posts">
-            <PostsTab posts={data.posts} now={now} />
-          </TabsContent>
-          <TabsContent value="members">
-            <MembersTab data={data} />
-          </TabsContent>
-        </Tabs>
-        <ActivityStats data={data} now={now} />
-      </div>
-    </>
-  );
 }
 
 function LoadingCards() {
@@ -136,9 +84,38 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
     const timer = setTimeout(scrollToStats, SCROLL_DELAY_MS);
     return () => clearTimeout(timer);
   }, [scrollRequested, location.key]);
+  const section = useRef<HTMLElement>(null);
+  useAskWhenNear(section);
+  // What the dashboard is drawn with: the first values until its code has taken the server's HTML over.
+  const [taken, setTaken] = useState(false);
+  const onTaken = useCallback(() => setTaken(true), []);
+  const data = state.status === "ready" ? state.data : null;
+  // Drawn by the server with these (none while it had no data: then nothing is kept back).
+  const [first] = useState(() => (data ? { data, now } : null));
+  const live = taken || first === null;
+  const shownData = live ? data : first.data;
+  const shownNow = live ? now : first.now;
+  const dashboard = useMemo(
+    () =>
+      shownData ? (
+        <Suspense fallback={<LoadingCards />}>
+          <Dashboard data={shownData} now={shownNow} onTaken={onTaken} />
+        </Suspense>
+      ) : null,
+    [shownData, shownNow, onTaken],
+  );
   if (state.status === "off") return null;
   return (
-    <section id={STATS_ANCHOR} tabIndex={-1} aria-labelledby="stats-heading" className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 outline-none sm:px-6">
+    <section
+      ref={section}
+      id={STATS_ANCHOR}
+      tabIndex={-1}
+      aria-labelledby="stats-heading"
+      data-taken={taken ? "" : undefined}
+      onPointerEnter={askForDashboard}
+      onFocus={askForDashboard}
+      className="mx-auto max-w-6xl scroll-mt-24 px-4 py-16 outline-none sm:px-6"
+    >
       <div className="text-center">
         <p className="text-sm font-semibold tracking-[0.3em] text-aurora-300 uppercase">{m.stats_kicker()}</p>
         <h2 id="stats-heading" className="mt-2 font-display text-4xl text-mist-100">
@@ -146,7 +123,7 @@ export function GroupStats({ state: pageState, now: pageNow }: { state: GroupDat
         </h2>
       </div>
       {state.status === "ready" ? (
-        <Dashboard data={state.data} now={now} />
+        dashboard
       ) : state.status === "loading" ? (
         <LoadingCards />
       ) : (
