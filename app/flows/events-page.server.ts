@@ -50,6 +50,7 @@ async function listedInstances(db: Parameters<typeof listEventInstances>[0], gro
       nextAttemptAt: row?.nextAttemptAt ?? null,
       joinUrl: open ? joinLinkOf(row) : null,
       players: open ? (counts.get(instanceKey(row.location!)) ?? 0) : null,
+      listed: open && live?.status === "ready" ? counts.has(instanceKey(row.location!)) : null,
       role: role ? { state: role.state, lastError: role.lastError } : null,
       attendance: attendance.get(eventId) ?? null,
     };

@@ -229,7 +229,7 @@ export default function AdminEvents({ loaderData, actionData }: Route.ComponentP
               places={loaderData.places[event.id] ?? null}
               publication={loaderData.publications[event.id] ?? null}
               interest={loaderData.interest[event.id]}
-              instance={loaderData.instancesOn && (event.worldId || event.applicationRequired) ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, role: null, attendance: null }) : undefined}
+              instance={loaderData.instancesOn && (event.worldId || event.applicationRequired) ? (loaderData.instances[event.id] ?? { state: null, lastError: null, nextAttemptAt: null, joinUrl: null, players: null, listed: null, role: null, attendance: null }) : undefined}
               may={{
                 edit: loaderData.can.all || event.hostId === loaderData.viewerId,
                 review: loaderData.can.review || event.hostId === loaderData.viewerId,

@@ -1,9 +1,11 @@
 /**
- * After the night, in Chromium: a short event with applications (two approved: one comes, one does
- * not, and a wanderer who never applied comes too) lives through its instance; at its end the marks
- * are read from the instance; the attendee who came finds 'How was it?' on their status page, rates
- * the event without JavaScript and changes the answer; the host reads the evening's page (its chart
- * drawn, the answer and the comment), a reviewer too, a visitor never.
+ * After the night, in Chromium, on a short evening (three minutes, and two minutes in the instance to
+ * count as having come, where a real group has hours and fifteen): five approved; Ash and Birch come and
+ * stay, Cedar comes and leaves after a minute, Drift and Elm never come, and a wanderer who never applied
+ * comes too. At the end the marks are read from the instance (2 came, 3 did not, the wanderer apart); the
+ * host corrects Cedar's, and the correction stays. The attendees find 'How was it?' on their status
+ * pages: Ash rates without JavaScript and changes the answer, Birch rates with it; the host reads the
+ * evening's page (its chart drawn, the average, the comments), a reviewer too, a visitor never.
  */
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -21,7 +23,14 @@ const REVIEWER = { email: "wren@dwell.example", password: "the-wren-reads-the-ca
 const PEOPLE = [
   { name: "Ash", vrchat: fakeUserId(81) },
   { name: "Birch", vrchat: fakeUserId(82) },
+  { name: "Cedar", vrchat: fakeUserId(83) },
+  { name: "Drift", vrchat: fakeUserId(84) },
+  { name: "Elm", vrchat: fakeUserId(85) },
 ];
+const person = (name: string) => PEOPLE.find((entry) => entry.name === name)!;
+/** The evening's length, and how long someone must be in the instance to count as having come. */
+const EVENING_MINUTES = 3;
+const MIN_MINUTES = 2;
 
 let fake: FakeVRChat;
 let server: ServerProcess;
@@ -39,7 +48,9 @@ test.beforeAll(async () => {
     RATE_LIMIT_SIGN_IN: "1000",
     RATE_LIMIT_APPLICATIONS: "1000",
     VRCHAT_OPEN_INSTANCES: "true",
-    ATTENDANCE_MIN_MINUTES: "1",
+    ATTENDANCE_MIN_MINUTES: String(MIN_MINUTES),
+    // The group's live data (how many are in the instance, whether VRChat still lists it) read often.
+    VRCHAT_CACHE_SECONDS: "15",
     RATING_DELAY_MINUTES: "0",
     ...fakeVRChatEnv(fake),
   });
@@ -52,12 +63,12 @@ test.afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test("an evening read from its instance, rated by a guest, and read by its host", async ({ browser }) => {
-  test.setTimeout(360_000);
+test("an evening read from its instance, corrected by its host, rated by its guests, and read by its host", async ({ browser }) => {
+  test.setTimeout(600_000);
   const cookie = await signInOverHttp(server.url, OWNER.email, OWNER.password);
-  // Starting in 50 seconds or more (on the minute), lasting a minute; the instance opens at once.
+  // Starting in 50 seconds or more (on the minute); the instance opens at once.
   const start = new Date(Math.ceil((Date.now() + 50_000) / 60_000) * 60_000);
-  const end = new Date(start.getTime() + 60_000);
+  const end = new Date(start.getTime() + EVENING_MINUTES * 60_000);
   const fields = {
     title: "Ember Evening",
     eventDate: start.toISOString().slice(0, 10),
@@ -89,12 +100,16 @@ test("an evening read from its instance, rated by a guest, and read by its host"
     const id = /name="id" value="([0-9a-f-]{36})"/.exec(list.slice(list.lastIndexOf("<li", list.indexOf(`>${person.name}<`))))![1]!;
     expect((await postForm(server.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie })).status).toBe(200);
   }
-  // The instance opens; Ash comes (with a wanderer who never applied), Birch does not.
+  // The instance opens; Ash and Birch come and stay, with a wanderer who never applied.
   await expect.poll(() => fake.instanceWrites.filter((write) => write.kind === "create").length, { timeout: 60_000 }).toBe(1);
-  fake.group.instances.find((instance) => instance.location === fake.instanceWrites[0]!.location)!.users = [
-    { id: PEOPLE[0]!.vrchat, displayName: "Ash" },
+  const location = fake.instanceWrites[0]!.location;
+  const instance = fake.group.instances.find((entry) => entry.location === location)!;
+  const stayers = [
+    { id: person("Ash").vrchat, displayName: "Ash" },
+    { id: person("Birch").vrchat, displayName: "Birch" },
     { id: fakeUserId(89), displayName: "Wanderer" },
   ];
+  instance.users = stayers;
   expect(Date.now()).toBeLessThan(start.getTime());
 
   console.log(`evening: set up ${Math.round((start.getTime() - Date.now()) / 1000)} s before the start`);
@@ -108,12 +123,38 @@ test("an evening read from its instance, rated by a guest, and read by its host"
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
   const card = page.getByRole("article", { name: "Ember Evening" });
   await expect(card).toBeVisible();
+
+  // Once the evening has begun, Cedar comes in, is seen by one read, and leaves (one minute, short of two).
+  await page.waitForTimeout(Math.max(0, start.getTime() + 2_000 - Date.now()));
+  const reads = () => fake.requests.filter((request) => request.method === "GET" && request.path === `/instances/${location}`).length;
+  const before = reads();
+  instance.users = [...stayers, { id: person("Cedar").vrchat, displayName: "Cedar" }];
+  await expect.poll(reads, { timeout: 90_000 }).toBeGreaterThan(before);
+  instance.users = stayers;
+  await page.reload();
+  await expect(card.getByTestId("event-attendance")).toContainText("4 different people so far");
+
+  // At the end, the marks: Ash and Birch came; Cedar (too short), Drift and Elm did not; the wanderer apart.
   await expect(async () => {
     await page.reload();
-    await expect(card.getByTestId("event-attendance")).toContainText("Read from the instance: 1 came, 1 did not", { timeout: 1_000 });
+    await expect(card.getByTestId("event-attendance")).toContainText("Read from the instance: 2 came, 3 did not (4 different people in it).", { timeout: 1_000 });
   }).toPass({ timeout: end.getTime() - Date.now() + 90_000 });
   await expect(card.getByTestId("event-attendance")).toContainText("Came without applying: Wanderer");
   console.log(`evening: marked ${Math.round((Date.now() - end.getTime()) / 1000)} s after the end`);
+
+  // The host knows Cedar was there (her connection dropped) and corrects her mark; it stays.
+  await card.getByRole("link", { name: "View Applications of Ember Evening" }).click();
+  await hydrated(page);
+  const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
+  for (const [name, mark] of [["Ash", "Attended"], ["Birch", "Attended"], ["Cedar", "No-show"], ["Drift", "No-show"], ["Elm", "No-show"]] as const) {
+    await expect(entry(name).getByRole("button", { name: mark, exact: true })).toHaveAttribute("aria-pressed", "true");
+  }
+  await entry("Cedar").getByRole("button", { name: "Attended", exact: true }).click();
+  await expect(entry("Cedar").getByRole("button", { name: "Attended", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await page.goto(`${server.url}/admin/events`);
+  await expect(card.getByTestId("event-attendance")).toContainText("Read from the instance: 3 came, 2 did not");
+  // The guests stay on after the end: the card says the instance is still open, not that the event is on.
+  await expect(card.getByTestId("event-instance")).toContainText("The event has ended; its instance is still open in VRChat · 3 people in it");
 
   // Ash rates it from the status page, without JavaScript, then changes the answer.
   const guest = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
@@ -135,9 +176,23 @@ test("an evening read from its instance, rated by a guest, and read by its host"
   await status.getByLabel("Anything to tell the hosts? (optional)").fill("Warm and kind, and the music!");
   await status.getByRole("button", { name: "Change my answer" }).click();
   await expect(status.getByText("Thank you: the hosts will read it.")).toBeVisible();
-  await status.goto(statusLinks.Birch!);
+  await status.goto(statusLinks.Drift!);
   await expect(status.getByTestId("rate-the-event")).toHaveCount(0);
   await guest.close();
+
+  // Birch rates with JavaScript, on a wide screen.
+  const birch = await browser.newPage();
+  await expect(async () => {
+    await birch.goto(statusLinks.Birch!);
+    await expect(birch.getByTestId("rate-the-event")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await hydrated(birch);
+  await birch.getByRole("link", { name: "rate the event" }).click();
+  await birch.getByLabel("3 of 5 stars").check();
+  await birch.getByLabel("Anything to tell the hosts? (optional)").fill("A little loud by the fire.");
+  await birch.getByRole("button", { name: "Send" }).click();
+  await expect(birch.getByText("Thank you: the hosts will read it.")).toBeVisible();
+  await birch.close();
   const checked = await browser.newPage();
   await checked.goto(rateUrl);
   await expectNoSeriousViolations(checked, "the rating page");
@@ -148,15 +203,26 @@ test("an evening read from its instance, rated by a guest, and read by its host"
   await hydrated(page);
   await expect(page.getByRole("heading", { name: "How the evening went: Ember Evening" })).toBeVisible();
   await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
-  await expect(page.getByText("5.0 of 5 (1 answered)")).toBeVisible();
+  await expect(page.getByText("4.0 of 5 (2 answered)")).toBeVisible();
   await expect(page.getByText("Warm and kind, and the music!")).toBeVisible();
-  await expect(page.getByText("1 of 2 (50 %)")).toBeVisible();
+  await expect(page.getByText("A little loud by the fire.")).toBeVisible();
+  await expect(page.getByText("3 of 5 (60 %)")).toBeVisible();
+  await expect(page.getByText("Came without applying: Wanderer")).toBeVisible();
   await expectNoSeriousViolations(page, "the evening's page");
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
     await page.screenshot({ path: test.info().outputPath(`evening-${width}.png`), fullPage: true });
   }
+
+  // Everyone leaves and VRChat closes the instance: once the group's live data no longer lists it, the card says so.
+  fake.group.instances = fake.group.instances.filter((entry) => entry.location !== location);
+  await page.goto(`${server.url}/admin/events`);
+  await expect(async () => {
+    await page.reload();
+    await expect(card.getByTestId("event-instance")).toContainText("The event has ended and VRChat no longer lists its instance: it has emptied.", { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(card.getByTestId("event-instance").getByRole("button", { name: "Close" })).toHaveCount(0);
   await host.close();
 
   // A reviewer of the group reads it too; a visitor never.

@@ -77,6 +77,8 @@ export function TrendChart({
                 context.fillStyle = "#f5c27a";
                 context.font = `${Math.round(11 * devicePixelRatio)}px sans-serif`;
                 context.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+                // Words of marks that fall close together (a peak at the start) go on lines of their own.
+                const taken: { from: number; to: number }[][] = [];
                 for (const mark of marks) {
                   const left = u.valToPos(mark.at / 1000, "x", true);
                   if (left < u.bbox.left || left > u.bbox.left + u.bbox.width) continue;
@@ -85,7 +87,12 @@ export function TrendChart({
                   context.lineTo(left, u.bbox.top + u.bbox.height);
                   context.stroke();
                   const width = context.measureText(mark.label).width;
-                  context.fillText(mark.label, Math.min(left + 4 * devicePixelRatio, u.bbox.left + u.bbox.width - width), u.bbox.top + 12 * devicePixelRatio);
+                  const from = Math.min(left + 4 * devicePixelRatio, u.bbox.left + u.bbox.width - width);
+                  const span = { from: from - 4 * devicePixelRatio, to: from + width + 4 * devicePixelRatio };
+                  let line = taken.findIndex((spans) => spans.every((other) => span.to <= other.from || span.from >= other.to));
+                  if (line < 0) line = taken.push([]) - 1;
+                  taken[line]!.push(span);
+                  context.fillText(mark.label, from, u.bbox.top + (12 + 14 * line) * devicePixelRatio);
                 }
                 context.restore();
               },
@@ -101,7 +108,7 @@ export function TrendChart({
             y: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, Math.ceil(max * 1.1))] as [number, number] },
           },
           axes: [
-            { ...axis, ...(minutes ? { incrs: [60, 120, 300, 600, 900, 1800, 3600, 7200], space: 60 } : {}), values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatTick(tick * 1000)) },
+            { ...axis, ...(minutes ? { incrs: [60, 120, 300, 600, 900, 1800, 3600, 7200], space: 80 } : {}), values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => formatTick(tick * 1000)) },
             { ...axis, size: 50 },
           ],
           series: [

@@ -134,6 +134,8 @@ export interface ListedInstance {
   /** While open: the link that opens it in VRChat, and how many are in it (as last read). */
   joinUrl: string | null;
   players: number | null;
+  /** While open: whether the group's live data (as last read) lists it; null when that is not known. */
+  listed: boolean | null;
   /** An event with applications: its attendees' own VRChat role, which its instance admits. */
   role: { state: EventRoleState; lastError: string | null } | null;
   /** Who came, as the instance showed it (once Dwell opened it). */
@@ -196,9 +198,14 @@ function InstanceStatus({ event, instance, may }: { event: AdminEventSummary; in
       text = m.aev_inst_no_world();
       break;
     case "open":
+      // After the event, an instance VRChat no longer lists has emptied: there is nothing left to join or close.
+      if (ended && instance.listed === false) {
+        text = m.aev_inst_emptied();
+        break;
+      }
       text = (
         <>
-          {m.aev_inst_open({ people: counted(instance.players ?? 0, m.aev_inst_people_one, m.aev_inst_people) })}{" "}
+          {(ended ? m.aev_inst_open_after : m.aev_inst_open)({ people: counted(instance.players ?? 0, m.aev_inst_people_one, m.aev_inst_people) })}{" "}
           <a href={instance.joinUrl ?? undefined} target="_blank" rel="noreferrer" className="text-aurora-300 underline hover:text-ember-300">{m.aev_inst_join()}</a>
         </>
       );
