@@ -30,7 +30,7 @@ const boundaries = [
 
 export default tseslint.config(
   {
-    ignores: ["build/", ".react-router/", "app/paraglide/", "node_modules/", "data/", "test-results/", "playwright-report/", "drizzle/"],
+    ignores: ["build/", ".react-router/", "app/paraglide/", "node_modules/", "data/", "test-results/", "test-results-evening/", "playwright-report/", "playwright-report-evening/", "drizzle/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

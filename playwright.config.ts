@@ -31,8 +31,8 @@ process.env.E2E_DATA_DIR = dataDir;
 const SECOND_LANE = [
   "bans",
   "behind-proxy",
+  "connections",
   "decisions-loop",
-  "event-night",
   "event-series",
   "forms",
   "group-stats",
@@ -46,16 +46,32 @@ const SECOND_LANE = [
   "vrchat-publish",
 ].map((name) => `**/${name}.spec.ts`);
 
+/**
+ * The third lane, "through-the-evening": specs that live through an event in real minutes (its
+ * instance opened, read minute by minute, then marked and rated), almost all of it waiting on the
+ * clock. In the first lane the evening alone made the browser suite 150 s longer. `npm test` runs this
+ * lane in a Playwright of its own, without the shared site (E2E_WITHOUT_SHARED_SITE), beside the Vitest
+ * suites (scripts/test.ts); `npx playwright test` runs it as a third worker.
+ */
+const THIRD_LANE_NAME = "through-the-evening";
+const THIRD_LANE = ["evening", "event-night"].map((name) => `**/${name}.spec.ts`);
+/** Set when only the third lane runs: the shared demo site is then not started. */
+const withoutSharedSite = process.env.E2E_WITHOUT_SHARED_SITE === "1";
+
 export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   // One worker per lane (the projects below): on two cores two workers on the same kind of spec made
   // each test about 2.8 times slower (decision 030), while a lane of own-site specs, mostly waiting on
-  // their servers' timers, runs beside the shared site's at little cost. E2E_WORKERS overrides.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // their servers' timers, runs beside the shared site's at little cost, and so does a lane of the
+  // specs that wait through an evening. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  // A run of the third lane alone keeps its results and report apart from a run of the others beside it
+  // (each run empties its own results folder as it starts).
+  outputDir: withoutSharedSite ? "test-results-evening" : "test-results",
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: withoutSharedSite ? "playwright-report-evening" : "playwright-report" }]],
   // A test's whole budget: the longest of the plain ones take 25–32 s under the full suite on two cores
   // (two workers, each beside servers of its own), so 30 s was a coin toss for them.
   timeout: 60_000,
@@ -83,10 +99,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "shared-site", testIgnore: SECOND_LANE, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "shared-site", testIgnore: [...SECOND_LANE, ...THIRD_LANE], workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
     { name: "beside", testMatch: SECOND_LANE, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: THIRD_LANE_NAME, testMatch: THIRD_LANE, workers: 1, use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
-  webServer: {
+  webServer: withoutSharedSite ? undefined : {
     command: "node server/main.ts",
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,

@@ -1,13 +1,13 @@
 /**
  * `npm test`: every check, in the order that fails soonest, and how long each took.
  *
- * The type check and the linter are single-threaded and read the same sources: on two cores they
- * run side by side. The build, the Vitest suites and the browser suite each use every core, so
- * they run one after another, with one exception: the event night's Vitest file (SIDE_FILE) lives
- * through an event in real minutes and is mostly waiting on the clock, so it runs in a Vitest of
- * its own that starts with the other Vitest files and goes on beside the browser suite (its output
- * is printed at the end). The first failure stops the stages that follow; the times are printed
- * either way.
+ * The type check and the linter are single-threaded and read the same sources: they run side by side,
+ * then the production build. The Vitest suites and the browser suite each use every core,
+ * so they run one after another. Two parts live through an event in real minutes and are mostly
+ * waiting on the clock: the event night's Vitest file and the browser's third lane (the evening, the
+ * event night in Chromium; playwright.config.ts). Each runs in a process of its own that starts with
+ * the Vitest suites and goes on beside the browser suite; their output is printed at the end. The first
+ * failure stops the stages that follow; the times are printed either way.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
@@ -15,23 +15,43 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const SIDE_FILE = "tests/integration/event-night-http.test.ts";
-const SIDE = ["test:unit", "--", "--project", "server", SIDE_FILE];
-const SIDE_NAME = "test:unit (event night)";
-const UNIT = ["test:unit", "--", "--exclude", `**/${SIDE_FILE}`];
-const STAGES: string[][][] = [[["typecheck"], ["lint"]], [["build"]], [UNIT], [["test:e2e"]]];
+const THIRD_LANE = "through-the-evening";
+
+interface Command {
+  name: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const TYPECHECK: Command = { name: "typecheck", args: ["typecheck"] };
+const LINT: Command = { name: "lint", args: ["lint"] };
+const BUILD: Command = { name: "build", args: ["build"] };
+const UNIT: Command = { name: "test:unit", args: ["test:unit", "--", "--exclude", `**/${SIDE_FILE}`] };
+const E2E: Command = { name: "test:e2e", args: ["test:e2e", "--", "--project", "shared-site", "--project", "beside"] };
+/** Started with the Vitest suites, printed at the end. */
+const SIDES: Command[] = [
+  { name: "test:unit (event night)", args: ["test:unit", "--", "--project", "server", SIDE_FILE] },
+  { name: `test:e2e (${THIRD_LANE})`, args: ["test:e2e", "--", "--project", THIRD_LANE], env: { E2E_WITHOUT_SHARED_SITE: "1" } },
+];
+// The build rewrites the compiled message catalogue the type check reads: it comes after.
+const STAGES: Command[][] = [[TYPECHECK, LINT], [BUILD], [UNIT], [E2E]];
 
 const times: string[] = [];
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
 /** Runs an npm script; given `kept`, its output goes there (to be printed later) instead of mixing in. */
-function run(command: string[], name = command[0], kept?: Buffer[]): Promise<number> {
+function run(command: Command, kept?: Buffer[]): Promise<number> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(npm, ["run", ...command], { cwd: root, stdio: kept ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child: ChildProcess = spawn(npm, ["run", ...command.args], {
+      cwd: root,
+      env: { ...process.env, ...command.env },
+      stdio: kept ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
     child.stdout?.on("data", (chunk: Buffer) => kept?.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => kept?.push(chunk));
     child.once("close", (code, signal) => {
-      times.push(`${name} ${seconds(started)}${code === 0 ? "" : " (failed)"}`);
+      times.push(`${command.name} ${seconds(started)}${code === 0 ? "" : " (failed)"}`);
       resolve(code ?? (signal ? 1 : 0));
     });
   });
@@ -39,19 +59,23 @@ function run(command: string[], name = command[0], kept?: Buffer[]): Promise<num
 
 const started = performance.now();
 let failed = false;
-const sideOutput: Buffer[] = [];
-let side: Promise<number> | undefined;
+const sides: { command: Command; output: Buffer[]; done: Promise<number> }[] = [];
 for (const stage of STAGES) {
-  if (stage.includes(UNIT)) side = run(SIDE, SIDE_NAME, sideOutput);
+  if (stage.includes(UNIT)) {
+    for (const command of SIDES) {
+      const output: Buffer[] = [];
+      sides.push({ command, output, done: run(command, output) });
+    }
+  }
   const codes = await Promise.all(stage.map((command) => run(command)));
   if (codes.some((code) => code !== 0)) {
     failed = true;
     break;
   }
 }
-if (side) {
-  const code = await side;
-  process.stdout.write(`\n── ${SIDE_NAME} ──\n${Buffer.concat(sideOutput).toString()}`);
+for (const side of sides) {
+  const code = await side.done;
+  process.stdout.write(`\n── ${side.command.name} ──\n${Buffer.concat(side.output).toString()}`);
   if (code !== 0) failed = true;
 }
 console.log(`\nnpm test ${failed ? "failed" : "passed"} in ${seconds(started)}: ${times.join(", ")}`);
