@@ -14,6 +14,17 @@ export interface ChartSeries {
 const NO_MARKS: { at: number; label: string }[] = [];
 
 /**
+ * The line (0 the first) a mark's word goes on: the first whose words it does not touch. `taken`
+ * holds each line's words so far (their horizontal extents), and gets this one.
+ */
+export function placeLabel(taken: { from: number; to: number }[][], span: { from: number; to: number }): number {
+  let line = taken.findIndex((spans) => spans.every((other) => span.to <= other.from || span.from >= other.to));
+  if (line < 0) line = taken.push([]) - 1;
+  taken[line]!.push(span);
+  return line;
+}
+
+/**
  * A chart of the Sanctum's trends, drawn in the browser with uPlot (loaded only here, when the
  * chart is shown), with the same figures as a table: the table is what keyboards and screen
  * readers use, and what shows before the script runs or without it.
@@ -88,10 +99,7 @@ export function TrendChart({
                   context.stroke();
                   const width = context.measureText(mark.label).width;
                   const from = Math.min(left + 4 * devicePixelRatio, u.bbox.left + u.bbox.width - width);
-                  const span = { from: from - 4 * devicePixelRatio, to: from + width + 4 * devicePixelRatio };
-                  let line = taken.findIndex((spans) => spans.every((other) => span.to <= other.from || span.from >= other.to));
-                  if (line < 0) line = taken.push([]) - 1;
-                  taken[line]!.push(span);
+                  const line = placeLabel(taken, { from: from - 4 * devicePixelRatio, to: from + width + 4 * devicePixelRatio });
                   context.fillText(mark.label, from, u.bbox.top + (12 + 14 * line) * devicePixelRatio);
                 }
                 context.restore();
