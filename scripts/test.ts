@@ -15,6 +15,7 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const SIDE_FILE = "tests/integration/event-night-http.test.ts";
+/** The browser's third lane, as playwright.config.ts names it (that file is not imported here: it starts things). */
 const THIRD_LANE = "through-the-evening";
 
 interface Command {

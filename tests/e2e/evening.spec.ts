@@ -7,16 +7,13 @@
  * pages: Ash rates without JavaScript and changes the answer, Birch rates with it; the host reads the
  * evening's page (its chart drawn, the average, the comments), a reviewer too, a visitor never.
  */
-import { mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { FAKE_WORLD_ID, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { createAccountWithCommand, postForm, signIn as signInOverHttp } from "../setup/sanctum-client";
-import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
+import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
+import { startOwnSite, type OwnSite } from "./own-site";
 
 const OWNER = { email: "hearth@dwell.example", password: "the-hearth-keeps-the-night" };
 const REVIEWER = { email: "wren@dwell.example", password: "the-wren-reads-the-cards" };
@@ -33,20 +30,15 @@ const EVENING_MINUTES = 3;
 const MIN_MINUTES = 2;
 
 let fake: FakeVRChat;
-let server: ServerProcess;
-let dataDir: string;
+let site: OwnSite;
 
 test.beforeAll(async () => {
   test.setTimeout(HOOK_TIMEOUT_MS);
   fake = await startFakeVRChat();
   fake.group.instances = [];
   for (const person of PEOPLE) fake.group.people.push({ id: person.vrchat, displayName: person.name, status: "member" });
-  dataDir = mkdtempSync(join(tmpdir(), "dwell-e2e-evening-"));
-  server = await startServerProcess({
-    DATA_DIR: dataDir,
+  site = await startOwnSite(OWNER, {
     DEMO_CONTENT: "false",
-    RATE_LIMIT_SIGN_IN: "1000",
-    RATE_LIMIT_APPLICATIONS: "1000",
     VRCHAT_OPEN_INSTANCES: "true",
     ATTENDANCE_MIN_MINUTES: String(MIN_MINUTES),
     // The group's live data (how many are in the instance, whether VRChat still lists it) read often.
@@ -54,18 +46,16 @@ test.beforeAll(async () => {
     RATING_DELAY_MINUTES: "0",
     ...fakeVRChatEnv(fake),
   });
-  createAccountWithCommand(dataDir, OWNER.email, OWNER.password, "owner");
-  createAccountWithCommand(dataDir, REVIEWER.email, REVIEWER.password, "reviewer");
+  createAccountWithCommand(site.dataDir, REVIEWER.email, REVIEWER.password, "reviewer");
 });
 test.afterAll(async () => {
-  await server?.stop();
+  await site?.stop();
   await fake?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 test("an evening read from its instance, corrected by its host, rated by its guests, and read by its host", async ({ browser }) => {
   test.setTimeout(600_000);
-  const cookie = await signInOverHttp(server.url, OWNER.email, OWNER.password);
+  const cookie = await signInOverHttp(site.url, OWNER.email, OWNER.password);
   // Starting in 50 seconds or more (on the minute); the instance opens at once.
   const start = new Date(Math.ceil((Date.now() + 50_000) / 60_000) * 60_000);
   const end = new Date(start.getTime() + EVENING_MINUTES * 60_000);
@@ -80,25 +70,25 @@ test("an evening read from its instance, corrected by its host, rated by its gue
     instanceLead: "15",
     instanceRegion: "eu",
   };
-  expect((await postForm(server.url, "/admin/events", { intent: "create", ...fields }, { cookie })).status).toBe(302);
-  const events = await (await fetch(`${server.url}/admin/events`, { headers: { cookie } })).text();
+  expect((await postForm(site.url, "/admin/events", { intent: "create", ...fields }, { cookie })).status).toBe(302);
+  const events = await (await fetch(`${site.url}/admin/events`, { headers: { cookie } })).text();
   const eventId = /\/admin\/events\/([0-9a-f-]{36})\/applications/.exec(events)![1]!;
   for (const [question, questionType] of [["What is your VRChat username?", "text"], ["Your VRChat profile link", "vrchat_profile"]] as const) {
-    expect((await postForm(server.url, `/admin/events/${eventId}/questions`, { intent: "add", question, questionType }, { cookie })).status).toBe(200);
+    expect((await postForm(site.url, `/admin/events/${eventId}/questions`, { intent: "add", question, questionType }, { cookie })).status).toBe(200);
   }
-  const form = await (await fetch(`${server.url}/events/${eventId}/apply`)).text();
+  const form = await (await fetch(`${site.url}/events/${eventId}/apply`)).text();
   const answerFields = [...form.matchAll(/name="(answer\.[0-9a-f-]{36})"/g)].map((match) => match[1]!);
   const statusLinks: Record<string, string> = {};
   for (const person of PEOPLE) {
-    const sent = await postForm(server.url, `/events/${eventId}/apply`, Object.fromEntries(answerFields.map((field, i) => [field, i === 0 ? person.name : `https://vrchat.com/home/user/${person.vrchat}`])));
+    const sent = await postForm(site.url, `/events/${eventId}/apply`, Object.fromEntries(answerFields.map((field, i) => [field, i === 0 ? person.name : `https://vrchat.com/home/user/${person.vrchat}`])));
     const html = await sent.text();
     expect(sent.status).toBe(200);
-    statusLinks[person.name] = `${server.url}/applications/status/${/href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!}`;
+    statusLinks[person.name] = `${site.url}/applications/status/${/href="\/applications\/status\/([A-Za-z0-9_-]{43})"/.exec(html)![1]!}`;
   }
-  const list = await (await fetch(`${server.url}/admin/events/${eventId}/applications?status=all`, { headers: { cookie } })).text();
+  const list = await (await fetch(`${site.url}/admin/events/${eventId}/applications?status=all`, { headers: { cookie } })).text();
   for (const person of PEOPLE) {
     const id = /name="id" value="([0-9a-f-]{36})"/.exec(list.slice(list.lastIndexOf("<li", list.indexOf(`>${person.name}<`))))![1]!;
-    expect((await postForm(server.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie })).status).toBe(200);
+    expect((await postForm(site.url, `/admin/events/${eventId}/applications`, { intent: "status", id, status: "approved" }, { cookie })).status).toBe(200);
   }
   // The instance opens; Ash and Birch come and stay, with a wanderer who never applied.
   await expect.poll(() => fake.instanceWrites.filter((write) => write.kind === "create").length, { timeout: 60_000 }).toBe(1);
@@ -116,7 +106,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   // At the end, the marks: Ash came, Birch did not, the wanderer is listed apart.
   const host = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await host.newPage();
-  await page.goto(`${server.url}/admin/events`);
+  await page.goto(`${site.url}/admin/events`);
   await hydrated(page);
   await page.getByLabel("Email").fill(OWNER.email);
   await page.getByLabel("Password").fill(OWNER.password);
@@ -151,7 +141,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   }
   await entry("Cedar").getByRole("button", { name: "Attended", exact: true }).click();
   await expect(entry("Cedar").getByRole("button", { name: "Attended", exact: true })).toHaveAttribute("aria-pressed", "true");
-  await page.goto(`${server.url}/admin/events`);
+  await page.goto(`${site.url}/admin/events`);
   await expect(card.getByTestId("event-attendance")).toContainText("Read from the instance: 3 came, 2 did not");
   // The guests stay on after the end: the card says the instance is still open, not that the event is on.
   await expect(card.getByTestId("event-instance")).toContainText("The event has ended; its instance is still open in VRChat · 3 people in it");
@@ -217,7 +207,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
 
   // Everyone leaves and VRChat closes the instance: once the group's live data no longer lists it, the card says so.
   fake.group.instances = fake.group.instances.filter((entry) => entry.location !== location);
-  await page.goto(`${server.url}/admin/events`);
+  await page.goto(`${site.url}/admin/events`);
   await expect(async () => {
     await page.reload();
     await expect(card.getByTestId("event-instance")).toContainText("The event has ended and VRChat no longer lists its instance: it has emptied.", { timeout: 1_000 });
@@ -228,7 +218,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   // A reviewer of the group reads it too; a visitor never.
   const reviewer = await browser.newContext();
   const reviewerPage = await reviewer.newPage();
-  await reviewerPage.goto(`${server.url}/admin/events/${eventId}/evening`);
+  await reviewerPage.goto(`${site.url}/admin/events/${eventId}/evening`);
   await hydrated(reviewerPage);
   await reviewerPage.getByLabel("Email").fill(REVIEWER.email);
   await reviewerPage.getByLabel("Password").fill(REVIEWER.password);
@@ -236,10 +226,10 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   await expect(reviewerPage.getByText("Warm and kind, and the music!")).toBeVisible();
   await reviewer.close();
   const visitor = await browser.newPage();
-  await visitor.goto(`${server.url}/admin/events/${eventId}/evening`);
+  await visitor.goto(`${site.url}/admin/events/${eventId}/evening`);
   await expect(visitor.getByRole("button", { name: "Enter Sanctum" })).toBeVisible();
   await expect(visitor.getByText("Warm and kind")).toHaveCount(0);
-  await visitor.goto(`${server.url}/events/${eventId}`);
+  await visitor.goto(`${site.url}/events/${eventId}`);
   await expect(visitor.getByText("Warm and kind")).toHaveCount(0);
   await visitor.close();
 });

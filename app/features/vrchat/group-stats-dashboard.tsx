@@ -42,6 +42,7 @@ function staleParts(data: GroupDataResponse, now: Date): string | null {
 /** `onTaken` is called once the browser has taken the section over (group-stats.tsx). */
 export function Dashboard({ data, now, onTaken }: { data: GroupDataResponse; now: Date; onTaken?: () => void }) {
   useEffect(() => onTaken?.(), [onTaken]);
+  const stale = staleParts(data, now);
   return (
     <>
       {data.source === "demo" ? (
@@ -54,10 +55,10 @@ export function Dashboard({ data, now, onTaken }: { data: GroupDataResponse; now
           <Icon node={Wifi} className="size-4" />
           {m.stats_stale({ minutes: minutesAgo(data.fetchedAt, now) })}
         </p>
-      ) : staleParts(data, now) ? (
+      ) : stale ? (
         <p role="status" className="mt-4 flex items-center justify-center gap-2 text-center text-sm text-ember-300">
           <Icon node={Wifi} className="size-4 shrink-0" />
-          {m.stats_stale_parts({ parts: staleParts(data, now) ?? "" })}
+          {m.stats_stale_parts({ parts: stale })}
         </p>
       ) : null}
 
