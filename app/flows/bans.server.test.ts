@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, applicationQuestions, applications, bans, eventApplications, events, outbox, profiles, siteSettings, vrchatSessions } from "~/db/schema";
 import { answerFieldName, type FormQuestion } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
-import { setRejectBanned } from "~/features/accounts/team.server";
+import { setRejectBanned } from "~/features/accounts/site-settings.server";
 import { banInForce, listBans } from "~/features/bans/bans.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";
 import { createDiscordBot, type DiscordBot } from "~/features/discord/discord-bot.server";

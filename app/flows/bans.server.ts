@@ -11,7 +11,7 @@ import type { Database } from "~/db/db.server";
 import { isConfirmedLink } from "~/db/enums";
 import { applications, eventApplications, outbox, type BanReach } from "~/db/schema";
 import { linkAccountIn } from "~/features/applications/linked-accounts.server";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { addBan, banInForce, liftBan, syncVRChatBans, type Ban } from "~/features/bans/bans.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { recordListRead } from "~/features/vrchat/vrchat-list-reads.server";

@@ -14,11 +14,11 @@ import { listLinkTargets, linkAccountIn, type LinkedAccount } from "~/features/a
 import { type ReviewScope } from "~/features/applications/review.server";
 import { lastStatusChange, reviewApplication, reviewApplications, type BulkOutcome, type BulkStatus } from "~/features/applications/review-changes.server";
 import type { Places } from "~/features/applications/places";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { ruleNameOf } from "~/features/screening/screening-rules";
 import { markReopened, queueScreening } from "~/features/screening/screenings.server";
 import { applyDecision } from "~/features/decisions/decisions.server";
-import { approvalNonce } from "~/features/discord/discord-bot.server";
+import { approvalNonce } from "~/features/discord/discord-jobs.server";
 import { queueMembershipAction } from "~/features/vrchat/vrchat-membership.server";
 import {
   actsInVRChat,

@@ -19,7 +19,8 @@ import { listLinkTargets, linkAccountIn, type LinkTarget } from "~/features/appl
 import type { ReviewScope } from "~/features/applications/review.server";
 import type { OnDecided } from "~/features/applications/review-scope.server";
 import { applyDecision, listDecisionMessages, type DecisionContext, type EditableMessage } from "~/features/decisions/decisions.server";
-import { queueDiscordActions, type DiscordBot } from "~/features/discord/discord-bot.server";
+import type { DiscordBot } from "~/features/discord/discord-bot.server";
+import { queueDiscordActions } from "~/features/discord/discord-jobs.server";
 import type { LookupAllowance } from "~/utils/lookup-cache.server";
 import { queueReviewJob } from "~/features/discord/discord-review.server";
 import { addToCalendarUrl } from "~/features/events/calendar-link";

@@ -10,7 +10,7 @@
 import { m } from "~/paraglide/messages";
 import { href } from "react-router";
 import type { AppContext } from "~/context";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { EDITS_PER_HOUR, nextEditAllowedAt, readEditable, saveAnswerEdit, EDITABLE_STATUSES, type EditableApplication, type LinkChange } from "~/features/applications/answer-edits.server";
 import { applicantIdentity, checkAnswers, profileLinkAnswer, storedAnswers, type Answers, type AnswerValue, type FormQuestion } from "~/features/applications/answers";
 import { DUPLICATE_MESSAGE, listFormQuestions } from "~/features/applications/applications.server";

@@ -41,7 +41,7 @@ import { personLanguage, inLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { escapeDiscordMarkdown } from "~/utils/text";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
-import { queueDiscordActions } from "~/features/discord/discord-bot.server";
+import { queueDiscordActions } from "~/features/discord/discord-jobs.server";
 import type { RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { ensureEventRole, eventRoleServices, type RoleServices } from "./event-role.server";

@@ -11,7 +11,7 @@ import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import { href } from "react-router";
 import type { Database } from "~/db/db.server";
 import { eventApplications, eventRatings, events, ratingOptOuts } from "~/db/schema";
-import { queueDiscordActions } from "~/features/discord/discord-bot.server";
+import { queueDiscordActions } from "~/features/discord/discord-jobs.server";
 import { RATING_COMMENT_MAX } from "~/features/events/event-rating";
 import { eventEnd, eventStart, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
 import { m } from "~/paraglide/messages";

@@ -13,7 +13,7 @@ import { href } from "react-router";
 import type { Database } from "~/db/db.server";
 import { listApprovedWithDiscord } from "~/features/applications/capacity.server";
 import { mintStatusLink } from "~/features/decisions/decisions.server";
-import { queueDiscordActions } from "~/features/discord/discord-bot.server";
+import { queueDiscordActions } from "~/features/discord/discord-jobs.server";
 import { claimReminder, listEventsToRemind } from "~/features/events/event-reminders.server";
 import { eventStart, formatLongDateTime, zoneOf } from "~/features/events/event-timing";
 import { queueAnnouncement } from "~/features/notifications/discord.server";

@@ -10,7 +10,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { applicationAuditLog, eventApplicationQuestions, eventApplications, eventRoles, events, outbox, profiles, siteSettings, vrchatSessions } from "~/db/schema";
-import { setEventApprovalInvites } from "~/features/accounts/team.server";
+import { setEventApprovalInvites } from "~/features/accounts/site-settings.server";
 import { answerFieldName } from "~/features/applications/answers";
 import { listFormQuestions, submitApplication } from "~/features/applications/applications.server";
 import { newStatusToken } from "~/features/decisions/decisions.server";

@@ -42,7 +42,7 @@ import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { queueRoleAction, queueRoleRemoval, RoleActionSchema, RoleRemovalSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
 import { isConfirmedLink, type StaffRole } from "~/db/enums";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { allows } from "~/utils/roles";
 import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";

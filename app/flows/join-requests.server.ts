@@ -8,7 +8,8 @@
 import type { Database } from "~/db/db.server";
 import type { JoinRequestDecision } from "~/db/schema";
 import type { JoinRequestOutcome } from "~/features/screening/join-requests";
-import { setJoinRequestsByRules, type Actor } from "~/features/accounts/team.server";
+import type { Actor } from "~/features/accounts/team.server";
+import { setJoinRequestsByRules } from "~/features/accounts/site-settings.server";
 import { joinRequestSubject, openApplicationOf, recordJoinRequestDecision, requeueWaiting, syncJoinRequests } from "~/features/screening/join-requests.server";
 import { queueMembershipAction, type VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { recordListRead } from "~/features/vrchat/vrchat-list-reads.server";

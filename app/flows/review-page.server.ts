@@ -6,7 +6,7 @@
  */
 import type { AppContext } from "~/context";
 import { isConfirmedLink, type StaffRole } from "~/db/enums";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { DECISION_ACTION_TARGETS } from "~/features/applications/application-card-lines";
 import { listFormQuestions } from "~/features/applications/applications.server";
 import { attendanceRecords } from "~/features/applications/attendance.server";

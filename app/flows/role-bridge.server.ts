@@ -17,7 +17,7 @@ import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { jobRuns, moderationActs, outbox } from "~/db/schema";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
-import { outcomeOf as discordOutcome } from "~/features/discord/discord-bot.server";
+import { outcomeOf as discordOutcome } from "~/features/discord/discord-jobs.server";
 import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { allConfirmedPairs, confirmedPairs, knownVRChatNames } from "~/features/people/identities.server";

@@ -21,7 +21,7 @@ import { claimDueScreenings, queueScreening, recordScreening, releaseScreenings,
 import { keepAccount, keptAccounts } from "~/features/screening/account-facts.server";
 import { VRChatError } from "~/features/vrchat/vrchat-client.server";
 import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { banInForce } from "~/features/bans/bans.server";
 import { decideJoinRequests } from "./join-requests.server";
 import { log } from "~/utils/log.server";

@@ -14,7 +14,7 @@ import { data, Link } from "react-router";
 import { countOpenTrips } from "~/features/moderation/tripwire.server";
 import { allows } from "~/utils/roles";
 import { z } from "zod";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { eq } from "drizzle-orm";
 import { profiles } from "~/db/schema";

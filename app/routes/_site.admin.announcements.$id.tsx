@@ -12,7 +12,7 @@ import { AnnouncementPreview } from "~/features/announcements/announcement-previ
 import { AnnouncementGoneError, deleteAnnouncement, getAnnouncement, placeViews, retryPlace, updateAnnouncement } from "~/features/announcements/announcements.server";
 import { m } from "~/paraglide/messages";
 import { dateFormat } from "~/utils/language";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { editorOptions, isFormIntent, readForm, requireAnnouncer, valuesOf, viewerZone } from "./admin-announcements.server";
 import type { Route } from "./+types/_site.admin.announcements.$id";

@@ -10,7 +10,7 @@ import { appContext } from "~/context";
 import { PlaceBadges, publishedWhen } from "~/features/announcements/announcement-places";
 import { getMentionRoleIds, listAnnouncements, setMentionRoleIds, type AnnouncementSummary } from "~/features/announcements/announcements.server";
 import { m } from "~/paraglide/messages";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { defaultLanguage } from "~/utils/language.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";

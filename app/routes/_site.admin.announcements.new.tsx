@@ -7,7 +7,7 @@ import { createAnnouncement } from "~/features/announcements/announcements.serve
 import { getOpenInstance } from "~/features/events/event-instances.server";
 import { shortJoinLink } from "~/features/vrchat/vrchat-location";
 import { m } from "~/paraglide/messages";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { editorOptions, eventPicture, isFormIntent, NEW_VALUES, placesOf, readForm, requireAnnouncer } from "./admin-announcements.server";
 import type { Route } from "./+types/_site.admin.announcements.new";

@@ -5,7 +5,8 @@ import { SOURCE_LABEL, type VRChatLookup } from "~/features/vrchat/vrchat-link-p
 import { getLinkTarget } from "~/features/applications/linked-accounts.server";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
-import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { getEvent } from "~/features/events/events.server";
 import type { Route } from "./+types/_site.admin.applications.$applicationId.vrchat";
 import { m } from "~/paraglide/messages";

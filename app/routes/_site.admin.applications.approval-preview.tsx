@@ -4,7 +4,7 @@ import { appContext } from "~/context";
 import { REVIEW_PAGE_SIZE } from "~/features/applications/review.server";
 import type { ApprovalPreviewAnswer } from "~/features/applications/bulk-decisions";
 import { decideServices, findReview, previewApproval } from "~/flows/decide.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import type { Route } from "./+types/_site.admin.applications.approval-preview";
 import { m } from "~/paraglide/messages";

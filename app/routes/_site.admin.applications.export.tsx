@@ -3,7 +3,8 @@ import { listFormQuestions } from "~/features/applications/applications.server";
 import { csvFileName } from "~/features/applications/csv";
 import { exportCsv, type ReviewScope } from "~/features/applications/review.server";
 import { getEvent } from "~/features/events/events.server";
-import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import type { Route } from "./+types/_site.admin.applications.export";
 import { m } from "~/paraglide/messages";
 

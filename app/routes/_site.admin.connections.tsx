@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { appContext } from "~/context";
 import { ConnectionSection, WhatWorks, type ConnectionChoices, type ConnectionResult } from "~/features/connections/connections-page";
-import { featureStates, type ConnectionFacts, type FeatureArea } from "~/features/connections/features";
+import { featureStates } from "~/features/connections/features";
 import { AREA_FIELDS, CONNECTION_AREAS, type ConnectionArea, type SettingName } from "~/features/connections/setting-fields";
 import {
   effectiveConfig,
@@ -14,11 +14,11 @@ import {
   configProblems,
 } from "~/features/connections/settings.server";
 import { parseServiceAccountKey } from "~/features/notifications/google-sheets.server";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { checkConnections, lastLooks, lookAt } from "~/flows/connection-checks.server";
 import { chooseJoinRequestHandling } from "~/flows/join-requests.server";
 import { m } from "~/paraglide/messages";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { ConfigError } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 import { hitRateLimit } from "~/utils/rate-limit.server";
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const times = Object.values(looks.checkedAt).map((at) => at.getTime());
   return data(
     {
-      views: withSwitchDefaults(settingViews(settings.source, stored.values), config),
+      views: settingViews(settings.source, stored.values, config),
       revision: stored.revision,
       features,
       choices,
@@ -55,15 +55,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { headers: { "Cache-Control": "no-store" } },
   );
-}
-
-/** A switch nobody set shows what the site does without it (its default), not 'off'. */
-function withSwitchDefaults(views: ReturnType<typeof settingViews>, config: Record<string, unknown>) {
-  for (const field of AREA_FIELDS.switches) {
-    const view = views[field.name]!;
-    if (view.from === "unset") views[field.name] = { name: field.name, from: "unset", value: String(config[field.name]) };
-  }
-  return views;
 }
 
 const isArea = (value: unknown): value is ConnectionArea => typeof value === "string" && (CONNECTION_AREAS as readonly string[]).includes(value);
@@ -122,11 +113,6 @@ async function typedValues(area: ConnectionArea, form: FormData, environment: Se
   return { values, problems };
 }
 
-/** The features of one connection, as a look just found them. */
-function areaFeatures(area: FeatureArea, config: Parameters<typeof featureStates>[0], facts: ConnectionFacts[FeatureArea] | null) {
-  return featureStates(config, { [area]: facts ?? undefined } as ConnectionFacts).filter((feature) => feature.area === area);
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "connections");
   const { db, auth, settings } = context.get(appContext);
@@ -172,7 +158,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const code = oneTimeCode(form);
       const facts = await lookAt(lookable, { db, secret }, config, { oneTimeCode: code });
       if (!facts) return data({ error: m.conn_nothing_to_test(), area }, { status: 400 });
-      const features = areaFeatures(lookable, config, facts);
+      const features = featureStates(config, { [lookable]: facts }).filter((feature) => feature.area === lookable);
       return { ok: facts.ok, area, features, message: facts.ok ? m.conn_test_done() : undefined, error: "error" in facts ? facts.error : undefined };
     }
     if (intent !== "save") return data({ error: m.unknown_action() }, { status: 400 });

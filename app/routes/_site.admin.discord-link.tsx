@@ -4,7 +4,7 @@ import { appContext } from "~/context";
 import { setMemberDiscord } from "~/features/accounts/team.server";
 import { DiscordSignedIn } from "~/features/discord/discord-signed-in";
 import { DiscordOAuthError, newOAuthState, openPendingLink, sealPendingLink } from "~/features/discord/discord-oauth.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { siteCookie } from "~/utils/site-cookie.server";
 import type { Route } from "./+types/_site.admin.discord-link";

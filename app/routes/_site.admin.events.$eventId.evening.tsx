@@ -5,7 +5,8 @@ import { eveningOf } from "~/features/events/evening.server";
 import { listInstanceAttendance } from "~/features/events/instance-attendance.server";
 import { ratingsOf, ratingSummaries } from "~/flows/event-ratings.server";
 import { m } from "~/paraglide/messages";
-import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import type { Route } from "./+types/_site.admin.events.$eventId.evening";
 
 /** The event's hosts and the staff who review its applications: never anyone else (the answers are private). */

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { ErrorAlert } from "~/components/ui/alert";
 import { appContext } from "~/context";
-import { getSiteSettings } from "~/features/accounts/team.server";
+import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { listJobsFor } from "~/features/notifications/outbox.server";
 import { joinRequestSubject, listJoinRequests, type JoinRequestView } from "~/features/screening/join-requests.server";
 import { banPerson } from "~/flows/bans.server";
@@ -10,7 +10,7 @@ import { JoinRequestList, JoinRequestSettings, JOIN_REQUESTS_INTRO } from "~/fea
 import { JOIN_REQUEST_TEXTS } from "~/features/screening/join-requests";
 import { chooseJoinRequestHandling, decideJoinRequests } from "~/flows/join-requests.server";
 import { decideServices, type Decider } from "~/flows/decide.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { lastListRead } from "~/features/vrchat/vrchat-list-reads.server";
 import { UnreadableEntries } from "~/features/vrchat/unreadable-entries";
 import { log } from "~/utils/log.server";

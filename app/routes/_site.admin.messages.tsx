@@ -6,7 +6,7 @@ import { DecisionMessageEditor } from "~/features/decisions/decision-message-edi
 import { DECISION_MESSAGE_MAX_LENGTH, DECISION_OUTCOMES, PLACEHOLDERS, type MessageKind } from "~/features/decisions/decision-messages";
 import { listDecisionMessages, saveDecisionMessage, type MessageScope } from "~/features/decisions/decisions.server";
 import { getEvent } from "~/features/events/events.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { copyToFollowing } from "~/flows/event-series.server";
 import { UseForFollowing, usedForFollowingText } from "~/features/events/use-for-following";

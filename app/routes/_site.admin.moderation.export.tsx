@@ -1,6 +1,6 @@
 import { appContext } from "~/context";
 import { actsCsv, readActFilters } from "~/features/moderation/moderation.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import type { Route } from "./+types/_site.admin.moderation.export";
 
 /** The moderation history, as the page's filters have it, as CSV: streamed as it is read. */

@@ -7,7 +7,7 @@ import { getTripwireSettings, listTrips, saveTripwireSettings, TripwireSettingsS
 import { decideServices, type Decider } from "~/flows/decide.server";
 import { closeTrip, tripwireServices, undoTrip } from "~/flows/tripwire.server";
 import { moderationLogServices, nextReadIn, readModerationLogs } from "~/flows/moderation-log.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";
 import { m } from "~/paraglide/messages";

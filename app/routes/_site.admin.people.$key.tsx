@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { appContext, type AppContext } from "~/context";
-import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
+import { discordUserIdFrom } from "~/features/discord/discord-api.server";
 import { addNote, mergeFiles, mergesInForce, resolvePersonKey, splitFile } from "~/features/people/people.server";
 import { NOTE_LIMIT, PEOPLE_TEXTS } from "~/features/people/people-texts";
 import { readPersonFile } from "~/features/people/person-file.server";
@@ -14,7 +14,7 @@ import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
 import { banPerson } from "~/flows/bans.server";
 import { decideServices, type Decider } from "~/flows/decide.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { allows } from "~/utils/roles";
 import { m } from "~/paraglide/messages";

@@ -9,7 +9,7 @@ import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { searchPeople, type FoundPerson } from "~/features/people/person-file.server";
 import { formatPersonKey, namedVRChatUser, parsePersonKey } from "~/utils/person-key";
 import { logLookupFailure } from "~/features/vrchat/vrchat-membership.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { m } from "~/paraglide/messages";
 import type { Route } from "./+types/_site.admin.people._index";

@@ -2,7 +2,7 @@ import { data, href } from "react-router";
 import { z } from "zod";
 import { BackLink, ErrorAlert, Notice } from "~/components/ui/alert";
 import { appContext } from "~/context";
-import { getSiteSettings, setGroupApplicantEdits, setGroupRequiresProof } from "~/features/accounts/team.server";
+import { getSiteSettings, setGroupApplicantEdits, setGroupRequiresProof } from "~/features/accounts/site-settings.server";
 import { getEvent, setEventApplicantEdits } from "~/features/events/events.server";
 import { FormPreview } from "~/features/applications/form-preview";
 import { SUBMIT_LABEL } from "~/features/applications/application-form";
@@ -22,7 +22,8 @@ import {
   updateQuestion,
   type QuestionScope,
 } from "~/features/questions/questions.server";
-import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { allows } from "~/utils/roles";
 import { log } from "~/utils/log.server";
 import { copyToFollowing } from "~/flows/event-series.server";

@@ -6,7 +6,7 @@ import { provenOnOneSide } from "~/features/people/identities.server";
 import { fillProgress, listLinks, removeLink, RoleLinkInputSchema } from "~/features/roles/role-links.server";
 import { LinkList, NewLinkForm, RolesOverview, type LinkableRole, type LinkView } from "~/features/roles/roles-page";
 import { createRoleLink, dryRun, linkableRoles, roleBridgeServices, startFill } from "~/flows/role-bridge.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
 import { allows } from "~/utils/roles";

@@ -8,7 +8,7 @@ import { addScreeningRule, tryScreeningRules } from "~/flows/screen-applications
 import { deleteRule, listRuleChoices, listRules, moveRule } from "~/features/screening/screening-rules.server";
 import { AddRuleForm, RuleList } from "~/features/screening/screening-page";
 import type { ChoiceQuestion } from "~/features/screening/rule-form";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { m } from "~/paraglide/messages";
 import { formatCount } from "~/utils/language";

@@ -12,7 +12,7 @@ import { describeEnrolment, typedCode, type Enrolment } from "~/features/account
 import { DiscordAccount, EnrolmentStep, Field, LanguageChoice, RecoveryCodes } from "~/features/accounts/security-parts";
 import { SignOutButton } from "~/features/sanctum/admin-screens";
 import { getMemberDiscord } from "~/features/accounts/team.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { withAuthCookies } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { profiles } from "~/db/schema";

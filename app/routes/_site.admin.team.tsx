@@ -5,23 +5,10 @@ import { Card } from "~/components/ui/card";
 import { appContext } from "~/context";
 import { STAFF_ROLES } from "~/db/enums";
 import { EventInvitesForm, InviteForm, OpenInvitations, TeamHistory, TeamMemberCard, TwoFactorPolicyForm } from "~/features/accounts/team-page";
-import {
-  changeRole,
-  getSiteSettings,
-  INVITATION_DAYS,
-  inviteMember,
-  listOpenInvitations,
-  listRolePolicies,
-  listTeam,
-  listTeamHistory,
-  removeMember,
-  setEventApprovalInvites,
-  setMemberDiscord,
-  setTwoFactorRequired,
-  withdrawInvitation,
-} from "~/features/accounts/team.server";
-import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { changeRole, INVITATION_DAYS, inviteMember, listOpenInvitations, listRolePolicies, listTeam, listTeamHistory, removeMember, setMemberDiscord, setTwoFactorRequired, withdrawInvitation } from "~/features/accounts/team.server";
+import { getSiteSettings, setEventApprovalInvites } from "~/features/accounts/site-settings.server";
+import { discordUserIdFrom } from "~/features/discord/discord-api.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { log } from "~/utils/log.server";
 import { roleName } from "~/utils/roles";
 import { m } from "~/paraglide/messages";

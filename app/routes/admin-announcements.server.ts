@@ -11,14 +11,16 @@ import type { PictureChange } from "~/features/announcements/announcements.serve
 import { eventCardImage } from "~/features/events/event-card-image.server";
 import { getEvent } from "~/features/events/events.server";
 import { m } from "~/paraglide/messages";
-import { requireOnEvent, requireStaff } from "~/utils/admin-guard.server";
+import { requireOnEvent } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import type { EditorOptions, EditorValues } from "~/features/announcements/announcement-editor";
 import { readAnnouncementForm, type FormIntent } from "~/features/announcements/announcement-form.server";
 import { previewOf } from "~/features/announcements/announcement-preview.server";
 import { getMentionRoleIds } from "~/features/announcements/announcements.server";
 import { DEFAULT_TIME_ZONE, readTimeZoneCookie } from "~/utils/viewer-time-zone";
 import { validTimeZone, wallClock, wallTimeToInstant } from "~/features/events/event-timing";
-import { configuredPlaces, newsPageUrl } from "~/flows/announcements.server";
+import { newsPageUrl } from "~/flows/announcement-places.server";
+import { configuredPlaces } from "~/flows/announcements.server";
 import { log } from "~/utils/log.server";
 
 export const FORM_INTENTS = ["publish", "schedule", "draft", "save", "preview"] as const;

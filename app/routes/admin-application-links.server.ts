@@ -6,7 +6,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
-import { discordUserIdFrom } from "~/features/discord/discord-bot.server";
+import { discordUserIdFrom } from "~/features/discord/discord-api.server";
 import type { VRChatServices } from "~/features/vrchat/vrchat.server";
 import { userIdFrom } from "~/features/vrchat/vrchat-membership.server";
 import { linkDiscordAccount, linkVRChatAccount, type DecideServices, type Decider, type Review } from "~/flows/decide.server";

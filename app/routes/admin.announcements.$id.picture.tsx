@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appContext } from "~/context";
 import { getAnnouncement, getPicture } from "~/features/announcements/announcements.server";
-import { requireStaff } from "~/utils/admin-guard.server";
+import { requireStaff } from "~/routes/staff-guard.server";
 import { requireAnnouncer } from "./admin-announcements.server";
 import type { Route } from "./+types/admin.announcements.$id.picture";
 

@@ -9,7 +9,7 @@ import { and, asc, count, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Database } from "~/db/db.server";
 import { STAFF_ROLES, type StaffRole } from "~/db/enums";
-import { profiles, rolePolicies, sessions, siteSettings, teamHistory, teamInvitations } from "~/db/schema";
+import { profiles, rolePolicies, sessions, teamHistory, teamInvitations } from "~/db/schema";
 import type { Auth } from "~/utils/auth.server";
 import { ROLE_LABEL } from "~/utils/roles";
 import { AccountError, createAccount } from "./accounts.server";
@@ -57,7 +57,7 @@ export async function listTeam(db: Pick<Database, "select">): Promise<TeamMember
     .sort((a, b) => order(a.role) - order(b.role));
 }
 
-async function record(tx: Executor, actor: Actor | null, change: string) {
+export async function record(tx: Executor, actor: Actor | null, change: string) {
   await tx.insert(teamHistory).values({ actorId: actor?.id ?? null, actorName: actor?.username ?? "the site", change });
 }
 
@@ -313,87 +313,6 @@ export async function findMemberByDiscord(
     .from(profiles)
     .where(and(eq(profiles.discordUserId, discordUserId), isNull(profiles.suspendedAt)));
   return row && isStaffRole(row.role) ? { id: row.id, username: row.username, role: row.role, twoFactorEnabled: row.twoFactorEnabled, language: row.language } : null;
-}
-
-/** The owners' site-wide settings (defaults until an owner first changes one). */
-export interface SiteSettings {
-  /** An event approval by an owner, admin or reviewer invites a non-member to the group in VRChat. */
-  eventApprovalInvites: boolean;
-  /** A group application is approved only once its VRChat account is proven. */
-  groupRequiresProof: boolean;
-  /** A join request with no application is decided by the screening rules (else left for staff). */
-  joinRequestsByRules: boolean;
-  /** A banned person's new application is rejected as it arrives. */
-  rejectBanned: boolean;
-  /** Applicants may edit their group application's answers while it is pending. */
-  groupApplicantEdits: boolean;
-}
-
-export async function getSiteSettings(db: Pick<Database, "select">): Promise<SiteSettings> {
-  const [row] = await db
-    .select({
-      eventApprovalInvites: siteSettings.eventApprovalInvites,
-      groupRequiresProof: siteSettings.groupRequiresProof,
-      joinRequestsByRules: siteSettings.joinRequestsByRules,
-      rejectBanned: siteSettings.rejectBanned,
-      groupApplicantEdits: siteSettings.groupApplicantEdits,
-    })
-    .from(siteSettings);
-  return {
-    eventApprovalInvites: row?.eventApprovalInvites ?? false,
-    groupRequiresProof: row?.groupRequiresProof ?? false,
-    joinRequestsByRules: row?.joinRequestsByRules ?? false,
-    rejectBanned: row?.rejectBanned ?? false,
-    groupApplicantEdits: row?.groupApplicantEdits ?? true,
-  };
-}
-
-/** 'Require a proven VRChat account' for the group's form, in the team's history. */
-export async function setGroupRequiresProof(db: Database, required: boolean, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await getSiteSettings(tx);
-    if (before.groupRequiresProof === required) return;
-    await tx.insert(siteSettings).values({ id: 1, groupRequiresProof: required }).onConflictDoUpdate({ target: siteSettings.id, set: { groupRequiresProof: required } });
-    await record(tx, actor, required ? "required a proven VRChat account before a group application is approved" : "stopped requiring a proven VRChat account for group applications");
-  });
-}
-
-export async function setGroupApplicantEdits(db: Database, allowed: boolean, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await getSiteSettings(tx);
-    if (before.groupApplicantEdits === allowed) return;
-    await tx.insert(siteSettings).values({ id: 1, groupApplicantEdits: allowed }).onConflictDoUpdate({ target: siteSettings.id, set: { groupApplicantEdits: allowed } });
-    await record(tx, actor, allowed ? "let applicants edit their pending group applications" : "stopped applicants from editing their group applications");
-  });
-}
-
-export async function setEventApprovalInvites(db: Database, allowed: boolean, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await getSiteSettings(tx);
-    if (before.eventApprovalInvites === allowed) return;
-    await tx.insert(siteSettings).values({ id: 1, eventApprovalInvites: allowed }).onConflictDoUpdate({ target: siteSettings.id, set: { eventApprovalInvites: allowed } });
-    await record(tx, actor, allowed ? "allowed event approvals by owners, admins and reviewers to invite to the group in VRChat" : "stopped event approvals from inviting to the group in VRChat");
-  });
-}
-
-/** What happens to a join request with no application: 'Apply the screening rules', or 'Leave it for staff'. */
-export async function setJoinRequestsByRules(db: Database, byRules: boolean, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await getSiteSettings(tx);
-    if (before.joinRequestsByRules === byRules) return;
-    await tx.insert(siteSettings).values({ id: 1, joinRequestsByRules: byRules }).onConflictDoUpdate({ target: siteSettings.id, set: { joinRequestsByRules: byRules } });
-    await record(tx, actor, byRules ? "let the screening rules decide join requests that come without an application" : "left join requests without an application for staff");
-  });
-}
-
-/** 'Reject a banned person's new applications automatically', in the team's history. */
-export async function setRejectBanned(db: Database, reject: boolean, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await getSiteSettings(tx);
-    if (before.rejectBanned === reject) return;
-    await tx.insert(siteSettings).values({ id: 1, rejectBanned: reject }).onConflictDoUpdate({ target: siteSettings.id, set: { rejectBanned: reject } });
-    await record(tx, actor, reject ? "let Dwell reject a banned person's new applications as they arrive" : "left a banned person's new applications for staff (flagged)");
-  });
 }
 
 /** A member chosen on a form (an event's host): undefined when none was chosen, null when it is not a staff member. */

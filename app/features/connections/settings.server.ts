@@ -71,15 +71,19 @@ export type SettingView =
   | { name: SettingName; from: "saved"; value: string | null }
   | { name: SettingName; from: "unset"; value: string | null };
 
-/** Each setting as the page shows it: a secret never (only 'set' and its last 4 characters). */
-export function settingViews(source: Record<string, string | undefined>, stored: StoredSettings["values"]): Record<string, SettingView> {
+/**
+ * Each setting as the page shows it: a secret never (only 'set' and its last 4 characters). Given the
+ * site's configuration, a switch nobody set shows what the site does without it (its default), not 'off'.
+ */
+export function settingViews(source: Record<string, string | undefined>, stored: StoredSettings["values"], config?: Record<string, unknown>): Record<string, SettingView> {
   const environment = environmentNames(source);
   const views: Record<string, SettingView> = {};
   for (const field of FIELDS) {
     const { name } = field;
     const raw = environment.has(name) ? source[name]!.trim() : stored[name];
     const shown = raw === undefined ? null : field.secret ? lastFour(raw) : raw;
-    views[name] = environment.has(name) ? { name, from: "environment", value: shown } : raw === undefined ? { name, from: "unset", value: null } : { name, from: "saved", value: shown };
+    const unset = field.switch && config ? String(config[name]) : null;
+    views[name] = environment.has(name) ? { name, from: "environment", value: shown } : raw === undefined ? { name, from: "unset", value: unset } : { name, from: "saved", value: shown };
   }
   return views;
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAKE_DISCORD_TOKEN, FAKE_GUILD_ID, FAKE_MEMBER_ROLE_ID, fakeSnowflake, startFakeDiscordBot, type FakeDiscordBot } from "../../../tests/fakes/discord-bot";
-import { createDiscordBot, PRIVATE_MESSAGE_KEPT, discordUserIdFrom, normalizeHandle, type DiscordBotOptions } from "./discord-bot.server";
+import { discordUserIdFrom, normalizeHandle } from "./discord-api.server";
+import { createDiscordBot, type DiscordBotOptions } from "./discord-bot.server";
+import { PRIVATE_MESSAGE_KEPT } from "./discord-jobs.server";
 
 describe("reading a Discord account", () => {
   it("takes a user id or a mention", () => {

@@ -3,21 +3,28 @@
  * members by their Discord handle, grants the member role on approval, and sends the decision by
  * direct message. Everything it does is an outbox job; lookups are cached and limited per minute.
  *
- * Facts from Discord's API reference (v10): bot tokens go in `Authorization: Bot …`; the User-Agent
- * is `DiscordBot (url, version)`; a 429 says how long to wait in `retry_after` (seconds) and
- * Retry-After; error bodies are `{ code, message }`, with 50007 for a user who does not accept
- * direct messages and 50013 for a missing permission. A message sent with a `nonce` and
- * `enforce_nonce` is created once, however often it is sent within a few minutes.
+ * Discord's API as it is called is in discord-api.server.ts, its audit log in discord-audit-log.server.ts,
+ * the bot's outbox jobs in discord-jobs.server.ts. A message sent with a `nonce` and `enforce_nonce` is
+ * created once, however often it is sent within a few minutes.
  */
 import { z } from "zod";
-import type { Database } from "~/db/db.server";
-import type { ModerationKind } from "~/db/enums";
-import type { ReadAct } from "~/db/moderation-acts.server";
-import { outbox } from "~/db/schema";
 import { createLookupCache, type LookupAllowance } from "~/utils/lookup-cache.server";
-import packageJson from "../../../package.json" with { type: "json" };
 import { sameName, truncate } from "~/utils/text";
 import { m } from "~/paraglide/messages";
+import { DiscordError, discordCaller, MemberSchema, normalizeHandle, SNOWFLAKE, type Member } from "./discord-api.server";
+import { readAuditLog } from "./discord-audit-log.server";
+import {
+  BanJobSchema,
+  MessageJobSchema,
+  outcomeOf,
+  PRIVATE_MESSAGE_KEPT,
+  RoleJobSchema,
+  type ActionOutcome,
+  type BanJob,
+  type JobTarget,
+  type MessageJob,
+  type RoleJob,
+} from "./discord-jobs.server";
 
 export interface DiscordBotOptions {
   apiUrl: string;
@@ -65,47 +72,9 @@ const ScheduledEventSchema = z.object({
   user_count: z.number().int().nonnegative().optional(),
 });
 
-/** Discord's ids count milliseconds from the first second of 2015. */
-const DISCORD_EPOCH = 1420070400000n;
-
-/** A Discord user id (a snowflake). */
-const SNOWFLAKE = /^\d{17,20}$/;
-
-const MemberSchema = z.object({
-  user: z.object({ id: z.string().regex(SNOWFLAKE), username: z.string(), global_name: z.string().nullish(), avatar: z.string().nullish() }),
-  nick: z.string().nullish(),
-  roles: z.array(z.string()),
-});
-type Member = z.infer<typeof MemberSchema>;
-const ErrorSchema = z.object({ code: z.number().optional(), message: z.string().optional(), retry_after: z.number().optional() });
-
-export class DiscordError extends Error {
-  override name = "DiscordError";
-  readonly status: number | null;
-  readonly code: number | null;
-  readonly retryAfterMs: number | null;
-  constructor(message: string, status: number | null, code: number | null = null, retryAfterMs: number | null = null) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.retryAfterMs = retryAfterMs;
-  }
-}
-
-/** A Discord user id from an id or a mention (`<@123>`); null otherwise. */
-export function discordUserIdFrom(text: string): string | null {
-  const trimmed = text.trim().replace(/^<@!?(\d+)>$/, "$1");
-  return SNOWFLAKE.test(trimmed) ? trimmed : null;
-}
-
-/** "moth", "Moth#0", "@moth " all name the same account. */
-export function normalizeHandle(handle: string): string {
-  return handle.trim().replace(/^@/, "").replace(/#0$/, "").toLowerCase();
-}
-
 export function createDiscordBot(options: DiscordBotOptions) {
-  const { apiUrl, token, guildId, memberRoleId, timeoutMs, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, now = Date.now } = options;
-  const userAgent = `DiscordBot (${options.siteUrl}, ${packageJson.version})`;
+  const { guildId, memberRoleId, timeoutMs, cacheMs = 3 * 60_000, lookupCallsPerMinute = 30, now = Date.now } = options;
+  const call = discordCaller(options);
   const lookups = createLookupCache({
     ttlMs: cacheMs,
     callsPerMinute: lookupCallsPerMinute,
@@ -121,42 +90,6 @@ export function createDiscordBot(options: DiscordBotOptions) {
     spend: options.spendShared && ((perMinute) => options.spendShared!("discord-lookups:visitors", perMinute)),
   });
   const cached = <T>(key: string, load: () => Promise<T>, allowance: LookupAllowance = "staff") => (allowance === "visitors" ? visitorLookups : lookups).get(key, load);
-
-  async function call(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bot ${token}`,
-          "User-Agent": userAgent,
-          // A message with a file is multipart: fetch writes its Content-Type, with the boundary.
-          ...(body === undefined || body instanceof FormData ? {} : { "Content-Type": "application/json" }),
-          ...extraHeaders,
-        },
-        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-        redirect: "error",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const timedOut = error instanceof Error && error.name === "TimeoutError";
-      throw new DiscordError(`Discord ${timedOut ? "timed out" : "could not be reached"}`, null);
-    }
-    if (response.status === 204) return null;
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      // Not JSON: judged by the status alone below.
-    }
-    if (response.ok) return json;
-    const error = ErrorSchema.safeParse(json);
-    const details = error.success ? error.data : {};
-    const header = Number(response.headers.get("retry-after"));
-    const retryAfterMs = details.retry_after !== undefined ? details.retry_after * 1000 : Number.isFinite(header) && header > 0 ? header * 1000 : null;
-    throw new DiscordError((details.message === undefined ? undefined : truncate(details.message, 200)) ?? `HTTP ${response.status}`, response.status, details.code ?? null, retryAfterMs);
-  }
 
   function candidateOf(member: Member): DiscordCandidate {
     const { user } = member;
@@ -280,55 +213,6 @@ export function createDiscordBot(options: DiscordBotOptions) {
     embeds: z.array(z.object({ title: z.string().nullish(), url: z.string().nullish() })).optional(),
   });
 
-  const AuditLogSchema = z.object({
-    audit_log_entries: z.array(z.unknown()),
-    users: z.array(z.object({ id: z.string(), username: z.string(), global_name: z.string().nullish() }).passthrough()).default([]),
-  });
-  const AuditEntrySchema = z.object({
-    id: z.string().regex(/^\d{1,20}$/),
-    user_id: z.string().nullish(),
-    target_id: z.string().nullish(),
-    action_type: z.number().int(),
-    reason: z.string().max(2_000).nullish(),
-    changes: z.array(z.object({ key: z.string(), new_value: z.unknown().optional(), old_value: z.unknown().optional() })).nullish(),
-  });
-  const RolesChangedSchema = z.array(z.object({ id: z.string(), name: z.string().optional() }));
-
-  /** An entry's acts: one per role given or taken, else one (or none, for what is not moderation). */
-  function actsOf(entry: z.infer<typeof AuditEntrySchema>, names: Map<string, string>): ReadAct[] {
-    const at = new Date(Number((BigInt(entry.id) >> 22n) + DISCORD_EPOCH));
-    const target = entry.target_id && SNOWFLAKE.test(entry.target_id) ? entry.target_id : null;
-    const base = {
-      place: "discord" as const,
-      actorAccountId: entry.user_id ?? null,
-      actorName: (entry.user_id && names.get(entry.user_id)) || entry.user_id || "Someone in Discord",
-      targetVrchatId: null,
-      targetDiscordId: target,
-      targetName: target ? (names.get(target) ?? null) : null,
-      roleId: null,
-      roleName: null,
-      reason: entry.reason ?? null,
-      at,
-    };
-    const simple: Record<number, ModerationKind> = { 20: "kick", 22: "ban", 23: "unban" };
-    const kind = simple[entry.action_type];
-    if (kind) return [{ ...base, sourceId: entry.id, kind }];
-    if (entry.action_type === 24) {
-      const timeout = entry.changes?.find((change) => change.key === "communication_disabled_until");
-      if (!timeout || typeof timeout.new_value !== "string") return [];
-      return [{ ...base, sourceId: entry.id, kind: "timeout", reason: [entry.reason, `until ${timeout.new_value}`].filter(Boolean).join(" · ") }];
-    }
-    if (entry.action_type === 25) {
-      return (entry.changes ?? []).flatMap((change) => {
-        if (change.key !== "$add" && change.key !== "$remove") return [];
-        const roles = RolesChangedSchema.safeParse(change.new_value);
-        if (!roles.success) return [];
-        return roles.data.map((role) => ({ ...base, sourceId: `${entry.id}:${role.id}`, kind: change.key === "$add" ? ("role_add" as const) : ("role_remove" as const), roleId: role.id, roleName: role.name ?? null }));
-      });
-    }
-    return [];
-  }
-
   const api = {
     findCandidates,
     directMessage,
@@ -336,27 +220,7 @@ export function createDiscordBot(options: DiscordBotOptions) {
      * One page of the server's audit log, newest first (`GET /guilds/{id}/audit-logs`, 100 entries
      * `before` an entry id): bans, kicks, timeouts and role changes. Needs View Audit Log.
      */
-    async auditLog(before: string | null) {
-      const query = new URLSearchParams({ limit: "100", ...(before ? { before } : {}) });
-      const answer = AuditLogSchema.parse(await call("GET", `/guilds/${guildId}/audit-logs?${query}`));
-      const names = new Map(answer.users.map((user) => [user.id, user.global_name || user.username]));
-      const acts: ReadAct[] = [];
-      let unreadable = 0;
-      let oldest: string | null = null;
-      let newest: string | null = null;
-      for (const raw of answer.audit_log_entries) {
-        const entry = AuditEntrySchema.safeParse(raw);
-        if (!entry.success) {
-          unreadable += 1;
-          continue;
-        }
-        const id = BigInt(entry.data.id);
-        if (oldest === null || id < BigInt(oldest)) oldest = entry.data.id;
-        if (newest === null || id > BigInt(newest)) newest = entry.data.id;
-        acts.push(...actsOf(entry.data, names));
-      }
-      return { acts, oldest, newest, hasNext: answer.audit_log_entries.length >= 100, unreadable };
-    },
+    auditLog: (before: string | null) => readAuditLog(call, guildId, before),
     matchApplicant,
     describeMember,
     postMessage,
@@ -505,82 +369,3 @@ export function createDiscordBot(options: DiscordBotOptions) {
 }
 
 export type DiscordBot = ReturnType<typeof createDiscordBot>;
-
-type JobTarget = "discord_role" | "discord_dm" | "discord_review" | "discord_ban" | "staff_alert" | "member_role";
-
-type ActionOutcome =
-  | { kind: "delivered"; result: string }
-  | { kind: "retry"; error: string; retryAfterMs?: number; slowDown?: boolean }
-  | { kind: "failed"; error: string };
-
-/** Discord's refusals are shown as they are; waits and outages are retried by the outbox. */
-export function outcomeOf(error: unknown, target: JobTarget): ActionOutcome {
-  if (!(error instanceof DiscordError)) {
-    return { kind: "failed", error: error instanceof z.ZodError ? "Discord answered in an unexpected shape" : String(error) };
-  }
-  if (error.status === 429) return { kind: "retry", error: "Discord asked us to slow down", retryAfterMs: error.retryAfterMs ?? undefined, slowDown: true };
-  if (error.status === null || error.status >= 500) return { kind: "retry", error: error.message };
-  if (error.code === 50007) return { kind: "failed", error: "Discord refused the direct message: they do not accept messages from this server's members" };
-  if (error.code === 50013 || error.status === 403) {
-    const what =
-      target === "discord_role"
-        ? "grant the role (its role must be above the member role, with Manage Roles)"
-        : target === "member_role"
-          ? "give or take the role (Manage Roles, and its own role above the role)"
-        : target === "discord_ban"
-          ? "ban members (Ban Members, and its role above theirs)"
-        : target === "discord_review"
-          ? "post in the review channel (View Channel and Send Messages there)"
-          : "send the message";
-    return { kind: "failed", error: `The bot has no permission to ${what}` };
-  }
-  if (error.status === 401) return { kind: "failed", error: "Discord refused the bot's token (DISCORD_BOT_TOKEN)" };
-  if (error.status === 404) {
-    const what = target === "discord_role" || target === "member_role" ? "this member or the role" : target === "discord_review" ? "the review channel or its message" : "this user";
-    return { kind: "failed", error: `Discord does not know ${what} (${error.message})` };
-  }
-  return { kind: "failed", error: `Discord answered ${error.status}: ${error.message}` };
-}
-
-const actor = z.object({ id: z.string(), name: z.string() });
-const RoleJobSchema = z.object({ applicationKind: z.enum(["group", "event"]), applicationId: z.uuid(), userId: z.string().regex(SNOWFLAKE), actor });
-/** A ban or unban in the server (`banId`: the row in `bans`). */
-export const BanJobSchema = z.object({ action: z.enum(["ban", "unban"]), banId: z.uuid(), userId: z.string().regex(SNOWFLAKE), reason: z.string().max(2000).nullable(), actor });
-export type BanJob = z.infer<typeof BanJobSchema>;
-const MessageJobSchema = RoleJobSchema.extend({
-  content: z.string().min(1).max(2000),
-  nonce: z.string().max(25),
-  /** It carries a private status link: its text is not kept once sent (only the link's hash is). */
-  private: z.boolean().optional(),
-});
-
-/** What stays of a private message once it is sent or given up: who and why, not the link. */
-export const PRIVATE_MESSAGE_KEPT = "(A message with a private status link: its text is not kept.)";
-export type RoleJob = z.infer<typeof RoleJobSchema>;
-export type MessageJob = z.infer<typeof MessageJobSchema>;
-
-/** The approval's own DM of an application: Discord makes a message once per nonce (a reminder or a join link has its own). */
-export const approvalNonce = (applicationId: string) => applicationId.replaceAll("-", "").slice(0, 25);
-
-/** Queues a decision's Discord actions in its transaction: the role (group approvals) and the message. */
-export async function queueDiscordActions(
-  tx: Pick<Database, "insert">,
-  job: RoleJob,
-  actions: {
-    grantRole: boolean;
-    message: string | null;
-    /** Another message to the same person (a reminder) needs its own. */
-    nonce?: string;
-    /** The message carries a private link: its text is dropped from the job once it is sent. */
-    private?: boolean;
-  },
-  at: Date,
-) {
-  const rows = [
-    ...(actions.grantRole ? [{ target: "discord_role", payload: job }] : []),
-    ...(actions.message
-      ? [{ target: "discord_dm", payload: { ...job, content: truncate(actions.message, 2000), nonce: (actions.nonce ?? approvalNonce(job.applicationId)).slice(0, 25), ...(actions.private ? { private: true } : {}) } }]
-      : []),
-  ];
-  if (rows.length > 0) await tx.insert(outbox).values(rows.map((row) => ({ ...row, sourceId: job.applicationId, nextAttemptAt: at })));
-}
