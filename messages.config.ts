@@ -6,6 +6,11 @@ import type { CompilerOptions } from "@inlang/paraglide-js";
 export const MESSAGES_COMPILE_OPTIONS: CompilerOptions = {
   project: "./project.inlang",
   outdir: "./app/paraglide",
+  // One module a message, whoever compiles: left unset, the Vite plugin picks a module a language
+  // outside production (`npm run dev`, the type check's typegen) and rewrote the folder in the other
+  // layout as the build read it. Set, every compile after `npm install`'s finds the folder as it would
+  // write it and writes nothing, so the build, the type check and the linter can run side by side.
+  outputStructure: "message-modules",
   strategy: ["globalVariable", "baseLocale"],
   isServer: "import.meta.env.SSR",
   emitTsDeclarations: true,

@@ -6,6 +6,9 @@
  * beside it and its files join build/client/assets (content-hashed names: a file both builds make
  * alike has the same name and the same bytes). build/languages.json says which files each language
  * loads; the server picks them by the language it renders a page in (server/language-assets.ts).
+ *
+ * `--languages=en,ja` builds the browser code of those languages alone (the default one among them):
+ * enough for a site whose SITE_LANGUAGES lists no other.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -36,9 +39,12 @@ function reactRouterBuild(language: string, buildDirectory: string) {
   if (result.status !== 0) throw new Error(`the build for ${language} failed`);
 }
 
-export function buildSite() {
+export function buildSite(languages?: readonly string[]) {
   const settings = JSON.parse(readFileSync(join(root, "project.inlang/settings.json"), "utf8")) as ProjectSettings;
-  const others = settings.locales.filter((locale) => locale !== settings.baseLocale);
+  const unknown = (languages ?? []).filter((language) => !settings.locales.includes(language));
+  if (unknown.length > 0) throw new Error(`no catalogue for ${unknown.join(", ")} in project.inlang/settings.json`);
+  if (languages && !languages.includes(settings.baseLocale)) throw new Error(`the build always has the default language, ${settings.baseLocale}`);
+  const others = settings.locales.filter((locale) => locale !== settings.baseLocale && (!languages || languages.includes(locale)));
   // Until the last step has written it, the build is not whole (server/build.ts builds again).
   rmSync(languagesFile, { force: true });
   const scratch = mkdtempSync(join(tmpdir(), "dwell-build-"));
@@ -65,8 +71,9 @@ export function buildSite() {
 }
 
 if (import.meta.main) {
+  const chosen = process.argv.find((argument) => argument.startsWith("--languages="));
   try {
-    buildSite();
+    buildSite(chosen?.slice("--languages=".length).split(",").map((language) => language.trim()));
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -2,7 +2,8 @@
  * `npm test`: every check, in the order that fails soonest, and how long each took.
  *
  * The type check and the linter are single-threaded and read the same sources: they run side by side,
- * then the production build. The Vitest suites and the browser suite each use every core,
+ * and the production build beside them (it leaves the compiled message catalogue they read as it
+ * finds it: messages.config.ts). The Vitest suites and the browser suite each use every core,
  * so they run one after another. Two parts live through an event in real minutes and are mostly
  * waiting on the clock: the event night's Vitest file and the browser's third lane (the evening, the
  * event night in Chromium; playwright.config.ts). Each runs in a process of its own that starts with
@@ -34,8 +35,7 @@ const SIDES: Command[] = [
   { name: "test:unit (event night)", args: ["test:unit", "--", "--project", "server", SIDE_FILE] },
   { name: `test:e2e (${THIRD_LANE})`, args: ["test:e2e", "--", "--project", THIRD_LANE], env: { E2E_WITHOUT_SHARED_SITE: "1" } },
 ];
-// The build rewrites the compiled message catalogue the type check reads: it comes after.
-const STAGES: Command[][] = [[TYPECHECK, LINT], [BUILD], [UNIT], [E2E]];
+const STAGES: Command[][] = [[TYPECHECK, LINT, BUILD], [UNIT], [E2E]];
 
 const times: string[] = [];
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;

@@ -5,7 +5,7 @@ import { LazyToaster } from "~/components/ui/lazy-toast";
 import { AdminShell, ANNOUNCEMENTS_LINK, APPLICATIONS_LINK, BANS_LINK, CONNECTIONS_LINK, DASHBOARD_LINK, MODERATION_LINK, ROLES_LINK, EVENTS_LINK, JOIN_REQUESTS_LINK, MESSAGES_LINK, QUESTIONS_LINK, SCREENING_LINK, SECURITY_LINK, TEAM_LINK } from "~/features/sanctum/admin-shell";
 import { PeopleSearchBox } from "~/features/people/person-file-page";
 import { AccessDeniedScreen, GuardCard, NotForRoleScreen, SignInScreen } from "~/features/sanctum/admin-screens";
-import { type GuardFailure } from "~/utils/admin-guard.server";
+import type { GuardFailure } from "~/utils/admin-guard.server";
 import { requireStaff, sanctumLanguage, startViewerLookup } from "~/routes/staff-guard.server";
 import { inLanguage } from "~/utils/language.server";
 import { m } from "~/paraglide/messages";
