@@ -45,6 +45,9 @@ const FORM_MODULES = [
 
 const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
 
+/** The server's dependencies bundled into build/server (see environments.ssr below). */
+const SERVER_BUNDLED = ["drizzle-orm", "zod", "better-auth", /^@better-auth\//, "better-call", "jose", "hono", /^@hono\//, "altcha-lib"];
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   environments: {
@@ -71,6 +74,12 @@ export default defineConfig({
     // The Hono server is the SSR entry, so it, the routes, the database and auth share one bundle
     // (and one database connection). Vite 8 ignores the top-level build.rollupOptions recipe here.
     ssr: {
+      // Pure-JavaScript packages the server loads at every start travel inside its bundle: loaded from
+      // node_modules they were some 400 modules, each resolved through its package.json (drizzle-orm's
+      // is 179 KB) and compiled apart, a second of a start's CPU (decision 030). React and React Router
+      // stay outside (the packages that import them must share one copy), and so do the packages that
+      // find files beside their own (PGlite's WebAssembly, nodemailer).
+      resolve: { noExternal: SERVER_BUNDLED },
       build: {
         rolldownOptions: { input: "./server/app.ts" },
       },
