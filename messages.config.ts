@@ -6,10 +6,10 @@ import type { CompilerOptions } from "@inlang/paraglide-js";
 export const MESSAGES_COMPILE_OPTIONS: CompilerOptions = {
   project: "./project.inlang",
   outdir: "./app/paraglide",
-  // One module a message, whoever compiles: left unset, the Vite plugin picks a module a language
-  // outside production (`npm run dev`, the type check's typegen) and rewrote the folder in the other
-  // layout as the build read it. Set, every compile after `npm install`'s finds the folder as it would
-  // write it and writes nothing, so the build, the type check and the linter can run side by side.
+  // One module a message, for every compile but the dev server's (vite.config.ts): left unset, the Vite
+  // plugin picked a module a language outside production (the type check's typegen too), and rewrote the
+  // folder in the other layout as the build read it. Set, a compile that finds the folder as it would
+  // write it writes nothing, so the build, the type check and the linter run side by side (decision 047).
   outputStructure: "message-modules",
   strategy: ["globalVariable", "baseLocale"],
   isServer: "import.meta.env.SSR",

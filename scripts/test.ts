@@ -1,9 +1,11 @@
 /**
  * `npm test`: every check, in the order that fails soonest, and how long each took.
  *
- * The type check and the linter are single-threaded and read the same sources: they run side by side,
- * and the production build beside them (it leaves the compiled message catalogue they read as it
- * finds it: messages.config.ts). The Vitest suites and the browser suite each use every core,
+ * First the route types are generated, and with them the message catalogues compiled as every later
+ * compile writes them (a dev server may have left them in another layout, or a catalogue changed:
+ * decision 047). Then the type check and the linter, single-threaded and reading the same sources, run
+ * side by side, and the production build beside them (its compile of the messages finds them as it
+ * would write them, and writes nothing). The Vitest suites and the browser suite each use every core,
  * so they run one after another. Two parts live through an event in real minutes and are mostly
  * waiting on the clock: the event night's Vitest file and the browser's third lane (the evening, the
  * event night in Chromium; playwright.config.ts). Each runs in a process of its own that starts with
@@ -22,10 +24,14 @@ const THIRD_LANE = "through-the-evening";
 interface Command {
   name: string;
   args: string[];
+  /** A binary of the project's (npm exec), rather than one of package.json's scripts (npm run). */
+  exec?: boolean;
   env?: Record<string, string>;
 }
 
-const TYPECHECK: Command = { name: "typecheck", args: ["typecheck"] };
+const TYPEGEN: Command = { name: "typegen", args: ["typegen"] };
+// `npm run typecheck` is the two steps in one; tsc itself, once the types are generated.
+const TYPECHECK: Command = { name: "typecheck", args: ["tsc"], exec: true };
 const LINT: Command = { name: "lint", args: ["lint"] };
 const BUILD: Command = { name: "build", args: ["build"] };
 const UNIT: Command = { name: "test:unit", args: ["test:unit", "--", "--exclude", `**/${SIDE_FILE}`] };
@@ -35,16 +41,16 @@ const SIDES: Command[] = [
   { name: "test:unit (event night)", args: ["test:unit", "--", "--project", "server", SIDE_FILE] },
   { name: `test:e2e (${THIRD_LANE})`, args: ["test:e2e", "--", "--project", THIRD_LANE], env: { E2E_WITHOUT_SHARED_SITE: "1" } },
 ];
-const STAGES: Command[][] = [[TYPECHECK, LINT, BUILD], [UNIT], [E2E]];
+const STAGES: Command[][] = [[TYPEGEN], [TYPECHECK, LINT, BUILD], [UNIT], [E2E]];
 
 const times: string[] = [];
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-/** Runs an npm script; given `kept`, its output goes there (to be printed later) instead of mixing in. */
+/** Runs an npm script (or binary); given `kept`, its output goes there (to be printed later) instead of mixing in. */
 function run(command: Command, kept?: Buffer[]): Promise<number> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(npm, ["run", ...command.args], {
+    const child: ChildProcess = spawn(npm, command.exec ? ["exec", "--", ...command.args] : ["run", ...command.args], {
       cwd: root,
       env: { ...process.env, ...command.env },
       stdio: kept ? ["ignore", "pipe", "pipe"] : "inherit",

@@ -22,6 +22,8 @@ interface ServerModule {
 async function start() {
   if (dev) {
     const vite = await import("vite");
+    // The messages compile a module a language while developing (vite.config.ts).
+    process.env.DWELL_DEV_SERVER = "1";
     const viteServer = await vite.createServer({
       root,
       server: { middlewareMode: true },
