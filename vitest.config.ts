@@ -5,12 +5,18 @@ import { LongestFirst } from "./tests/setup/sequencer.ts";
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    // PGlite boots a WASM PostgreSQL per test file; on two cores that takes a few seconds.
-    testTimeout: 30_000,
+    // PGlite boots a WASM PostgreSQL per test file: on two idle cores that takes a few seconds, and
+    // on two cores shared with the other suites and a slow memory (a virtual machine whose new pages
+    // each cost the host a fault: decision 030) a test that makes a database from nothing took over
+    // 30 s. A passing test is not slowed by this; a hanging one fails later.
+    testTimeout: 90_000,
     // A hook may start a server process: on a busy machine that can take a minute or more
     // (tests/setup/server-process.ts, HOOK_TIMEOUT_MS).
     hookTimeout: 180_000,
     pool: "forks",
+    // The test files' own embedded databases, like the servers they start: V8's first WebAssembly
+    // compiler only (tests/setup/server-process.ts, TEST_NODE_FLAGS).
+    execArgv: ["--liftoff-only"],
     // Three files per core: the integration suites spend much of their time waiting on the servers
     // they start, their fakes and their timers (one file per core kept 2 cores 52% busy: 714 s; two
     // per core 72% busy: 294-312 s; three per core: 252 s, the event night's file then the last).

@@ -347,6 +347,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     else void listener(req, res);
   });
 
+  // An idle kept-alive connection is closed after 65 s, not Node's 5: a reverse proxy (nginx keeps
+  // its upstream connections for 60 s) or a client sending its next request on a connection as the
+  // server closes it gets a reset instead of an answer, and on a busy machine 5 s is one slow step.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => resolve());

@@ -171,7 +171,8 @@ describe("SIGTERM", () => {
       body: new URLSearchParams(groupFields.map((field, i) => [field, ["Lantern", "Lantern", "A friend", "Hi"][i] ?? ""])),
     });
     expect(delivered.status).toBe(200);
-    await expect.poll(() => telegram.attempts, { timeout: 10_000 }).toBe(1);
+    // Held open at Telegram (on a loaded machine it may already be a second try).
+    await expect.poll(() => telegram.attempts, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
 
     const body = new URLSearchParams(groupFields.map((field, i) => [field, ["Wick", "Wick", "A friend", "Hi"][i] ?? ""])).toString();
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {

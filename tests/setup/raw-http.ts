@@ -15,7 +15,9 @@ export function rawRequest(
   { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method, headers: { ...headers, ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }) } }, (response) => {
+    // A connection of its own each time: a kept-alive one that the server closes (after 5 s idle,
+    // a pause a loaded machine can make between two requests) as this one is sent hangs up on it.
+    const outgoing = request(url, { method, agent: false, headers: { ...headers, ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }) } }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (text += chunk));

@@ -20,8 +20,17 @@ export interface ExitedProcess {
   output: string;
 }
 
+/**
+ * V8's first WebAssembly compiler only: the embedded database's engine is a 9 MB WebAssembly
+ * module, and the optimising compiler's work on it in a process's first seconds (about 3
+ * core-seconds and 500 MB of memory taken and given back, for each start) is spent again by every
+ * short-lived server a test starts, where it never pays back (decision 030). The code it runs is
+ * the same; only how fast its hot parts run differs.
+ */
+export const TEST_NODE_FLAGS = ["--liftoff-only"];
+
 function launch(env: Record<string, string>, cwd = root) {
-  const child = spawn(process.execPath, ["server/main.ts"], {
+  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, "server/main.ts"], {
     cwd,
     // No shared page renderings unless a test asks: tests change events and look at once. Scripts
     // post forms at once and in numbers, too: the fill-time check and the site-wide ceiling are on

@@ -30,13 +30,15 @@ describe("the Google Sheets channel", () => {
     fake.requests.length = 0;
   });
 
-  function channel(options: { now?: () => Date; serviceAccount?: ServiceAccountKey } = {}) {
+  function channel(options: { now?: () => Date; serviceAccount?: ServiceAccountKey; timeoutMs?: number } = {}) {
     return createGoogleSheetsChannel({
       spreadsheetId: "sheet/1",
       serviceAccount: key,
       range: "Applications!A:Z",
       apiUrl: fake.url,
-      timeoutMs: 200,
+      // A generous wait for the fake's answers (a loaded machine can take a second to answer on
+      // loopback); the test of a Google that hangs gives up sooner.
+      timeoutMs: 10_000,
       ...options,
     });
   }
@@ -143,8 +145,9 @@ describe("the Google Sheets channel", () => {
   });
 
   it("retries when Google rate-limits, is down, drops the connection or is too slow, and delivers once it is back", async () => {
-    const sheets = channel();
-    expect(await sheets.deliver(sampleNotification())).toEqual({ kind: "delivered" }); // signed in: what follows hits the append
+    // Signed in once, so what follows hits the append; a hang is given up on after 2 s.
+    const sheets = channel({ timeoutMs: 2_000 });
+    expect(await sheets.deliver(sampleNotification())).toEqual({ kind: "delivered" });
 
     fake.setMode("rate-limited", { retryAfterSeconds: 30 });
     expect(await sheets.deliver(sampleNotification())).toEqual({

@@ -326,7 +326,8 @@ describeEachDatabase("the outbox with a real channel over HTTP", (kind) => {
     discord.setMode("normal");
     discord.requests.length = 0;
   });
-  const channel = () => createDiscordChannel({ webhookUrl: `${discord.url}/api/webhooks/1/t`, timeoutMs: 300 });
+  // A generous wait for the fake's answers: a loaded machine can take a second to answer on loopback.
+  const channel = () => createDiscordChannel({ webhookUrl: `${discord.url}/api/webhooks/1/t`, timeoutMs: 10_000 });
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it("delivers every job once the target is back after being down", async () => {
@@ -345,12 +346,13 @@ describeEachDatabase("the outbox with a real channel over HTTP", (kind) => {
 
   it("honours Discord's retry_after before trying again", async () => {
     await enqueueNotification(database.db, notification("A"), ["discord"], crypto.randomUUID());
-    discord.setMode("rate-limited", { retryAfterSeconds: 0.3 });
+    // Long enough that the second look comes before it ends, even on a loaded machine.
+    discord.setMode("rate-limited", { retryAfterSeconds: 2 });
     const worker = createOutboxWorker(database.db, [channel()], { maxAttempts: 10, retryBaseMs: 1 });
     await worker.runOnce();
     discord.setMode("normal");
     expect(await worker.runOnce()).toBe(0); // still waiting
-    await pause(350);
+    await pause(2_050);
     expect(await worker.runOnce()).toBe(1);
     expect(discord.requests).toHaveLength(1);
   });
