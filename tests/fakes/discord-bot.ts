@@ -606,6 +606,9 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       handle(req, res, payload, files);
     })());
   });
+  // As the site's own server: a kept-alive connection outlives a loaded machine's slow step, so a
+  // client never sends on one the fake is closing.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -25,7 +25,10 @@ import { startFakeTelegram } from "../fakes/telegram";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "../setup/test-database";
 
-/** One outbox batch: the most jobs a process has leased (and may be sending) at any moment. */
+/**
+ * One outbox batch: the most jobs a process has leased (and may be sending at once) in one service's
+ * lane at any moment. The lanes run side by side, so each channel may have a batch in flight.
+ */
 const OUTBOX_BATCH = 10;
 const CHANNELS = ["telegram", "discord", "google_sheets"] as const;
 type Channel = (typeof CHANNELS)[number];
@@ -194,11 +197,12 @@ describe.each(DATABASE_KINDS)("kill -9 during a stream of applications [%s]", (k
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, killedAt + LEASE_MS + WORKER_POLL_MS + 3_000 - Date.now())));
 
     // Duplicates: only jobs that reached the channel before the kill, at most once more each, at
-    // most one batch in all.
+    // most one batch per channel (on a busy machine each lane's whole batch can be sent while the
+    // marks of its delivery wait behind the stream of applications in the database).
     const after = delivered();
-    let duplicates = 0;
     for (const channel of CHANNELS) {
       const before = countBy(atKill[channel]);
+      let duplicates = 0;
       for (const [name, count] of countBy(after[channel])) {
         expect(count, `${channel} ${name}`).toBeLessThanOrEqual(2);
         if (count === 2) {
@@ -206,8 +210,8 @@ describe.each(DATABASE_KINDS)("kill -9 during a stream of applications [%s]", (k
           duplicates++;
         }
       }
+      expect(duplicates, `${channel} duplicates`).toBeLessThanOrEqual(OUTBOX_BATCH);
     }
-    expect(duplicates).toBeLessThanOrEqual(OUTBOX_BATCH);
 
     // The database: every acknowledged application, each with one delivered job per channel.
     let handle: DatabaseHandle;
