@@ -493,10 +493,11 @@ describe("a bulk approval", () => {
     expect(fake.actions.every((action) => action.kind === "accept")).toBe(true);
     // Each job reads the membership, then accepts: two calls a second apart, so accepts two seconds apart.
     // The pace is kept as calls leave; the fake notes when they arrive, which on a busy two-core
-    // machine moves each call by up to about a tenth of a second (1,862 ms seen): one gap may look
-    // short, the twenty calls together cannot.
+    // machine moves each call by up to about a tenth of a second (1,862 ms seen), and on one whose
+    // new memory is slow by up to 0.3 s (1,718 ms seen, decision 030): one gap may look short, the
+    // twenty calls together cannot.
     const gaps = fake.actions.slice(1).map((action, i) => action.at - fake.actions[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_750);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_500);
     expect(fake.actions.at(-1)!.at - fake.actions[0]!.at).toBeGreaterThanOrEqual(19 * 1_900);
 
     // The two without an account say so, with the way to choose it; choosing it completes the decision.
