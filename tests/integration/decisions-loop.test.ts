@@ -562,10 +562,14 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
     // Each name looked up once in each process: twice the calls one process may make in a minute.
     const lookupCalls = () => (fake.calls.joinRequests ?? 0) + (fake.calls.searchUsers ?? 0) + (fake.calls.membership ?? 0) + (fake.calls.user ?? 0);
     const before = lookupCalls();
+    const startedAt = Date.now();
     const answers: number[] = [];
     for (const id of ids) for (const site of sites) answers.push((await lookup(site, id)).status);
     expect(answers.filter((status) => status === 429).length).toBeGreaterThan(0);
-    expect(lookupCalls() - before).toBeLessThanOrEqual(30);
+    // 30 calls a minute: on a slow machine the lookups can outlast the first minute, and the next
+    // one has its own 30.
+    const minutes = Math.ceil((Date.now() - startedAt) / 60_000);
+    expect(lookupCalls() - before).toBeLessThanOrEqual(30 * minutes);
 
     // Half approved on each process at the same moment: the calls to VRChat still go about a second apart.
     await Promise.all(
