@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { TEST_NODE_FLAGS } from "./tests/setup/node-flags.ts";
 import { LongestFirst } from "./tests/setup/sequencer.ts";
 
 export default defineConfig({
@@ -14,9 +15,8 @@ export default defineConfig({
     // (tests/setup/server-process.ts, HOOK_TIMEOUT_MS).
     hookTimeout: 180_000,
     pool: "forks",
-    // The test files' own embedded databases, like the servers they start: V8's first WebAssembly
-    // compiler only (tests/setup/server-process.ts, TEST_NODE_FLAGS).
-    execArgv: ["--liftoff-only"],
+    // The test files' own embedded databases, like the servers they start (tests/setup/node-flags.ts).
+    execArgv: TEST_NODE_FLAGS,
     // Three files per core: the integration suites spend much of their time waiting on the servers
     // they start, their fakes and their timers (one file per core kept 2 cores 52% busy: 714 s; two
     // per core 72% busy: 294-312 s; three per core: 252 s, the event night's file then the last).

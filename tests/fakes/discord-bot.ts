@@ -21,6 +21,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./fake-server.ts";
 
 export const FAKE_DISCORD_TOKEN = "fake-bot-token-0123456789abcdef";
 export const FAKE_GUILD_ID = "111111111111111111";
@@ -606,10 +607,7 @@ export async function startFakeDiscordBot(): Promise<FakeDiscordBot> {
       handle(req, res, payload, files);
     })());
   });
-  // As the site's own server: a kept-alive connection outlives a loaded machine's slow step, so a
-  // client never sends on one the fake is closing.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/api/v10`,

@@ -15,7 +15,7 @@
  *
  * `requests` holds only the deliveries the service accepted; `attempts` counts every request.
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from "node:http";
 import type { AddressInfo, Server } from "node:net";
 
 export const FAKE_MODES = [
@@ -130,10 +130,7 @@ export async function startFake<T>(behaviour: ServiceBehaviour<T>): Promise<Fake
       else send();
     });
   });
-  // As the site's own server: a kept-alive connection outlives a loaded machine's slow step, so a
-  // client never sends on one the fake is closing.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as AddressInfo;
   const listening = portSwitch(server, port, () => server.closeAllConnections());
 
@@ -188,4 +185,13 @@ export function parseJsonBody(request: FakeRequest): unknown {
     throw new Error(`expected a JSON body, got Content-Type ${request.headers["content-type"] ?? "(none)"}`);
   }
   return JSON.parse(request.body);
+}
+
+/**
+ * Listens on a free loopback port. As the site's own server, a kept-alive connection stays open 65 s:
+ * it outlives a loaded machine's slow step, so a client never sends on one the fake is closing.
+ */
+export async function listenOnLoopback(server: HttpServer): Promise<void> {
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 }

@@ -30,7 +30,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createCanvas } from "@napi-rs/canvas";
 import { Secret, TOTP } from "otpauth";
-import { portSwitch } from "./fake-server.ts";
+import { listenOnLoopback, portSwitch } from "./fake-server.ts";
 import { CreateCalendarEventRequestSchema, CreateGroupPostRequestSchema, UploadImageRequestSchema, UpdateCalendarEventRequestSchema, type RecordedRequest } from "./vrchat-contract.ts";
 
 export const FAKE_GROUP_ID = "grp_5f3c9a1e-2b4d-4c6e-8f70-1a2b3c4d5e6f";
@@ -1298,10 +1298,7 @@ export async function startFakeVRChat(
       return error(res, 405, "Method not allowed");
     }
   }
-  // As the site's own server: a kept-alive connection outlives a loaded machine's slow step, so a
-  // client never sends on one the fake is closing.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as AddressInfo;
   const listening = portSwitch(server, port, () => server.closeAllConnections());
 

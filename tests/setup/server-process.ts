@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { TEST_NODE_FLAGS } from "./node-flags.ts";
 import { seedServerDatabase } from "./pglite-seed.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -19,15 +20,6 @@ export interface ExitedProcess {
   code: number | null;
   output: string;
 }
-
-/**
- * V8's first WebAssembly compiler only: the embedded database's engine is a 9 MB WebAssembly
- * module, and the optimising compiler's work on it in a process's first seconds (about 3
- * core-seconds and 500 MB of memory taken and given back, for each start) is spent again by every
- * short-lived server a test starts, where it never pays back (decision 030). The code it runs is
- * the same; only how fast its hot parts run differs.
- */
-export const TEST_NODE_FLAGS = ["--liftoff-only"];
 
 function launch(env: Record<string, string>, cwd = root) {
   const child = spawn(process.execPath, [...TEST_NODE_FLAGS, "server/main.ts"], {
