@@ -14,6 +14,7 @@ import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
 import { hydrated } from "./hydrated";
+import { liftAndMoveUp } from "./reorder";
 
 const OWNER = { email: "formwright@dwell.example", password: "moonlight-formwright" };
 const NAME = "Lantern Moth";
@@ -92,14 +93,8 @@ test("a form with every type: built, previewed, filled on a phone with its mista
   await expect(stage.getByTestId("question-rules")).toHaveText('Shown when "What do you perform?" is "Music"');
 
   // Moving a question above the one it depends on is refused, and the order stays.
-  const handle = stage.getByRole("button", { name: /^Reorder: Which stage\?/ });
-  await handle.focus();
-  await page.keyboard.press("Space");
-  await expect(handle).toHaveAttribute("aria-pressed", "true");
-  for (let i = 0; i < 2; i++) {
-    await page.keyboard.press("ArrowUp");
-    await page.waitForTimeout(250);
-  }
+  // Anywhere above "What do you perform?" breaks the rule: up by one or more.
+  await liftAndMoveUp(page, stage.getByRole("button", { name: /^Reorder: Which stage\?/ }), 3);
   const refused = page.waitForResponse((response) => response.request().method() === "POST" && (response.request().postData() ?? "").includes("intent=reorder"));
   await page.keyboard.press("Enter");
   expect((await refused).status()).toBe(409);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
+import { liftAndMoveUp } from "./reorder";
 
 const ADMIN = { email: "scribe@dwell.example", password: "moonlight-scribe" };
 
@@ -52,21 +53,8 @@ test("an admin edits an event's questions: add each type, edit, reorder by keybo
   await expect(page.locator("ol > li").filter({ hasText: "Which phase of the moon?" })).toBeVisible();
 
   // Move the new last question to the top with the keyboard alone.
-  await page.waitForLoadState("networkidle");
-  const handle = page.getByRole("button", { name: /^Reorder: Which phase of the moon\?/ });
-  await handle.focus();
-  // dnd-kit announces each step in its live region, as a screen reader user would hear it.
-  const live = page.locator('[id^="DndLiveRegion"]');
-  await page.keyboard.press("Space");
-  await expect(handle).toHaveAttribute("aria-pressed", "true");
-  await expect(live).toContainText("Draggable item");
-  // Up until it is over the first question; extra presses at the top change nothing, so a key
-  // that dnd-kit took late (still measuring, on a busy machine) cannot leave it short.
-  for (let i = 0; i < 8; i++) {
-    await page.keyboard.press("ArrowUp");
-    await page.waitForTimeout(250);
-  }
-  await expect(live).toContainText("was moved over droppable area");
+  // Up until it is over the first question, with presses to spare.
+  await liftAndMoveUp(page, page.getByRole("button", { name: /^Reorder: Which phase of the moon\?/ }), 8);
   const saved = page.waitForResponse(
     (response) => response.request().method() === "POST" && (response.request().postData() ?? "").includes("intent=reorder"),
   );

@@ -3,9 +3,9 @@
  * the sparsest ones, generated from the description (scripts/vrchat-spec-answers.ts), and the
  * refusals it documents. Each part of a refresh must read them, each action must end as what it is.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { events, vrchatPublications, vrchatSessions } from "~/db/schema";
+import { events, outbox, vrchatPublications, vrchatSessions } from "~/db/schema";
 import spec from "../../../tests/fakes/vrchat-spec-answers.json" with { type: "json" };
 import { FAKE_GROUP_ID, FAKE_SESSION_SECRET, FAKE_USERNAME, fakeUserId, fakeVRChatAccount, startFakeVRChat, type FakeEndpoint, type FakeVRChat } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
@@ -33,15 +33,18 @@ const REFRESH_ENDPOINTS: [FakeEndpoint, Operation][] = [
 let database: TestDatabase;
 let fake: FakeVRChat;
 
-beforeEach(async () => {
+// One database for the file, emptied of what a test leaves (opening one costs more than all the tests).
+beforeAll(async () => {
   database = await createTestDatabase("pglite");
-  await database.db.delete(vrchatSessions);
+});
+afterAll(() => database?.close());
+beforeEach(async () => {
+  for (const table of [vrchatSessions, vrchatPublications, events, outbox]) await database.db.delete(table);
   // The bot account is an old one: its id has the legacy form.
   fake = await startFakeVRChat({ botUserId: LEGACY_ID });
 });
 afterEach(async () => {
   await fake?.close();
-  await database?.close();
 });
 
 const clientFor = () => createVRChatClient({ ...fakeVRChatAccount(fake), store: databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET), baseDelayMs: 5 });
