@@ -518,6 +518,7 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
   let database: TestDatabase;
   let sites: Site[] = [];
   const PEOPLE = 20;
+  const SCREENING_CALLS_PER_MINUTE = 1;
 
   beforeAll(async () => {
     fake = await startFakeVRChat();
@@ -528,6 +529,9 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
       AUTH_SECRET: "a-shared-secret-for-both-test-processes-0123456789",
       ...fakeVRChatEnv(fake),
       VRCHAT_MEMBERSHIP_ACTIONS: "true",
+      // Screening reads each knock's facts as it arrives, from an allowance of its own: one call a
+      // minute here, counted apart from the staff's 30 below.
+      VRCHAT_SCREENING_CALLS_PER_MINUTE: String(SCREENING_CALLS_PER_MINUTE),
       RATE_LIMIT_APPLICATIONS: "1000",
       RATE_LIMIT_DUPLICATES: "1000",
     };
@@ -567,9 +571,10 @@ describe.runIf(ON_POSTGRES)("two processes on one PostgreSQL", () => {
     for (const id of ids) for (const site of sites) answers.push((await lookup(site, id)).status);
     expect(answers.filter((status) => status === 429).length).toBeGreaterThan(0);
     // 30 calls in each minute of the clock (the allowance's fixed windows): lookups that cross
-    // into the next minute, or outlast one on a slow machine, meet that minute's own 30.
+    // into the next minute, or outlast one on a slow machine, meet that minute's own 30. Screening's
+    // reads of the knocks, still going on, may add theirs.
     const minutes = Math.floor(Date.now() / 60_000) - Math.floor(startedAt / 60_000) + 1;
-    expect(lookupCalls() - before).toBeLessThanOrEqual(30 * minutes);
+    expect(lookupCalls() - before).toBeLessThanOrEqual((30 + SCREENING_CALLS_PER_MINUTE) * minutes);
 
     // Half approved on each process at the same moment: the calls to VRChat still go about a second apart.
     await Promise.all(
