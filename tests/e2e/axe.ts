@@ -15,14 +15,6 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 /** Gives each page of the context axe as it loads: for a context that checks page after page. */
 export const loadAxeInEveryPage = (context: BrowserContext) => context.addInitScript(AXE_SOURCE);
 
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  helpUrl: string;
-  nodes: { target: string; failureSummary: string }[];
-}
-
 /**
  * Runs axe-core on the page as it is now (all rules, WCAG 2.2 AA and best practices) and fails
  * with each serious or critical violation spelled out: rule, impact, help text, and the elements.
@@ -55,7 +47,7 @@ export async function expectNoSeriousViolations(page: Page, what: string, { cont
     { contrastMeasured, blockingImpacts: BLOCKING },
   );
   const report = blocking
-    .map((violation: Violation) => {
+    .map((violation) => {
       const nodes = violation.nodes.map((node) => `    ${node.target}\n      ${node.failureSummary.replaceAll("\n", "\n      ")}`).join("\n");
       return `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.helpUrl}\n${nodes}`;
     })
