@@ -34,7 +34,9 @@ function reactRouterBuild(language: string, buildDirectory: string) {
   const result = spawnSync(join(root, "node_modules/.bin/react-router"), ["build"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, DWELL_CLIENT_LANGUAGE: language, DWELL_BUILD_DIRECTORY: buildDirectory },
+    // A production build whatever the caller's NODE_ENV: Vitest's "test", inherited by a build it
+    // starts (tests/setup/production-build.ts), gave the browser React's development code.
+    env: { ...process.env, NODE_ENV: "production", DWELL_CLIENT_LANGUAGE: language, DWELL_BUILD_DIRECTORY: buildDirectory },
   });
   if (result.status !== 0) throw new Error(`the build for ${language} failed`);
 }

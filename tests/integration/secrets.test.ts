@@ -86,6 +86,8 @@ beforeAll(async () => {
     cwd: work,
     env: {
       PATH: process.env.PATH,
+      // As a build started under Vitest inherits it (tests/setup/production-build.ts).
+      NODE_ENV: "test",
       ...secretEnv,
       DATABASE_URL: `postgres://dwell:${CANARY.DATABASE_PASSWORD}@127.0.0.1:9/dwell`,
       GOOGLE_SHEETS_ID: "sheet",
@@ -113,6 +115,12 @@ describe("secrets", () => {
     const files = filesUnder(join(work, "build/client"));
     expect(files.some((file) => file.endsWith(".js"))).toBe(true);
     for (const file of files) expectNoSecret(file, readFileSync(file, "latin1"));
+  });
+
+  it("leave the client build React's production code, whatever NODE_ENV the build was started with", () => {
+    const scripts = filesUnder(join(work, "build/client")).filter((file) => file.endsWith(".js"));
+    const development = scripts.filter((file) => readFileSync(file, "utf8").includes("react.dev/link/hydration-mismatch"));
+    expect(development.map((file) => file.slice(work.length))).toEqual([]);
   });
 
   it("are in no page, data request, script or API answer, signed out or in", async () => {
