@@ -6,7 +6,7 @@
  */
 import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page, type WorkerInfo } from "@playwright/test";
 import { createAccount } from "./accounts";
-import { expectNoSeriousViolations, loadAxeInEveryPage } from "./axe";
+import { expectNoSeriousViolations } from "./axe";
 import { expectReadableText, lowContrastText } from "./contrast";
 import { hydrated } from "./hydrated";
 
@@ -55,7 +55,6 @@ async function openReaders(browser: Browser, site: Site, use: WorkerInfo["projec
   const reader = async (storageState?: StorageState) => {
     const context = await browser.newContext({ ...options, storageState });
     await context.addInitScript(holdEndlessAnimations);
-    await loadAxeInEveryPage(context);
     return context.newPage();
   };
   return { visitor: await reader(), admin: await reader(site.adminState) };

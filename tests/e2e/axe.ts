@@ -1,19 +1,18 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** The impacts that fail the suite; minor and moderate findings are left to review. */
 const BLOCKING = ["serious", "critical"];
 
 /**
- * axe-core's minified build, given to a page once per document. Through @axe-core/playwright each
+ * axe-core's minified build, given to a page once per document, when a check first asks for it
+ * (given to every page a context opens, as an init script, the accessibility file took 296-309 s
+ * alone instead of 269 s: most pages it opened were never checked). Through @axe-core/playwright each
  * check sent the whole unminified source (1.5 MB) to the page twice before running it: about 0.6 s
  * of a check that runs in 0.1-0.3 s, and over a second on a busy machine (decision 030).
  */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** Gives each page of the context axe as it loads: for a context that checks page after page. */
-export const loadAxeInEveryPage = (context: BrowserContext) => context.addInitScript(AXE_SOURCE);
 
 /**
  * Runs axe-core on the page as it is now (all rules, WCAG 2.2 AA and best practices) and fails
