@@ -340,6 +340,14 @@ test.describe("the contrast measurement", () => {
     // The heading at the top, and the footer's text several screenfuls down, in the colour of what
     // lies behind them, almost.
     await page.addStyleTag({ content: "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" });
+    // And the page grows once it is scrolled, as a part that comes to life near the screen may make it.
+    await page.evaluate(() =>
+      addEventListener(
+        "scroll",
+        () => document.querySelector("footer")!.before(Object.assign(document.createElement("div"), { style: "height: 3000px" })),
+        { once: true },
+      ),
+    );
     const failures = await lowContrastText(page);
     expect(failures).toEqual(expect.arrayContaining([expect.stringMatching(/^"Dwellers": /), expect.stringMatching(/^"DWELL": /)]));
   });
