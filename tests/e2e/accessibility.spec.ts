@@ -340,7 +340,7 @@ test.describe("the contrast measurement", () => {
     // The heading at the top, and the footer's text several screenfuls down, in the colour of what
     // lies behind them, almost.
     await page.addStyleTag({ content: "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" });
-    // And the page grows once it is scrolled, as a part that comes to life near the screen may make it.
+    // And the page grows once it is scrolled, as the home page once did in CI.
     await page.evaluate(() =>
       addEventListener(
         "scroll",

@@ -143,8 +143,8 @@ export async function lowContrastText(page: Page): Promise<string[]> {
   );
   const { screen, scrolled } = await page.evaluate(() => ({ screen: innerHeight, scrolled: scrollY }));
   const failures = new Set<string>();
-  // The page's height is read again after each screenful: a part that comes to life as it nears
-  // the screen (the group's dashboard) may grow the page, and the footer must still be reached.
+  // The page's height is read again after each screenful: a page that grows while it is scrolled
+  // (seen on the home page in CI) must still be measured down to its footer.
   for (let top = 0, screenfuls = 0; ; top += screen - 120) {
     await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), top);
     for (const failure of await lowContrastOnScreen(page)) failures.add(failure);
