@@ -370,6 +370,20 @@ interface TabStop {
   drawn: boolean;
 }
 
+/** Focused controls that show nothing, or nothing that differs from how they look unfocused. */
+function withoutVisibleFocus(stops: TabStop[]) {
+  return stops.filter((stop) => stop.focused === stop.unfocused || !stop.drawn);
+}
+
+/** What a walk keeps in the page (window.a11yWalk) while the focus moves. */
+interface InPageWalk {
+  controls: Element[];
+  stops: TabStop[];
+  visited: Set<Element>;
+  last: Element | null;
+  ended: boolean;
+}
+
 /** Tab presses sent together before the walk looks at where they led. */
 const TABS_AT_ONCE = 10;
 
@@ -414,7 +428,7 @@ async function walkTabOrder(page: Page) {
         el.getAttribute("aria-hidden") !== "true",
     );
     const unfocused = new Map(controls.map((el) => [el, indicator(el)]));
-    const walk = { controls, stops: [] as TabStop[], visited: new Set<Element>(), last: null as Element | null, ended: false };
+    const walk: InPageWalk = { controls, stops: [], visited: new Set(), last: null, ended: false };
     Object.assign(window, { a11yWalk: walk });
     addEventListener(
       "focusin",
@@ -451,14 +465,14 @@ async function walkTabOrder(page: Page) {
   for (let pressed = 0; pressed < 400; pressed += TABS_AT_ONCE) {
     await pressTabs(cdp, TABS_AT_ONCE);
     const ended = await page.evaluate(() => {
-      const { a11yWalk: walk } = window as unknown as { a11yWalk: { ended: boolean } };
+      const { a11yWalk: walk } = window as unknown as { a11yWalk: InPageWalk };
       return walk.ended || !document.activeElement || document.activeElement === document.body;
     });
     if (ended) break;
   }
   await cdp.detach();
   return page.evaluate(() => {
-    const { a11yWalk: walk } = window as unknown as { a11yWalk: { controls: Element[]; stops: TabStop[]; visited: Set<Element>; ended: boolean } };
+    const { a11yWalk: walk } = window as unknown as { a11yWalk: InPageWalk };
     walk.ended = true;
     const visited = [...walk.visited];
     // A roving-focus group (tabs, a calendar grid) is focusable itself and passes the focus on to its item.
@@ -474,8 +488,7 @@ async function expectKeyboardReachable(page: Page, what: string) {
   const { stops, missed } = await walkTabOrder(page);
   expect(stops.length, `no focus stops on ${what}`).toBeGreaterThan(0);
   expect(missed, `controls the keyboard never reached on ${what}`).toEqual([]);
-  const unmarked = stops.filter((stop) => stop.focused === stop.unfocused || !stop.drawn);
-  expect(unmarked, `focused controls without a visible focus indicator on ${what}`).toEqual([]);
+  expect(withoutVisibleFocus(stops), `focused controls without a visible focus indicator on ${what}`).toEqual([]);
 }
 
 const TAB_PAGES: [string, (site: Site) => string][] = [
@@ -523,7 +536,7 @@ test.describe("keyboard", () => {
     });
     const { stops, missed } = await walkTabOrder(page);
     expect(missed).toEqual(['a "Out of reach"']);
-    expect(stops.filter((stop) => stop.focused === stop.unfocused || !stop.drawn).map((stop) => stop.element)).toEqual(['a#walk-faint "Faint"']);
+    expect(withoutVisibleFocus(stops).map((stop) => stop.element)).toEqual(['a#walk-faint "Faint"']);
     expect(stops.find((stop) => stop.element.startsWith("a#walk-slow"))?.focused).toContain("box-shadow: rgb(255, 200, 0) 0px 0px 0px 3px");
   });
 
