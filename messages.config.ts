@@ -1,6 +1,6 @@
-// How the catalogues in messages/ compile to app/paraglide/: read by the Vite plugin (the build,
-// `npm run dev`) and by `npm install` (scripts/compile-messages.ts). The language of a request is
-// chosen by the site, not by Paraglide: see app/utils/language.ts.
+// How the catalogues in messages/ compile to app/paraglide/: read by scripts/compile-messages.ts (run by
+// `npm install`, the build and the route types' generation) and by the dev server's Paraglide plugin
+// (vite.config.ts). The language of a request is chosen by the site, not by Paraglide: see app/utils/language.ts.
 import type { CompilerOptions } from "@inlang/paraglide-js";
 
 export const MESSAGES_COMPILE_OPTIONS: CompilerOptions = {

@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { MESSAGES_COMPILE_OPTIONS } from "./messages.config.ts";
+import { compileMessages, forgetCompiledMessages } from "./scripts/compile-messages.ts";
 import { oneLanguageMessages } from "./scripts/one-language-messages.ts";
 
 /**
@@ -47,10 +48,14 @@ const CLIENT_LANGUAGE = process.env.DWELL_CLIENT_LANGUAGE;
 
 /**
  * The dev server (`npm run dev`, which sets DWELL_DEV_SERVER) compiles the messages a module a
- * language: one a message made a page load over 4,000 files and take 15 s (decision 047). Every other
- * compile keeps messages.config.ts's layout.
+ * language, through Paraglide's plugin, again as a catalogue changes: one a message made a page load
+ * over 4,000 files and take 15 s (decision 047). Every other start (the build, the route types) finds
+ * them compiled in messages.config.ts's layout, compiling them first only if a catalogue changed.
  */
-const MESSAGES = process.env.DWELL_DEV_SERVER ? { ...MESSAGES_COMPILE_OPTIONS, outputStructure: "locale-modules" as const } : MESSAGES_COMPILE_OPTIONS;
+const DEV_SERVER = Boolean(process.env.DWELL_DEV_SERVER);
+if (DEV_SERVER) forgetCompiledMessages();
+else await compileMessages();
+const DEV_MESSAGES = DEV_SERVER ? [paraglideVitePlugin({ ...MESSAGES_COMPILE_OPTIONS, outputStructure: "locale-modules" })] : [];
 
 /** The server's dependencies bundled into build/server (see environments.ssr below). */
 const SERVER_BUNDLED = ["drizzle-orm", "zod", "better-auth", /^@better-auth\//, "better-call", "jose", "hono", /^@hono\//, "altcha-lib"];
@@ -92,6 +97,5 @@ export default defineConfig({
       },
     },
   },
-  // The message catalogues (messages/*.json) compile to app/paraglide/ as they change.
-  plugins: [paraglideVitePlugin(MESSAGES), oneLanguageMessages(CLIENT_LANGUAGE), tailwindcss(), reactRouter()],
+  plugins: [...DEV_MESSAGES, oneLanguageMessages(CLIENT_LANGUAGE), tailwindcss(), reactRouter()],
 });

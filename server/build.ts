@@ -12,7 +12,7 @@ export function languagesFileIn(buildDirectory: string): string {
 }
 /** Written last by scripts/build.ts: without it the build is not whole. */
 export const languagesFile = languagesFileIn(join(root, "build"));
-const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "scripts/build.ts", "scripts/one-language-messages.ts", "package-lock.json"];
+const SOURCES = ["app", "server", "public", "drizzle", "messages", "project.inlang", "messages.config.ts", "vite.config.ts", "react-router.config.ts", "scripts/build.ts", "scripts/compile-messages.ts", "scripts/one-language-messages.ts", "package-lock.json"];
 
 function newestSourceChange(): number {
   let newest = 0;
