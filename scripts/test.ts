@@ -30,7 +30,7 @@ interface Command {
 const TYPEGEN: Command = { name: "typegen", args: ["typegen"] };
 // `npm run typecheck` is the two steps in one; TypeScript's compiler itself, once the types are
 // generated, on one thread: beside the linter and the build on two cores, its checkers on four
-// threads did the same work in twice the core-seconds (decision 004).
+// threads did the same work in twice the core-seconds (decision 048).
 const TYPECHECK: Command = { name: "typecheck", args: ["types", "--", "--singleThreaded"] };
 const LINT: Command = { name: "lint", args: ["lint"] };
 const BUILD: Command = { name: "build", args: ["build"] };
