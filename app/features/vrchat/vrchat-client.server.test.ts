@@ -56,6 +56,26 @@ describeEachDatabase("VRChat client", (kind) => {
     expect([...fake.userAgents]).toEqual([`${USER_AGENT_PRODUCT} admins@dwell.example`]);
   });
 
+  it("logs in once when the stored session is read slowly by the later calls", async () => {
+    // The session's first read comes back after the login for some callers (a busy database): they
+    // must join the login already made, not find "no session" and log in again.
+    const store = databaseSessionStore(database.db, FAKE_USERNAME, FAKE_SESSION_SECRET);
+    let reads = 0;
+    const slowStore = {
+      ...store,
+      load: async () => {
+        const read = ++reads;
+        const stored = await store.load();
+        if (read === 2 || read === 3) await new Promise((resolve) => setTimeout(resolve, 400));
+        return stored;
+      },
+    };
+    const vrchat = client({ store: slowStore });
+    await Promise.all([vrchat.get(groupPath, GroupSchema), vrchat.get(groupPath, GroupSchema), vrchat.get(groupPath, GroupSchema)]);
+    expect(fake.calls.login).toBe(1);
+    expect(fake.calls.group).toBe(3);
+  });
+
   it("stores the cookies in the database, so another process (or a restart) reuses them", async () => {
     await client().get(groupPath, GroupSchema);
     const [row] = await database.db.select().from(vrchatSessions);

@@ -127,6 +127,7 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
   } = options;
   const userAgent = `${USER_AGENT_PRODUCT} ${options.contact}`;
   let session: Session | null | undefined;
+  let reading: Promise<Session | null> | null = null;
   let loggingIn: Promise<Session> | null = null;
 
   function url(path: string, query: Query = {}): string {
@@ -287,21 +288,32 @@ export function createVRChatClient(options: VRChatClientOptions): VRChatClient {
     return fresh;
   }
 
+  /** One login at a time in this process; its session is in place before another may start. */
   function loginOnce(): Promise<Session> {
-    loggingIn ??= login().finally(() => {
-      loggingIn = null;
-    });
+    loggingIn ??= login()
+      .then((fresh) => (session = fresh))
+      .finally(() => {
+        loggingIn = null;
+      });
     return loggingIn;
   }
 
+  /** The stored session is read once, by whichever call comes first; the others wait for that read. */
+  async function storedSession(): Promise<Session | null> {
+    reading ??= store.load().then((stored) =>
+      stored?.authCookie ? { authCookie: stored.authCookie, twoFactorCookie: stored.twoFactorCookie } : null,
+    );
+    const stored = await reading.finally(() => {
+      reading = null;
+    });
+    // A login that finished meanwhile is newer than what was read before it.
+    return session === undefined ? stored : session;
+  }
+
   async function currentSession(): Promise<{ session: Session; fresh: boolean }> {
-    if (session === undefined) {
-      const stored = await store.load();
-      session = stored?.authCookie ? { authCookie: stored.authCookie, twoFactorCookie: stored.twoFactorCookie } : null;
-    }
+    if (session === undefined) session = await storedSession();
     if (session) return { session, fresh: false };
-    session = await loginOnce();
-    return { session, fresh: true };
+    return { session: await loginOnce(), fresh: true };
   }
 
   /** One call with the session, logging in again once when VRChat says the session is gone. */
