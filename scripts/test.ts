@@ -10,10 +10,14 @@
  * waiting on the clock: the event night's Vitest file and the browser's third lane (the evening, the
  * event night in Chromium; playwright.config.ts). Each runs in a process of its own that starts with
  * the Vitest suites and goes on beside the browser suite; their output is printed at the end. The first
- * failure stops the stages that follow; the times are printed either way.
+ * failure stops the stages that follow; the times are printed either way. The suites share one migrated
+ * embedded database to copy, made by the first that needs it (tests/setup/pglite-template.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SHARED_TEMPLATE_ENV } from "../tests/setup/pglite-seed.ts";
 
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -64,6 +68,16 @@ function run(command: Command, kept?: Buffer[]): Promise<number> {
   });
 }
 
+const sharedTemplate = mkdtempSync(join(tmpdir(), "dwell-test-run-"));
+process.env[SHARED_TEMPLATE_ENV] = sharedTemplate;
+const removeSharedTemplate = () => rmSync(sharedTemplate, { recursive: true, force: true });
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => {
+    removeSharedTemplate();
+    process.exit(code);
+  });
+}
+
 const started = performance.now();
 let failed = false;
 const sides: { command: Command; output: Buffer[]; done: Promise<number> }[] = [];
@@ -85,5 +99,6 @@ for (const side of sides) {
   process.stdout.write(`\n── ${side.command.name} ──\n${Buffer.concat(side.output).toString()}`);
   if (code !== 0) failed = true;
 }
+removeSharedTemplate();
 console.log(`\nnpm test ${failed ? "failed" : "passed"} in ${seconds(started)}: ${times.join(", ")}`);
 process.exit(failed ? 1 : 0);

@@ -9,6 +9,8 @@ import { PGLITE_FOLDER } from "../../server/backup.ts";
 
 /** Where the run's template lives; the global setup sets it, test processes inherit it. */
 export const TEMPLATE_ENV = "DWELL_TEST_PGLITE_TEMPLATE";
+/** A folder `npm test` gives every suite it starts, where the first makes the template they share. */
+export const SHARED_TEMPLATE_ENV = "DWELL_TEST_SHARED_PGLITE_TEMPLATE";
 
 /** Copies the template's database into `dataDir` when there is a template and no database yet. */
 export function seedServerDatabase(dataDir: string): void {
