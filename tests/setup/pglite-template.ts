@@ -46,7 +46,7 @@ async function writeTemplate(dir: string) {
   writeFileSync(join(dir, "image.tar"), Buffer.from(await image.arrayBuffer()));
 }
 
-/** How long a suite waits for another's template before it makes one of its own. */
+/** How long a suite waits for the template another suite is making, which is still running, before it fails. */
 const SHARED_WAIT_MS = 5 * 60 * 1000;
 
 /**
