@@ -154,10 +154,10 @@ export async function lowContrastText(page: Page): Promise<string[]> {
   );
   // The endless pulses are measured still, as they are without their animation (what Playwright's
   // screenshot with animations disabled drew), and pulse again afterwards.
-  await page.evaluate(() => {
+  const stilled = await page.evaluateHandle(() => {
     const endless = document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations === Infinity);
     for (const animation of endless) animation.cancel();
-    (window as unknown as { stilledForContrast: Animation[] }).stilledForContrast = endless;
+    return endless;
   });
   const cdp = await page.context().newCDPSession(page);
   const { screen, scrolled } = await page.evaluate(() => ({ screen: innerHeight, scrolled: scrollY }));
@@ -172,10 +172,9 @@ export async function lowContrastText(page: Page): Promise<string[]> {
     if (++screenfuls >= 100) throw new Error("the page kept growing for 100 screenfuls");
   }
   await cdp.detach();
-  await page.evaluate((y) => {
-    window.scrollTo({ top: y, behavior: "instant" });
-    for (const animation of (window as unknown as { stilledForContrast: Animation[] }).stilledForContrast) animation.play();
-  }, scrolled);
+  await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), scrolled);
+  await stilled.evaluate((endless) => endless.forEach((animation) => animation.play()));
+  await stilled.dispose();
   await noTransitions.evaluate((style) => (style as HTMLStyleElement).remove());
   return [...failures];
 }
