@@ -68,12 +68,16 @@ function run(command: Command, kept?: Buffer[]): Promise<number> {
   });
 }
 
-const sharedTemplate = mkdtempSync(join(tmpdir(), "dwell-test-run-"));
-process.env[SHARED_TEMPLATE_ENV] = sharedTemplate;
-const removeSharedTemplate = () => rmSync(sharedTemplate, { recursive: true, force: true });
+// The run's own folder, which every process it starts is told of: the database template the suites
+// share, and Node's compile cache (V8's compiled code of each module a process loads, kept on disk
+// for the next process that loads it: tests/setup/node-flags.ts). A cache of the developer's own is kept.
+const runFolder = mkdtempSync(join(tmpdir(), "dwell-test-run-"));
+process.env[SHARED_TEMPLATE_ENV] = runFolder;
+process.env.NODE_COMPILE_CACHE ||= join(runFolder, "compile-cache");
+const removeRunFolder = () => rmSync(runFolder, { recursive: true, force: true });
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   process.once(signal, () => {
-    removeSharedTemplate();
+    removeRunFolder();
     process.exit(code);
   });
 }
@@ -99,6 +103,6 @@ for (const side of sides) {
   process.stdout.write(`\n── ${side.command.name} ──\n${Buffer.concat(side.output).toString()}`);
   if (code !== 0) failed = true;
 }
-removeSharedTemplate();
+removeRunFolder();
 console.log(`\nnpm test ${failed ? "failed" : "passed"} in ${seconds(started)}: ${times.join(", ")}`);
 process.exit(failed ? 1 : 0);

@@ -15,7 +15,7 @@ import { fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat
 import { createAccountWithCommand, postForm, signIn as signInOverHttp } from "../setup/sanctum-client";
 import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
-import { hydrated } from "./hydrated";
+import { followLink, hydrated } from "./hydrated";
 
 const ADMIN = { email: "crier@dwell.example", password: "lantern-town-crier" };
 const REVIEWER = { email: "reader@dwell.example", password: "quiet-lantern-reader" };
@@ -57,6 +57,8 @@ async function signIn(page: Page, who: { email: string; password: string }, path
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  // Signed in once the form has gone: only then does "hydrated" speak of the page signed in to.
+  await expect(page.getByRole("button", { name: "Enter Sanctum" })).toHaveCount(0);
 }
 
 const dwellPosts = () => vrchat.postWrites.filter((write) => write.kind === "create");
@@ -73,8 +75,7 @@ test("an admin writes, previews, publishes, edits and deletes an announcement, a
   test.setTimeout(120_000);
   await signIn(page, ADMIN, "/admin/announcements");
   await expect(page.getByRole("heading", { name: "Announcements", level: 1 })).toBeVisible();
-  await page.getByRole("link", { name: "New announcement" }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: "New announcement" }));
 
   // Nothing typed: nothing saved, and each field says why.
   await page.getByRole("button", { name: "Publish now" }).click();
@@ -229,8 +230,7 @@ test("a host announces their own event, with its time, and not another's", async
   const other = await make(ADMIN, "Admin's Lantern Market");
 
   await signIn(page, HOST, "/admin/events");
-  await page.getByRole("link", { name: "Announce Keeper's Tea Night" }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: "Announce Keeper's Tea Night" }));
   await expect(page.getByText("Announcing the event “Keeper's Tea Night”")).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue("Keeper's Tea Night");
   await page.getByRole("button", { name: "Publish now" }).click();

@@ -48,6 +48,8 @@ test("a ban from the Bans page reaches VRChat and Discord, rejects the applicati
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
+  // Signed in once the form has gone: only then does "hydrated" speak of the page signed in to.
+  await expect(page.getByRole("button", { name: "Enter Sanctum" })).toHaveCount(0);
   await hydrated(page);
   const add = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
   await add.getByLabel("Question", { exact: true }).fill("Your VRChat profile link");

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createAccount } from "./accounts";
-import { hydrated } from "./hydrated";
+import { followLink, hydrated } from "./hydrated";
 
 const ADMIN = { email: "capacity@dwell.example", password: "moonlight-capacity", username: "Warden" };
 
@@ -56,8 +56,7 @@ test("an event's places: visitors see what is left, a full event keeps a waitlis
   const first = await apply(browser, title, "Ash Walker");
   expect(first.confirmation).not.toContain("waitlist");
   await page.goto("/admin/events");
-  await page.getByRole("link", { name: `View Applications of ${title}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `View Applications of ${title}` }));
   const card = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
   await card("Ash Walker").getByText("Show responses").click();
   await card("Ash Walker").getByRole("button", { name: "Approved" }).click();

@@ -12,7 +12,7 @@ import { FAKE_WORLD_ID, fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRC
 import { createAccountWithCommand, postForm, signIn as signInOverHttp } from "../setup/sanctum-client";
 import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
-import { hydrated } from "./hydrated";
+import { followLink, hydrated } from "./hydrated";
 import { startOwnSite, type OwnSite } from "./own-site";
 
 const OWNER = { email: "hearth@dwell.example", password: "the-hearth-keeps-the-night" };
@@ -136,8 +136,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   console.log(`evening: marked ${Math.round((Date.now() - end.getTime()) / 1000)} s after the end`);
 
   // The host knows Cedar was there (her connection dropped) and corrects her mark; it stays.
-  await card.getByRole("link", { name: "View Applications of Ember Evening" }).click();
-  await hydrated(page);
+  await followLink(card.getByRole("link", { name: "View Applications of Ember Evening" }));
   const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
   for (const [name, mark] of [["Ash", "Attended"], ["Birch", "Attended"], ["Cedar", "No-show"], ["Drift", "No-show"], ["Elm", "No-show"]] as const) {
     await expect(entry(name).getByRole("button", { name: mark, exact: true })).toHaveAttribute("aria-pressed", "true");
@@ -192,8 +191,7 @@ test("an evening read from its instance, corrected by its host, rated by its gue
   await checked.close();
 
   // The host's page of the evening: the chart drawn, the figures, the answer.
-  await card.getByRole("link", { name: "How the evening went" }).click();
-  await hydrated(page);
+  await followLink(card.getByRole("link", { name: "How the evening went" }));
   await expect(page.getByRole("heading", { name: "How the evening went: Ember Evening" })).toBeVisible();
   await expect(page.getByTestId("trend-chart")).toHaveAttribute("data-drawn", "true");
   await expect(page.getByText("4.0 of 5 (2 answered)")).toBeVisible();

@@ -16,7 +16,7 @@ import { FAKE_WORLD_ID, FAKE_WORLD_NAME, fakeUserId, fakeVRChatEnv, startFakeVRC
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
-import { hydrated } from "./hydrated";
+import { followLink, hydrated } from "./hydrated";
 
 const ADMIN = { email: "nightwarden@dwell.example", password: "moonlight-nightwarden" };
 const DATE = new Date(Date.now() + 9 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -45,8 +45,7 @@ async function newEventForm(page: Page) {
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
-  await page.getByRole("link", { name: "Create New Prophecy" }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: "Create New Prophecy" }));
 }
 
 /** A visitor applies through the event's page; their status link. */
@@ -99,8 +98,7 @@ test("an event with its world and end; an attendee withdraws and the waitlist re
   // Ash applies and is approved; Birch finds the event full and waits.
   const ash = await apply(browser, "Ash Walker");
   await page.goto(`${server.url}/admin/events`);
-  await page.getByRole("link", { name: `View Applications of ${TITLE}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `View Applications of ${TITLE}` }));
   const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
   await entry("Ash Walker").getByText("Show responses").click();
   await entry("Ash Walker").getByRole("button", { name: "Approved" }).click();
@@ -138,21 +136,18 @@ test("an event with its world and end; an attendee withdraws and the waitlist re
   // The night is over (the host moves it to yesterday): who came is marked.
   const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   await page.goto(`${server.url}/admin/events`);
-  await page.getByRole("link", { name: `Edit Event ${TITLE}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `Edit Event ${TITLE}` }));
   await page.getByLabel("Event Date").fill(yesterday);
   await page.getByLabel("Ends", { exact: true }).fill(`${yesterday}T23:30`);
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await page.getByRole("link", { name: `View Applications of ${TITLE}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `View Applications of ${TITLE}` }));
   await entry("Birch Walker").getByRole("button", { name: "Attended" }).click();
   await expect(entry("Birch Walker").getByRole("button", { name: "Attended" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByText("Attended", { exact: true }).first()).toBeVisible();
 
   // Birch applies to the next night: their card says how they did.
   await page.goto(`${server.url}/admin/events`);
-  await page.getByRole("link", { name: "Create New Prophecy" }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: "Create New Prophecy" }));
   await page.getByLabel("Title").fill("Ember Night");
   await page.getByLabel("Event Date").fill(DATE);
   await page.getByLabel("Event Time").fill("21:00");
@@ -232,8 +227,7 @@ test("who gets in: the event's role for approved attendees, its role-only instan
   await page.getByRole("button", { name: "Create Prophecy" }).click();
   const eventCard = page.getByRole("article", { name: title });
   await expect(eventCard.getByTestId("event-role")).toContainText("made when the first attendee is approved");
-  await eventCard.getByRole("link", { name: `Edit Questions of ${title}` }).click();
-  await hydrated(page);
+  await followLink(eventCard.getByRole("link", { name: `Edit Questions of ${title}` }));
   const add = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
   await add.getByLabel("Question", { exact: true }).fill("What is your VRChat username?");
   await add.getByRole("button", { name: "Add Question" }).click();
@@ -262,8 +256,7 @@ test("who gets in: the event's role for approved attendees, its role-only instan
   const sorrel = await applyAs("Sorrel Finch", "");
 
   await page.goto(`${server.url}/admin/events`);
-  await page.getByRole("link", { name: `View Applications of ${title}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `View Applications of ${title}` }));
   const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
   for (const name of ["Rowan Vale", "Sorrel Finch"]) {
     await entry(name).getByText("Show responses").click();

@@ -13,7 +13,7 @@ import { fakeUserId, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../
 import { createAccountWithCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess, HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expectNoSeriousViolations } from "./axe";
-import { hydrated } from "./hydrated";
+import { followLink, hydrated } from "./hydrated";
 
 const ADMIN = { email: "doorwarden@dwell.example", password: "moonlight-doorwarden" };
 const TITLE = "Night of the Proven";
@@ -58,8 +58,7 @@ test("an applicant proves her account with a code in her bio; an impostor matche
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Enter Sanctum" }).click();
-  await page.getByRole("link", { name: "Create New Prophecy" }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: "Create New Prophecy" }));
   const date = new Date(Date.now() + 6 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   await page.getByLabel("Title").fill(TITLE);
   await page.getByLabel("Event Date").fill(date);
@@ -69,8 +68,7 @@ test("an applicant proves her account with a code in her bio; an impostor matche
   await page.getByLabel("Require a proven VRChat account").check();
   await page.getByRole("button", { name: "Create Prophecy" }).click();
   const card = page.getByRole("article", { name: TITLE });
-  await card.getByRole("link", { name: `Edit Questions of ${TITLE}` }).click();
-  await hydrated(page);
+  await followLink(card.getByRole("link", { name: `Edit Questions of ${TITLE}` }));
   const add = page.locator("form", { has: page.getByRole("button", { name: "Add Question" }) });
   await add.getByLabel("Question", { exact: true }).fill("What is your VRChat username?");
   await add.getByRole("button", { name: "Add Question" }).click();
@@ -106,8 +104,7 @@ test("an applicant proves her account with a code in her bio; an impostor matche
 
   // The Sanctum: how each is linked; Rowan's approval is refused, Sorrel's goes through.
   await page.goto(`${server.url}/admin/events`);
-  await page.getByRole("link", { name: `View Applications of ${TITLE}` }).click();
-  await hydrated(page);
+  await followLink(page.getByRole("link", { name: `View Applications of ${TITLE}` }));
   const entry = (name: string) => page.getByRole("list", { name: "Applications" }).getByRole("listitem").filter({ hasText: name });
   await expect(entry(ROWAN.name).getByTestId("vrchat-linked-how")).toHaveText("Matched by name");
   await expect(entry(ROWAN.name).getByTestId("needs-proof")).toContainText("Needs a proven VRChat account");

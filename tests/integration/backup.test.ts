@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { testProcessEnv } from "../setup/node-flags";
 import { createAccountWithCommand, runUserCommand } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 import { ON_PGLITE, ON_POSTGRES, postgresUrl } from "../setup/test-database";
@@ -42,7 +43,7 @@ function runBackupCommand(args: string[], env: Record<string, string>): Promise<
   return new Promise((done) => {
     const child = spawn(process.execPath, ["scripts/db-backup.ts", ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH, DATABASE_URL: "", ...env },
+      env: testProcessEnv({ DATABASE_URL: "", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -24,6 +24,7 @@ import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { startFakeTelegram } from "../fakes/telegram";
 import { FAKE_BOT_PERMISSIONS, FAKE_GROUP_ID, FAKE_PASSWORD, FAKE_TOTP_SECRET, FAKE_USERNAME, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
 import { authenticator } from "../setup/authenticator";
+import { testProcessEnv } from "../setup/node-flags";
 import { ON_PGLITE } from "../setup/test-database";
 import { createAccountWithCommand, postForm, signIn } from "../setup/sanctum-client";
 import { HOOK_TIMEOUT_MS, startServerProcess, type ServerProcess } from "../setup/server-process";
@@ -282,7 +283,7 @@ describe.runIf(ON_PGLITE)("setting Dwell up from the Sanctum", () => {
     const pages = [(await page("/admin/connections")).html, (await page("/admin/team")).html, (await page("/admin")).html];
     expect((await page("/admin/team")).html).toContain("changed the connections (vrchat)");
     const backup = await new Promise<string>((done, fail) => {
-      const child = spawn(process.execPath, ["scripts/db-backup.ts", "backup"], { cwd: root, env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["scripts/db-backup.ts", "backup"], { cwd: root, env: testProcessEnv({ DATA_DIR: dataDir, DATABASE_URL: "" }), stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
       child.once("close", (code) => (code === 0 ? done(/written to (\S+) \(/.exec(out)![1]!) : fail(new Error(out))));

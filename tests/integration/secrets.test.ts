@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord } from "../fakes/discord";
 import { startFakeTelegram } from "../fakes/telegram";
 import { FAKE_PASSWORD, FAKE_TOTP_SECRET, fakeVRChatEnv, startFakeVRChat, type FakeVRChat } from "../fakes/vrchat";
+import { testProcessEnv } from "../setup/node-flags";
 import { createAccountWithCommand, signIn } from "../setup/sanctum-client";
 import { startServerProcess, type ServerProcess } from "../setup/server-process";
 
@@ -84,15 +85,14 @@ beforeAll(async () => {
   symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
   const build = spawnSync(process.execPath, ["scripts/build.ts", "--languages=en"], {
     cwd: work,
-    env: {
-      PATH: process.env.PATH,
+    env: testProcessEnv({
       // As a build started under Vitest inherits it (tests/setup/production-build.ts).
       NODE_ENV: "test",
       ...secretEnv,
       DATABASE_URL: `postgres://dwell:${CANARY.DATABASE_PASSWORD}@127.0.0.1:9/dwell`,
       GOOGLE_SHEETS_ID: "sheet",
       GOOGLE_SERVICE_ACCOUNT_FILE: CANARY.GOOGLE_KEY_FILE,
-    },
+    }),
     encoding: "utf8",
   });
   if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}\n${build.stderr}`);

@@ -1,13 +1,14 @@
 /** Talks to a running server as a browser would: account commands, sign-in, cookies. */
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { testProcessEnv } from "./node-flags.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export function createAccountWithCommand(dataDir: string, email: string, password: string, role: "owner" | "admin" | "reviewer" | "host" | "member") {
   return execFileSync(process.execPath, ["scripts/users.ts", "create", "--email", email, "--role", role], {
     cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", USER_PASSWORD: password },
+    env: testProcessEnv({ DATA_DIR: dataDir, DATABASE_URL: "", USER_PASSWORD: password }),
     encoding: "utf8",
   });
 }
@@ -16,7 +17,7 @@ export function createAccountWithCommand(dataDir: string, email: string, passwor
 export function runUserCommand(dataDir: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, ["scripts/users.ts", ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: "", ...env },
+    env: testProcessEnv({ DATA_DIR: dataDir, DATABASE_URL: "", ...env }),
     encoding: "utf8",
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { TEST_NODE_FLAGS } from "./node-flags.ts";
+import { TEST_NODE_FLAGS, testProcessEnv } from "./node-flags.ts";
 import { seedServerDatabase } from "./pglite-seed.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -27,8 +27,7 @@ function launch(env: Record<string, string>, cwd = root) {
     // No shared page renderings unless a test asks: tests change events and look at once. Scripts
     // post forms at once and in numbers, too: the fill-time check and the site-wide ceiling are on
     // only where a test asks for them.
-    env: {
-      PATH: process.env.PATH,
+    env: testProcessEnv({
       HOST: "127.0.0.1",
       PORT: "0",
       DATABASE_URL: "",
@@ -36,7 +35,7 @@ function launch(env: Record<string, string>, cwd = root) {
       FORM_MIN_FILL_SECONDS: "0",
       RATE_LIMIT_APPLICATIONS_SITE: "100000",
       ...env,
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
