@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH as chromiumPath } from "./tests/setup/chromium";
+import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH as chromiumPath } from "./tests/setup/chromium";
 
 if (!existsSync(chromiumPath)) {
   throw new Error(
@@ -100,7 +100,7 @@ export default defineConfig({
     trace: "on-first-retry",
     launchOptions: {
       executablePath: chromiumPath,
-      args: CHROMIUM_FLAGS,
+      args: TEST_CHROMIUM_FLAGS,
     },
   },
   projects: [

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import { HOOK_TIMEOUT_MS } from "../setup/server-process";
 import { expect, test, type Page } from "@playwright/test";
-import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from "../setup/chromium";
+import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from "../setup/chromium";
 import { startProxiedSite, TEST_HOST, type ProxiedSite } from "../setup/reverse-proxy";
 import { hydrated } from "./hydrated";
 
@@ -15,7 +15,7 @@ const ADMIN = { email: "keeper@dwell.example", password: "moonlight-keeper" };
 test.use({
   // The certificate is the test's own; Chromium is told where dwell.test lives.
   ignoreHTTPSErrors: true,
-  launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP ${TEST_HOST} 127.0.0.1`] },
+  launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: [...TEST_CHROMIUM_FLAGS, `--host-resolver-rules=MAP ${TEST_HOST} 127.0.0.1`] },
 });
 
 /** Another website, whose page posts a form to Dwell. */
