@@ -11,8 +11,8 @@ export const TEST_NODE_FLAGS = ["--liftoff-only"];
  * The environment of a Node process a test starts (a server, an account or backup command): only
  * what the test gives it, the PATH, and the compile cache `npm test` keeps for the run
  * (NODE_COMPILE_CACHE, scripts/test.ts). With it, the hundred-odd processes of a run compile the
- * server bundle and its libraries once between them rather than each: a server's start took 2.0-2.3
- * core-seconds instead of 2.4-2.8 (decision 030). The site runs the same code either way.
+ * server bundle and its libraries once between them rather than each: a server's start took 2.15-2.36
+ * core-seconds instead of 2.46-2.91 (decision 030). The site runs the same code either way.
  */
 export function testProcessEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const cache = process.env.NODE_COMPILE_CACHE;
