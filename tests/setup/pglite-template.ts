@@ -15,6 +15,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { migrateDatabase, openPglite, wrapPglite, type DatabaseHandle } from "~/db/db.server";
 import { PGLITE_FOLDER } from "../../server/backup";
 
+import { PglitePool } from "./pglite-pool";
 import { SHARED_TEMPLATE_ENV, TEMPLATE_ENV } from "./pglite-seed";
 
 /** Makes the template (a database folder and its tar image) and returns how to remove it. */
@@ -106,14 +107,17 @@ function makerGone(claim: string): boolean {
   }
 }
 
+/** Copies of the template this process's tests closed, kept for its next tests (pglite-pool.ts). */
+let pool: PglitePool | undefined;
+
 /** An in-memory database copied from the template (made from scratch when there is none). */
 export async function openMigratedPglite(): Promise<DatabaseHandle> {
   const dir = process.env[TEMPLATE_ENV];
-  const handle =
-    dir && existsSync(join(dir, "image.tar"))
-      ? wrapPglite(await PGlite.create({ loadDataDir: new Blob([readFileSync(join(dir, "image.tar"))]) }))
-      : await openPglite(null);
-  // A no-op on a copy of the template; the whole work on a new database.
+  if (dir && existsSync(join(dir, "image.tar"))) {
+    pool ??= new PglitePool(() => PGlite.create({ loadDataDir: new Blob([readFileSync(join(dir, "image.tar"))]) }));
+    return pool.take();
+  }
+  const handle = await openPglite(null);
   await migrateDatabase(handle);
   return handle;
 }
