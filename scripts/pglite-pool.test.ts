@@ -16,7 +16,7 @@ import type { DatabaseHandle } from "~/db/db.server";
  */
 describe("the test databases a process uses again", () => {
   let image: Blob;
-  let opened: number;
+  let opened = 0;
   const open: DatabaseHandle[] = [];
   // The run's template, with what migrations may also leave: a filled table, a sequence moved on.
   const openCopy = async () => {
@@ -55,7 +55,6 @@ describe("the test databases a process uses again", () => {
   });
 
   it("hands a closed database out again with the template's contents, and the old handle refuses every query", async () => {
-    opened = 0;
     const pool = new PglitePool(openCopy);
     const first = await take(pool);
     const fresh = await contents(first);
@@ -82,7 +81,6 @@ describe("the test databases a process uses again", () => {
   });
 
   it("closes for good a database whose schema or session a test changed", async () => {
-    opened = 0;
     const pool = new PglitePool(openCopy);
     const altered = await take(pool);
     await altered.db.execute(sql`alter table lanterns add column colour text`);

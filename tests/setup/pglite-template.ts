@@ -14,7 +14,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { migrateDatabase, openPglite, wrapPglite, type DatabaseHandle } from "~/db/db.server";
 import { PGLITE_FOLDER } from "../../server/backup";
-
 import { PglitePool } from "./pglite-pool";
 import { SHARED_TEMPLATE_ENV, TEMPLATE_ENV } from "./pglite-seed";
 
@@ -107,15 +106,16 @@ function makerGone(claim: string): boolean {
   }
 }
 
-/** Copies of the template this process's tests closed, kept for its next tests (pglite-pool.ts). */
-let pool: PglitePool | undefined;
+/** Copies of the template this process's tests closed, kept for its next tests (pglite-pool.ts), with the template's folder. */
+let pool: { dir: string; copies: PglitePool } | undefined;
 
 /** An in-memory database copied from the template (made from scratch when there is none). */
 export async function openMigratedPglite(): Promise<DatabaseHandle> {
   const dir = process.env[TEMPLATE_ENV];
   if (dir && existsSync(join(dir, "image.tar"))) {
-    pool ??= new PglitePool(() => PGlite.create({ loadDataDir: new Blob([readFileSync(join(dir, "image.tar"))]) }));
-    return pool.take();
+    // A process told of another template (a suite that made its own) gets copies of that one.
+    if (pool?.dir !== dir) pool = { dir, copies: new PglitePool(() => PGlite.create({ loadDataDir: new Blob([readFileSync(join(dir, "image.tar"))]) })) };
+    return pool.copies.take();
   }
   const handle = await openPglite(null);
   await migrateDatabase(handle);
