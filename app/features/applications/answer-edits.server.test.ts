@@ -56,11 +56,17 @@ describeEachDatabase("an applicant's edit", (kind) => {
     const other = await applied("Wren");
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     const deciding = database.db.transaction(async (tx) => {
       await tx.select({ id: applications.id }).from(applications).where(eq(applications.id, other)).for("update");
       await tx.update(applications).set({ status: "rejected" }).where(eq(applications.id, other));
+      locked();
       await held;
     });
+    // The edit is sent only once the decision holds the row (on PostgreSQL the decision's connection
+    // may otherwise begin after the edit has read the row: the edit then came first, and won).
+    await lockTaken;
     const editing = edit(other, "3", "Wren");
     await new Promise((resolve) => setTimeout(resolve, 200));
     release();
