@@ -28,7 +28,7 @@ export async function openConfiguredDatabase(config: Config, onAdminConnection?:
   // Only the owner of the data folder may send account commands.
   await chmod(lock.socketPath, 0o600);
   try {
-    const database = await openPglite(join(config.DATA_DIR, PGLITE_FOLDER));
+    const database = await openPglite(join(config.DATA_DIR, PGLITE_FOLDER), config.PGLITE_SHARED_BUFFERS_MB);
     await migrateDatabase(database);
     // The database engine makes its files readable by all; the folder's 0700 already shuts others
     // out, and this keeps each file owner-only too.

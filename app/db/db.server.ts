@@ -48,11 +48,22 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
-  if (dataDir === null) return wrapPglite(await PGlite.create());
+/**
+ * PGlite's start parameters with its page cache (PostgreSQL's shared_buffers) set to `sharedBuffersMb`:
+ * the embedded engine sets the whole cache aside and clears it as it starts, so its size is memory
+ * taken at once (128 MB by default). Without a size, PGlite's own parameters.
+ */
+export function pgliteStartParams(sharedBuffersMb?: number): string[] | undefined {
+  if (sharedBuffersMb === undefined) return undefined;
+  return [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`];
+}
+
+export async function openPglite(dataDir: string | null, sharedBuffersMb?: number): Promise<DatabaseHandle> {
+  const startParams = pgliteStartParams(sharedBuffersMb);
+  if (dataDir === null) return wrapPglite(await PGlite.create({ startParams }));
   // PGlite does not create missing parent folders.
   await mkdir(dataDir, { recursive: true });
-  return wrapPglite(await PGlite.create(dataDir));
+  return wrapPglite(await PGlite.create(dataDir, { startParams }));
 }
 
 /** `onPoolError`: where an idle client's lost connection is told (the server's log; tests leave it quiet). */

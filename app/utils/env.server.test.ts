@@ -66,6 +66,8 @@ describe("loadConfig", () => {
     [{ HERO_VIDEO_URL: "ftp://video" }, "HERO_VIDEO_URL"],
     [{ SITE_LANGUAGES: "en,<b>" }, "SITE_LANGUAGES"],
     [{ SITE_LANGUAGES: " , " }, "SITE_LANGUAGES"],
+    [{ PGLITE_SHARED_BUFFERS_MB: "16MB" }, "PGLITE_SHARED_BUFFERS_MB"],
+    [{ PGLITE_SHARED_BUFFERS_MB: "0" }, "PGLITE_SHARED_BUFFERS_MB"],
   ])("refuses %o and names the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));

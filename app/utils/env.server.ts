@@ -39,6 +39,16 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// URL" })
     .optional(),
+  /**
+   * The embedded database's page cache in MB (PostgreSQL's shared_buffers; PGlite's default 128). It is
+   * taken whole as the server starts: a small machine, or a test's short-lived server, may give it less.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce
+    .number({ error: "expected a number of megabytes" })
+    .int({ error: "expected a whole number of megabytes" })
+    .min(1, { error: "expected at least 1 (megabyte)" })
+    .max(16_384, { error: "expected at most 16384 (megabytes)" })
+    .optional(),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the site's origin, e.g. https://dwell.example" })
     .refine((value) => /^https?:\/\/[^/?#]+\/?$/.test(value), {
