@@ -344,9 +344,15 @@ test.describe("the contrast measurement", () => {
         "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" +
         // Words whose endless animation holds them just as faint: measured as without it (as drawn
         // still), they keep their own colour.
-        " @keyframes faint { from, to { color: rgb(40 30 60); } } .endlessly-faint { animation: faint 1s infinite; }",
+        " @keyframes faint { from, to { color: rgb(40 30 60); } } .endlessly-faint { animation: faint 1s infinite; }" +
+        // White over pure red: 4.00:1 exactly as WCAG counts it, so the screenful's pixels are read
+        // as drawn, each channel in its place (over blue, which red read as blue would be, 8.59:1).
+        " .white-on-red { background: rgb(255 0 0); color: rgb(255 255 255) !important; }",
     });
-    await page.locator("main").evaluate((main) => main.prepend(Object.assign(document.createElement("p"), { className: "endlessly-faint", textContent: "Pulsing words" })));
+    await page.locator("main").evaluate((main) => {
+      main.prepend(Object.assign(document.createElement("p"), { className: "endlessly-faint", textContent: "Pulsing words" }));
+      main.prepend(Object.assign(document.createElement("p"), { className: "white-on-red", textContent: "White on red" }));
+    });
     // And the page grows once it is scrolled, as the home page once did in CI.
     await page.evaluate(() =>
       addEventListener(
@@ -359,7 +365,7 @@ test.describe("the contrast measurement", () => {
     // The readers' pages hold an endless animation as it starts, a frame after the words are added.
     await expect.poll(pulses).toEqual(["paused"]);
     const failures = await lowContrastText(page);
-    expect(failures).toEqual(expect.arrayContaining([expect.stringMatching(/^"Dwellers": /), expect.stringMatching(/^"DWELL": /)]));
+    expect(failures).toEqual(expect.arrayContaining([expect.stringMatching(/^"Dwellers": /), expect.stringMatching(/^"DWELL": /), '"White on red": 4.00:1, needs 4.5:1']));
     expect(failures).not.toContainEqual(expect.stringMatching(/^"Pulsing words": /));
     // And the pulse is as it was afterwards: played again (a pulse left cancelled would be "idle"),
     // and so held again where it stands as it restarts (the restart's event comes a frame later).

@@ -6,6 +6,7 @@
  * pixel behind a text box must keep WCAG's 4.5:1 (3:1 for large text) against the text's colour
  * laid over it.
  */
+import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { expect, type CDPSession, type Page } from "@playwright/test";
 
 interface TextRun {
@@ -81,14 +82,65 @@ async function textRuns(page: Page): Promise<TextRun[]> {
 }
 
 /**
- * The screenful as drawn, as a PNG in base64: Chromium's own capture, its PNG written for speed (the
- * same pixels, a larger file). Playwright's screenshot costs about twice the cores: it hides the caret
+ * The screenful as drawn, as a PNG: Chromium's own capture, its PNG written for speed (the same
+ * pixels, a larger file). Playwright's screenshot costs about twice the cores: it hides the caret
  * (a style of its own, so the whole page is styled again) and writes a smaller PNG; the hidden text's
- * style already hides the caret, and the file goes no further than this page.
+ * style already hides the caret, and the file goes no further than this process.
  */
-async function screenful(cdp: CDPSession): Promise<string> {
+async function screenful(cdp: CDPSession): Promise<Buffer> {
   const { data } = await cdp.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
-  return data;
+  return Buffer.from(data, "base64");
+}
+
+interface Pixels {
+  width: number;
+  height: number;
+  /** RGBA, row after row. */
+  data: Uint8ClampedArray;
+}
+
+/**
+ * The screenful's pixels, decoded here (Skia, as Chromium decodes it) rather than sent back into the
+ * page to be decoded there: its 2-3 MB went through the protocol twice and kept the page's renderer
+ * busy for as long as the measurement (decision 030).
+ */
+async function decodePng(png: Buffer): Promise<Pixels> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  return { width: image.width, height: image.height, data: context.getImageData(0, 0, image.width, image.height).data };
+}
+
+/** Each channel's linear value, looked up rather than computed for every pixel. */
+const LINEAR = Array.from({ length: 256 }, (_, v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+const luminance = (r: number, g: number, b: number) =>
+  0.2126 * LINEAR[Math.round(r)]! + 0.7152 * LINEAR[Math.round(g)]! + 0.0722 * LINEAR[Math.round(b)]!;
+
+/** The runs whose contrast falls below WCAG AA somewhere behind them, each with its worst ratio. */
+function lowContrastRuns(pixels: Pixels, runs: TextRun[]): string[] {
+  const failures: string[] = [];
+  for (const run of runs) {
+    const x = Math.max(0, Math.floor(run.box.x));
+    const y = Math.max(0, Math.floor(run.box.y));
+    const width = Math.min(Math.ceil(run.box.width), pixels.width - x);
+    const height = Math.min(Math.ceil(run.box.height), pixels.height - y);
+    if (width <= 0 || height <= 0) continue;
+    let worst = Infinity;
+    const [r, g, b] = run.rgb;
+    const opaque = run.alpha >= 1 ? luminance(r, g, b) : null;
+    for (let row = y; row < y + height; row++) {
+      for (let i = (row * pixels.width + x) * 4, end = i + width * 4; i < end; i += 4) {
+        const [br, bg, bb] = [pixels.data[i]!, pixels.data[i + 1]!, pixels.data[i + 2]!];
+        const drawn = opaque ?? luminance(r * run.alpha + br * (1 - run.alpha), g * run.alpha + bg * (1 - run.alpha), b * run.alpha + bb * (1 - run.alpha));
+        const behind = luminance(br, bg, bb);
+        worst = Math.min(worst, (Math.max(drawn, behind) + 0.05) / (Math.min(drawn, behind) + 0.05));
+      }
+    }
+    const needed = run.large ? 3 : 4.5;
+    if (worst < needed) failures.push(`"${run.text}": ${worst.toFixed(2)}:1, needs ${needed}:1`);
+  }
+  return failures;
 }
 
 /** On screen now: text runs whose contrast falls below WCAG AA somewhere behind them, with the worst ratio. */
@@ -103,45 +155,7 @@ async function lowContrastOnScreen(page: Page, cdp: CDPSession): Promise<string[
   const key = (run: TextRun) => `${run.text}|${Math.round(run.box.x)},${Math.round(run.box.y)},${Math.round(run.box.width)},${Math.round(run.box.height)}|${run.opacity.toFixed(2)}`;
   const still = new Set((await textRuns(page)).map(key));
   await hideText.evaluate((style) => (style as HTMLStyleElement).remove());
-  const steady = runs.filter((run) => still.has(key(run)));
-  return page.evaluate(
-    async ({ png, runs }) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${png}`;
-      await image.decode();
-      const canvas = document.createElement("canvas");
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext("2d", { willReadFrequently: true })!;
-      context.drawImage(image, 0, 0);
-      // Each channel's linear value, looked up rather than computed for every pixel.
-      const linear = Array.from({ length: 256 }, (_, v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-      const luminance = (r: number, g: number, b: number) =>
-        0.2126 * linear[Math.round(r)]! + 0.7152 * linear[Math.round(g)]! + 0.0722 * linear[Math.round(b)]!;
-      const failures: string[] = [];
-      for (const run of runs) {
-        const x = Math.max(0, Math.floor(run.box.x));
-        const y = Math.max(0, Math.floor(run.box.y));
-        const width = Math.min(Math.ceil(run.box.width), canvas.width - x);
-        const height = Math.min(Math.ceil(run.box.height), canvas.height - y);
-        if (width <= 0 || height <= 0) continue;
-        const pixels = context.getImageData(x, y, width, height).data;
-        let worst = Infinity;
-        const [r, g, b] = run.rgb;
-        const opaque = run.alpha >= 1 ? luminance(r, g, b) : null;
-        for (let i = 0; i < pixels.length; i += 4) {
-          const [br, bg, bb] = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!];
-          const drawn = opaque ?? luminance(r * run.alpha + br * (1 - run.alpha), g * run.alpha + bg * (1 - run.alpha), b * run.alpha + bb * (1 - run.alpha));
-          const behind = luminance(br, bg, bb);
-          worst = Math.min(worst, (Math.max(drawn, behind) + 0.05) / (Math.min(drawn, behind) + 0.05));
-        }
-        const needed = run.large ? 3 : 4.5;
-        if (worst < needed) failures.push(`"${run.text}": ${worst.toFixed(2)}:1, needs ${needed}:1`);
-      }
-      return failures;
-    },
-    { png, runs: steady },
-  );
+  return lowContrastRuns(await decodePng(png), runs.filter((run) => still.has(key(run))));
 }
 
 /** The whole page, a screen at a time (sticky and fixed parts stay where the reader sees them). */
