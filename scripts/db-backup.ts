@@ -59,7 +59,7 @@ async function backup(): Promise<string> {
   let written = await viaServer();
   if (!written) {
     try {
-      written = await backupPgliteDataDir(config.DATA_DIR, path);
+      written = await backupPgliteDataDir(config.DATA_DIR, path, config.PGLITE_SHARED_BUFFERS_MB);
     } catch (error) {
       // A server started in between: it holds the folder now, so it writes the backup.
       if (!(error instanceof DataDirLockedError)) throw error;
@@ -80,7 +80,7 @@ async function restore(): Promise<string> {
       "Start the servers again; migrations newer than the backup run at start."
     );
   }
-  const restored = await restorePgliteDataDir(config.DATA_DIR, fileArgument);
+  const restored = await restorePgliteDataDir(config.DATA_DIR, fileArgument, new Date(), config.PGLITE_SHARED_BUFFERS_MB);
   const lines = [`Restored ${fileArgument} into ${resolve(config.DATA_DIR, PGLITE_FOLDER)} (${restored.tables} tables, ${restored.migrations} migrations applied).`];
   if (restored.keptAside) {
     lines.push(

@@ -19,6 +19,7 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { DataDirLockedError, lockDataDir } from "../app/db/data-dir-lock.server.ts";
+import { pgliteStartParams } from "../app/db/pglite-start.ts";
 
 /** The embedded database's folder inside DATA_DIR (as the server opens it). */
 export const PGLITE_FOLDER = "pgdata";
@@ -93,14 +94,15 @@ export async function writePgliteBackup(client: PGlite, path: string): Promise<B
 }
 
 /** The backup when no server runs: takes the data folder's lock like a server, so none starts meanwhile. */
-export async function backupPgliteDataDir(dataDir: string, path: string): Promise<BackupResult> {
+/** `sharedBuffersMb`: the page cache the server is given (PGLITE_SHARED_BUFFERS_MB), for this open too. */
+export async function backupPgliteDataDir(dataDir: string, path: string, sharedBuffersMb?: number): Promise<BackupResult> {
   const folder = join(dataDir, PGLITE_FOLDER);
   if (!existsSync(join(folder, "PG_VERSION"))) {
     throw new BackupError(`There is no database in ${resolve(folder)} yet: nothing to back up.`);
   }
   const lock = await lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(folder);
+    const client = await PGlite.create(folder, { startParams: pgliteStartParams(sharedBuffersMb) });
     try {
       return await writePgliteBackup(client, path);
     } finally {
@@ -189,7 +191,7 @@ async function inspectPglite(client: PGlite): Promise<{ tables: number; migratio
  * folder of its own; only when that works does it take the place of the current folder, which is
  * kept aside (DATA_DIR/pgdata.before-restore-…). Refused while a server holds the data folder.
  */
-export async function restorePgliteDataDir(dataDir: string, file: string, now = new Date()): Promise<RestoreResult> {
+export async function restorePgliteDataDir(dataDir: string, file: string, now = new Date(), sharedBuffersMb?: number): Promise<RestoreResult> {
   const tar = await readPgliteBackup(file);
   let lock;
   try {
@@ -209,7 +211,7 @@ export async function restorePgliteDataDir(dataDir: string, file: string, now = 
     await mkdir(staging, { recursive: true, mode: 0o700 });
     let summary;
     try {
-      const client = await PGlite.create(staging, { loadDataDir: new Blob([tar], { type: "application/x-tar" }) });
+      const client = await PGlite.create(staging, { loadDataDir: new Blob([tar], { type: "application/x-tar" }), startParams: pgliteStartParams(sharedBuffersMb) });
       try {
         summary = await inspectPglite(client);
       } finally {

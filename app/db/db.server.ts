@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { pgliteStartParams } from "./pglite-start";
 import * as schema from "./schema";
 
 /** The one database type the app codes against: the same on PGlite and on PostgreSQL. */
@@ -46,16 +47,6 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
     kind: "pglite",
     close: () => client.close(),
   };
-}
-
-/**
- * PGlite's start parameters with its page cache (PostgreSQL's shared_buffers) set to `sharedBuffersMb`:
- * the embedded engine sets the whole cache aside and clears it as it starts, so its size is memory
- * taken at once (128 MB by default). Without a size, PGlite's own parameters.
- */
-export function pgliteStartParams(sharedBuffersMb?: number): string[] | undefined {
-  if (sharedBuffersMb === undefined) return undefined;
-  return [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`];
 }
 
 export async function openPglite(dataDir: string | null, sharedBuffersMb?: number): Promise<DatabaseHandle> {

@@ -11,7 +11,7 @@ export const TEST_NODE_FLAGS = ["--liftoff-only"];
  * The embedded database's page cache in the tests' processes, in MB (PGLITE_SHARED_BUFFERS_MB): PGlite
  * sets its whole cache aside and clears it as it starts, 128 MB by default, while a test's database
  * holds a few. A server's start from a copied database touched 87,000 pages of new memory with 128
- * and 56,000 with 16, and took 1.86-1.88 core-seconds against 2.16-2.27 (decision 030). Queries give
+ * and 56,000 with 16, and took 1.84-1.91 core-seconds against 2.16-2.27 (decision 030). Queries give
  * the same answers with either.
  */
 export const TEST_PGLITE_SHARED_BUFFERS_MB = 16;
