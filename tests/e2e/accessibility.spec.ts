@@ -7,7 +7,7 @@
 import { expect, test as base, type Browser, type BrowserContext, type CDPSession, type Locator, type Page, type WorkerInfo } from "@playwright/test";
 import { createAccount } from "./accounts";
 import { expectNoSeriousViolations } from "./axe";
-import { expectReadableText, lowContrastText } from "./contrast";
+import { addStyles, expectReadableText, lowContrastText } from "./contrast";
 import { hydrated } from "./hydrated";
 
 const ADMIN = { email: "warden@dwell.example", password: "moonlight-warden", username: "Warden" };
@@ -48,10 +48,12 @@ interface Readers {
   admin: Page;
 }
 
-async function openReaders(browser: Browser, site: Site, use: WorkerInfo["project"]["use"], bypassCSP: boolean): Promise<Readers> {
+async function openReaders(browser: Browser, site: Site, use: WorkerInfo["project"]["use"]): Promise<Readers> {
   const { baseURL, locale, timezoneId, userAgent, deviceScaleFactor } = use;
-  // Pages as most visitors see them, with motion (the suite's default is reduced motion).
-  const options = { baseURL, locale, timezoneId, userAgent, deviceScaleFactor, bypassCSP, reducedMotion: "no-preference" as const };
+  // Pages as most visitors see them, with motion (the suite's default is reduced motion), and under
+  // the site's Content-Security-Policy: the checks lay their own styles as constructed stylesheets
+  // (addStyles), which the policy does not govern.
+  const options = { baseURL, locale, timezoneId, userAgent, deviceScaleFactor, reducedMotion: "no-preference" as const };
   const reader = async (storageState?: StorageState) => {
     const context = await browser.newContext({ ...options, storageState });
     await context.addInitScript(holdEndlessAnimations);
@@ -88,7 +90,7 @@ async function leave({ visitor, admin }: Readers) {
   await Promise.all([visitor.goto("about:blank"), admin.goto("about:blank")]);
 }
 
-const test = base.extend<{ admin: Page; readers: Readers; csplessReaders: Readers }, { site: Site; openReaders: Readers; openCsplessReaders: Readers }>({
+const test = base.extend<{ admin: Page; readers: Readers }, { site: Site; openReaders: Readers }>({
   // What the pages below need, once per worker: the demo events' addresses, applications to
   // review, and a signed-in admin session.
   site: [
@@ -127,17 +129,10 @@ const test = base.extend<{ admin: Page; readers: Readers; csplessReaders: Reader
   // browser context, as a visitor does, rather than in a new context per page (a context and its
   // first page cost a new renderer and, on a first visit, the time zone's one reload: about half a
   // second each, on each of some 110 pages). Each page is still a fresh load at its test's size.
-  openReaders: [async ({ browser, site }, provide, workerInfo) => provide(await openReaders(browser, site, workerInfo.project.use, false)), { scope: "worker" }],
-  // For the contrast measurement, which adds style elements of its own that the site's
-  // Content-Security-Policy refuses; the policy has its own tests (content-policy.spec.ts).
-  openCsplessReaders: [async ({ browser, site }, provide, workerInfo) => provide(await openReaders(browser, site, workerInfo.project.use, true)), { scope: "worker" }],
+  openReaders: [async ({ browser, site }, provide, workerInfo) => provide(await openReaders(browser, site, workerInfo.project.use)), { scope: "worker" }],
   readers: async ({ openReaders }, provide) => {
     await provide(openReaders);
     await leave(openReaders);
-  },
-  csplessReaders: async ({ openCsplessReaders }, provide) => {
-    await provide(openCsplessReaders);
-    await leave(openCsplessReaders);
   },
   admin: async ({ browser, site, viewport, baseURL }, provide) => {
     const context = await browser.newContext({ baseURL, viewport, storageState: site.adminState });
@@ -169,10 +164,15 @@ interface Screen {
   /** Brings the page into the state to check (a dialog open, errors shown). */
   open?: (page: Page, site: Site) => Promise<void>;
   viewports?: (keyof typeof VIEWPORTS)[];
+  /** Walked with the keyboard as well, on the same load: every control reached by Tab, its focus seen. */
+  walked?: true;
 }
 
+/** The end of a walked screen's title. */
+const WALKED = ", and every control is reached by Tab and shows its focus";
+
 const PUBLIC_SCREENS: Screen[] = [
-  { name: "home", path: () => "/" },
+  { name: "home", path: () => "/", walked: true },
   { name: "an application's status", path: (site) => site.statusPath },
   { name: "a status link that is not valid", path: () => `/applications/status/${"x".repeat(43)}` },
   {
@@ -184,8 +184,8 @@ const PUBLIC_SCREENS: Screen[] = [
       await expect(page.locator("#site-menu")).toBeVisible();
     },
   },
-  { name: "events", path: () => "/events" },
-  { name: "an event with an application", path: (site) => site.gathering },
+  { name: "events", path: () => "/events", walked: true },
+  { name: "an event with an application", path: (site) => site.gathering, walked: true },
   {
     name: "an event's application info",
     path: (site) => site.gathering,
@@ -194,8 +194,8 @@ const PUBLIC_SCREENS: Screen[] = [
       await expect(page.getByRole("tabpanel")).toContainText("Application Deadline");
     },
   },
-  { name: "an event without an application", path: (site) => site.openMic },
-  { name: "the group application", path: () => "/apply" },
+  { name: "an event without an application", path: (site) => site.openMic, walked: true },
+  { name: "the group application", path: () => "/apply", walked: true },
   {
     name: "the group application with an error",
     path: () => "/apply",
@@ -204,7 +204,7 @@ const PUBLIC_SCREENS: Screen[] = [
       await expect(page.getByRole("alert").first()).toHaveText("Please answer: What is your VRChat username?");
     },
   },
-  { name: "an event application", path: (site) => `${site.gathering}/apply` },
+  { name: "an event application", path: (site) => `${site.gathering}/apply`, walked: true },
   {
     name: "an event application with an error",
     path: (site) => `${site.gathering}/apply`,
@@ -214,8 +214,8 @@ const PUBLIC_SCREENS: Screen[] = [
       await expect(page.getByRole("alert").first()).toHaveText("Please answer: What is your Discord username?");
     },
   },
-  { name: "the 404 page", path: () => "/no/such/page" },
-  { name: "sign-in", path: () => "/admin/sign-in" },
+  { name: "the 404 page", path: () => "/no/such/page", walked: true },
+  { name: "sign-in", path: () => "/admin/sign-in", walked: true },
   {
     name: "sign-in with an error",
     path: () => "/admin/sign-in",
@@ -224,9 +224,9 @@ const PUBLIC_SCREENS: Screen[] = [
       await expect(page.getByRole("alert").filter({ hasText: /./ })).toBeVisible();
     },
   },
-  { name: "forgotten passphrase", path: () => "/admin/forgot-password" },
+  { name: "forgotten passphrase", path: () => "/admin/forgot-password", walked: true },
   { name: "reset without a token", path: () => "/admin/reset-password" },
-  { name: "reset with a token", path: () => "/admin/reset-password?token=a-token-from-an-email" },
+  { name: "reset with a token", path: () => "/admin/reset-password?token=a-token-from-an-email", walked: true },
 ];
 
 async function openApplication(page: Page) {
@@ -236,9 +236,9 @@ async function openApplication(page: Page) {
 }
 
 const ADMIN_SCREENS: Screen[] = [
-  { name: "the dashboard", path: () => "/admin" },
-  { name: "events", path: () => "/admin/events" },
-  { name: "the new event editor", path: () => "/admin/events?new" },
+  { name: "the dashboard", path: () => "/admin", walked: true },
+  { name: "events", path: () => "/admin/events", walked: true },
+  { name: "the new event editor", path: () => "/admin/events?new", walked: true },
   {
     name: "the new event editor with an error",
     path: () => "/admin/events?new",
@@ -248,7 +248,7 @@ const ADMIN_SCREENS: Screen[] = [
       await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("Title is required");
     },
   },
-  { name: "an event's editor", path: (site) => `/admin/events?edit=${site.gatheringId}` },
+  { name: "an event's editor", path: (site) => `/admin/events?edit=${site.gatheringId}`, walked: true },
   {
     name: "the delete event confirmation",
     path: () => "/admin/events",
@@ -257,10 +257,10 @@ const ADMIN_SCREENS: Screen[] = [
       await expect(page.getByRole("alertdialog")).toBeVisible();
     },
   },
-  { name: "the group's questions", path: () => "/admin/questions" },
+  { name: "the group's questions", path: () => "/admin/questions", walked: true },
   { name: "decision messages", path: () => "/admin/messages" },
   { name: "an event's decision messages", path: (site) => `/admin/events/${site.gatheringId}/messages` },
-  { name: "an event's questions", path: (site) => `/admin/events/${site.gatheringId}/questions` },
+  { name: "an event's questions", path: (site) => `/admin/events/${site.gatheringId}/questions`, walked: true },
   {
     name: "a question being edited",
     path: (site) => `/admin/events/${site.gatheringId}/questions`,
@@ -302,30 +302,34 @@ const ADMIN_SCREENS: Screen[] = [
 ];
 
 // axe judges contrast from CSS; expectReadableText measures it as drawn, over the gradients and
-// translucent panels that axe can only mark "needs review".
+// translucent panels that axe can only mark "needs review". The pages a keyboard walk reads are walked
+// last, on the same load: axe and the contrast measurement leave the page as they found it (scrolled
+// back, their styles gone, the focus untouched), and the walk starts from no focus.
 test.describe("axe finds no serious or critical violations, and text keeps its contrast as drawn", () => {
   // Measuring every text run as drawn takes a while on a long page and a busy machine.
   test.describe.configure({ timeout: 60_000 });
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
       for (const screen of PUBLIC_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(screen.name, async ({ csplessReaders: { visitor: page }, site }) => {
+        test(`${screen.name}${screen.walked ? WALKED : ""}`, async ({ readers: { visitor: page }, site }) => {
           await page.setViewportSize(viewport);
           await page.goto(screen.path(site));
           await settle(page);
           await screen.open?.(page, site);
           await expectNoSeriousViolations(page, `${screen.name} (${size})`, { contrastMeasured: true });
           await expectReadableText(page, `${screen.name} (${size})`);
+          if (screen.walked) await expectKeyboardReachable(page, `${screen.name} (${size})`);
         });
       }
       for (const screen of ADMIN_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(`Sanctum: ${screen.name}`, async ({ csplessReaders: { admin }, site }) => {
+        test(`Sanctum: ${screen.name}${screen.walked ? WALKED : ""}`, async ({ readers: { admin }, site }) => {
           await admin.setViewportSize(viewport);
           await admin.goto(screen.path(site));
           await settle(admin);
           await screen.open?.(admin, site);
           await expectNoSeriousViolations(admin, `the Sanctum's ${screen.name} (${size})`, { contrastMeasured: true });
           await expectReadableText(admin, `the Sanctum's ${screen.name} (${size})`);
+          if (screen.walked) await expectKeyboardReachable(admin, `the Sanctum's ${screen.name} (${size})`);
         });
       }
     });
@@ -333,22 +337,22 @@ test.describe("axe finds no serious or critical violations, and text keeps its c
 });
 
 test.describe("the contrast measurement", () => {
-  test("finds text drawn too faintly over the page's backgrounds, on every screenful, with endless animations still", async ({ csplessReaders: { visitor: page } }) => {
+  test("finds text drawn too faintly over the page's backgrounds, on every screenful, with endless animations still", async ({ readers: { visitor: page } }) => {
     await page.setViewportSize(VIEWPORTS.small);
     await page.goto("/");
     await settle(page);
     // The heading at the top, and the footer's text several screenfuls down, in the colour of what
     // lies behind them, almost.
-    await page.addStyleTag({
-      content:
-        "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" +
+    await addStyles(
+      page,
+      "main h1, main h1 * { color: rgb(40 30 60) !important; } footer p { color: rgb(60 50 80 / 0.9) !important; }" +
         // Words whose endless animation holds them just as faint: measured as without it (as drawn
         // still), they keep their own colour.
         " @keyframes faint { from, to { color: rgb(40 30 60); } } .endlessly-faint { animation: faint 1s infinite; }" +
         // White over pure red: 4.00:1 exactly as WCAG counts it, so the screenful's pixels are read
         // as drawn, each channel in its place (over blue, which red read as blue would be, 8.59:1).
         " .white-on-red { background: rgb(255 0 0); color: rgb(255 255 255) !important; }",
-    });
+    );
     await page.locator("main").evaluate((main) => {
       main.prepend(Object.assign(document.createElement("p"), { className: "endlessly-faint", textContent: "Pulsing words" }));
       main.prepend(Object.assign(document.createElement("p"), { className: "white-on-red", textContent: "White on red" }));
@@ -503,51 +507,37 @@ async function walkTabOrder(page: Page) {
   });
 }
 
+/** Walks a settled page with the keyboard: every control reached, each focus seen. */
 async function expectKeyboardReachable(page: Page, what: string) {
-  await settle(page);
   const { stops, missed } = await walkTabOrder(page);
   expect(stops.length, `no focus stops on ${what}`).toBeGreaterThan(0);
   expect(missed, `controls the keyboard never reached on ${what}`).toEqual([]);
   expect(withoutVisibleFocus(stops), `focused controls without a visible focus indicator on ${what}`).toEqual([]);
 }
 
-const TAB_PAGES: [string, (site: Site) => string][] = [
-  ["home", () => "/"],
-  ["events", () => "/events"],
-  ["an event with an application", (site) => site.gathering],
-  ["an event without an application", (site) => site.openMic],
-  ["the group application", () => "/apply"],
-  ["an event application", (site) => `${site.gathering}/apply`],
-  ["the 404 page", () => "/nowhere"],
-  ["sign-in", () => "/admin/sign-in"],
-  ["forgotten passphrase", () => "/admin/forgot-password"],
-  ["reset passphrase", () => "/admin/reset-password?token=a-token-from-an-email"],
-];
-
+/**
+ * Pages walked with the keyboard in a test of their own: the other walked pages are walked where their
+ * axe and contrast checks load them (the screens marked `walked` above). These two lists show this
+ * worker's applicant alone, with the controls of one card.
+ */
 const SANCTUM_TAB_PAGES: [string, (site: Site) => string][] = [
-  ["dashboard", () => "/admin"],
-  ["events", () => "/admin/events"],
-  ["new event editor", () => "/admin/events?new"],
-  ["event editor", (site) => `/admin/events?edit=${site.gatheringId}`],
-  ["group's questions", () => "/admin/questions"],
-  ["event's questions", (site) => `/admin/events/${site.gatheringId}/questions`],
   ["group applications", (site) => `/admin/applications?q=${site.applicant}`],
   ["event applications", (site) => `/admin/events/${site.gatheringId}/applications?q=${site.applicant}`],
 ];
 
 test.describe("keyboard", () => {
   test("the walk finds a focus nobody can see and a control the keyboard never reaches, and reads a slow ring as it ends", async ({
-    csplessReaders: { visitor: page },
+    readers: { visitor: page },
   }) => {
     await page.setViewportSize(VIEWPORTS.wide);
     await page.goto("/");
     await settle(page);
-    await page.addStyleTag({
-      content:
-        "#walk-faint:focus-visible { outline: none !important; box-shadow: none !important; }" +
+    await addStyles(
+      page,
+      "#walk-faint:focus-visible { outline: none !important; box-shadow: none !important; }" +
         "#walk-slow { transition: box-shadow 30s linear !important; }" +
         "#walk-slow:focus-visible { outline: none !important; box-shadow: 0 0 0 3px rgb(255 200 0) !important; }",
-    });
+    );
     await page.evaluate(() => {
       const link = (id: string, text: string) => Object.assign(document.createElement("a"), { id, href: `/${id}`, textContent: text });
       const unreachable = link("walk-inert", "Out of reach");
@@ -630,17 +620,11 @@ test.describe("keyboard", () => {
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     test.describe(size, () => {
-      for (const [name, path] of TAB_PAGES) {
-        test(`every control on ${name} is reached by Tab and shows its focus`, async ({ readers: { visitor: page }, site }) => {
-          await page.setViewportSize(viewport);
-          await page.goto(path(site));
-          await expectKeyboardReachable(page, name);
-        });
-      }
       for (const [name, path] of SANCTUM_TAB_PAGES) {
         test(`every control on the Sanctum's ${name} is reached by Tab and shows its focus`, async ({ readers: { admin }, site }) => {
           await admin.setViewportSize(viewport);
           await admin.goto(path(site));
+          await settle(admin);
           await expectKeyboardReachable(admin, name);
         });
       }

@@ -9,6 +9,27 @@
 import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { expect, type CDPSession, type Page } from "@playwright/test";
 
+/**
+ * Lays styles of the measurement's own over the page's, as a stylesheet built by a script: the site's
+ * Content-Security-Policy refuses a `<style>` element without its nonce (Playwright's `addStyleTag`),
+ * and governs no stylesheet a script constructs, so each page is measured as it is served. Returns
+ * what takes them away again.
+ */
+export async function addStyles(page: Page, css: string): Promise<() => Promise<void>> {
+  const sheet = await page.evaluateHandle((text) => {
+    const own = new CSSStyleSheet();
+    own.replaceSync(text);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, own];
+    return own;
+  }, css);
+  return async () => {
+    await sheet.evaluate((own) => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((other) => other !== own);
+    });
+    await sheet.dispose();
+  };
+}
+
 interface TextRun {
   text: string;
   box: { x: number; y: number; width: number; height: number };
@@ -146,15 +167,15 @@ function lowContrastRuns(pixels: Pixels, runs: TextRun[]): string[] {
 /** On screen now: text runs whose contrast falls below WCAG AA somewhere behind them, with the worst ratio. */
 async function lowContrastOnScreen(page: Page, cdp: CDPSession): Promise<string[]> {
   const runs = await textRuns(page);
-  const hideText = await page.addStyleTag({
-    content:
-      "*, *::placeholder { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; caret-color: transparent !important; }",
-  });
+  const showText = await addStyles(
+    page,
+    "*, *::placeholder { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; caret-color: transparent !important; }",
+  );
   const png = await screenful(cdp);
   // Text that moved, faded or went away meanwhile (a toast leaving) was not drawn where it was measured.
   const key = (run: TextRun) => `${run.text}|${Math.round(run.box.x)},${Math.round(run.box.y)},${Math.round(run.box.width)},${Math.round(run.box.height)}|${run.opacity.toFixed(2)}`;
   const still = new Set((await textRuns(page)).map(key));
-  await hideText.evaluate((style) => (style as HTMLStyleElement).remove());
+  await showText();
   return lowContrastRuns(await decodePng(png), runs.filter((run) => still.has(key(run))));
 }
 
@@ -162,7 +183,7 @@ async function lowContrastOnScreen(page: Page, cdp: CDPSession): Promise<string[
 export async function lowContrastText(page: Page): Promise<string[]> {
   // Colours must change at once when the text is hidden and shown again, not fade over the
   // buttons' transitions; and entrances must end (the endless pulses excepted).
-  const noTransitions = await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  const transitionsBack = await addStyles(page, "*, *::before, *::after { transition: none !important; }");
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
   );
@@ -189,7 +210,7 @@ export async function lowContrastText(page: Page): Promise<string[]> {
   await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), scrolled);
   await stilled.evaluate((endless) => endless.forEach((animation) => animation.play()));
   await stilled.dispose();
-  await noTransitions.evaluate((style) => (style as HTMLStyleElement).remove());
+  await transitionsBack();
   return [...failures];
 }
 
