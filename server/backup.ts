@@ -93,8 +93,10 @@ export async function writePgliteBackup(client: PGlite, path: string): Promise<B
   return { path, bytes: bytes.length };
 }
 
-/** The backup when no server runs: takes the data folder's lock like a server, so none starts meanwhile. */
-/** `sharedBuffersMb`: the page cache the server is given (PGLITE_SHARED_BUFFERS_MB), for this open too. */
+/**
+ * The backup when no server runs: takes the data folder's lock like a server, so none starts meanwhile.
+ * `sharedBuffersMb`: the page cache the server is given (PGLITE_SHARED_BUFFERS_MB), for this open too.
+ */
 export async function backupPgliteDataDir(dataDir: string, path: string, sharedBuffersMb?: number): Promise<BackupResult> {
   const folder = join(dataDir, PGLITE_FOLDER);
   if (!existsSync(join(folder, "PG_VERSION"))) {

@@ -310,27 +310,25 @@ test.describe("axe finds no serious or critical violations, and text keeps its c
   test.describe.configure({ timeout: 60_000 });
   for (const [size, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
     test.describe(size, () => {
-      for (const screen of PUBLIC_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(`${screen.name}${screen.walked ? WALKED : ""}`, async ({ readers: { visitor: page }, site }) => {
-          await page.setViewportSize(viewport);
-          await page.goto(screen.path(site));
-          await settle(page);
-          await screen.open?.(page, site);
-          await expectNoSeriousViolations(page, `${screen.name} (${size})`, { contrastMeasured: true });
-          await expectReadableText(page, `${screen.name} (${size})`);
-          if (screen.walked) await expectKeyboardReachable(page, `${screen.name} (${size})`);
-        });
-      }
-      for (const screen of ADMIN_SCREENS.filter((s) => !s.viewports || s.viewports.includes(size))) {
-        test(`Sanctum: ${screen.name}${screen.walked ? WALKED : ""}`, async ({ readers: { admin }, site }) => {
-          await admin.setViewportSize(viewport);
-          await admin.goto(screen.path(site));
-          await settle(admin);
-          await screen.open?.(admin, site);
-          await expectNoSeriousViolations(admin, `the Sanctum's ${screen.name} (${size})`, { contrastMeasured: true });
-          await expectReadableText(admin, `the Sanctum's ${screen.name} (${size})`);
-          if (screen.walked) await expectKeyboardReachable(admin, `the Sanctum's ${screen.name} (${size})`);
-        });
+      // The visitor's pages, then the Sanctum's in the signed-in admin's reader.
+      const readerScreens = [
+        { reader: "visitor", screens: PUBLIC_SCREENS, title: "", what: "" },
+        { reader: "admin", screens: ADMIN_SCREENS, title: "Sanctum: ", what: "the Sanctum's " },
+      ] as const;
+      for (const { reader, screens, title, what: whose } of readerScreens) {
+        for (const screen of screens.filter((s) => !s.viewports || s.viewports.includes(size))) {
+          test(`${title}${screen.name}${screen.walked ? WALKED : ""}`, async ({ readers, site }) => {
+            const page = readers[reader];
+            const what = `${whose}${screen.name} (${size})`;
+            await page.setViewportSize(viewport);
+            await page.goto(screen.path(site));
+            await settle(page);
+            await screen.open?.(page, site);
+            await expectNoSeriousViolations(page, what, { contrastMeasured: true });
+            await expectReadableText(page, what);
+            if (screen.walked) await expectKeyboardReachable(page, what);
+          });
+        }
       }
     });
   }
