@@ -12,7 +12,7 @@ import type { OutsidePlace } from "~/features/announcements/announcements.server
 import type { DiscordBot } from "~/features/discord/discord-bot.server";
 import { DiscordError } from "~/features/discord/discord-api.server";
 import { vrchatReason } from "~/features/vrchat/vrchat-actions.server";
-import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { VRChatError } from "~/features/vrchat/vrchat-error";
 import type { PostBody, PostKeeper } from "~/features/vrchat/vrchat-posts.server";
 import { getEvent } from "~/features/events/events.server";
 import { eventStart, zoneOf } from "~/features/events/event-timing";

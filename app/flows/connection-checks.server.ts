@@ -14,7 +14,7 @@ import { connectionChecks } from "~/db/schema";
 import { channelPermissions, highestPosition, serverPermissions, type DiscordOverwrite, type DiscordRoleFacts, type MemberFacts } from "~/features/connections/discord-permissions";
 import type { ConnectionFacts, DiscordFacts, FeatureArea, MailFacts, SheetsFacts, TelegramFacts, VRChatFacts } from "~/features/connections/features";
 import { createGoogleSheetsChannel, parseServiceAccountKey, readServiceAccountKey } from "~/features/notifications/google-sheets.server";
-import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { VRChatError } from "~/features/vrchat/vrchat-error";
 import { createBotClient } from "~/features/vrchat/vrchat.server";
 import { m } from "~/paraglide/messages";
 import { vrchatConfig, type Config } from "~/utils/env.server";

@@ -21,7 +21,7 @@ import { lastSync, membersOnlyListing } from "~/features/vrchat/event-sync.serve
 import { GROUP_PARTS, type GroupPart } from "~/features/vrchat/group-data";
 import type { GroupDataStatus } from "~/features/vrchat/group-data.server";
 import { listGroupTrend, trendPeriod, type TrendRange } from "~/features/vrchat/group-trends.server";
-import type { VRChatErrorKind } from "~/features/vrchat/vrchat-client.server";
+import type { VRChatErrorKind } from "~/features/vrchat/vrchat-error";
 import { featureStates, type FeatureState } from "~/features/connections/features";
 import { lastLooks } from "~/flows/connection-checks.server";
 import { m } from "~/paraglide/messages";

@@ -38,7 +38,7 @@ import { joinLinkOf } from "~/features/vrchat/vrchat-location";
 import type { DeliveryOutcome } from "~/features/notifications/notification";
 import type { OutboxChannel } from "~/features/notifications/outbox.server";
 import { actionOutcomeOf, type ActionOutcome } from "~/features/vrchat/vrchat-actions.server";
-import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { VRChatError } from "~/features/vrchat/vrchat-error";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { queueRoleAction, queueRoleRemoval, RoleActionSchema, RoleRemovalSchema, type RoleAction, type RoleKeeper } from "~/features/vrchat/vrchat-roles.server";
 import { isConfirmedLink, type StaffRole } from "~/db/enums";

@@ -19,7 +19,7 @@ import { profileUrl } from "~/features/vrchat/vrchat-membership.server";
 import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import { log } from "~/utils/log.server";
 import { giveBackHit, hitRateLimit } from "~/utils/rate-limit.server";
-import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { VRChatError } from "~/features/vrchat/vrchat-error";
 import { PROOF_CHECKS_PER_HOUR, PROOF_HOURS, PROOF_TEXTS, type ProofAccount, type ProofView } from "~/features/applications/proof";
 import { linkProvenAccount, type DecideServices } from "./decide.server";
 

@@ -19,7 +19,7 @@ import { LookupBudgetError } from "~/utils/lookup-cache.server";
 import type { VRChatMembership } from "~/features/vrchat/vrchat-membership.server";
 import { claimDueScreenings, queueScreening, recordScreening, releaseScreenings, screeningSubject, trialSubjects, type Claimed, type ScreeningSubject } from "~/features/screening/screenings.server";
 import { keepAccount, keptAccounts } from "~/features/screening/account-facts.server";
-import { VRChatError } from "~/features/vrchat/vrchat-client.server";
+import { VRChatError } from "~/features/vrchat/vrchat-error";
 import { joinRequestSubject, openApplicationOf } from "~/features/screening/join-requests.server";
 import { getSiteSettings } from "~/features/accounts/site-settings.server";
 import { banInForce } from "~/features/bans/bans.server";

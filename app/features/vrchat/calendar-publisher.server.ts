@@ -19,7 +19,8 @@ import { calendarCreationsInHour, lockCalendarAllowance, queueReplacedRemovals }
 import type { Database } from "~/db/db.server";
 import { vrchatPublications, type PublicationDetails, type PublicationRow } from "~/db/schema";
 import { actionOutcomeOf, createPacer, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { truncate } from "~/utils/text";
 import { VRCHAT_CREATIONS_PER_HOUR } from "~/utils/vrchat-limits";
 

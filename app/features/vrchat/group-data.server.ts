@@ -19,7 +19,7 @@ import { demoGroupData } from "./demo-group";
 import { GROUP_PARTS, type GroupData, type GroupDataResponse, type GroupDataSource, type GroupDataState, type GroupPart } from "./group-data";
 import type { GroupSnapshot, MembersOnlyItems, PartStatus, RefreshOutcome, RefreshState } from "./vrchat-api.server";
 import { recordGroupSample } from "./group-trends.server";
-import { VRChatError } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 
 export interface GroupDataStatus {
   source: GroupDataSource | null;

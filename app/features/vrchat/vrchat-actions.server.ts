@@ -4,7 +4,7 @@
  */
 import { failureText } from "~/utils/failure-text.server";
 import { log } from "~/utils/log.server";
-import { VRChatError } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 
 export type ActionOutcome =
   | { kind: "delivered"; result: string }

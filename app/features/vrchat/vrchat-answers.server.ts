@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { log } from "~/utils/log.server";
 import { type GroupPart, type Instance, type PlatformEvent, type Post } from "./group-data";
-import { type VRChatErrorKind } from "./vrchat-client.server";
+import { type VRChatErrorKind } from "./vrchat-error";
 
 export const text = z.string().nullish();
 /** A count. The API description sets no minimum for most: below zero reads as zero. */

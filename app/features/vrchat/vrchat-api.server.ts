@@ -17,7 +17,8 @@
  */
 import { failureText } from "~/utils/failure-text.server";
 import { GROUP_PARTS, type GroupData, type GroupPart, type PlatformEvent } from "./group-data";
-import { VRChatError, type VRChatClient, type VRChatErrorKind } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError, type VRChatErrorKind } from "./vrchat-error";
 import { MEMBER_PAGE, CALENDAR_PAGE, CALENDAR_PAGES_PER_MONTH, type CalendarItem, type MembersOnlyItems, type PartStatus, type RefreshState } from "./vrchat-answers.server";
 import { calendarMonths, nextCalendarMonth, readGroup, readInstances, readPosts, readCalendarMonth, readMembers, type Context } from "./vrchat-parts.server";
 

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 import { actionOutcomeOf, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { JoinRequestsSchema as GroupMemberListSchema, type ListRead } from "./vrchat-people";
 
 const PAGE = 100;

@@ -10,7 +10,8 @@ import {
   type FakeVRChat,
 } from "../../../tests/fakes/vrchat";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { createVRChatClient, USER_AGENT_PRODUCT, VRChatError, type VRChatClientOptions } from "./vrchat-client.server";
+import { createVRChatClient, USER_AGENT_PRODUCT, type VRChatClientOptions } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { databaseSessionStore } from "./vrchat-session.server";
 
 const GroupSchema = z.object({ memberCount: z.number() });

@@ -14,7 +14,8 @@ import { z } from "zod";
 import type { InstanceAccess, InstanceRegion } from "~/db/enums";
 import type { RequestedInstance } from "~/db/schema";
 import { createPacer, type Pacer } from "./vrchat-actions.server";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { instancePath, splitLocation } from "./vrchat-location";
 
 export interface OpenedInstance {

@@ -17,7 +17,8 @@ import { createLookupCache, LookupBudgetError, type LookupAllowance } from "~/ut
 import { VRCHAT_USER_ID, vrchatUserIdFrom } from "~/utils/vrchat-profile-link";
 import { accountFactsOf, ScreenedUserSchema, type AccountFacts } from "~/utils/vrchat-account";
 import { actionOutcomeOf, createPacer, vrchatReason, type ActionOutcome, type Pacer } from "./vrchat-actions.server";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { createVRChatBans } from "./vrchat-bans.server";
 import { JOIN_REQUESTS_PAGE, listJoinRequests } from "./vrchat-join-requests.server";
 import {

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { log } from "~/utils/log.server";
 import { type GroupData, type Instance, type Member, type Post } from "./group-data";
-import { VRChatError, type CallOptions, type VRChatClient } from "./vrchat-client.server";
+import type { CallOptions, VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { instancePath } from "./vrchat-location";
 import { GroupSchema, InstanceSchema, GroupInstanceSchema, PostSchema, CalendarEventSchema, MemberSchema, list, MEMBER_PAGE, MAX_POSTS, CALENDAR_PAGE, CALENDAR_PAGES_PER_MONTH, CALENDAR_MONTHS_AHEAD, LOOKBACK_MS, INSTANCE_DETAIL_TTL_MS, USER_INSTANCES_RETRY_MS, clean, usable, mapWorld, location, instanceKey, instanceDetail, type CalendarItem, type RefreshState } from "./vrchat-answers.server";
 

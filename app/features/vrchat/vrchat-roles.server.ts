@@ -13,7 +13,8 @@ import type { Database } from "~/db/db.server";
 import { singleLine, truncate } from "~/utils/text";
 import { VRCHAT_USER_ID } from "~/utils/vrchat-profile-link";
 import { createPacer, type Pacer } from "./vrchat-actions.server";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 
 /**
  * The longest role name Dwell makes. The API description sets none; names past this are cut (by

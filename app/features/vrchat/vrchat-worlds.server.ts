@@ -8,7 +8,8 @@ import { z } from "zod";
 import { createLookupCache, LookupBudgetError } from "~/utils/lookup-cache.server";
 import { failureText } from "~/utils/failure-text.server";
 import { VRCHAT_WORLD_ID } from "~/utils/vrchat-world-link";
-import { VRChatError, type VRChatClient } from "./vrchat-client.server";
+import type { VRChatClient } from "./vrchat-client.server";
+import { VRChatError } from "./vrchat-error";
 import { imageUrl } from "./vrchat-membership.server";
 import { m } from "~/paraglide/messages";
 
